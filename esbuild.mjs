@@ -1,0 +1,41 @@
+// One build, three bundles (extension, MCP server, CLI); sql.js's wasm is copied beside them.
+import * as esbuild from 'esbuild';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const require = createRequire(import.meta.url);
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  // pg's optional native binding is never used.
+  external: ['pg-native'],
+};
+
+const entries = [
+  { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', 'pg-native'] },
+  { entryPoints: ['src/server/main.ts'], outfile: 'dist/server.js' },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+mkdirSync('dist', { recursive: true });
+const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
+copyFileSync(wasm, 'dist/sql-wasm.wasm');
+
+const contexts = await Promise.all(
+  entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => esbuild.context({ ...common, ...e })),
+);
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+}

@@ -1,0 +1,136 @@
+/**
+ * Catalog domain model: readonly camelCase, engine-neutral. Introspectors map raw driver rows (`*Row` types kept
+ * inside `core/sources/<engine>/`) into these shapes once; everything downstream reads only these.
+ */
+
+export type Engine = 'postgres' | 'sqlite';
+
+export type RelationKind = 'table' | 'view' | 'materialized_view' | 'partitioned_table' | 'foreign_table';
+
+export interface ColumnStats {
+  /** Fraction of NULLs, 0..1 (pg_stats.null_frac, or measured on a bounded sample for SQLite). */
+  readonly nullFraction: number | null;
+  /** Estimated distinct values as an absolute count (pg's negative n_distinct is multiplied out by the row estimate). */
+  readonly distinctEstimate: number | null;
+  /** Most common values as text, most frequent first; omitted for PII-tagged columns. */
+  readonly mostCommonValues: readonly string[] | null;
+  readonly mostCommonFreqs: readonly number[] | null;
+  /** Smallest and largest values seen (histogram bounds or sample), as text; omitted for PII-tagged columns. */
+  readonly minValue: string | null;
+  readonly maxValue: string | null;
+  readonly avgWidth: number | null;
+  /** Where the figures come from. */
+  readonly origin: 'pg_stats' | 'sample';
+}
+
+export interface PiiTag {
+  readonly categories: readonly string[];
+  readonly sensitivity: 'public' | 'internal' | 'confidential' | 'pii';
+  readonly confidence: number;
+  /** Human-readable signals that produced the tag, e.g. `name:email`, `values:luhn`. */
+  readonly signals: readonly string[];
+  /** `classifier` at index time, or `override` from the operator (survives re-indexing). */
+  readonly origin: 'classifier' | 'override';
+}
+
+export interface ColumnInfo {
+  readonly name: string;
+  readonly ordinal: number;
+  readonly dataType: string;
+  readonly isNullable: boolean;
+  readonly defaultExpr: string | null;
+  readonly isGenerated: boolean;
+  readonly isIdentity: boolean;
+  readonly comment: string | null;
+  /** Labels of a PostgreSQL enum type, in declared order. */
+  readonly enumLabels: readonly string[] | null;
+  readonly stats: ColumnStats | null;
+  readonly pii: PiiTag | null;
+}
+
+export interface KeyConstraint {
+  readonly name: string;
+  readonly columns: readonly string[];
+}
+
+export interface ForeignKeyInfo {
+  readonly name: string;
+  readonly columns: readonly string[];
+  readonly targetSchema: string;
+  readonly targetTable: string;
+  readonly targetColumns: readonly string[];
+  readonly onDelete: string | null;
+  readonly onUpdate: string | null;
+}
+
+export interface CheckConstraint {
+  readonly name: string;
+  readonly expression: string;
+}
+
+export interface IndexInfo {
+  readonly name: string;
+  /** Column names, or the expression text for expression indexes. */
+  readonly columns: readonly string[];
+  readonly isUnique: boolean;
+  readonly isPrimary: boolean;
+  readonly method: string | null;
+  readonly predicate: string | null;
+}
+
+export interface TableInfo {
+  readonly schema: string;
+  readonly name: string;
+  readonly kind: RelationKind;
+  readonly comment: string | null;
+  /** Planner estimate (pg_class.reltuples summed over partitions), or an exact count for small SQLite tables. */
+  readonly rowEstimate: number | null;
+  readonly columns: readonly ColumnInfo[];
+  readonly primaryKey: KeyConstraint | null;
+  readonly uniqueConstraints: readonly KeyConstraint[];
+  readonly checkConstraints: readonly CheckConstraint[];
+  readonly foreignKeys: readonly ForeignKeyInfo[];
+  readonly indexes: readonly IndexInfo[];
+  /** Child partitions folded into this parent (qualified names). */
+  readonly partitions: readonly string[];
+  readonly viewDefinition: string | null;
+  /** Structural fingerprint (sha256 hex) used for incremental re-indexing. */
+  readonly fingerprint: string;
+}
+
+export interface SchemaInfo {
+  readonly name: string;
+  readonly comment: string | null;
+}
+
+export interface EnumInfo {
+  readonly schema: string;
+  readonly name: string;
+  readonly labels: readonly string[];
+}
+
+export interface SourceInfo {
+  /** Stable id: first 16 hex of sha256 over the credential-free canonical locator. */
+  readonly id: string;
+  /** The name given at index time; unique within a catalog. */
+  readonly name: string;
+  readonly engine: Engine;
+  /** Credential-free locator, e.g. `postgres://host:5432/db` or an absolute SQLite path. */
+  readonly locator: string;
+  readonly database: string;
+  readonly serverVersion: string | null;
+  readonly indexedAt: string;
+  readonly tableCount: number;
+  readonly columnCount: number;
+}
+
+/** Everything the introspector returns for one source. */
+export interface SourceSnapshot {
+  readonly schemas: readonly SchemaInfo[];
+  readonly tables: readonly TableInfo[];
+  readonly enums: readonly EnumInfo[];
+}
+
+export function qualifiedName(schema: string, table: string): string {
+  return `${schema}.${table}`;
+}

@@ -1,0 +1,5 @@
+export * from './kinds';
+export * from './schema';
+export * from './build';
+export * from './confidence';
+export * from './fuzzy';

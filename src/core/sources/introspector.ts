@@ -1,0 +1,35 @@
+import type { Engine, SourceSnapshot } from '../catalog/model';
+
+/** Progress reported while introspecting; the CLI turns these into a bar or JSON lines. */
+export interface IntrospectProgress {
+  readonly phase: 'connect' | 'schemas' | 'tables' | 'columns' | 'constraints' | 'stats' | 'samples' | 'done';
+  readonly done: number;
+  readonly total: number;
+  readonly message?: string;
+}
+
+export interface IntrospectOptions {
+  /** Schemas to read; default: every non-system schema. */
+  readonly schemas?: readonly string[];
+  /** Rows sampled per table for value patterns (PII) and the value index; 0 disables sampling. */
+  readonly sampleRows?: number;
+  readonly onProgress?: (p: IntrospectProgress) => void;
+  readonly signal?: AbortSignal;
+}
+
+/** Sampled text values per `schema.table` → column → values (never persisted raw). */
+export type SampleValues = ReadonlyMap<string, ReadonlyMap<string, readonly string[]>>;
+
+export interface IntrospectResult {
+  readonly database: string;
+  readonly serverVersion: string | null;
+  readonly snapshot: SourceSnapshot;
+  readonly samples: SampleValues;
+}
+
+/** One interface, one implementation per engine (kysely's dialect introspectors are the model). */
+export interface Introspector {
+  readonly engine: Engine;
+  introspect(options?: IntrospectOptions): Promise<IntrospectResult>;
+  close(): Promise<void>;
+}
