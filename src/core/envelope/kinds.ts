@@ -29,7 +29,7 @@ export type ValidationState = (typeof VALIDATION_STATES)[number];
 export const DEGRADATION_REASONS = ['fan_out_join', 'missing_order_by_with_limit', 'time_dimension_unavailable'] as const;
 export type DegradationReason = (typeof DEGRADATION_REASONS)[number];
 
-/** The 26 charter kinds plus `invalid_argument` (which we return inside an envelope, unlike the original). */
+/** The closed 26-kind registry of seed 001; `invalid_argument` is among them and, unlike the original, we return it inside an envelope. */
 export const ERROR_KINDS = [
   // v1.0 core
   'unknown_name',
