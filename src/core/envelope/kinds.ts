@@ -20,6 +20,9 @@ export const INFERENCE_METHODS = [
   'fk_constraint',
   'dbt_import',
   'observed_in_query_log',
+  // v1.3 (minor): a join or metric inferred from identifier names and types alone (e.g. `customer_id` →
+  // `customer.customer_id` with no declared FK). Weak like `observed_in_query_log`; see docs/charter.md.
+  'name_inferred',
 ] as const;
 export type InferenceMethod = (typeof INFERENCE_METHODS)[number];
 
