@@ -1,0 +1,439 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Database } from 'sql.js';
+import { loadSqlJs } from './sqljs';
+import type { EnumInfo, SchemaInfo, SourceInfo, TableInfo } from './model';
+
+/**
+ * The catalog file: a SQLite database written through sql.js. One writer (the indexer) replaces it with an atomic
+ * temp-file + fsync + rename, bumping a generation number; readers load it whole and reload when it changes.
+ * Table bodies are stored as JSON (one row per relation) so a re-index rewrites only the relations whose
+ * structural fingerprint changed, and a load is one sequential scan.
+ */
+
+export const CATALOG_SCHEMA_VERSION = 1;
+
+const MIGRATIONS: ReadonlyArray<readonly string[]> = [
+  // v1
+  [
+    `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
+    `CREATE TABLE sources (
+       id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, engine TEXT NOT NULL, locator TEXT NOT NULL,
+       database TEXT NOT NULL, server_version TEXT, indexed_at TEXT NOT NULL,
+       table_count INTEGER NOT NULL, column_count INTEGER NOT NULL, structure_digest TEXT)`,
+    `CREATE TABLE schemas (source_id TEXT NOT NULL, name TEXT NOT NULL, comment TEXT, PRIMARY KEY (source_id, name))`,
+    `CREATE TABLE relations (
+       source_id TEXT NOT NULL, schema TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+       fingerprint TEXT NOT NULL, body TEXT NOT NULL, PRIMARY KEY (source_id, schema, name))`,
+    `CREATE TABLE enums (source_id TEXT NOT NULL, schema TEXT NOT NULL, name TEXT NOT NULL, labels TEXT NOT NULL,
+       PRIMARY KEY (source_id, schema, name))`,
+    `CREATE TABLE index_runs (
+       id INTEGER PRIMARY KEY AUTOINCREMENT, source_id TEXT NOT NULL, source_name TEXT NOT NULL,
+       started_at TEXT NOT NULL, finished_at TEXT NOT NULL, status TEXT NOT NULL, duration_ms REAL NOT NULL,
+       tables_total INTEGER NOT NULL, tables_changed INTEGER NOT NULL, tables_removed INTEGER NOT NULL,
+       mode TEXT NOT NULL, error_kind TEXT, error_message TEXT)`,
+    `CREATE TABLE pii_overrides (
+       source_name TEXT NOT NULL, column_ref TEXT NOT NULL, categories TEXT NOT NULL, sensitivity TEXT NOT NULL,
+       created_at TEXT NOT NULL, PRIMARY KEY (source_name, column_ref))`,
+    `CREATE TABLE artifacts (key TEXT PRIMARY KEY, value BLOB NOT NULL)`,
+  ],
+];
+
+export type CatalogErrorCode = 'not_found' | 'corrupt' | 'too_new' | 'locked' | 'io';
+
+export class CatalogError extends Error {
+  constructor(
+    readonly code: CatalogErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'CatalogError';
+  }
+}
+
+export interface IndexRun {
+  readonly id: number;
+  readonly sourceId: string;
+  readonly sourceName: string;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly status: 'succeeded' | 'failed' | 'cancelled';
+  readonly durationMs: number;
+  readonly tablesTotal: number;
+  readonly tablesChanged: number;
+  readonly tablesRemoved: number;
+  readonly mode: 'full' | 'incremental' | 'unchanged';
+  readonly errorKind: string | null;
+  readonly errorMessage: string | null;
+}
+
+export interface PiiOverride {
+  readonly sourceName: string;
+  /** `schema.table.column` */
+  readonly columnRef: string;
+  readonly categories: readonly string[];
+  readonly sensitivity: 'public' | 'internal' | 'confidential' | 'pii';
+}
+
+export interface StoredSource {
+  readonly info: SourceInfo;
+  readonly structureDigest: string | null;
+}
+
+const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
+
+type SqlValue = number | string | Uint8Array | null;
+
+export class CatalogStore {
+  private constructor(
+    private readonly db: Database,
+    readonly path: string | null,
+  ) {}
+
+  /** An empty catalog in memory (not yet saved). */
+  static async create(filePath: string | null = null): Promise<CatalogStore> {
+    const SQL = await loadSqlJs();
+    const store = new CatalogStore(new SQL.Database(), filePath);
+    store.migrate();
+    return store;
+  }
+
+  /** Opens an existing catalog file; throws CatalogError('not_found' | 'corrupt' | 'too_new'). */
+  static async open(filePath: string): Promise<CatalogStore> {
+    let bytes: Buffer;
+    try {
+      bytes = fs.readFileSync(filePath);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') throw new CatalogError('not_found', `no catalog at ${filePath}`);
+      throw new CatalogError('io', `cannot read catalog ${filePath}: ${code ?? String(e)}`);
+    }
+    if (bytes.length < 100 || !bytes.subarray(0, 16).equals(SQLITE_HEADER)) {
+      throw new CatalogError('corrupt', `catalog ${filePath} is not a SQLite database (damaged or overwritten)`);
+    }
+    const SQL = await loadSqlJs();
+    let db: Database;
+    try {
+      db = new SQL.Database(bytes);
+      db.exec('SELECT count(*) FROM sqlite_schema');
+    } catch (e) {
+      throw new CatalogError('corrupt', `catalog ${filePath} is damaged: ${(e as Error).message}`);
+    }
+    const store = new CatalogStore(db, filePath);
+    let version: number;
+    try {
+      version = store.schemaVersion();
+    } catch {
+      db.close();
+      throw new CatalogError('corrupt', `catalog ${filePath} is not a SchemaBrain catalog`);
+    }
+    if (version > CATALOG_SCHEMA_VERSION) {
+      db.close();
+      throw new CatalogError('too_new', `catalog ${filePath} has schema v${version}; this SchemaBrain reads up to v${CATALOG_SCHEMA_VERSION}`);
+    }
+    store.migrate();
+    return store;
+  }
+
+  /** Opens the file if it exists, else a fresh empty catalog bound to that path. */
+  static async openOrCreate(filePath: string): Promise<CatalogStore> {
+    try {
+      return await CatalogStore.open(filePath);
+    } catch (e) {
+      if (e instanceof CatalogError && e.code === 'not_found') return CatalogStore.create(filePath);
+      throw e;
+    }
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private schemaVersion(): number {
+    const rows = this.db.exec(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name = 'meta'`);
+    if (rows.length === 0) {
+      const any = this.db.exec(`SELECT count(*) FROM sqlite_schema`);
+      if (Number(any[0]?.values[0]?.[0] ?? 0) > 0) throw new Error('foreign database');
+      return 0;
+    }
+    return Number(this.getMeta('schema_version') ?? 0);
+  }
+
+  private migrate(): void {
+    const current = this.schemaVersion();
+    if (current >= MIGRATIONS.length) return;
+    this.db.exec('BEGIN');
+    try {
+      for (let v = current; v < MIGRATIONS.length; v++) for (const stmt of MIGRATIONS[v]!) this.db.exec(stmt);
+      this.setMeta('schema_version', String(MIGRATIONS.length));
+      if (this.getMeta('generation') === null) this.setMeta('generation', '0');
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  private all(sql: string, params: SqlValue[] = []): Array<Record<string, SqlValue>> {
+    const stmt = this.db.prepare(sql);
+    try {
+      stmt.bind(params);
+      const out: Array<Record<string, SqlValue>> = [];
+      while (stmt.step()) out.push(stmt.getAsObject() as Record<string, SqlValue>);
+      return out;
+    } finally {
+      stmt.free();
+    }
+  }
+
+  private run(sql: string, params: SqlValue[] = []): void {
+    this.db.run(sql, params);
+  }
+
+  getMeta(key: string): string | null {
+    const r = this.all(`SELECT value FROM meta WHERE key = ?`, [key]);
+    return r.length ? String(r[0]!.value) : null;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.run(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
+  }
+
+  get generation(): number {
+    return Number(this.getMeta('generation') ?? 0);
+  }
+
+  // ---- sources ----
+
+  listSources(): StoredSource[] {
+    return this.all(`SELECT * FROM sources ORDER BY name`).map((r) => ({
+      info: {
+        id: String(r.id),
+        name: String(r.name),
+        engine: r.engine as SourceInfo['engine'],
+        locator: String(r.locator),
+        database: String(r.database),
+        serverVersion: r.server_version === null ? null : String(r.server_version),
+        indexedAt: String(r.indexed_at),
+        tableCount: Number(r.table_count),
+        columnCount: Number(r.column_count),
+      },
+      structureDigest: r.structure_digest === null ? null : String(r.structure_digest),
+    }));
+  }
+
+  getSourceByName(name: string): StoredSource | null {
+    return this.listSources().find((s) => s.info.name === name) ?? null;
+  }
+
+  /** Fingerprints of the stored relations of one source: `schema.table` → fingerprint. */
+  fingerprints(sourceId: string): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const r of this.all(`SELECT schema, name, fingerprint FROM relations WHERE source_id = ?`, [sourceId])) {
+      out.set(`${String(r.schema)}.${String(r.name)}`, String(r.fingerprint));
+    }
+    return out;
+  }
+
+  loadTables(sourceId?: string): TableInfo[] {
+    const rows = sourceId
+      ? this.all(`SELECT body FROM relations WHERE source_id = ? ORDER BY schema, name`, [sourceId])
+      : this.all(`SELECT body FROM relations ORDER BY source_id, schema, name`);
+    return rows.map((r) => JSON.parse(String(r.body)) as TableInfo);
+  }
+
+  /** Every relation with its source id, in one scan (what readers build their in-memory view from). */
+  loadAllTables(): Array<{ sourceId: string; table: TableInfo }> {
+    return this.all(`SELECT source_id, body FROM relations ORDER BY source_id, schema, name`).map((r) => ({
+      sourceId: String(r.source_id),
+      table: JSON.parse(String(r.body)) as TableInfo,
+    }));
+  }
+
+  loadSchemas(sourceId: string): SchemaInfo[] {
+    return this.all(`SELECT name, comment FROM schemas WHERE source_id = ? ORDER BY name`, [sourceId]).map((r) => ({
+      name: String(r.name),
+      comment: r.comment === null ? null : String(r.comment),
+    }));
+  }
+
+  loadEnums(sourceId: string): EnumInfo[] {
+    return this.all(`SELECT schema, name, labels FROM enums WHERE source_id = ? ORDER BY schema, name`, [sourceId]).map((r) => ({
+      schema: String(r.schema),
+      name: String(r.name),
+      labels: JSON.parse(String(r.labels)) as string[],
+    }));
+  }
+
+  /**
+   * Writes one source's snapshot: upserts changed relations, deletes the ones gone, replaces schemas and enums.
+   * Runs in one transaction of the in-memory database; nothing reaches disk until `save()`.
+   */
+  writeSource(input: {
+    readonly info: SourceInfo;
+    readonly structureDigest: string | null;
+    readonly schemas: readonly SchemaInfo[];
+    readonly enums: readonly EnumInfo[];
+    readonly changed: readonly TableInfo[];
+    readonly removed: readonly string[];
+  }): void {
+    const { info } = input;
+    this.db.exec('BEGIN');
+    try {
+      const clash = this.all(`SELECT id FROM sources WHERE name = ? AND id <> ?`, [info.name, info.id]);
+      if (clash.length) throw new CatalogError('io', `source name '${info.name}' is already used by another connection`);
+      this.run(
+        `INSERT INTO sources (id, name, engine, locator, database, server_version, indexed_at, table_count, column_count, structure_digest)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT(id) DO UPDATE SET name = excluded.name, engine = excluded.engine, locator = excluded.locator,
+           database = excluded.database, server_version = excluded.server_version, indexed_at = excluded.indexed_at,
+           table_count = excluded.table_count, column_count = excluded.column_count, structure_digest = excluded.structure_digest`,
+        [info.id, info.name, info.engine, info.locator, info.database, info.serverVersion, info.indexedAt, info.tableCount, info.columnCount, input.structureDigest],
+      );
+      this.run(`DELETE FROM schemas WHERE source_id = ?`, [info.id]);
+      for (const s of input.schemas) this.run(`INSERT INTO schemas (source_id, name, comment) VALUES (?, ?, ?)`, [info.id, s.name, s.comment]);
+      this.run(`DELETE FROM enums WHERE source_id = ?`, [info.id]);
+      for (const e of input.enums) {
+        this.run(`INSERT INTO enums (source_id, schema, name, labels) VALUES (?, ?, ?, ?)`, [info.id, e.schema, e.name, JSON.stringify(e.labels)]);
+      }
+      const del = this.db.prepare(`DELETE FROM relations WHERE source_id = ? AND schema || '.' || name = ?`);
+      for (const q of input.removed) del.run([info.id, q]);
+      del.free();
+      const up = this.db.prepare(
+        `INSERT INTO relations (source_id, schema, name, kind, fingerprint, body) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT(source_id, schema, name) DO UPDATE SET kind = excluded.kind, fingerprint = excluded.fingerprint, body = excluded.body`,
+      );
+      for (const t of input.changed) up.run([info.id, t.schema, t.name, t.kind, t.fingerprint, JSON.stringify(t)]);
+      up.free();
+      this.db.exec('COMMIT');
+    } catch (e) {
+      this.db.exec('ROLLBACK');
+      throw e;
+    }
+  }
+
+  removeSource(name: string): boolean {
+    const s = this.getSourceByName(name);
+    if (!s) return false;
+    const id = s.info.id;
+    for (const t of ['relations', 'schemas', 'enums']) this.run(`DELETE FROM ${t} WHERE source_id = ?`, [id]);
+    this.run(`DELETE FROM sources WHERE id = ?`, [id]);
+    return true;
+  }
+
+  // ---- index runs ----
+
+  recordRun(run: Omit<IndexRun, 'id'>): void {
+    this.run(
+      `INSERT INTO index_runs (source_id, source_name, started_at, finished_at, status, duration_ms, tables_total, tables_changed,
+         tables_removed, mode, error_kind, error_message) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [run.sourceId, run.sourceName, run.startedAt, run.finishedAt, run.status, run.durationMs, run.tablesTotal, run.tablesChanged, run.tablesRemoved, run.mode, run.errorKind, run.errorMessage],
+    );
+    // Keep the history bounded: the last 50 runs per source.
+    this.run(
+      `DELETE FROM index_runs WHERE source_id = ? AND id NOT IN (SELECT id FROM index_runs WHERE source_id = ? ORDER BY id DESC LIMIT 50)`,
+      [run.sourceId, run.sourceId],
+    );
+  }
+
+  listRuns(limit = 20): IndexRun[] {
+    return this.all(`SELECT * FROM index_runs ORDER BY id DESC LIMIT ?`, [limit]).map((r) => ({
+      id: Number(r.id),
+      sourceId: String(r.source_id),
+      sourceName: String(r.source_name),
+      startedAt: String(r.started_at),
+      finishedAt: String(r.finished_at),
+      status: r.status as IndexRun['status'],
+      durationMs: Number(r.duration_ms),
+      tablesTotal: Number(r.tables_total),
+      tablesChanged: Number(r.tables_changed),
+      tablesRemoved: Number(r.tables_removed),
+      mode: r.mode as IndexRun['mode'],
+      errorKind: r.error_kind === null ? null : String(r.error_kind),
+      errorMessage: r.error_message === null ? null : String(r.error_message),
+    }));
+  }
+
+  // ---- PII overrides (kept across re-indexing) ----
+
+  listPiiOverrides(sourceName?: string): PiiOverride[] {
+    const rows = sourceName
+      ? this.all(`SELECT * FROM pii_overrides WHERE source_name = ?`, [sourceName])
+      : this.all(`SELECT * FROM pii_overrides`);
+    return rows.map((r) => ({
+      sourceName: String(r.source_name),
+      columnRef: String(r.column_ref),
+      categories: JSON.parse(String(r.categories)) as string[],
+      sensitivity: r.sensitivity as PiiOverride['sensitivity'],
+    }));
+  }
+
+  setPiiOverride(o: PiiOverride): void {
+    this.run(
+      `INSERT INTO pii_overrides (source_name, column_ref, categories, sensitivity, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(source_name, column_ref) DO UPDATE SET categories = excluded.categories, sensitivity = excluded.sensitivity`,
+      [o.sourceName, o.columnRef, JSON.stringify(o.categories), o.sensitivity, new Date().toISOString()],
+    );
+  }
+
+  // ---- artifacts (derived data such as a serialised search index) ----
+
+  getArtifact(key: string): Uint8Array | null {
+    const r = this.all(`SELECT value FROM artifacts WHERE key = ?`, [key]);
+    return r.length ? (r[0]!.value as Uint8Array) : null;
+  }
+
+  setArtifact(key: string, value: Uint8Array): void {
+    this.run(`INSERT INTO artifacts (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
+  }
+
+  /**
+   * Bumps the generation and writes the whole catalog atomically: temp file in the same directory, fsync, rename,
+   * fsync of the directory. A crash at any point leaves either the old or the new file, never a mix.
+   */
+  save(filePath: string | null = this.path): number {
+    if (!filePath) throw new CatalogError('io', 'catalog has no path to save to');
+    const generation = this.generation + 1;
+    this.setMeta('generation', String(generation));
+    this.setMeta('saved_at', new Date().toISOString());
+    const bytes = this.db.export();
+    const dir = path.dirname(filePath);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tmp = path.join(dir, `.${path.basename(filePath)}.${process.pid}.${Date.now()}.tmp`);
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      fs.writeSync(fd, bytes);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    try {
+      fs.renameSync(tmp, filePath);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw e;
+    }
+    try {
+      const dfd = fs.openSync(dir, 'r');
+      fs.fsyncSync(dfd);
+      fs.closeSync(dfd);
+    } catch {
+      // Directory fsync is not supported everywhere; the rename is still atomic.
+    }
+    return generation;
+  }
+}
+
+/** Reads the generation of a catalog file without keeping it open (cheap change detection for readers). */
+export async function readGeneration(filePath: string): Promise<number | null> {
+  try {
+    const s = await CatalogStore.open(filePath);
+    try {
+      return s.generation;
+    } finally {
+      s.close();
+    }
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { success } from '../../core/envelope';
+import { readJobStatus } from '../../core/indexing/job-status';
+import { defineTool, tokenEstimate } from '../tool';
+import { sourceArg } from './common';
+
+const input = z.strictObject({
+  source: sourceArg,
+});
+
+const STALE_AFTER_MS = 7 * 24 * 3600 * 1000;
+
+export const getIndexStatus = defineTool({
+  name: 'get_index_status',
+  title: 'Index status and freshness',
+  description:
+    'Use this when answers look stale or a tool said index_not_ready: reports the catalog generation, each source with when it was indexed and its last runs (mode, tables changed, errors), and any index in progress. Use list_indexed_schemas instead to see what the catalog contains. Compositions: get_index_status → list_indexed_schemas once ready; call it again after an index to confirm the new generation.',
+  input,
+  latency: 'fast',
+  idempotent: true,
+  sideEffects: 'read',
+  needsCatalog: false,
+  async handler(args, ctx) {
+    const state = await ctx.deps.catalog.get();
+    const now = Date.now();
+    const view = ctx.catalog;
+    const sources = (args.source ? view.sources.filter((s) => s.name === args.source) : view.sources).map((s) => {
+      const age = now - Date.parse(s.indexedAt);
+      return {
+        name: s.name,
+        engine: s.engine,
+        indexed_at: s.indexedAt,
+        age_seconds: Math.round(age / 1000),
+        freshness: age > STALE_AFTER_MS ? 'stale' : 'fresh',
+        tables: s.tableCount,
+        columns: s.columnCount,
+      };
+    });
+    const runs = view.runs
+      .filter((r) => !args.source || r.sourceName === args.source)
+      .slice(0, 10)
+      .map((r) => ({
+        source: r.sourceName,
+        state: r.status,
+        mode: r.mode,
+        started_at: r.startedAt,
+        finished_at: r.finishedAt,
+        duration_ms: Math.round(r.durationMs),
+        tables_total: r.tablesTotal,
+        tables_changed: r.tablesChanged,
+        tables_removed: r.tablesRemoved,
+        ...(r.errorKind ? { error_kind: r.errorKind, error_message: r.errorMessage } : {}),
+      }));
+    const data: Record<string, unknown> = {
+      catalog_path: ctx.deps.catalog.path,
+      catalog_state: state.state,
+      ...(state.state === 'unreadable' ? { catalog_error: state.reason } : {}),
+      generation: view.generation,
+      saved_at: view.savedAt,
+      sources,
+      recent_runs: runs,
+      job: readJobStatus(ctx.deps.catalog.path),
+    };
+    if (state.state !== 'ready' || view.isEmpty) {
+      data.next_step = "Index a database: 'schemabrain index --source <postgres URL | sqlite file> --name <name>' or 'SchemaBrain: Index Connection' in VS Code.";
+    }
+    data.token_estimate = tokenEstimate(data);
+    return success(data, { confidence: null, hints: state.state === 'ready' && !view.isEmpty ? ['list_indexed_schemas'] : [] });
+  },
+});
