@@ -1,0 +1,22 @@
+import { loadModule } from 'libpg-query';
+import { guardPostgres } from './pg-guard';
+import { guardSqlite } from './sqlite-guard';
+import type { GuardResult, SqlDialect } from './types';
+
+/** Layer 1, both dialects. Obtained from `loadSqlGuard()` so the WASM parser is loaded before the first call. */
+export interface SqlGuard {
+  guard(sql: string, dialect: SqlDialect): GuardResult;
+}
+
+/** Loads the PostgreSQL parser (WASM, once per process; libpg-query caches it) and returns a synchronous guard. */
+export async function loadSqlGuard(): Promise<SqlGuard> {
+  await loadModule();
+  return {
+    guard: (sql, dialect) => (dialect === 'postgres' ? guardPostgres(sql) : guardSqlite(sql)),
+  };
+}
+
+/** One-shot convenience for callers that guard rarely. */
+export async function guardSql(sql: string, dialect: SqlDialect): Promise<GuardResult> {
+  return (await loadSqlGuard()).guard(sql, dialect);
+}

@@ -1,0 +1,405 @@
+import { isAggregateFunction, isDeniedSqliteFunction } from './function-policy';
+import { fingerprintTokens, normalizeTokens, type SqlToken } from './tokens';
+import type { GuardAccepted, GuardReason, GuardRefused, GuardResult, Projection, StatementKind } from './types';
+import { MAX_SQL_LENGTH } from './pg-guard';
+
+/**
+ * Layer 1 for SQLite: a tokenizer that follows SQLite's own (https://www.sqlite.org/lang_comment.html,
+ * https://www.sqlite.org/lang_keywords.html, tokenize.c: strings '…' with '' escapes, identifiers "…", […] and
+ * `…`, blobs x'…', variables ?NNN :a @a $a, non-nesting block comments that may run to end of input), then:
+ * exactly one statement, whose leading keyword is SELECT, VALUES or WITH (whose CTEs are followed by SELECT or
+ * VALUES), optionally under EXPLAIN [QUERY PLAN]; no denied function. SQLite has no writable CTEs and no DML inside
+ * a SELECT, so the statement's leading keyword decides. Layer 2 (`PRAGMA query_only`, SQLite's own statement
+ * splitter) runs at execution time in `sqlite-exec.ts`.
+ */
+
+const KEYWORDS = new Set(
+  (
+    'abort action add after all alter always analyze and as asc attach autoincrement before begin between by cascade case cast check ' +
+    'collate column commit conflict constraint create cross current current_date current_time current_timestamp database default ' +
+    'deferrable deferred delete desc detach distinct do drop each else end escape except exclude exclusive exists explain fail filter ' +
+    'first following for foreign from full generated glob group groups having if ignore immediate in index indexed initially inner ' +
+    'insert instead intersect into is isnull join key last left like limit match materialized natural no not nothing notnull null ' +
+    'nulls of offset on or order others outer over partition plan pragma preceding primary query raise range recursive references ' +
+    'regexp reindex release rename replace restrict returning right rollback row rows savepoint select set table temp temporary then ' +
+    'ties to transaction trigger unbounded union unique update using vacuum values view virtual when where window with without'
+  ).split(' '),
+);
+
+const SELECT_LIST_STOP = new Set(['from', 'where', 'group', 'having', 'window', 'order', 'limit', 'union', 'intersect', 'except']);
+const FROM_STOP = new Set(['where', 'group', 'having', 'window', 'order', 'limit', 'union', 'intersect', 'except', 'on', 'using', 'natural', 'left', 'right', 'full', 'inner', 'cross', 'outer', 'join', 'returning']);
+
+class TokenizeError extends Error {}
+
+/** Tokenises SQLite SQL. Throws TokenizeError on an unterminated string or quoted identifier. */
+export function tokenizeSqlite(sql: string): SqlToken[] {
+  const out: SqlToken[] = [];
+  const n = sql.length;
+  let i = 0;
+  const push = (start: number, end: number, kind: SqlToken['kind']): void => {
+    out.push({ start, end, text: sql.slice(start, end), kind });
+  };
+  const isIdStart = (c: string): boolean => /[A-Za-z_]/.test(c) || c.charCodeAt(0) >= 0x80;
+  const isIdPart = (c: string): boolean => /[A-Za-z0-9_$]/.test(c) || c.charCodeAt(0) >= 0x80;
+  while (i < n) {
+    const c = sql[i];
+    const d = sql[i + 1] ?? '';
+    if (/\s/.test(c)) {
+      i++;
+    } else if (c === '-' && d === '-') {
+      const j = sql.indexOf('\n', i);
+      const end = j < 0 ? n : j;
+      push(i, end, 'comment');
+      i = end;
+    } else if (c === '/' && d === '*') {
+      const j = sql.indexOf('*/', i + 2);
+      const end = j < 0 ? n : j + 2;
+      push(i, end, 'comment');
+      i = end;
+    } else if (c === "'" || ((c === 'x' || c === 'X') && d === "'")) {
+      let j = c === "'" ? i + 1 : i + 2;
+      for (;;) {
+        if (j >= n) throw new TokenizeError('unterminated string literal');
+        if (sql[j] === "'") {
+          if (sql[j + 1] === "'") j += 2;
+          else break;
+        } else j++;
+      }
+      push(i, j + 1, 'constant');
+      i = j + 1;
+    } else if (c === '"' || c === '`') {
+      let j = i + 1;
+      for (;;) {
+        if (j >= n) throw new TokenizeError('unterminated quoted identifier');
+        if (sql[j] === c) {
+          if (sql[j + 1] === c) j += 2;
+          else break;
+        } else j++;
+      }
+      push(i, j + 1, 'identifier');
+      i = j + 1;
+    } else if (c === '[') {
+      const j = sql.indexOf(']', i + 1);
+      if (j < 0) throw new TokenizeError('unterminated [identifier]');
+      push(i, j + 1, 'identifier');
+      i = j + 1;
+    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(d))) {
+      const m = /^(0[xX][0-9A-Fa-f_]+|[0-9_]*\.?[0-9_]*([eE][+-]?[0-9_]+)?)/.exec(sql.slice(i));
+      const len = m && m[0].length > 0 ? m[0].length : 1;
+      push(i, i + len, 'constant');
+      i += len;
+    } else if (c === '?') {
+      let j = i + 1;
+      while (j < n && /[0-9]/.test(sql[j])) j++;
+      push(i, j, 'parameter');
+      i = j;
+    } else if ((c === ':' || c === '@' || c === '$') && isIdPart(d)) {
+      let j = i + 1;
+      while (j < n && (isIdPart(sql[j]) || (sql[j] === ':' && sql[j + 1] === ':'))) j += sql[j] === ':' ? 2 : 1;
+      push(i, j, 'parameter');
+      i = j;
+    } else if (isIdStart(c)) {
+      let j = i + 1;
+      while (j < n && isIdPart(sql[j])) j++;
+      push(i, j, KEYWORDS.has(sql.slice(i, j).toLowerCase()) ? 'keyword' : 'identifier');
+      i = j;
+    } else {
+      const three = sql.slice(i, i + 3);
+      const two = sql.slice(i, i + 2);
+      const len = three === '->>' ? 3 : ['||', '<<', '>>', '<=', '>=', '==', '!=', '<>', '->'].includes(two) ? 2 : 1;
+      push(i, i + len, /[(),;.]/.test(c) && len === 1 ? 'punct' : 'operator');
+      i += len;
+    }
+  }
+  return out;
+}
+
+function refused(reason: GuardReason, message: string, detail: string | null): GuardRefused {
+  return { ok: false, dialect: 'sqlite', reason, message, detail };
+}
+
+/** Unquotes an identifier token ("a""b" → a"b, [x] → x, `y` → y). */
+function identName(t: SqlToken): string {
+  const s = t.text;
+  if (s.startsWith('"') || s.startsWith('`')) return s.slice(1, -1).split(s[0] + s[0]).join(s[0]);
+  if (s.startsWith('[')) return s.slice(1, -1);
+  return s;
+}
+
+const lower = (t: SqlToken | undefined): string => (t ? t.text.toLowerCase() : '');
+const isName = (t: SqlToken | undefined): boolean => !!t && t.kind === 'identifier';
+
+/** Index just past the matching `)` of the `(` at index i. */
+function skipParens(ts: readonly SqlToken[], i: number): number {
+  let depth = 0;
+  for (let j = i; j < ts.length; j++) {
+    if (ts[j].text === '(') depth++;
+    else if (ts[j].text === ')') {
+      depth--;
+      if (depth === 0) return j + 1;
+    }
+  }
+  return ts.length;
+}
+
+/** Past `WITH [RECURSIVE] name [(cols)] AS [NOT] [MATERIALIZED] (…) [, …]`; collects CTE names. */
+function skipWith(ts: readonly SqlToken[], i: number, ctes: Set<string>): number {
+  let j = i + 1;
+  if (lower(ts[j]) === 'recursive') j++;
+  for (;;) {
+    if (!isName(ts[j]) && ts[j]?.kind !== 'keyword') return j;
+    ctes.add(identName(ts[j]).toLowerCase());
+    j++;
+    if (ts[j]?.text === '(') j = skipParens(ts, j);
+    if (lower(ts[j]) !== 'as') return j;
+    j++;
+    if (lower(ts[j]) === 'not') j++;
+    if (lower(ts[j]) === 'materialized') j++;
+    if (ts[j]?.text !== '(') return j;
+    j = skipParens(ts, j);
+    if (ts[j]?.text !== ',') return j;
+    j++;
+  }
+}
+
+export function guardSqlite(sql: string): GuardResult {
+  if (sql.length > MAX_SQL_LENGTH) return refused('too_long', `argument 'sql' must be at most ${MAX_SQL_LENGTH} characters`, null);
+  let tokens: SqlToken[];
+  try {
+    tokens = tokenizeSqlite(sql);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : 'unreadable';
+    return refused('parse_error', `argument 'sql' is not valid SQLite: ${msg}`, msg);
+  }
+  const code = tokens.filter((t) => t.kind !== 'comment');
+  const statements: SqlToken[][] = [[]];
+  for (const t of code) {
+    if (t.text === ';') statements.push([]);
+    else statements[statements.length - 1].push(t);
+  }
+  const nonEmpty = statements.filter((s) => s.length > 0);
+  if (nonEmpty.length === 0) return refused('empty_statement', "argument 'sql' must contain one statement; it is empty", null);
+  if (nonEmpty.length > 1) {
+    return refused(
+      'multiple_statements',
+      `argument 'sql' must contain exactly one statement; found ${nonEmpty.length} — send them one call at a time`,
+      String(nonEmpty.length),
+    );
+  }
+  const ts = nonEmpty[0];
+  let i = 0;
+  let kind: StatementKind = 'select';
+  if (lower(ts[0]) === 'explain') {
+    kind = 'explain';
+    i = 1;
+    if (lower(ts[1]) === 'query' && lower(ts[2]) === 'plan') i = 3;
+  }
+  const ctes = new Set<string>();
+  let head = lower(ts[i]);
+  if (head === 'with') {
+    const j = skipWith(ts, i, ctes);
+    head = lower(ts[j]);
+  }
+  if (head !== 'select' && head !== 'values') {
+    const label = head ? head.toUpperCase() : 'nothing';
+    return refused(
+      'not_read_only',
+      `argument 'sql' must be a single read-only statement (SELECT, WITH … SELECT, VALUES or EXPLAIN); found ${kind === 'explain' ? 'EXPLAIN ' : ''}${label}`,
+      label,
+    );
+  }
+  if (kind !== 'explain' && head === 'values' && lower(ts[i]) !== 'with') kind = 'values';
+
+  const functions: string[] = [];
+  for (let k = 0; k < ts.length - 1; k++) {
+    if ((ts[k].kind === 'identifier' || ts[k].kind === 'keyword') && ts[k + 1].text === '(' && ts[k - 1]?.text !== '.') {
+      const name = identName(ts[k]).toLowerCase();
+      if (ts[k].kind === 'keyword' && !['replace', 'like', 'glob', 'match', 'regexp', 'current_date', 'current_time', 'current_timestamp'].includes(name)) continue;
+      if (isDeniedSqliteFunction(name)) {
+        return refused(
+          'forbidden_function',
+          `argument 'sql' calls ${name}(), which is not allowed in read-only queries (extension loading, file or schema side effects)`,
+          name,
+        );
+      }
+      if (!functions.includes(name)) functions.push(name);
+    }
+  }
+
+  const { tables, aliases } = relationsOf(ts, ctes);
+  const projections = projectionsOf(sql, ts);
+  const columns = new Set<string>();
+  for (const p of projections) for (const c of p.sourceColumns) columns.add(c);
+  for (const c of columnRefs(ts, 0, ts.length, new Set([...tables.map((t) => t.toLowerCase()), ...Object.keys(aliases).map((a) => a.toLowerCase()), ...ctes]))) columns.add(c);
+
+  const accepted: GuardAccepted = {
+    ok: true,
+    dialect: 'sqlite',
+    statementKind: kind,
+    normalized: normalizeTokens(sql, tokens),
+    fingerprint: fingerprintTokens('sqlite', tokens),
+    tables,
+    aliases,
+    columns: [...columns],
+    projections,
+    functions,
+  };
+  return accepted;
+}
+
+/** Relations after FROM / JOIN and after top-level commas inside a FROM list. */
+function relationsOf(ts: readonly SqlToken[], ctes: ReadonlySet<string>): { tables: string[]; aliases: Record<string, string> } {
+  const tables: string[] = [];
+  const aliases: Record<string, string> = {};
+  const inFrom: boolean[] = [];
+  let depth = 0;
+  for (let k = 0; k < ts.length; k++) {
+    const t = ts[k];
+    const lw = lower(t);
+    if (t.text === '(') {
+      depth++;
+      inFrom[depth] = false;
+      continue;
+    }
+    if (t.text === ')') {
+      depth--;
+      continue;
+    }
+    if (lw === 'from' || lw === 'join') inFrom[depth] = true;
+    else if (t.kind === 'keyword' && (FROM_STOP.has(lw) || lw === 'select') && lw !== 'join') {
+      if (lw !== 'on' && lw !== 'using' && !['left', 'right', 'full', 'inner', 'cross', 'outer', 'natural'].includes(lw)) inFrom[depth] = false;
+      continue;
+    } else if (!(t.text === ',' && inFrom[depth])) continue;
+    if (!inFrom[depth]) continue;
+    const n1 = ts[k + 1];
+    if (!isName(n1) || ts[k + 2]?.text === '(') continue;
+    let name = identName(n1);
+    let next = k + 2;
+    if (ts[next]?.text === '.' && isName(ts[next + 1])) {
+      name = `${name}.${identName(ts[next + 1])}`;
+      next += 2;
+    }
+    if (!name.includes('.') && ctes.has(name.toLowerCase())) continue;
+    if (!tables.includes(name)) tables.push(name);
+    if (lower(ts[next]) === 'as') next++;
+    if (isName(ts[next])) aliases[identName(ts[next])] = name;
+  }
+  return { tables, aliases };
+}
+
+/** Dotted identifier chains in [from, to) that are not function names, relation names or aliases. */
+function columnRefs(ts: readonly SqlToken[], from: number, to: number, relationNames: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (let k = from; k < to; k++) {
+    const t = ts[k];
+    if (!isName(t) || ts[k - 1]?.text === '.') continue;
+    const prev = lower(ts[k - 1]);
+    if (prev === 'from' || prev === 'join' || prev === 'as' || prev === 'with' || prev === 'recursive') continue;
+    if (ts[k + 1]?.text === '(') continue;
+    const parts = [identName(t)];
+    let j = k + 1;
+    while (ts[j]?.text === '.' && (isName(ts[j + 1]) || ts[j + 1]?.text === '*')) {
+      parts.push(ts[j + 1].text === '*' ? '*' : identName(ts[j + 1]));
+      j += 2;
+    }
+    if (parts.length === 1 && relationNames.has(parts[0].toLowerCase())) continue;
+    // `FROM t x` — an alias right after a relation name
+    if (isName(ts[k - 1])) continue;
+    out.push(parts.join('.'));
+  }
+  return [...new Set(out)];
+}
+
+/** Best-effort select-list projections of the first SELECT at depth 0. */
+function projectionsOf(sql: string, ts: readonly SqlToken[]): Projection[] {
+  let depth = 0;
+  let start = -1;
+  for (let k = 0; k < ts.length; k++) {
+    if (ts[k].text === '(') depth++;
+    else if (ts[k].text === ')') depth--;
+    else if (depth === 0 && lower(ts[k]) === 'select') {
+      start = k + 1;
+      break;
+    }
+  }
+  if (start < 0) return [];
+  if (lower(ts[start]) === 'distinct' || lower(ts[start]) === 'all') start++;
+  const items: Array<[number, number]> = [];
+  depth = 0;
+  let itemStart = start;
+  let k = start;
+  for (; k < ts.length; k++) {
+    const t = ts[k];
+    if (t.text === '(') depth++;
+    else if (t.text === ')') depth--;
+    else if (depth === 0 && t.text === ',') {
+      items.push([itemStart, k]);
+      itemStart = k + 1;
+    } else if (depth === 0 && t.kind === 'keyword' && SELECT_LIST_STOP.has(lower(t))) break;
+  }
+  if (k > itemStart) items.push([itemStart, k]);
+  return items.map(([a, b]) => projectionOf(sql, ts, a, b));
+}
+
+function projectionOf(sql: string, ts: readonly SqlToken[], a: number, b: number): Projection {
+  let end = b;
+  let alias: string | null = null;
+  if (b - a >= 3 && lower(ts[b - 2]) === 'as' && (isName(ts[b - 1]) || ts[b - 1].kind === 'constant')) {
+    alias = identName(ts[b - 1]).replace(/^'|'$/g, '');
+    end = b - 2;
+  } else if (b - a >= 2 && isName(ts[b - 1]) && ts[b - 2].text !== '.' && ts[b - 2].kind !== 'operator') {
+    alias = identName(ts[b - 1]);
+    end = b - 1;
+  }
+  const refs: string[] = [];
+  const aggs: string[] = [];
+  let raw = false;
+  // aggregate call ranges [open paren, close paren) unless followed by OVER (a window)
+  const aggRanges: Array<[number, number]> = [];
+  for (let k = a; k < end; k++) {
+    if ((isName(ts[k]) || ts[k].kind === 'keyword') && ts[k + 1]?.text === '(' && isAggregateFunction(ts[k].text)) {
+      const close = skipParens(ts, k + 1);
+      if (lower(ts[close]) !== 'over') {
+        aggRanges.push([k + 1, close]);
+        aggs.push(ts[k].text.toLowerCase());
+      }
+    }
+  }
+  for (const ref of columnRefsWithIndex(ts, a, end)) {
+    refs.push(ref.name);
+    if (!aggRanges.some(([x, y]) => ref.index > x && ref.index < y)) raw = true;
+  }
+  if (ts.slice(a, end).some((t, idx) => t.text === '*' && (idx === 0 || ts[a + idx - 1].text === '.'))) {
+    if (!refs.includes('*') && !ts.slice(a, end).some((t) => t.text === '.')) {
+      refs.push('*');
+      raw = true;
+    }
+  }
+  const expression = end > a ? sql.slice(ts[a].start, ts[end - 1].end) : '';
+  if (alias === null && end - a === 1 && isName(ts[a])) alias = identName(ts[a]);
+  if (alias === null && end - a === 3 && ts[a + 1].text === '.' && isName(ts[a + 2])) alias = identName(ts[a + 2]);
+  return {
+    expression,
+    alias,
+    sourceColumns: [...new Set(refs)],
+    aggregated: aggs.length > 0 && !raw,
+    aggregateFunctions: [...new Set(aggs)],
+  };
+}
+
+function columnRefsWithIndex(ts: readonly SqlToken[], a: number, b: number): Array<{ name: string; index: number }> {
+  const out: Array<{ name: string; index: number }> = [];
+  for (let k = a; k < b; k++) {
+    const t = ts[k];
+    if (!isName(t) || ts[k - 1]?.text === '.' || ts[k + 1]?.text === '(') continue;
+    if (lower(ts[k - 1]) === 'as') continue;
+    const parts = [identName(t)];
+    let j = k + 1;
+    while (ts[j]?.text === '.' && (isName(ts[j + 1]) || ts[j + 1]?.text === '*')) {
+      parts.push(ts[j + 1].text === '*' ? '*' : identName(ts[j + 1]));
+      j += 2;
+    }
+    out.push({ name: parts.join('.'), index: k });
+  }
+  return out;
+}
