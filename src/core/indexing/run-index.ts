@@ -1,0 +1,224 @@
+import fs from 'node:fs';
+import type { ColumnInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model';
+import { qualifiedName } from '../catalog/model';
+import { acquireCatalogLock } from '../catalog/lock';
+import { CatalogError, CatalogStore } from '../catalog/store';
+import type { PiiOverride } from '../catalog/store';
+import type { SourceSpec } from '../sources/locator';
+import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
+import { writeJobStatus } from './job-status';
+
+/**
+ * One index run: introspect → fingerprint/diff → PII → write → atomic save. The previous catalog stays in place until
+ * the new file is renamed over it, so a failure, a cancel or a SIGKILL at any step leaves it intact and loadable.
+ */
+
+export interface ClassifyInput {
+  readonly schema: string;
+  readonly table: string;
+  readonly column: string;
+  readonly dataType: string;
+  readonly comment: string | null;
+  readonly tableComment: string | null;
+  readonly enumLabels: readonly string[] | null;
+  readonly samples?: readonly string[];
+}
+
+export interface IndexDeps {
+  createIntrospector(spec: SourceSpec, secrets: { password?: string }): Introspector;
+  /** PII classifier; omitted means no classification (operator overrides still apply). */
+  classifyColumn?(input: ClassifyInput): PiiTag | null;
+}
+
+export type IndexEvent =
+  | { readonly type: 'progress'; readonly phase: IntrospectProgress['phase'] | 'classify' | 'save'; readonly done: number; readonly total: number; readonly percent: number; readonly message?: string }
+  | { readonly type: 'log'; readonly message: string };
+
+export interface IndexOptions {
+  readonly spec: SourceSpec;
+  readonly password?: string;
+  readonly catalogPath: string;
+  readonly deps: IndexDeps;
+  readonly sampleRows?: number;
+  readonly schemas?: readonly string[];
+  readonly signal?: AbortSignal;
+  readonly onEvent?: (e: IndexEvent) => void;
+}
+
+export interface IndexOutcome {
+  readonly source: SourceInfo;
+  readonly generation: number;
+  readonly mode: 'full' | 'incremental' | 'unchanged';
+  readonly tablesTotal: number;
+  readonly tablesChanged: number;
+  readonly tablesRemoved: number;
+  readonly piiColumns: number;
+  readonly durationMs: number;
+}
+
+export class IndexCancelledError extends Error {
+  constructor() {
+    super('index cancelled; the previous catalog is unchanged');
+    this.name = 'IndexCancelledError';
+  }
+}
+
+// Rough share of the run spent in each phase, for a single 0–100 progress figure.
+const PHASE_SPAN: Record<string, [number, number]> = {
+  connect: [0, 5],
+  schemas: [5, 10],
+  tables: [10, 30],
+  columns: [30, 50],
+  constraints: [50, 65],
+  stats: [65, 75],
+  samples: [75, 85],
+  done: [85, 85],
+  classify: [85, 95],
+  save: [95, 100],
+};
+
+function percent(phase: string, done: number, total: number): number {
+  const [a, b] = PHASE_SPAN[phase] ?? [0, 100];
+  return Math.round(a + (b - a) * (total > 0 ? Math.min(1, done / total) : 1));
+}
+
+function applyOverride(tag: PiiTag | null, o: PiiOverride | undefined): PiiTag | null {
+  if (!o) return tag;
+  if (o.categories.length === 0 && o.sensitivity === 'public') return null;
+  return { categories: [...o.categories], sensitivity: o.sensitivity, confidence: 1, signals: ['operator override'], origin: 'override' };
+}
+
+/** Raw values of PII columns never reach the catalog: common values and min/max are dropped. */
+function scrubStats(c: ColumnInfo, pii: PiiTag | null): ColumnInfo {
+  if (!pii || !c.stats) return { ...c, pii };
+  return { ...c, pii, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } };
+}
+
+function classifyTables(tables: readonly TableInfo[], samples: SampleValues, overrides: Map<string, PiiOverride>, deps: IndexDeps): { tables: TableInfo[]; piiColumns: number } {
+  let piiColumns = 0;
+  const out = tables.map((t) => {
+    const q = qualifiedName(t.schema, t.name);
+    const tableSamples = samples.get(q);
+    const columns = t.columns.map((c) => {
+      const classified =
+        deps.classifyColumn?.({
+          schema: t.schema,
+          table: t.name,
+          column: c.name,
+          dataType: c.dataType,
+          comment: c.comment,
+          tableComment: t.comment,
+          enumLabels: c.enumLabels,
+          samples: tableSamples?.get(c.name),
+        }) ?? null;
+      const pii = applyOverride(classified, overrides.get(`${q}.${c.name}`));
+      if (pii) piiColumns++;
+      return scrubStats(c, pii);
+    });
+    return { ...t, columns };
+  });
+  return { tables: out, piiColumns };
+}
+
+export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
+  const started = Date.now();
+  const startedAt = new Date(started).toISOString();
+  const emit = opts.onEvent ?? (() => undefined);
+  const throwIfCancelled = (): void => {
+    if (opts.signal?.aborted) throw new IndexCancelledError();
+  };
+  const lock = await acquireCatalogLock(opts.catalogPath);
+  const job = (state: 'running' | 'succeeded' | 'failed' | 'cancelled', extra: Record<string, unknown> = {}): void =>
+    writeJobStatus(opts.catalogPath, { state, source: opts.spec.name, pid: process.pid, startedAt, ...extra });
+  let introspector: Introspector | null = null;
+  try {
+    job('running', { phase: 'connect', progress: 0 });
+    const store = await CatalogStore.openOrCreate(opts.catalogPath);
+    try {
+      throwIfCancelled();
+      introspector = opts.deps.createIntrospector(opts.spec, { password: opts.password });
+      let lastJobWrite = 0;
+      const result = await introspector.introspect({
+        schemas: opts.schemas,
+        sampleRows: opts.sampleRows,
+        signal: opts.signal,
+        onProgress: (p) => {
+          const pct = percent(p.phase, p.done, p.total);
+          emit({ type: 'progress', phase: p.phase, done: p.done, total: p.total, percent: pct, message: p.message });
+          if (Date.now() - lastJobWrite > 250) {
+            lastJobWrite = Date.now();
+            job('running', { phase: p.phase, progress: pct });
+          }
+        },
+      });
+      throwIfCancelled();
+      const prior = store.getSourceByName(opts.spec.name);
+      const stored = store.fingerprints(opts.spec.id);
+      const overrides = new Map(store.listPiiOverrides(opts.spec.name).map((o) => [o.columnRef, o]));
+      emit({ type: 'progress', phase: 'classify', done: 0, total: result.snapshot.tables.length, percent: percent('classify', 0, 1) });
+      const { tables, piiColumns } = classifyTables(result.snapshot.tables, result.samples, overrides, opts.deps);
+      const fresh = new Set(tables.map((t) => qualifiedName(t.schema, t.name)));
+      const changed = tables.filter((t) => stored.get(qualifiedName(t.schema, t.name)) !== t.fingerprint);
+      const removed = [...stored.keys()].filter((k) => !fresh.has(k));
+      throwIfCancelled();
+      emit({ type: 'progress', phase: 'save', done: 0, total: 1, percent: percent('save', 0, 1) });
+      const info: SourceInfo = {
+        id: opts.spec.id,
+        name: opts.spec.name,
+        engine: opts.spec.engine,
+        locator: opts.spec.locator,
+        database: result.database,
+        serverVersion: result.serverVersion,
+        indexedAt: new Date().toISOString(),
+        tableCount: tables.length,
+        columnCount: tables.reduce((n, t) => n + t.columns.length, 0),
+      };
+      if (prior && prior.info.id !== info.id) {
+        throw new CatalogError('io', `source name '${info.name}' already names ${prior.info.locator}; pick another --name or remove that source first`);
+      }
+      // Bodies of every table are rewritten (row estimates and statistics move without structural change);
+      // the fingerprint diff decides what counts as changed and what is removed.
+      store.writeSource({ info, structureDigest: null, schemas: result.snapshot.schemas, enums: result.snapshot.enums, changed: tables, removed });
+      const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 ? 'unchanged' : 'incremental';
+      const durationMs = Date.now() - started;
+      store.recordRun({
+        sourceId: info.id,
+        sourceName: info.name,
+        startedAt,
+        finishedAt: new Date().toISOString(),
+        status: 'succeeded',
+        durationMs,
+        tablesTotal: tables.length,
+        tablesChanged: changed.length,
+        tablesRemoved: removed.length,
+        mode,
+        errorKind: null,
+        errorMessage: null,
+      });
+      throwIfCancelled();
+      const generation = store.save(opts.catalogPath);
+      emit({ type: 'progress', phase: 'save', done: 1, total: 1, percent: 100 });
+      job('succeeded', { progress: 100, phase: 'done' });
+      return { source: info, generation, mode, tablesTotal: tables.length, tablesChanged: changed.length, tablesRemoved: removed.length, piiColumns, durationMs };
+    } finally {
+      store.close();
+    }
+  } catch (e) {
+    if (e instanceof IndexCancelledError || opts.signal?.aborted) {
+      job('cancelled', { message: 'cancelled; the previous catalog is unchanged' });
+      throw e instanceof IndexCancelledError ? e : new IndexCancelledError();
+    }
+    job('failed', { errorKind: (e as { code?: string }).code ?? 'error', message: (e as Error).message });
+    throw e;
+  } finally {
+    await introspector?.close().catch(() => undefined);
+    lock.release();
+  }
+}
+
+/** Moves a damaged catalog aside (never deletes it) so a fresh index can start. Returns the new path. */
+export function moveCorruptCatalogAside(catalogPath: string): string {
+  const aside = `${catalogPath}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  fs.renameSync(catalogPath, aside);
+  return aside;
+}

@@ -1,0 +1,82 @@
+import path from 'node:path';
+import type { PiiCategory } from '../core/envelope';
+import type { ServerLimits } from './deps';
+import { parsePiiCategories } from './pii-gate';
+
+export class ServerOptionsError extends Error {}
+
+export interface ServerOptions {
+  readonly catalogPath: string | null;
+  readonly auditPath: string | null;
+  readonly noAudit: boolean;
+  readonly eventsPath: string | null;
+  readonly workspaceDir: string | null;
+  readonly piiBlock: PiiCategory[];
+  readonly limits: Partial<ServerLimits>;
+}
+
+export const SERVER_USAGE = `schemabrain serve [--catalog PATH] [--audit-path PATH | --no-audit] [--events-path PATH]
+                  [--workspace DIR] [--pii-block CATEGORIES] [--max-rows N] [--statement-timeout-ms N]`;
+
+function intFlag(name: string, v: string | undefined, min: number, max: number): number {
+  const n = Number(v);
+  if (v === undefined || !Number.isInteger(n)) throw new ServerOptionsError(`${name} needs an integer`);
+  if (n < min || n > max) throw new ServerOptionsError(`${name} must be between ${min} and ${max}`);
+  return n;
+}
+
+/** Flags win over environment variables, which win over defaults (the same precedence as seed 002). */
+export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessEnv): ServerOptions {
+  let catalogPath = env.SCHEMABRAIN_CATALOG || null;
+  let auditPath = env.SCHEMABRAIN_AUDIT_PATH || null;
+  let eventsPath: string | null = null;
+  let workspaceDir = env.SCHEMABRAIN_WORKSPACE || null;
+  let noAudit = false;
+  let piiBlock: PiiCategory[] = [];
+  const limits: { -readonly [K in keyof ServerLimits]?: ServerLimits[K] } = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const [flag, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const value = (): string => {
+      const v = inline ?? argv[++i];
+      if (v === undefined || v.startsWith('--')) throw new ServerOptionsError(`${flag} needs a value`);
+      return v;
+    };
+    switch (flag) {
+      case '--catalog':
+        catalogPath = value();
+        break;
+      case '--audit-path':
+        auditPath = value();
+        break;
+      case '--no-audit':
+        noAudit = true;
+        break;
+      case '--events-path':
+        eventsPath = value();
+        break;
+      case '--workspace':
+        workspaceDir = value();
+        break;
+      case '--pii-block':
+        try {
+          piiBlock = parsePiiCategories(value());
+        } catch (e) {
+          throw new ServerOptionsError((e as Error).message);
+        }
+        break;
+      case '--max-rows':
+        limits.maxRows = intFlag(flag, value(), 1, 100_000);
+        break;
+      case '--statement-timeout-ms':
+        limits.statementTimeoutMs = intFlag(flag, value(), 100, 600_000);
+        break;
+      case '--stdio':
+        break;
+      default:
+        throw new ServerOptionsError(`unknown option '${a}'\nusage: ${SERVER_USAGE}`);
+    }
+  }
+  const abs = (p: string | null): string | null => (p ? path.resolve(p) : null);
+  return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, limits };
+}
