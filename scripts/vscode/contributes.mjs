@@ -1,0 +1,130 @@
+// Writes the extension's manifest keys (contributes, activationEvents, icon, galleryBanner, keywords) into
+// package.json, leaving every other key as it is. The ids must match src/extension/constants.ts.
+// Usage: node scripts/vscode/contributes.mjs
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
+const pkgPath = path.join(root, 'package.json');
+
+const PII = ['contact', 'financial', 'payment_card', 'health', 'genetic', 'biometric', 'behavioral', 'online_identifier',
+  'credential', 'government_id', 'location', 'demographic_protected'];
+
+const cmd = (id, icon, extra = {}) => ({ command: `schemabrain.${id}`, title: `%schemabrain.command.${id}%`, category: 'SchemaBrain', ...(icon ? { icon: `$(${icon})` } : {}), ...extra });
+
+const contributes = {
+  viewsContainers: {
+    activitybar: [{ id: 'schemabrain', title: 'SchemaBrain', icon: 'media/schemabrain.svg' }],
+  },
+  views: {
+    schemabrain: [
+      { id: 'schemabrain.connections', name: '%schemabrain.view.connections%', icon: 'media/schemabrain.svg', contextualTitle: 'SchemaBrain' },
+      { id: 'schemabrain.metrics', name: '%schemabrain.view.metrics%', icon: 'media/schemabrain.svg', contextualTitle: 'SchemaBrain' },
+      { id: 'schemabrain.audit', name: '%schemabrain.view.audit%', icon: 'media/schemabrain.svg', contextualTitle: 'SchemaBrain' },
+    ],
+  },
+  viewsWelcome: [
+    { view: 'schemabrain.connections', contents: '%schemabrain.welcome.connections%', when: '!schemabrain.hasConnections' },
+    { view: 'schemabrain.metrics', contents: '%schemabrain.welcome.metrics%', when: '!schemabrain.hasDefinitions' },
+    { view: 'schemabrain.audit', contents: '%schemabrain.welcome.audit%' },
+  ],
+  commands: [
+    cmd('addConnection', 'add'),
+    cmd('editConnection', 'edit'),
+    cmd('removeConnection', 'trash'),
+    cmd('indexConnection', 'database'),
+    cmd('reindexAll', 'sync'),
+    cmd('refresh', 'refresh'),
+    cmd('showTail', 'output'),
+    cmd('openAuditPanel', 'open-preview'),
+    cmd('verifyAudit', 'verified'),
+    cmd('copyQualifiedName', 'copy'),
+    cmd('describeTable', 'info'),
+    cmd('restartMcpServer', 'debug-restart'),
+  ],
+  menus: {
+    commandPalette: [
+      { command: 'schemabrain.copyQualifiedName', when: 'false' },
+      { command: 'schemabrain.describeTable', when: 'false' },
+    ],
+    'view/title': [
+      { command: 'schemabrain.addConnection', when: 'view == schemabrain.connections', group: 'navigation@1' },
+      { command: 'schemabrain.reindexAll', when: 'view == schemabrain.connections', group: 'navigation@2' },
+      { command: 'schemabrain.refresh', when: 'view == schemabrain.connections || view == schemabrain.metrics', group: 'navigation@3' },
+      { command: 'schemabrain.openAuditPanel', when: 'view == schemabrain.audit', group: 'navigation@1' },
+      { command: 'schemabrain.verifyAudit', when: 'view == schemabrain.audit', group: 'navigation@2' },
+      { command: 'schemabrain.showTail', when: 'view == schemabrain.audit', group: 'navigation@3' },
+    ],
+    'view/item/context': [
+      { command: 'schemabrain.indexConnection', when: 'view == schemabrain.connections && viewItem =~ /^source/', group: 'inline@1' },
+      { command: 'schemabrain.editConnection', when: 'view == schemabrain.connections && viewItem =~ /^source/', group: '1_edit@1' },
+      { command: 'schemabrain.removeConnection', when: 'view == schemabrain.connections && viewItem =~ /^source/', group: '1_edit@2' },
+      { command: 'schemabrain.copyQualifiedName', when: 'view == schemabrain.connections && viewItem =~ /^(table|view|column)/', group: 'inline@2' },
+      { command: 'schemabrain.describeTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)/', group: 'inline@1' },
+    ],
+  },
+  configuration: {
+    title: 'SchemaBrain',
+    properties: {
+      'schemabrain.connections': {
+        type: 'array',
+        scope: 'machine-overridable',
+        default: [],
+        markdownDescription: '%schemabrain.config.connections%',
+        items: {
+          type: 'object',
+          required: ['name', 'engine'],
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', pattern: '^[A-Za-z0-9_.-]{1,64}$', description: 'Unique connection name.' },
+            engine: { type: 'string', enum: ['postgres', 'sqlite'] },
+            host: { type: 'string' },
+            port: { type: 'integer', minimum: 1, maximum: 65535 },
+            database: { type: 'string' },
+            user: { type: 'string' },
+            sslmode: { type: 'string', enum: ['disable', 'prefer', 'require', 'verify-ca', 'verify-full'] },
+            file: { type: 'string', description: 'Absolute path of a SQLite database file.' },
+            hasPassword: { type: 'boolean', description: 'A password is stored in the editor\'s secret storage (never here).' },
+          },
+        },
+      },
+      'schemabrain.catalog.home': { type: 'string', scope: 'machine', default: '', markdownDescription: '%schemabrain.config.catalogHome%' },
+      'schemabrain.events.path': { type: 'string', scope: 'machine', default: '', markdownDescription: '%schemabrain.config.eventsPath%' },
+      'schemabrain.pii.block': {
+        type: 'array', scope: 'machine-overridable', default: ['credential', 'payment_card', 'government_id'], uniqueItems: true,
+        items: { type: 'string', enum: PII }, markdownDescription: '%schemabrain.config.piiBlock%',
+      },
+      'schemabrain.query.rowCap': { type: 'integer', scope: 'machine-overridable', default: 100, minimum: 1, maximum: 10000, markdownDescription: '%schemabrain.config.rowCap%' },
+      'schemabrain.query.statementTimeoutMs': { type: 'integer', scope: 'machine-overridable', default: 5000, minimum: 100, maximum: 600000, markdownDescription: '%schemabrain.config.statementTimeout%' },
+      'schemabrain.mcp.enabled': { type: 'boolean', scope: 'window', default: true, markdownDescription: '%schemabrain.config.mcpEnabled%' },
+    },
+  },
+  languages: [{ id: 'schemabrain-tail', aliases: ['SchemaBrain Tail'], mimetypes: ['text/x-schemabrain-tail'] }],
+  grammars: [{ language: 'schemabrain-tail', scopeName: 'source.schemabrain-tail', path: './syntaxes/schemabrain-tail.tmLanguage.json' }],
+  mcpServerDefinitionProviders: [{ id: 'schemabrain.mcp', label: 'SchemaBrain', when: 'config.schemabrain.mcp.enabled' }],
+  walkthroughs: [
+    {
+      id: 'schemabrain.gettingStarted',
+      title: '%schemabrain.walkthrough.title%',
+      description: '%schemabrain.walkthrough.description%',
+      steps: [
+        { id: 'addConnection', title: '%schemabrain.walkthrough.add.title%', description: '%schemabrain.walkthrough.add.description%',
+          media: { markdown: 'media/walkthrough/add-connection.md' }, completionEvents: ['onCommand:schemabrain.addConnection'] },
+        { id: 'index', title: '%schemabrain.walkthrough.index.title%', description: '%schemabrain.walkthrough.index.description%',
+          media: { markdown: 'media/walkthrough/index.md' }, completionEvents: ['onCommand:schemabrain.indexConnection', 'onCommand:schemabrain.reindexAll'] },
+        { id: 'ask', title: '%schemabrain.walkthrough.ask.title%', description: '%schemabrain.walkthrough.ask.description%',
+          media: { markdown: 'media/walkthrough/ask.md' }, completionEvents: ['onCommand:schemabrain.showTail'] },
+      ],
+    },
+  ],
+};
+
+const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
+pkg.contributes = contributes;
+// onView/onCommand/onMcpCollection activation events are generated by VS Code from the contributions.
+pkg.activationEvents = ['onStartupFinished'];
+pkg.icon = 'media/icon.png';
+pkg.galleryBanner = { color: '#1e2a3a', theme: 'dark' };
+pkg.keywords = ['database', 'schema', 'catalog', 'postgresql', 'sqlite', 'mcp', 'copilot', 'agent'];
+fs.writeFileSync(pkgPath, JSON.stringify(pkg, null, 2) + '\n');
+console.log('package.json: contributes, activationEvents, icon, galleryBanner, keywords written');

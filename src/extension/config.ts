@@ -1,0 +1,55 @@
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { schemabrainHome } from '../core/util/home';
+import { CONFIG_SECTION, PII_FLOOR, SETTING_KEYS } from './constants';
+
+/** The settings the extension and its child processes need, resolved to absolute paths. */
+export interface Settings {
+  readonly home: string;
+  readonly catalogPath: string;
+  readonly auditPath: string;
+  readonly eventsPath: string;
+  readonly piiBlock: readonly string[];
+  readonly rowCap: number;
+  readonly statementTimeoutMs: number;
+  readonly mcpEnabled: boolean;
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  const cfg = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  const homeSetting = cfg.get<string>(SETTING_KEYS.catalogHome, '').trim();
+  const home = homeSetting ? path.resolve(expandHome(homeSetting, env)) : schemabrainHome(env);
+  const eventsSetting = cfg.get<string>(SETTING_KEYS.eventsPath, '').trim();
+  const block = new Set<string>([...PII_FLOOR, ...cfg.get<string[]>(SETTING_KEYS.piiBlock, [])]);
+  return {
+    home,
+    catalogPath: path.join(home, 'catalog.sqlite'),
+    auditPath: path.join(home, 'audit.log'),
+    eventsPath: eventsSetting ? path.resolve(expandHome(eventsSetting, env)) : path.join(home, 'events.jsonl'),
+    piiBlock: [...block].sort(),
+    rowCap: cfg.get<number>(SETTING_KEYS.rowCap, 100),
+    statementTimeoutMs: cfg.get<number>(SETTING_KEYS.statementTimeoutMs, 5000),
+    mcpEnabled: cfg.get<boolean>(SETTING_KEYS.mcpEnabled, true),
+  };
+}
+
+function expandHome(p: string, env: NodeJS.ProcessEnv): string {
+  return p.startsWith('~/') && env.HOME ? path.join(env.HOME, p.slice(2)) : p;
+}
+
+/**
+ * Environment for child processes (MCP server, CLI indexer). Settings travel as plain values; secrets never do
+ * (they go over the secret channel). ELECTRON_RUN_AS_NODE makes the editor's own binary behave as Node; where
+ * the host already is Node (code-server, remote hosts) it is ignored.
+ */
+export function childEnv(settings: Settings, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+  return {
+    ELECTRON_RUN_AS_NODE: '1',
+    SCHEMABRAIN_HOME: settings.home,
+    SCHEMABRAIN_EVENTS_PATH: settings.eventsPath,
+    SCHEMABRAIN_PII_BLOCK: settings.piiBlock.join(','),
+    SCHEMABRAIN_ROW_CAP: String(settings.rowCap),
+    SCHEMABRAIN_STATEMENT_TIMEOUT_MS: String(settings.statementTimeoutMs),
+    ...extra,
+  };
+}

@@ -1,0 +1,75 @@
+/** Every id the manifest (package.json `contributes`) and the code share. Keep in sync with scripts/vscode/contributes.mjs. */
+export const EXTENSION_ID = 'schemabrain.schemabrain';
+
+export const VIEW_CONTAINER_ID = 'schemabrain';
+export const VIEW_IDS = {
+  connections: 'schemabrain.connections',
+  metrics: 'schemabrain.metrics',
+  audit: 'schemabrain.audit',
+} as const;
+
+export const COMMAND_IDS = {
+  addConnection: 'schemabrain.addConnection',
+  editConnection: 'schemabrain.editConnection',
+  removeConnection: 'schemabrain.removeConnection',
+  indexConnection: 'schemabrain.indexConnection',
+  reindexAll: 'schemabrain.reindexAll',
+  refresh: 'schemabrain.refresh',
+  showTail: 'schemabrain.showTail',
+  openAuditPanel: 'schemabrain.openAuditPanel',
+  verifyAudit: 'schemabrain.verifyAudit',
+  copyQualifiedName: 'schemabrain.copyQualifiedName',
+  describeTable: 'schemabrain.describeTable',
+  restartMcpServer: 'schemabrain.restartMcpServer',
+} as const;
+
+export const MCP_PROVIDER_ID = 'schemabrain.mcp';
+export const MCP_SERVER_LABEL = 'SchemaBrain';
+
+export const CONFIG_SECTION = 'schemabrain';
+export const SETTING_KEYS = {
+  connections: 'connections',
+  catalogHome: 'catalog.home',
+  eventsPath: 'events.path',
+  piiBlock: 'pii.block',
+  rowCap: 'query.rowCap',
+  statementTimeoutMs: 'query.statementTimeoutMs',
+  mcpEnabled: 'mcp.enabled',
+} as const;
+
+export const OUTPUT_CHANNEL_NAME = 'SchemaBrain Tail';
+export const TAIL_LANGUAGE_ID = 'schemabrain-tail';
+export const LOG_CHANNEL_NAME = 'SchemaBrain';
+
+/** SecretStorage key for one connection's password. */
+export function passwordSecretKey(connectionName: string): string {
+  return `schemabrain.password.${connectionName}`;
+}
+
+/** globalState key holding the last verified audit head hash (the external anchor). */
+export const AUDIT_ANCHOR_STATE_KEY = 'schemabrain.audit.anchor';
+
+export const CONTEXT_KEYS = {
+  hasConnections: 'schemabrain.hasConnections',
+  hasDefinitions: 'schemabrain.hasDefinitions',
+  indexing: 'schemabrain.indexing',
+  mcpApiMissing: 'schemabrain.mcpApiMissing',
+} as const;
+
+export const WALKTHROUGH_ID = 'schemabrain.gettingStarted';
+
+export const PII_CATEGORIES = [
+  'contact',
+  'financial',
+  'payment_card',
+  'health',
+  'genetic',
+  'biometric',
+  'behavioral',
+  'online_identifier',
+  'credential',
+  'government_id',
+  'location',
+  'demographic_protected',
+] as const;
+export const PII_FLOOR = ['credential', 'payment_card', 'government_id'] as const;

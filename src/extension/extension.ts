@@ -1,0 +1,163 @@
+import path from 'node:path';
+import * as vscode from 'vscode';
+import { AuditService } from './audit/audit-service';
+import { CatalogWatcher } from './catalog-watcher';
+import { registerCommands } from './commands/register';
+import { readSettings, type Settings } from './config';
+import { ConnectionStore } from './connections/store';
+import { CONFIG_SECTION, CONTEXT_KEYS, LOG_CHANNEL_NAME, VIEW_IDS } from './constants';
+import { IndexController } from './indexing/index-controller';
+import { createLog } from './log';
+import { registerMcpProvider, type McpRegistration, type McpRegistrationApi } from './mcp/provider';
+import { Notifier, windowPrompter, type Prompter } from './prompter';
+import { StatusBar } from './status-bar';
+import { TailChannel } from './tail/tail-channel';
+import { AuditTreeProvider } from './views/audit-tree';
+import { ConnectionsTreeProvider } from './views/connections-tree';
+import { MetricsTreeProvider } from './views/metrics-tree';
+import type { CatalogState } from '../core/catalog/provider';
+
+/** What `activate` returns: the services, for other extensions and for the integration checks. */
+export interface SchemaBrainApi {
+  readonly connections: ConnectionStore;
+  readonly settings: () => Settings;
+  readonly catalog: CatalogWatcher;
+  readonly connectionsTree: ConnectionsTreeProvider;
+  readonly metricsTree: MetricsTreeProvider;
+  readonly auditTree: AuditTreeProvider;
+  readonly audit: AuditService;
+  readonly indexer: IndexController;
+  readonly tail: TailChannel;
+  readonly statusBar: StatusBar;
+  readonly notifier: Notifier;
+  readonly mcp: () => McpRegistration;
+  readonly activationMs: number;
+  readonly testing: {
+    /** Replaces the QuickPick/InputBox/dialog surface (undefined restores the real one). */
+    setPrompter(p: Prompter | undefined): void;
+    /** Registers the MCP provider against a given `lm` object (simulates editors without the MCP API). */
+    registerMcpWith(lm: McpRegistrationApi | undefined): McpRegistration;
+  };
+}
+
+export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
+  const t0 = performance.now();
+  const logChannel = vscode.window.createOutputChannel(LOG_CHANNEL_NAME, { log: true });
+  context.subscriptions.push(logChannel);
+  const log = createLog(logChannel);
+  let prompter: Prompter = windowPrompter;
+  const notifier = new Notifier(() => prompter);
+  const settings = (): Settings => readSettings();
+  const dist = (f: string): string => path.join(context.extensionPath, 'dist', f);
+
+  const connections = new ConnectionStore(context.secrets);
+  const catalog = new CatalogWatcher(settings().catalogPath);
+  const audit = new AuditService(() => settings().auditPath, context.globalState);
+  const tail = new TailChannel();
+  const statusBar = new StatusBar();
+  context.subscriptions.push(connections, catalog, audit, tail, statusBar);
+
+  let catalogState: CatalogState | undefined;
+  const connectionsTree = new ConnectionsTreeProvider({ connections: () => connections.list(), catalog: () => catalogState, indexing: () => indexer.progress });
+  const metricsTree = new MetricsTreeProvider();
+  const auditTree = new AuditTreeProvider(audit);
+  context.subscriptions.push(
+    vscode.window.createTreeView(VIEW_IDS.connections, { treeDataProvider: connectionsTree, showCollapseAll: true }),
+    vscode.window.createTreeView(VIEW_IDS.metrics, { treeDataProvider: metricsTree, showCollapseAll: true }),
+    vscode.window.createTreeView(VIEW_IDS.audit, { treeDataProvider: auditTree }),
+  );
+
+  const mcpDeps = { serverPath: dist('server.js'), extensionVersion: String(context.extension.packageJSON.version ?? '0.0.0'), connections, settings, nodePath: process.execPath, log };
+  let mcp = registerMcpProvider(context, vscode.lm as McpRegistrationApi | undefined, mcpDeps);
+  if (!mcp.registered) void vscode.window.showWarningMessage(mcp.message);
+  void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.mcpApiMissing, !mcp.registered);
+
+  const indexer = new IndexController({
+    store: connections,
+    settings,
+    cliPath: dist('cli.js'),
+    nodePath: process.execPath,
+    notifier,
+    log,
+    onProgress: (running) => {
+      const first = [...running.entries()][0];
+      statusBar.setProgress(first ? `indexing ${first[0]} ${first[1]}` : undefined);
+      connectionsTree.refresh();
+    },
+    onFinished: () => void catalog.check(true),
+  });
+
+  const refresh = async (): Promise<void> => {
+    catalogState = await catalog.check(true);
+    await metricsTree.reload();
+    auditTree.refresh();
+  };
+  const syncContext = (): void => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasConnections, connections.list().length > 0 || (catalogState?.state === 'ready' && !catalogState.view.isEmpty));
+
+  context.subscriptions.push(
+    catalog.onDidChange((state) => {
+      catalogState = state;
+      statusBar.setCatalog(state);
+      connectionsTree.refresh();
+      syncContext();
+      if (mcp.registered) mcp.provider.changed();
+    }),
+    connections.onDidChange(() => {
+      connectionsTree.refresh();
+      syncContext();
+      if (mcp.registered) mcp.provider.changed();
+    }),
+    metricsTree.onDidLoad((has) => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasDefinitions, has)),
+    tail.onDidAppend(() => auditTree.refresh()),
+    audit.onDidVerify(() => auditTree.refresh()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (!e.affectsConfiguration(CONFIG_SECTION)) return;
+      const s = settings();
+      catalog.setPath(s.catalogPath);
+      tail.follow(s.eventsPath);
+      auditTree.refresh();
+      if (mcp.registered) mcp.provider.changed();
+    }),
+    vscode.workspace.onDidSaveTextDocument((d) => {
+      if (/[\\/]\.schemabrain[\\/].*\.ya?ml$/i.test(d.fileName)) void metricsTree.reload();
+    }),
+  );
+
+  registerCommands(context, {
+    store: connections,
+    prompter: () => prompter,
+    notifier,
+    indexAfterSave: (name) => void indexer.index(name),
+    extensionUri: context.extensionUri,
+    indexer,
+    audit,
+    tail,
+    mcp: () => (mcp.registered ? mcp.provider : undefined),
+    mcpUnavailableMessage: () => (mcp.registered ? undefined : mcp.message),
+    refresh,
+  });
+
+  tail.follow(settings().eventsPath);
+  syncContext();
+  void refresh();
+  const activationMs = performance.now() - t0;
+  log.info(`activated in ${activationMs.toFixed(1)} ms`);
+
+  return {
+    connections, settings, catalog, connectionsTree, metricsTree, auditTree, audit, indexer, tail, statusBar, notifier,
+    mcp: () => mcp,
+    activationMs,
+    testing: {
+      setPrompter: (p) => (prompter = p ?? windowPrompter),
+      registerMcpWith: (lm) => {
+        const r = registerMcpProvider(context, lm, mcpDeps);
+        if (!r.registered) notifier.notify('warning', r.message);
+        return r;
+      },
+    },
+  };
+}
+
+export function deactivate(): void {
+  // Everything is in context.subscriptions.
+}

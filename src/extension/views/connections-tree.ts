@@ -1,0 +1,214 @@
+import * as vscode from 'vscode';
+import type { CatalogState } from '../../core/catalog/provider';
+import type { TableEntry } from '../../core/catalog/view';
+import type { ColumnInfo, SourceInfo } from '../../core/catalog/model';
+import { formatName } from '../../core/catalog/names';
+import type { ConnectionConfig } from '../connections/model';
+import { describeConnection } from '../connections/model';
+import { formatAge, formatCount } from '../format';
+
+export type ConnectionNode =
+  | { readonly kind: 'source'; readonly name: string; readonly config?: ConnectionConfig; readonly source?: SourceInfo }
+  | { readonly kind: 'schema'; readonly sourceName: string; readonly schema: string; readonly tables: readonly TableEntry[] }
+  | { readonly kind: 'table'; readonly entry: TableEntry }
+  | { readonly kind: 'column'; readonly entry: TableEntry; readonly column: ColumnInfo }
+  | { readonly kind: 'message'; readonly text: string; readonly tooltip?: string };
+
+export interface ConnectionsTreeDeps {
+  readonly connections: () => readonly ConnectionConfig[];
+  readonly catalog: () => CatalogState | undefined;
+  /** Name of the connection being indexed, if any, and its last progress text. */
+  readonly indexing: () => ReadonlyMap<string, string>;
+}
+
+/** Connections → schema → table/view → column, from the settings (connections) and the catalog (everything else). */
+export class ConnectionsTreeProvider implements vscode.TreeDataProvider<ConnectionNode> {
+  private readonly emitter = new vscode.EventEmitter<ConnectionNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+
+  constructor(private readonly deps: ConnectionsTreeDeps) {}
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  getChildren(node?: ConnectionNode): ConnectionNode[] {
+    const state = this.deps.catalog();
+    const view = state?.state === 'ready' ? state.view : undefined;
+    if (!node) {
+      const configs = this.deps.connections();
+      const names = new Set(configs.map((c) => c.name));
+      const roots: ConnectionNode[] = configs.map((c) => ({ kind: 'source', name: c.name, config: c, source: view?.sourceByName(c.name) }));
+      // Sources indexed outside the editor (CLI) still show, without edit actions.
+      for (const s of view?.sources ?? []) if (!names.has(s.name)) roots.push({ kind: 'source', name: s.name, source: s });
+      if (state?.state === 'unreadable') roots.push({ kind: 'message', text: 'Catalog unreadable', tooltip: `${state.reason}. Re-index a connection to rebuild it.` });
+      return roots;
+    }
+    switch (node.kind) {
+      case 'source': {
+        if (!view || !node.source) {
+          const msg = this.deps.indexing().get(node.name);
+          return [{ kind: 'message', text: msg ? `Indexing… ${msg}` : 'Not indexed yet — use Index Connection' }];
+        }
+        const bySchema = new Map<string, TableEntry[]>();
+        for (const e of view.tablesOf(node.name)) {
+          const list = bySchema.get(e.table.schema) ?? [];
+          list.push(e);
+          bySchema.set(e.table.schema, list);
+        }
+        if (bySchema.size === 0) return [{ kind: 'message', text: 'No tables found' }];
+        return [...bySchema.entries()]
+          .sort(([a], [b]) => a.localeCompare(b))
+          .map(([schema, tables]) => ({ kind: 'schema', sourceName: node.name, schema, tables }));
+      }
+      case 'schema':
+        return [...node.tables].sort((a, b) => a.table.name.localeCompare(b.table.name)).map((entry) => ({ kind: 'table', entry }));
+      case 'table':
+        return [...node.entry.table.columns].sort((a, b) => a.ordinal - b.ordinal).map((column) => ({ kind: 'column', entry: node.entry, column }));
+      default:
+        return [];
+    }
+  }
+
+  getTreeItem(node: ConnectionNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'source':
+        return sourceItem(node, this.deps.indexing().get(node.name));
+      case 'schema': {
+        const item = new vscode.TreeItem(node.schema, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `schema:${node.sourceName}:${node.schema}`;
+        item.description = `${node.tables.length} relations`;
+        item.iconPath = new vscode.ThemeIcon('symbol-namespace');
+        item.contextValue = 'schema';
+        return item;
+      }
+      case 'table':
+        return tableItem(node.entry);
+      case 'column':
+        return columnItem(node.entry, node.column);
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.tooltip = node.tooltip;
+        item.iconPath = new vscode.ThemeIcon('info');
+        item.contextValue = 'message';
+        return item;
+      }
+    }
+  }
+
+  getParent(): undefined {
+    return undefined;
+  }
+}
+
+function sourceItem(node: Extract<ConnectionNode, { kind: 'source' }>, progress: string | undefined): vscode.TreeItem {
+  const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `source:${node.name}`;
+  const engine = node.config?.engine ?? node.source?.engine ?? '?';
+  const parts = [engine === 'postgres' ? 'PostgreSQL' : 'SQLite'];
+  if (progress !== undefined) parts.push(`indexing ${progress}`);
+  else if (node.source) parts.push(`${node.source.tableCount} tables`, `indexed ${formatAge(node.source.indexedAt)}`);
+  else parts.push('not indexed');
+  item.description = parts.join(' · ');
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escapeMd(node.name)}** — ${parts[0]}\n\n`);
+  if (node.config) md.appendMarkdown(`\`${escapeMd(describeConnection(node.config))}\`\n\n`);
+  if (node.source) {
+    md.appendMarkdown(`${node.source.tableCount} tables, ${node.source.columnCount} columns`);
+    if (node.source.serverVersion) md.appendMarkdown(` · server ${escapeMd(node.source.serverVersion)}`);
+    md.appendMarkdown(`\n\nIndexed ${escapeMd(node.source.indexedAt)}`);
+  } else md.appendMarkdown('Not indexed yet.');
+  if (!node.config) md.appendMarkdown('\n\n_Indexed outside the editor (not in your connections)._');
+  item.tooltip = md;
+  item.iconPath = new vscode.ThemeIcon(progress !== undefined ? 'loading~spin' : node.source ? 'database' : 'circle-large-outline');
+  item.contextValue = node.config ? 'source' : 'sourceExternal';
+  return item;
+}
+
+function tableItem(entry: TableEntry): vscode.TreeItem {
+  const t = entry.table;
+  const item = new vscode.TreeItem(t.name, t.columns.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+  item.id = `table:${entry.key}`;
+  const isView = t.kind === 'view' || t.kind === 'materialized_view';
+  const desc: string[] = [];
+  if (t.kind !== 'table') desc.push(t.kind.replace('_', ' '));
+  if (t.rowEstimate !== null) desc.push(`~${formatCount(t.rowEstimate)} rows`);
+  if (t.comment) desc.push(firstLine(t.comment));
+  item.description = desc.join(' · ');
+  item.tooltip = tableTooltip(entry);
+  item.iconPath = new vscode.ThemeIcon(isView ? 'eye' : t.kind === 'partitioned_table' ? 'layers' : 'table');
+  item.contextValue = isView ? 'view' : 'table';
+  return item;
+}
+
+function tableTooltip(entry: TableEntry): vscode.MarkdownString {
+  const t = entry.table;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escapeMd(entry.qualifiedName)}** (${t.kind.replace('_', ' ')})\n\n`);
+  if (t.comment) md.appendMarkdown(`${escapeMd(t.comment)}\n\n`);
+  md.appendMarkdown(`${t.columns.length} columns · ~${formatCount(t.rowEstimate)} rows\n\n`);
+  if (t.primaryKey) md.appendMarkdown(`Primary key: \`${t.primaryKey.columns.map(escapeMd).join(', ')}\`\n\n`);
+  for (const fk of t.foreignKeys.slice(0, 10)) {
+    md.appendMarkdown(`FK \`${fk.columns.map(escapeMd).join(', ')}\` → \`${escapeMd(formatName(fk.targetSchema, fk.targetTable))}(${fk.targetColumns.map(escapeMd).join(', ')})\`\n\n`);
+  }
+  if (t.foreignKeys.length > 10) md.appendMarkdown(`… and ${t.foreignKeys.length - 10} more foreign keys\n\n`);
+  return md;
+}
+
+function columnItem(entry: TableEntry, c: ColumnInfo): vscode.TreeItem {
+  const t = entry.table;
+  const item = new vscode.TreeItem(c.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `column:${entry.key}.${c.name}`;
+  const isPk = t.primaryKey?.columns.includes(c.name) ?? false;
+  const fk = t.foreignKeys.find((f) => f.columns.includes(c.name));
+  const desc = [c.dataType];
+  if (isPk) desc.push('PK');
+  if (fk) desc.push(`FK → ${formatName(fk.targetTable)}`);
+  if (!c.isNullable) desc.push('not null');
+  if (c.pii) desc.push(`PII: ${c.pii.categories.join(', ')}`);
+  if (c.comment) desc.push(firstLine(c.comment));
+  item.description = desc.join(' · ');
+  item.tooltip = columnTooltip(entry, c, isPk, fk ? `${formatName(fk.targetSchema, fk.targetTable)}(${fk.targetColumns.join(', ')})` : undefined);
+  item.iconPath = new vscode.ThemeIcon(
+    c.pii ? 'shield' : isPk ? 'key' : fk ? 'references' : 'symbol-field',
+    c.pii ? new vscode.ThemeColor('problemsWarningIcon.foreground') : undefined,
+  );
+  item.contextValue = c.pii ? 'column.pii' : 'column';
+  return item;
+}
+
+function columnTooltip(entry: TableEntry, c: ColumnInfo, isPk: boolean, fkTarget: string | undefined): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escapeMd(entry.qualifiedName)}.${escapeMd(c.name)}** \`${escapeMd(c.dataType)}\`${c.isNullable ? '' : ' not null'}\n\n`);
+  if (c.comment) md.appendMarkdown(`${escapeMd(c.comment)}\n\n`);
+  if (isPk) md.appendMarkdown('Primary key\n\n');
+  if (fkTarget) md.appendMarkdown(`References \`${escapeMd(fkTarget)}\`\n\n`);
+  if (c.defaultExpr) md.appendMarkdown(`Default \`${escapeMd(c.defaultExpr)}\`\n\n`);
+  if (c.enumLabels?.length) md.appendMarkdown(`Values: ${c.enumLabels.map((l) => `\`${escapeMd(l)}\``).join(', ')}\n\n`);
+  if (c.pii) md.appendMarkdown(`PII: **${c.pii.categories.join(', ')}** (${c.pii.sensitivity}, ${c.pii.origin}, confidence ${c.pii.confidence.toFixed(2)})\n\n`);
+  if (c.stats) {
+    const s = c.stats;
+    const bits: string[] = [];
+    if (s.nullFraction !== null) bits.push(`${(s.nullFraction * 100).toFixed(1)}% null`);
+    if (s.distinctEstimate !== null) bits.push(`~${formatCount(s.distinctEstimate)} distinct`);
+    if (bits.length) md.appendMarkdown(`${bits.join(' · ')} (${s.origin})\n\n`);
+  }
+  return md;
+}
+
+function firstLine(s: string): string {
+  const l = s.split('\n')[0] ?? '';
+  return l.length > 60 ? `${l.slice(0, 57)}…` : l;
+}
+
+function escapeMd(s: string): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (ch) => `\\${ch}`);
+}
+
+/** Qualified name of a tree node (for Copy Qualified Name), or undefined for nodes without one. */
+export function qualifiedNameOf(node: ConnectionNode): string | undefined {
+  if (node.kind === 'table') return node.entry.qualifiedName;
+  if (node.kind === 'column') return `${node.entry.qualifiedName}.${formatName(node.column.name)}`;
+  if (node.kind === 'schema') return formatName(node.schema);
+  return undefined;
+}
