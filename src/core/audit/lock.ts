@@ -1,0 +1,138 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+
+/**
+ * An inter-process lock file, for the audit writer's "read tail → hash → append → fsync" critical section.
+ *
+ * Node has no flock(2), so the lock is a file created with `O_CREAT|O_EXCL` (atomic on local file systems) that
+ * records `pid`, host and a random token. A lock whose owner is gone is broken: on this host when `kill(pid, 0)`
+ * says the process no longer exists, and everywhere once the lock is older than `staleMs` (covers other hosts,
+ * pid reuse and a holder stuck far longer than any fsync). Breaking renames the lock to a private name first and
+ * only deletes it when the renamed file still carries the token that was judged stale, so two breakers cannot
+ * both remove a lock that a third process has just taken.
+ */
+
+export interface LockOptions {
+  /** Give up after this long (ms); the caller reports a typed `lock_timeout` error. */
+  readonly timeoutMs: number;
+  /** A lock older than this is stale whatever its pid says. */
+  readonly staleMs: number;
+}
+
+export const DEFAULT_LOCK_OPTIONS: LockOptions = { timeoutMs: 5000, staleMs: 30_000 };
+
+export class LockTimeoutError extends Error {
+  constructor(readonly lockPath: string, readonly waitedMs: number) {
+    super(`timed out after ${waitedMs} ms waiting for ${lockPath}`);
+    this.name = 'LockTimeoutError';
+  }
+}
+
+interface Owner {
+  readonly pid: number;
+  readonly host: string;
+  readonly token: string;
+}
+
+const HOST = os.hostname();
+
+function parseOwner(text: string): Owner | undefined {
+  const [pid, host, token] = text.split('\n');
+  const p = Number(pid);
+  if (!Number.isInteger(p) || p <= 0 || !host || !token) return undefined;
+  return { pid: p, host, token };
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists but belongs to someone else.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function readLock(lockPath: string): { owner: Owner | undefined; ageMs: number } | undefined {
+  try {
+    const st = fs.statSync(lockPath);
+    const owner = parseOwner(fs.readFileSync(lockPath, 'utf8'));
+    return { owner, ageMs: Date.now() - st.mtimeMs };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** True when the lock was stale and has been removed (by us or by a concurrent breaker). */
+function breakIfStale(lockPath: string, staleMs: number): boolean {
+  const seen = readLock(lockPath);
+  if (!seen) return true;
+  const { owner, ageMs } = seen;
+  // An owner-less file is a lock being written right now, unless it has been like that for staleMs.
+  const stale = ageMs > staleMs || (owner !== undefined && owner.host === HOST && owner.pid !== process.pid && !isAlive(owner.pid));
+  if (!stale) return false;
+  const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    fs.renameSync(lockPath, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true; // another breaker was first
+    throw err;
+  }
+  const moved = parseOwner(safeRead(aside));
+  if (owner && moved && moved.token !== owner.token) {
+    // Between our read and our rename, the stale lock was broken and a live process took a fresh one: put it back.
+    try {
+      fs.linkSync(aside, lockPath);
+    } catch {
+      // a third process holds the path now; the live owner's release tolerates a missing or foreign lock
+    }
+  }
+  fs.rmSync(aside, { force: true });
+  return true;
+}
+
+function safeRead(p: string): string {
+  try {
+    return fs.readFileSync(p, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+export interface HeldLock {
+  release(): void;
+}
+
+/** Acquires the lock, polling with a capped backoff; rejects with LockTimeoutError after `timeoutMs`. */
+export async function acquireLock(lockPath: string, opts: LockOptions = DEFAULT_LOCK_OPTIONS): Promise<HeldLock> {
+  const token = randomBytes(12).toString('hex');
+  const body = `${process.pid}\n${HOST}\n${token}\n`;
+  const started = Date.now();
+  let delay = 0.5;
+  for (;;) {
+    try {
+      const fd = fs.openSync(lockPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+      try {
+        fs.writeSync(fd, body);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return { release: () => releaseLock(lockPath, token) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    if (breakIfStale(lockPath, opts.staleMs)) continue;
+    const waited = Date.now() - started;
+    if (waited >= opts.timeoutMs) throw new LockTimeoutError(lockPath, waited);
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 8);
+  }
+}
+
+function releaseLock(lockPath: string, token: string): void {
+  // Only remove our own lock: if ours was judged stale and broken, the file now belongs to someone else.
+  // (A file with no owner yet is another process's lock being written.)
+  if (parseOwner(safeRead(lockPath))?.token === token) fs.rmSync(lockPath, { force: true });
+}

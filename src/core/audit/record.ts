@@ -1,0 +1,170 @@
+import type { Status } from '../envelope/kinds';
+import { canonicalJson, sha256Hex } from './canonical';
+
+/**
+ * The audit file format, version 1: JSON lines, one row per line, each line ending in `\n`.
+ *
+ * A line is the canonical JSON (see canonical.ts) of the row without `hash`, with `,"hash":"<hex>"` spliced in
+ * as its last member. `hash = sha256(prev_hash + canonical JSON of the row without hash)`, with the hex string of
+ * the previous row's hash (64 zeros before the first row) as `prev_hash`, and `seq` counting 1, 2, 3… So the hash
+ * covers the exact bytes of the line, and a verifier hashes the line's own bytes without re-serialising.
+ *
+ * A row is committed once its whole line, newline included, is in the file: the writer only acknowledges an
+ * append after that and an fsync, so a final line without its newline is always an unacknowledged, torn append.
+ */
+
+export const AUDIT_FORMAT_VERSION = 1;
+export const GENESIS_HASH = '0'.repeat(64);
+/** `,"hash":"` + 64 hex + `"}` */
+export const HASH_SUFFIX_LENGTH = 9 + 64 + 2;
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** What a caller supplies per tool call; no argument values, no SQL text, no rows. */
+export interface AuditRowInput {
+  /** ISO 8601 UTC with microseconds; defaults to now. */
+  readonly time?: string;
+  readonly sessionId: string;
+  readonly clientName: string | null;
+  readonly clientVersion: string | null;
+  readonly tool: string;
+  readonly status: Status;
+  /** The envelope's error kind, or the refusal reason for `refused`. */
+  readonly errorKind: string | null;
+  readonly piiCategories: readonly string[];
+  /** sha256 of the canonical redacted arguments (see argsFingerprint). */
+  readonly argsFingerprint: string;
+  readonly sqlFingerprint: string | null;
+  readonly rowCount: number | null;
+  readonly truncated: boolean | null;
+  readonly durationMs: number;
+  readonly catalogGeneration: number | null;
+}
+
+export interface AuditRecord {
+  readonly seq: number;
+  readonly time: string;
+  readonly sessionId: string;
+  readonly clientName: string | null;
+  readonly clientVersion: string | null;
+  readonly tool: string;
+  readonly status: Status;
+  readonly errorKind: string | null;
+  readonly piiCategories: readonly string[];
+  readonly argsFingerprint: string;
+  readonly sqlFingerprint: string | null;
+  readonly rowCount: number | null;
+  readonly truncated: boolean | null;
+  readonly durationMs: number;
+  readonly catalogGeneration: number | null;
+  readonly prevHash: string;
+  readonly hash: string;
+}
+
+/** The row as it is on disk. */
+export interface AuditLineRow {
+  readonly v: number;
+  readonly seq: number;
+  readonly time: string;
+  readonly server_session_id: string;
+  readonly client_name: string | null;
+  readonly client_version: string | null;
+  readonly tool: string;
+  readonly status: string;
+  readonly error_kind: string | null;
+  readonly pii_categories: readonly string[];
+  readonly args_fingerprint: string;
+  readonly sql_fingerprint: string | null;
+  readonly row_count: number | null;
+  readonly truncated: boolean | null;
+  readonly duration_ms: number;
+  readonly catalog_generation: number | null;
+  readonly prev_hash: string;
+  readonly hash: string;
+}
+
+export interface AuditHead {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/** Builds the line (with its trailing newline) and its hash for a row that follows `prev`. */
+export function encodeRow(input: AuditRowInput, time: string, prev: AuditHead): { line: string; record: AuditRecord } {
+  const row: Omit<AuditLineRow, 'hash'> = {
+    v: AUDIT_FORMAT_VERSION,
+    seq: prev.seq + 1,
+    time,
+    server_session_id: input.sessionId,
+    client_name: input.clientName ?? null,
+    client_version: input.clientVersion ?? null,
+    tool: input.tool,
+    status: input.status,
+    error_kind: input.errorKind ?? null,
+    pii_categories: [...new Set(input.piiCategories)].sort(),
+    args_fingerprint: input.argsFingerprint,
+    sql_fingerprint: input.sqlFingerprint ?? null,
+    row_count: finiteOrNull(input.rowCount),
+    truncated: input.truncated ?? null,
+    duration_ms: Number.isFinite(input.durationMs) ? Math.round(input.durationMs * 1000) / 1000 : 0,
+    catalog_generation: finiteOrNull(input.catalogGeneration),
+    prev_hash: prev.hash,
+  };
+  const body = canonicalJson(row);
+  const hash = sha256Hex(prev.hash + body);
+  const line = `${body.slice(0, -1)},"hash":"${hash}"}\n`;
+  return { line, record: toRecord({ ...row, hash }) };
+}
+
+function finiteOrNull(n: number | null | undefined): number | null {
+  return typeof n === 'number' && Number.isFinite(n) ? n : null;
+}
+
+/** Maps a parsed disk row to the readonly camelCase domain record, once. */
+export function toRecord(row: AuditLineRow): AuditRecord {
+  return {
+    seq: row.seq,
+    time: row.time,
+    sessionId: row.server_session_id,
+    clientName: row.client_name,
+    clientVersion: row.client_version,
+    tool: row.tool,
+    status: row.status as Status,
+    errorKind: row.error_kind,
+    piiCategories: row.pii_categories,
+    argsFingerprint: row.args_fingerprint,
+    sqlFingerprint: row.sql_fingerprint,
+    rowCount: row.row_count,
+    truncated: row.truncated,
+    durationMs: row.duration_ms,
+    catalogGeneration: row.catalog_generation,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  };
+}
+
+/** The shape checks a verifier needs before trusting `seq`, `prev_hash`, `hash` and `time`; `undefined` when malformed. */
+export function parseLineRow(text: string): AuditLineRow | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return undefined;
+  const r = v as Record<string, unknown>;
+  if (!Number.isSafeInteger(r.seq) || (r.seq as number) < 1) return undefined;
+  if (typeof r.hash !== 'string' || !HEX64.test(r.hash)) return undefined;
+  if (typeof r.prev_hash !== 'string' || !HEX64.test(r.prev_hash)) return undefined;
+  if (typeof r.time !== 'string' || typeof r.tool !== 'string' || typeof r.status !== 'string') return undefined;
+  if (!Array.isArray(r.pii_categories)) return undefined;
+  return v as AuditLineRow;
+}
+
+/** The line's own hash: sha256(prev_hash + line with the trailing hash member removed). `undefined` if the line does not end in a hash member. */
+export function lineHashInput(line: Buffer): Buffer | undefined {
+  const n = line.length;
+  if (n < HASH_SUFFIX_LENGTH + 2) return undefined;
+  const suffixStart = n - HASH_SUFFIX_LENGTH;
+  // `,"hash":"` then 64 hex then `"}`
+  if (line.toString('latin1', suffixStart, suffixStart + 9) !== ',"hash":"' || line[n - 2] !== 0x22 || line[n - 1] !== 0x7d) return undefined;
+  return line.subarray(0, suffixStart);
+}

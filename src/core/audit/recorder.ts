@@ -1,0 +1,136 @@
+import type { Status } from '../envelope/kinds';
+import { toolCallEvent, type EventBus } from '../events/bus';
+import type { ResultSummary } from '../events/event';
+import { redactArgs } from '../events/redact';
+import { isoMicros } from '../events/time';
+import type { Telemetry } from '../telemetry/telemetry';
+import type { Logger } from '../util/logger';
+import { canonicalJson, sha256Hex } from './canonical';
+import { AuditError, type AuditLog } from './log';
+import { sqlFingerprint } from './sql-fingerprint';
+
+/** Everything the server knows about one finished tool call. */
+export interface ToolCallRecord {
+  /** The server process's UUID (seed 002 `server_session_id`). */
+  readonly sessionId: string;
+  /** From the MCP `initialize` request's clientInfo; null before initialisation or when absent. */
+  readonly client: { readonly name: string | null; readonly version: string | null } | null;
+  readonly tool: string;
+  /** The raw arguments; redacted here before they reach any sink. */
+  readonly args: unknown;
+  readonly status: Status;
+  /** The envelope's error kind, or the refusal reason when refused. */
+  readonly errorKind: string | null;
+  readonly piiCategories: readonly string[];
+  /** SQL the call compiled or ran; only its normalised fingerprint is kept. */
+  readonly sql?: string | null;
+  readonly rowCount?: number | null;
+  readonly truncated?: boolean | null;
+  readonly durationMs: number;
+  /** Catalog generation the call read. */
+  readonly generation: number | null;
+  readonly resultSummary?: ResultSummary;
+}
+
+export interface RecordOutcome {
+  /** The audit row's hash: the call's tamper-evident id (also the span's gen_ai.tool.call.id). Absent when not audited. */
+  readonly auditHash?: string;
+  readonly auditSeq?: number;
+}
+
+export interface CallRecorderDeps {
+  /** null with auditing off (`--no-audit`). */
+  readonly audit: AuditLog | null;
+  /** null with events off (`--no-events`). */
+  readonly events: EventBus | null;
+  readonly telemetry: Telemetry | null;
+  readonly logger: Logger;
+}
+
+export interface CallRecorder {
+  /** Never rejects: the tool call's response must not depend on its bookkeeping. */
+  record(call: ToolCallRecord): Promise<RecordOutcome>;
+}
+
+/** sha256 of the canonical redacted arguments: equal calls collide, filter values and e-mails never count. */
+export function argsFingerprint(args: unknown): string {
+  return sha256Hex(canonicalJson(redactArgs(args ?? {})));
+}
+
+/**
+ * The one call the MCP server makes after each tool call, before returning the response:
+ *
+ *   const outcome = await recorder.record({ sessionId, client, tool, args, status: env.status, errorKind: env.error?.kind ?? null, … });
+ *
+ * It writes the audit row and waits for its fsync (so the call is on disk before the agent sees the answer), then
+ * emits the redacted `tool_call` event and records the span with the audit hash as the call id. An audit failure
+ * (unwritable file, lock timeout, corrupt tail) is logged once per kind and the call proceeds unaudited: the
+ * server is more useful without audit than not at all. Events and spans are lossy by design.
+ */
+export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
+  const reported = new Set<string>();
+  const once = (key: string, msg: string): void => {
+    if (reported.has(key)) return;
+    reported.add(key);
+    deps.logger.warn(msg);
+  };
+
+  return {
+    async record(call: ToolCallRecord): Promise<RecordOutcome> {
+      const time = isoMicros();
+      let outcome: RecordOutcome = {};
+      if (deps.audit) {
+        try {
+          const rec = await deps.audit.append({
+            time,
+            sessionId: call.sessionId,
+            clientName: call.client?.name ?? null,
+            clientVersion: call.client?.version ?? null,
+            tool: call.tool,
+            status: call.status,
+            errorKind: call.errorKind,
+            piiCategories: call.piiCategories,
+            argsFingerprint: argsFingerprint(call.args),
+            sqlFingerprint: sqlFingerprint(call.sql),
+            rowCount: call.rowCount ?? null,
+            truncated: call.truncated ?? null,
+            durationMs: call.durationMs,
+            catalogGeneration: call.generation,
+          });
+          outcome = { auditHash: rec.hash, auditSeq: rec.seq };
+        } catch (err) {
+          const kind = err instanceof AuditError ? err.kind : 'io';
+          const msg = err instanceof AuditError ? err.message : 'audit: append failed';
+          once(`audit:${kind}`, `${msg}; tool calls proceed unaudited until it recovers (further ${kind} failures are not reported)`);
+        }
+      }
+      const resultSummary: ResultSummary = outcome.auditSeq !== undefined ? { ...call.resultSummary, audit_seq: outcome.auditSeq } : { ...call.resultSummary };
+      try {
+        deps.events?.emit(
+          toolCallEvent({
+            timestamp: time,
+            sessionId: call.sessionId,
+            tool: call.tool,
+            args: call.args,
+            status: call.status,
+            errorKind: call.errorKind,
+            durationMs: call.durationMs,
+            resultSummary,
+          }),
+        );
+      } catch {
+        once('events', 'events: emitting failed; events are dropped');
+      }
+      deps.telemetry?.recordToolCall({
+        sessionId: call.sessionId,
+        tool: call.tool,
+        status: call.status,
+        errorKind: call.errorKind,
+        durationMs: call.durationMs,
+        resultSummary,
+        ...(outcome.auditHash ? { callId: outcome.auditHash } : {}),
+      });
+      return outcome;
+    },
+  };
+}
