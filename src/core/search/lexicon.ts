@@ -1,0 +1,81 @@
+/**
+ * The lexical knowledge retrieval uses beyond the catalog itself: a vocabulary of common English words (to split
+ * run-together identifiers) and concept ids per word from WordNet 3.1 (synsets, direct hypernyms, derivationally
+ * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
+ * concept are related; the ranker gives such matches a lower weight than literal ones.
+ */
+import { WORDNET_CONCEPTS, WORDNET_WORDS } from './data/wordnet-data';
+import { THESAURUS } from './thesaurus';
+import { irregularBase, type Vocabulary } from './tokenize';
+
+export interface Lexicon extends Vocabulary {
+  /** Concept ids of a surface word (lemmatised here), empty when unknown. */
+  concepts(word: string): readonly string[];
+  /** The lemma under which a surface word is known, e.g. `countries` → `country`. */
+  lemma(word: string): string;
+}
+
+/** Candidate lemmas of an inflected English word, most likely first. */
+export function lemmaCandidates(word: string): string[] {
+  const w = word.toLowerCase();
+  const out = [w];
+  const base = irregularBase(w);
+  if (base !== null) out.push(base);
+  if (w.endsWith('ies') && w.length > 4) out.push(w.slice(0, -3) + 'y');
+  if (/(sses|ches|shes|xes|zzes)$/.test(w)) out.push(w.slice(0, -2));
+  if (w.endsWith('s') && !w.endsWith('ss')) out.push(w.slice(0, -1));
+  if (w.endsWith('ing') && w.length > 5) out.push(w.slice(0, -3), w.slice(0, -3) + 'e', w.slice(0, -4));
+  if (w.endsWith('ied') && w.length > 4) out.push(w.slice(0, -3) + 'y');
+  if (w.endsWith('ed') && w.length > 4) out.push(w.slice(0, -2), w.slice(0, -1), w.slice(0, -3));
+  return out;
+}
+
+const EXTRA_WORDS =
+  'id ids sales orders header detail details history type types status code codes date dates time name names ' +
+  'number email phone address city country state province region postal zip customer vendor product category ' +
+  'subcategory person employee department shift territory currency rate store inventory location culture ' +
+  'document photo model illustration review reason offer special cart item items line lines price cost list ' +
+  'business entity contact password account login user users role roles group groups tag tags log logs event ' +
+  'audit config setting settings meta data metadata value values key keys total count amount quantity unit ' +
+  'measure weight size color colour description title first last middle birth hire hired modified created ' +
+  'updated deleted start end begin finish job candidate pay rate salary vacation sick leave hours order ' +
+  'purchase ship method freight tax sub due credit card approval shopping bill material materials transaction ' +
+  'archive scrap work routing plan planned actual resume';
+
+let cached: Lexicon | null = null;
+
+/**
+ * Build the lexicon from the bundled data. Parsing takes tens of milliseconds, so the immutable result is memoised
+ * per process (it holds no connection or state, only constant data).
+ */
+export function loadLexicon(): Lexicon {
+  if (cached !== null) return cached;
+  const words = new Set<string>(WORDNET_WORDS.split(' '));
+  for (const w of EXTRA_WORDS.split(/\s+/)) words.add(w);
+  const concepts = new Map<string, string[]>();
+  for (const entry of WORDNET_CONCEPTS.split('|')) {
+    const sp = entry.indexOf(' ');
+    concepts.set(entry.slice(0, sp), entry.slice(sp + 1).split(' '));
+  }
+  THESAURUS.forEach((group, i) => {
+    const id = `t${i}`;
+    for (const w of group) {
+      const list = concepts.get(w);
+      if (list === undefined) concepts.set(w, [id]);
+      else list.push(id);
+    }
+  });
+  const lemma = (word: string): string => {
+    for (const c of lemmaCandidates(word)) if (concepts.has(c) || words.has(c)) return c;
+    return word.toLowerCase();
+  };
+  cached = {
+    has: (w) => {
+      for (const c of lemmaCandidates(w)) if (words.has(c)) return true;
+      return false;
+    },
+    lemma,
+    concepts: (w) => concepts.get(lemma(w)) ?? [],
+  };
+  return cached;
+}

@@ -1,0 +1,301 @@
+/**
+ * Identifier and text tokenisation for retrieval. Identifiers are split on snake_case, camelCase, acronyms and
+ * digit boundaries; run-together lower-case names (`salesorderheader`) are split against a vocabulary; common
+ * schema abbreviations are expanded; every term is reduced by a light English stemmer so that singular/plural and
+ * simple verb forms meet (`orders`/`ordered`/`order`).
+ */
+
+/** Abbreviations seen in real schemas, mapped to the words a question would use. */
+const ABBREVIATION_TABLE: Readonly<Record<string, readonly string[]>> = {
+  qty: ['quantity'],
+  amt: ['amount'],
+  num: ['number'],
+  no: ['number'],
+  nr: ['number'],
+  nbr: ['number'],
+  cnt: ['count'],
+  cust: ['customer'],
+  addr: ['address'],
+  desc: ['description'],
+  descr: ['description'],
+  dt: ['date'],
+  ts: ['timestamp'],
+  tstamp: ['timestamp'],
+  emp: ['employee'],
+  empl: ['employee'],
+  dept: ['department'],
+  mgr: ['manager'],
+  acct: ['account'],
+  prod: ['product'],
+  pct: ['percent'],
+  perc: ['percent'],
+  avg: ['average'],
+  yr: ['year'],
+  tel: ['telephone', 'phone'],
+  ph: ['phone'],
+  fname: ['first', 'name'],
+  lname: ['last', 'name'],
+  dob: ['birth', 'date'],
+  org: ['organization'],
+  txn: ['transaction'],
+  trx: ['transaction'],
+  msg: ['message'],
+  img: ['image'],
+  pic: ['picture'],
+  loc: ['location'],
+  ref: ['reference'],
+  seq: ['sequence'],
+  curr: ['currency'],
+  pmt: ['payment'],
+  uom: ['unit', 'measure'],
+  ytd: ['year', 'date'],
+  info: ['information'],
+  cat: ['category'],
+  categ: ['category'],
+  zip: ['postal', 'code'],
+  postcode: ['postal', 'code'],
+  lat: ['latitude'],
+  lng: ['longitude'],
+  lon: ['longitude'],
+  temp: ['temperature'],
+  dur: ['duration'],
+  len: ['length'],
+  min: ['minimum'],
+  max: ['maximum'],
+  stats: ['statistic'],
+  config: ['configuration'],
+  cfg: ['configuration'],
+  attr: ['attribute'],
+  grp: ['group'],
+  hist: ['history'],
+  ver: ['version'],
+  src: ['source'],
+  dst: ['destination'],
+  dest: ['destination'],
+  usr: ['user'],
+  pwd: ['password'],
+  rcpt: ['receipt'],
+  inv: ['invoice'],
+  ord: ['order'],
+  bal: ['balance'],
+  ccy: ['currency'],
+};
+
+/** Abbreviations as a Map, so that identifiers such as `constructor` never reach Object.prototype. */
+export const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(Object.entries(ABBREVIATION_TABLE));
+
+/** Words that carry no schema meaning in a question. Content words such as `number`, `name` and `date` stay. */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the of in on at to for from by with without about into onto over under and or nor not no but if then than ' +
+    'as is are was were be been being am do does did doing done have has had having can could would should will shall ' +
+    'may might must i me my we our you your he him his she her it its they them their this that these those there here ' +
+    'what which who whom whose when where why how all any each every both either neither some such own same other ' +
+    'another more most less least few many much very too also just only so up down out off again further once ' +
+    'list show give find get tell return display provide please let lets want need know see look ' +
+    'whats whichs hows also etc eg ie per via vs versus among between within across including include includes ' +
+    'one ones someone something anything everything thing things way ways ' +
+    'currently current ever still yet already s t'
+  ).split(/\s+/),
+);
+
+/** Irregular forms a suffix stemmer cannot reach. */
+const IRREGULAR_TABLE: Readonly<Record<string, string>> = {
+  people: 'person',
+  persons: 'person',
+  children: 'child',
+  men: 'man',
+  women: 'woman',
+  feet: 'foot',
+  teeth: 'tooth',
+  mice: 'mouse',
+  geese: 'goose',
+  indices: 'index',
+  matrices: 'matrix',
+  vertices: 'vertex',
+  analyses: 'analysis',
+  data: 'data',
+  media: 'media',
+  criteria: 'criterion',
+  phenomena: 'phenomenon',
+  bought: 'buy',
+  sold: 'sell',
+  paid: 'pay',
+  spent: 'spend',
+  made: 'make',
+  won: 'win',
+  lost: 'lose',
+  held: 'hold',
+  taught: 'teach',
+  wrote: 'write',
+  written: 'write',
+  born: 'birth',
+  built: 'build',
+  sent: 'send',
+  shipped: 'ship',
+  left: 'leave',
+  ran: 'run',
+  sang: 'sing',
+  sung: 'sing',
+  gave: 'give',
+  given: 'give',
+  took: 'take',
+  taken: 'take',
+  went: 'go',
+  gone: 'go',
+  began: 'begin',
+  begun: 'begin',
+  chose: 'choose',
+  chosen: 'choose',
+  drove: 'drive',
+  driven: 'drive',
+  flew: 'fly',
+  flown: 'fly',
+  grew: 'grow',
+  grown: 'grow',
+  knew: 'know',
+  known: 'know',
+  led: 'lead',
+  met: 'meet',
+  sat: 'sit',
+  stood: 'stand',
+  told: 'tell',
+  thought: 'think',
+  found: 'find',
+  rode: 'ride',
+  hired: 'hire',
+};
+
+const IRREGULAR: ReadonlyMap<string, string> = new Map(Object.entries(IRREGULAR_TABLE));
+
+const VOWEL = /[aeiouy]/;
+
+/** The base form of an irregular word (`paid` → `pay`), or null. */
+export function irregularBase(word: string): string | null {
+  return IRREGULAR.get(word.toLowerCase()) ?? null;
+}
+
+/**
+ * Light stemmer: plural, -ing and -ed suffixes, then a trailing `e`, so `rate`, `rates`, `rated`, `rating` meet.
+ * Deliberately weaker than Porter: identifiers are short and over-stemming merges distinct tables.
+ */
+export function stem(word: string): string {
+  const w = word.toLowerCase();
+  const irregular = IRREGULAR.get(w);
+  if (irregular !== undefined) return stemRegular(irregular);
+  return stemRegular(w);
+}
+
+function stemRegular(w: string): string {
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  let s = w;
+  if (s.endsWith('ies') && s.length > 4) s = s.slice(0, -3) + 'y';
+  else if (s.endsWith('sses')) s = s.slice(0, -2);
+  else if (/(ches|shes|xes|zzes)$/.test(s)) s = s.slice(0, -2);
+  else if (s.endsWith('s') && !/(ss|us|is|ys)$/.test(s)) s = s.slice(0, -1);
+  if (s.endsWith('ing') && s.length > 5 && VOWEL.test(s.slice(0, -3))) s = undouble(s.slice(0, -3));
+  else if (s.endsWith('ied') && s.length > 4) s = s.slice(0, -3) + 'y';
+  else if (s.endsWith('ed') && s.length > 4 && VOWEL.test(s.slice(0, -2))) s = undouble(s.slice(0, -2));
+  if (s.endsWith('e') && s.length > 3) s = s.slice(0, -1);
+  if (s.endsWith('y') && s.length > 3) s = s.slice(0, -1) + 'i';
+  return s;
+}
+
+function undouble(s: string): string {
+  return /([bdfgmnprt])\1$/.test(s) ? s.slice(0, -1) : s;
+}
+
+/** Split an identifier into lower-case pieces: `SalesOrderID2` → `sales order id 2`. No vocabulary involved. */
+export function splitIdentifierRaw(name: string): string[] {
+  const spaced = name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/([A-Za-z])(\d)/g, '$1 $2')
+    .replace(/(\d)([A-Za-z])/g, '$1 $2');
+  return spaced
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((p) => p.length > 0);
+}
+
+/** Vocabulary used to split run-together identifiers; `has` sees through plurals. */
+export interface Vocabulary {
+  has(word: string): boolean;
+}
+
+/** Short pieces allowed inside a split identifier (others must be 3+ letters). */
+const SHORT_PIECES: ReadonlySet<string> = new Set(['id', 'no', 'nr', 'to', 'of', 'by', 'on', 'in', 'up', 'tv', 'pc', 'ip', 'hr']);
+
+/**
+ * Split `salesorderheader` into `sales order header` when every piece is a known word. Returns null when the word
+ * is itself known, too short, or no full split exists. Among splits, the fewest pieces win, then the most even.
+ */
+export function segmentWord(word: string, vocab: Vocabulary): string[] | null {
+  if (word.length < 6 || vocab.has(word) || !/^[a-z]+$/.test(word)) return null;
+  const n = word.length;
+  // best[i] = best split of word.slice(0, i): [pieces, sumSquares]
+  const best: Array<{ count: number; sq: number; prev: number } | null> = new Array(n + 1).fill(null);
+  best[0] = { count: 0, sq: 0, prev: -1 };
+  for (let i = 1; i <= n; i++) {
+    for (let j = Math.max(0, i - 20); j < i; j++) {
+      const from = best[j];
+      if (from === null) continue;
+      const piece = word.slice(j, i);
+      const ok = piece.length >= 3 ? vocab.has(piece) : SHORT_PIECES.has(piece);
+      if (!ok) continue;
+      const cand = { count: from.count + 1, sq: from.sq + piece.length * piece.length, prev: j };
+      const cur = best[i];
+      if (cur === null || cand.count < cur.count || (cand.count === cur.count && cand.sq > cur.sq)) best[i] = cand;
+    }
+  }
+  const end = best[n];
+  if (end === null || end.count < 2 || end.count > 5) return null;
+  const pieces: string[] = [];
+  for (let i = n; i > 0; ) {
+    const b = best[i]!;
+    pieces.unshift(word.slice(b.prev, i));
+    i = b.prev;
+  }
+  return pieces;
+}
+
+/** One indexed term with the surface word it came from (for explanations). */
+export interface Term {
+  readonly term: string;
+  readonly surface: string;
+}
+
+/**
+ * Tokenise an identifier for indexing: raw pieces, vocabulary splits of run-together pieces, and abbreviation
+ * expansions, all stemmed. Pure digits are dropped (they name partitions and versions, not meaning).
+ */
+export function identifierTerms(name: string, vocab: Vocabulary): Term[] {
+  const out: Term[] = [];
+  for (const piece of splitIdentifierRaw(name)) {
+    if (/^\d+$/.test(piece)) continue;
+    if (STOP_WORDS.has(piece) && ABBREVIATIONS.get(piece) === undefined) continue;
+    out.push({ term: stem(piece), surface: piece });
+    const split = segmentWord(piece, vocab);
+    if (split !== null) for (const p of split) pushWord(out, p);
+    const exp = ABBREVIATIONS.get(piece);
+    if (exp !== undefined) for (const e of exp) out.push({ term: stem(e), surface: piece });
+  }
+  return out;
+}
+
+function pushWord(out: Term[], word: string): void {
+  if (STOP_WORDS.has(word) && ABBREVIATIONS.get(word) === undefined) return;
+  out.push({ term: stem(word), surface: word });
+  const exp = ABBREVIATIONS.get(word);
+  if (exp !== undefined) for (const e of exp) out.push({ term: stem(e), surface: word });
+}
+
+/** Tokenise prose (comments, descriptions): words minus stop words, stemmed. */
+export function textTerms(text: string): Term[] {
+  const out: Term[] = [];
+  for (const raw of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (raw.length < 2 || STOP_WORDS.has(raw) || /^\d+$/.test(raw)) continue;
+    out.push({ term: stem(raw), surface: raw });
+  }
+  return out;
+}

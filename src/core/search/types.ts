@@ -1,0 +1,81 @@
+/** Public shapes of the retrieval engine. */
+import type { TableInfo } from '../catalog/model';
+import type { Lexicon } from './lexicon';
+
+export interface SearchTableInput {
+  readonly sourceName: string;
+  readonly table: TableInfo;
+}
+
+/** A semantic-layer entity bound to one table (`schema.table`, optionally only in `sourceName`). */
+export interface SearchEntityInput {
+  readonly name: string;
+  readonly description?: string | null;
+  readonly table: string;
+  readonly sourceName?: string;
+}
+
+/** A metric defined on an entity; it lends its words to the entity's table. */
+export interface SearchMetricInput {
+  readonly name: string;
+  readonly description?: string | null;
+  readonly entity: string;
+}
+
+export interface BuildSearchIndexInput {
+  readonly tables: readonly SearchTableInput[];
+  readonly entities?: readonly SearchEntityInput[];
+  readonly metrics?: readonly SearchMetricInput[];
+  /** Defaults to the bundled WordNet + thesaurus lexicon. */
+  readonly lexicon?: Lexicon;
+}
+
+export interface SearchOptions {
+  /** Maximum hits returned (default 10). */
+  readonly limit?: number;
+  /** Only tables of this source. */
+  readonly source?: string;
+  /** Only tables of this schema. */
+  readonly schema?: string;
+  /** Also return the FK edges that connect the returned hits. */
+  readonly withJoinTree?: boolean;
+}
+
+export interface SearchHit {
+  readonly sourceName: string;
+  readonly qualifiedName: string;
+  /** 0..1: relative to the best hit, scaled by how much of the question the best hit covers. */
+  readonly score: number;
+  /** Short human-readable reasons, strongest first. */
+  readonly why: readonly string[];
+  readonly matchedColumns: readonly string[];
+}
+
+export interface JoinEdge {
+  readonly sourceName: string;
+  /** The referencing table (holds the FK columns). */
+  readonly from: string;
+  readonly fromColumns: readonly string[];
+  readonly to: string;
+  readonly toColumns: readonly string[];
+  readonly constraint: string;
+}
+
+export interface SearchResult {
+  readonly hits: readonly SearchHit[];
+  /** How many tables matched before `limit` was applied (lets callers report truncation). */
+  readonly totalMatches: number;
+  /** The query terms after stop-word removal and stemming (empty for `*`). */
+  readonly terms: readonly string[];
+  readonly joinTree?: readonly JoinEdge[];
+}
+
+export interface SearchIndex {
+  /** Number of tables indexed. */
+  readonly size: number;
+  /**
+   * Rank tables for a natural-language question or keywords. `*` lists every table (most connected first); an
+   * empty or stop-word-only query returns no hits.
+   */
+  search(query: string, opts?: SearchOptions): SearchResult;
+}
