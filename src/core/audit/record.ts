@@ -168,3 +168,27 @@ export function lineHashInput(line: Buffer): Buffer | undefined {
   if (line.toString('latin1', suffixStart, suffixStart + 9) !== ',"hash":"' || line[n - 2] !== 0x22 || line[n - 1] !== 0x7d) return undefined;
   return line.subarray(0, suffixStart);
 }
+
+/** The disk shape of a record (for `audit list --json`, which prints rows as they are stored). */
+export function toLineRow(r: AuditRecord): AuditLineRow {
+  return {
+    v: AUDIT_FORMAT_VERSION,
+    seq: r.seq,
+    time: r.time,
+    server_session_id: r.sessionId,
+    client_name: r.clientName,
+    client_version: r.clientVersion,
+    tool: r.tool,
+    status: r.status,
+    error_kind: r.errorKind,
+    pii_categories: r.piiCategories,
+    args_fingerprint: r.argsFingerprint,
+    sql_fingerprint: r.sqlFingerprint,
+    row_count: r.rowCount,
+    truncated: r.truncated,
+    duration_ms: r.durationMs,
+    catalog_generation: r.catalogGeneration,
+    prev_hash: r.prevHash,
+    hash: r.hash,
+  };
+}

@@ -1,12 +1,12 @@
 import type { Status } from '../envelope/kinds';
-import { toolCallEvent, type EventBus } from '../events/bus';
-import type { ResultSummary } from '../events/event';
+import { createEventBus, serverEvent, toolCallEvent, type EventBus } from '../events/bus';
+import type { ResultSummary, ServerEventSubtype } from '../events/event';
 import { redactArgs } from '../events/redact';
 import { isoMicros } from '../events/time';
-import type { Telemetry } from '../telemetry/telemetry';
+import { createTelemetry, type Telemetry } from '../telemetry/telemetry';
 import type { Logger } from '../util/logger';
 import { canonicalJson, sha256Hex } from './canonical';
-import { AuditError, type AuditLog } from './log';
+import { AuditError, openAuditLog, type AuditLog } from './log';
 import { sqlFingerprint } from './sql-fingerprint';
 
 /** Everything the server knows about one finished tool call. */
@@ -45,11 +45,17 @@ export interface CallRecorderDeps {
   readonly events: EventBus | null;
   readonly telemetry: Telemetry | null;
   readonly logger: Logger;
+  /** The server session, for lifecycle events (tool calls carry their own). */
+  readonly sessionId?: string;
 }
 
 export interface CallRecorder {
   /** Never rejects: the tool call's response must not depend on its bookkeeping. */
   record(call: ToolCallRecord): Promise<RecordOutcome>;
+  /** A `server_event` on the bus (server_start before the transport accepts requests, server_stop in a finally). */
+  serverEvent(subtype: ServerEventSubtype, detail?: Record<string, unknown>): void;
+  /** Waits for queued audit appends, closes the files and flushes spans. */
+  close(): Promise<void>;
 }
 
 /** sha256 of the canonical redacted arguments: equal calls collide, filter values and e-mails never count. */
@@ -132,5 +138,36 @@ export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
       });
       return outcome;
     },
+    serverEvent(subtype: ServerEventSubtype, detail?: Record<string, unknown>): void {
+      const message = detail && Object.keys(detail).length ? JSON.stringify(redactArgs(detail)) : null;
+      deps.events?.emit(serverEvent(deps.sessionId ?? 'unknown', subtype, message));
+    },
+    async close(): Promise<void> {
+      await deps.audit?.close().catch(() => undefined);
+      deps.events?.close();
+      await deps.telemetry?.shutdown();
+    },
   };
+}
+
+export interface OpenRecorderOptions {
+  readonly sessionId: string;
+  /** null: auditing off. */
+  readonly auditPath: string | null;
+  /** null: events off. Resolve it with resolveEventsPath (flag > SCHEMABRAIN_EVENTS_PATH > default). */
+  readonly eventsPath: string | null;
+  /** Read for OTEL_EXPORTER_OTLP_ENDPOINT and friends. */
+  readonly env: NodeJS.ProcessEnv;
+  readonly logger: Logger;
+}
+
+/** Wires the three sinks for one server session; touches no file until the first call. */
+export function openRecorder(opts: OpenRecorderOptions): CallRecorder {
+  return createCallRecorder({
+    sessionId: opts.sessionId,
+    audit: opts.auditPath ? openAuditLog(opts.auditPath) : null,
+    events: opts.eventsPath ? createEventBus({ path: opts.eventsPath, logger: opts.logger }) : null,
+    telemetry: createTelemetry(opts.env, opts.logger),
+    logger: opts.logger,
+  });
 }
