@@ -5,6 +5,7 @@ import { CatalogView } from '../core/catalog/view';
 import { envelopeJsonSchema, failure } from '../core/envelope';
 import type { Envelope } from '../core/envelope';
 import type { ServerDeps } from './deps';
+import { DerivedData } from './derived';
 import { annotationsFor } from './tool';
 import type { CallTrace, ToolDefinition } from './tool';
 import { allTools } from './tools';
@@ -54,6 +55,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
   const byName = new Map(tools.map((t) => [t.name, t]));
   const outputSchema = envelopeJsonSchema();
   const listing = tools.map((t) => listEntry(t, outputSchema));
+  const derived = new DerivedData(deps.pii);
 
   async function dispatch(def: ToolDefinition, rawArgs: unknown, trace: CallTrace, signal: AbortSignal): Promise<{ env: Envelope<unknown>; generation: number | null }> {
     const v = validateArgs(def.name, def.input, rawArgs);
@@ -80,7 +82,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
       };
     }
     try {
-      const env = await def.handler(v.args, { catalog, deps, signal, trace });
+      const env = await def.handler(v.args, { catalog, deps, derived, signal, trace });
       return { env, generation: catalog.generation };
     } catch (e) {
       deps.logger.error(`tool ${def.name} failed: ${(e as Error).stack ?? String(e)}`);

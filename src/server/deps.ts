@@ -1,7 +1,9 @@
 import type { CatalogProvider } from '../core/catalog/provider';
 import type { PiiTag } from '../core/catalog/model';
 import type { PiiCategory, Status } from '../core/envelope';
+import type { SqlGuard } from '../core/sql';
 import type { Logger } from '../core/util/logger';
+import type { SourceConnections } from './connections';
 
 /** Decides what of a column may leave the server. */
 export interface PiiGate {
@@ -51,6 +53,11 @@ export interface ServerDeps {
   /** Workspace folder whose `.schemabrain/` holds semantic definitions, when there is one. */
   readonly workspaceDir: string | null;
   readonly version: string;
+  /** The SQL parser guard (layer 1), loaded on first use. */
+  readonly sqlGuard: () => Promise<SqlGuard>;
+  readonly connections: SourceConnections;
+  /** Schemas agents may query; undefined means every non-system schema. */
+  readonly allowedSchemas?: readonly string[];
 }
 
 export const DEFAULT_LIMITS: ServerLimits = { maxRows: 1000, maxBytes: 1_000_000, statementTimeoutMs: 15_000 };

@@ -12,11 +12,12 @@ export interface ServerOptions {
   readonly eventsPath: string | null;
   readonly workspaceDir: string | null;
   readonly piiBlock: PiiCategory[];
+  readonly allowSchemas?: string[];
   readonly limits: Partial<ServerLimits>;
 }
 
 export const SERVER_USAGE = `schemabrain serve [--catalog PATH] [--audit-path PATH | --no-audit] [--events-path PATH]
-                  [--workspace DIR] [--pii-block CATEGORIES] [--max-rows N] [--statement-timeout-ms N]`;
+                  [--workspace DIR] [--pii-block CATEGORIES] [--allow-schemas a,b] [--max-rows N] [--statement-timeout-ms N]`;
 
 function intFlag(name: string, v: string | undefined, min: number, max: number): number {
   const n = Number(v);
@@ -33,6 +34,7 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
   let workspaceDir = env.SCHEMABRAIN_WORKSPACE || null;
   let noAudit = false;
   let piiBlock: PiiCategory[] = [];
+  let allowSchemas: string[] | undefined;
   const limits: { -readonly [K in keyof ServerLimits]?: ServerLimits[K] } = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -65,6 +67,9 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
           throw new ServerOptionsError((e as Error).message);
         }
         break;
+      case '--allow-schemas':
+        allowSchemas = value().split(',').map((x) => x.trim()).filter(Boolean);
+        break;
       case '--max-rows':
         limits.maxRows = intFlag(flag, value(), 1, 100_000);
         break;
@@ -78,5 +83,5 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
     }
   }
   const abs = (p: string | null): string | null => (p ? path.resolve(p) : null);
-  return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, limits };
+  return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, allowSchemas, limits };
 }

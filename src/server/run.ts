@@ -4,6 +4,9 @@ import { CatalogProvider } from '../core/catalog/provider';
 import { fetchSecretsFromChannel, scrubSecretChannelEnv } from '../core/secrets';
 import { createStderrLogger } from '../core/util/logger';
 import { defaultCatalogPath } from '../core/util/home';
+import { loadSqlGuard } from '../core/sql';
+import type { SqlGuard } from '../core/sql';
+import { SourceConnections } from './connections';
 import { createServer } from './create-server';
 import { DEFAULT_LIMITS } from './deps';
 import { parseServerOptions, ServerOptionsError } from './options';
@@ -39,6 +42,8 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
   const catalog = new CatalogProvider(options.catalogPath ?? defaultCatalogPath(process.env), (view) =>
     logger.debug(`catalog generation ${view.generation} loaded (${view.entries.length} relations)`),
   );
+  let guard: Promise<SqlGuard> | undefined;
+  const connections = new SourceConnections(secrets);
   const { server } = createServer({
     catalog,
     logger,
@@ -49,6 +54,9 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     secrets,
     workspaceDir: options.workspaceDir,
     version: VERSION,
+    sqlGuard: () => (guard ??= loadSqlGuard()),
+    connections,
+    allowedSchemas: options.allowSchemas,
   });
   // Warm the catalog before the first request so tools/list and the first call are fast.
   void catalog.get();
@@ -59,6 +67,7 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     stopping = true;
     recorder?.serverEvent('server_stop', { reason });
     await recorder?.close();
+    await connections.close();
     await server.close().catch(() => undefined);
     process.exit(0);
   };

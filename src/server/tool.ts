@@ -2,12 +2,15 @@ import type { z } from 'zod';
 import type { Envelope, LatencyHint, PiiCategory, SideEffects } from '../core/envelope';
 import type { CatalogView } from '../core/catalog/view';
 import type { ServerDeps } from './deps';
+import type { DerivedData } from './derived';
 
 /** What a tool handler receives besides its validated arguments. */
 export interface ToolContext {
   /** The loaded catalog; tools with `needsCatalog: false` may get an empty view. */
   readonly catalog: CatalogView;
   readonly deps: ServerDeps;
+  /** Per-generation derived data (search index). */
+  readonly derived: DerivedData;
   readonly signal: AbortSignal;
   /** Filled by tools so the audit row and events can record what the call touched. */
   readonly trace: CallTrace;

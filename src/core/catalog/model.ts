@@ -118,6 +118,11 @@ export interface SourceInfo {
   /** Credential-free locator, e.g. `postgres://host:5432/db` or an absolute SQLite path. */
   readonly locator: string;
   readonly database: string;
+  /**
+   * How the server reconnects for guarded queries, without a secret: `postgres://user@host:port/db?params`, with a
+   * `\${VAR}` password reference kept as written; the SQLite path for files.
+   */
+  readonly connectTemplate: string | null;
   readonly serverVersion: string | null;
   readonly indexedAt: string;
   readonly tableCount: number;

@@ -20,7 +20,7 @@ const MIGRATIONS: ReadonlyArray<readonly string[]> = [
     `CREATE TABLE sources (
        id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, engine TEXT NOT NULL, locator TEXT NOT NULL,
        database TEXT NOT NULL, server_version TEXT, indexed_at TEXT NOT NULL,
-       table_count INTEGER NOT NULL, column_count INTEGER NOT NULL, structure_digest TEXT)`,
+       table_count INTEGER NOT NULL, column_count INTEGER NOT NULL, structure_digest TEXT, connect_template TEXT)`,
     `CREATE TABLE schemas (source_id TEXT NOT NULL, name TEXT NOT NULL, comment TEXT, PRIMARY KEY (source_id, name))`,
     `CREATE TABLE relations (
        source_id TEXT NOT NULL, schema TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
@@ -213,6 +213,7 @@ export class CatalogStore {
         engine: r.engine as SourceInfo['engine'],
         locator: String(r.locator),
         database: String(r.database),
+        connectTemplate: r.connect_template === null ? null : String(r.connect_template),
         serverVersion: r.server_version === null ? null : String(r.server_version),
         indexedAt: String(r.indexed_at),
         tableCount: Number(r.table_count),
@@ -283,12 +284,13 @@ export class CatalogStore {
       const clash = this.all(`SELECT id FROM sources WHERE name = ? AND id <> ?`, [info.name, info.id]);
       if (clash.length) throw new CatalogError('io', `source name '${info.name}' is already used by another connection`);
       this.run(
-        `INSERT INTO sources (id, name, engine, locator, database, server_version, indexed_at, table_count, column_count, structure_digest)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO sources (id, name, engine, locator, database, server_version, indexed_at, table_count, column_count, structure_digest, connect_template)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT(id) DO UPDATE SET name = excluded.name, engine = excluded.engine, locator = excluded.locator,
            database = excluded.database, server_version = excluded.server_version, indexed_at = excluded.indexed_at,
-           table_count = excluded.table_count, column_count = excluded.column_count, structure_digest = excluded.structure_digest`,
-        [info.id, info.name, info.engine, info.locator, info.database, info.serverVersion, info.indexedAt, info.tableCount, info.columnCount, input.structureDigest],
+           table_count = excluded.table_count, column_count = excluded.column_count, structure_digest = excluded.structure_digest,
+           connect_template = excluded.connect_template`,
+        [info.id, info.name, info.engine, info.locator, info.database, info.serverVersion, info.indexedAt, info.tableCount, info.columnCount, input.structureDigest, info.connectTemplate],
       );
       this.run(`DELETE FROM schemas WHERE source_id = ?`, [info.id]);
       for (const s of input.schemas) this.run(`INSERT INTO schemas (source_id, name, comment) VALUES (?, ?, ?)`, [info.id, s.name, s.comment]);

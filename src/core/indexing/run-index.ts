@@ -36,6 +36,8 @@ export type IndexEvent =
 
 export interface IndexOptions {
   readonly spec: SourceSpec;
+  /** What the user typed for the source; a `${VAR}` password reference in it is kept for reconnecting. */
+  readonly sourceInput?: string;
   readonly password?: string;
   readonly catalogPath: string;
   readonly deps: IndexDeps;
@@ -168,6 +170,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         engine: opts.spec.engine,
         locator: opts.spec.locator,
         database: result.database,
+        connectTemplate: connectTemplate(opts.spec, opts.sourceInput),
         serverVersion: result.serverVersion,
         indexedAt: new Date().toISOString(),
         tableCount: tables.length,
@@ -221,4 +224,17 @@ export function moveCorruptCatalogAside(catalogPath: string): string {
   const aside = `${catalogPath}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   fs.renameSync(catalogPath, aside);
   return aside;
+}
+
+/**
+ * The credential-free way back to a source for guarded queries: user, host, port, database and parameters, never a
+ * password — except a `${VAR}` reference the user wrote, which is expanded from the server's own environment.
+ */
+export function connectTemplate(spec: SourceSpec, input?: string): string {
+  if (spec.engine === 'sqlite') return spec.path;
+  const ref = input?.match(/^[a-z]+:\/\/[^:@/]*:(\$\{[A-Za-z_][A-Za-z0-9_]*\})@/)?.[1];
+  const user = encodeURIComponent(spec.user);
+  const host = spec.host.includes(':') ? `[${spec.host}]` : spec.host;
+  const params = new URLSearchParams(spec.params as Record<string, string>).toString();
+  return `postgres://${user}${ref ? `:${ref}` : ''}@${host}:${spec.port}/${encodeURIComponent(spec.database)}${params ? `?${params}` : ''}`;
 }

@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import type pg from 'pg';
+import type { Database } from 'sql.js';
+import type { SourceInfo } from '../core/catalog/model';
+import { loadSqlJs } from '../core/catalog/sqljs';
+import { parseSourceSpec, SourceSpecError } from '../core/sources/locator';
+import { createReadOnlyPool } from '../core/sql';
+
+/**
+ * Live connections to indexed sources for guarded queries, opened lazily and kept per server process: a small
+ * read-only pool per PostgreSQL source, and an in-memory copy of each SQLite file (reloaded when the file changes;
+ * writes can never reach the file). Passwords come from the private channel, a `${VAR}` reference in the stored
+ * template, or libpq's own PGPASSWORD / ~/.pgpass — never from the catalog.
+ */
+
+export type SourceConnection =
+  | { readonly engine: 'postgres'; readonly pool: pg.Pool }
+  | { readonly engine: 'sqlite'; readonly db: Database };
+
+export type ConnectionFailure = { readonly kind: 'missing_credential' | 'unreachable'; readonly message: string };
+
+export class SourceConnections {
+  private readonly pools = new Map<string, pg.Pool>();
+  private readonly sqlite = new Map<string, { stamp: string; db: Database }>();
+
+  constructor(
+    private readonly secrets: ReadonlyMap<string, string>,
+    private readonly env: NodeJS.ProcessEnv = process.env,
+  ) {}
+
+  async get(source: SourceInfo): Promise<SourceConnection | ConnectionFailure> {
+    if (!source.connectTemplate) {
+      return { kind: 'missing_credential', message: `Source '${source.name}' has no connection details in the catalog; re-index it to enable queries.` };
+    }
+    if (source.engine === 'sqlite') return this.sqliteDb(source);
+    const existing = this.pools.get(source.name);
+    if (existing) return { engine: 'postgres', pool: existing };
+    let spec;
+    try {
+      spec = parseSourceSpec(source.connectTemplate, { name: source.name, env: this.env });
+    } catch (e) {
+      if (e instanceof SourceSpecError) return { kind: 'missing_credential', message: `${e.message} ${e.hint}` };
+      throw e;
+    }
+    if (spec.engine !== 'postgres') return { kind: 'unreachable', message: `Source '${source.name}' has an unexpected connection template.` };
+    const password = this.secrets.get(source.name) ?? spec.password;
+    const pool = createReadOnlyPool({
+      host: spec.host,
+      port: spec.port,
+      database: spec.database,
+      user: spec.user,
+      ...(password !== undefined ? { password: () => password } : {}),
+      ...(spec.params.sslmode && spec.params.sslmode !== 'disable' ? { ssl: { rejectUnauthorized: spec.params.sslmode === 'verify-full' } } : {}),
+    });
+    this.pools.set(source.name, pool);
+    return { engine: 'postgres', pool };
+  }
+
+  private async sqliteDb(source: SourceInfo): Promise<SourceConnection | ConnectionFailure> {
+    const file = source.connectTemplate!;
+    let stamp: string;
+    try {
+      const s = fs.statSync(file);
+      stamp = `${s.ino}:${s.size}:${s.mtimeMs}`;
+    } catch {
+      return { kind: 'unreachable', message: `SQLite file ${file} of source '${source.name}' is missing; restore it or re-index.` };
+    }
+    const cached = this.sqlite.get(source.name);
+    if (cached && cached.stamp === stamp) return { engine: 'sqlite', db: cached.db };
+    cached?.db.close();
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database(fs.readFileSync(file));
+    this.sqlite.set(source.name, { stamp, db });
+    return { engine: 'sqlite', db };
+  }
+
+  /** Forgets a pool whose credentials were rejected, so the next call can try again. */
+  async drop(sourceName: string): Promise<void> {
+    const pool = this.pools.get(sourceName);
+    this.pools.delete(sourceName);
+    await pool?.end().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    for (const p of this.pools.values()) await p.end().catch(() => undefined);
+    this.pools.clear();
+    for (const { db } of this.sqlite.values()) db.close();
+    this.sqlite.clear();
+  }
+}

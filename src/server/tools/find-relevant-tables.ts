@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { confidenceFromScore, empty, success } from '../../core/envelope';
+import { formatName } from '../../core/catalog/names';
+import { defineTool, tokenEstimate } from '../tool';
+import { responseFormatArg, sourceArg } from './common';
+
+const input = z.strictObject({
+  query: z
+    .string()
+    .min(1)
+    .max(1000)
+    .describe("The question or keywords in the user's words, e.g. 'which customers bought the most albums'; '*' lists every table."),
+  limit: z.number().int().min(1).max(100).default(10).describe('Maximum tables returned (1–100, default 10).'),
+  source: sourceArg,
+  schema: z.string().min(1).max(200).optional().describe('Only tables of this schema.'),
+  with_join_tree: z.boolean().default(false).describe('Also return the foreign-key joins that connect the returned tables.'),
+  response_format: responseFormatArg,
+});
+
+export const findRelevantTables = defineTool({
+  name: 'find_relevant_tables',
+  title: 'Find tables for a question',
+  description:
+    "Use this when the user describes data by meaning ('customers who churned', 'songs per album') and you don't know the tables: ranked tables with why each matched (names, synonyms, comments, values, joins). Use describe_table instead when the table is already named. Compositions: find_relevant_tables → describe_table on the top hits; find_relevant_tables(with_join_tree=true) → run_query.",
+  input,
+  latency: 'fast',
+  idempotent: true,
+  sideEffects: 'read',
+  handler(args, ctx) {
+    const index = ctx.derived.searchIndex(ctx.catalog);
+    const source = args.source ? (ctx.catalog.sourceByName(args.source)?.name ?? args.source) : undefined;
+    const result = index.search(args.query, { limit: args.limit, source, schema: args.schema, withJoinTree: args.with_join_tree });
+    const detailed = args.response_format === 'detailed';
+    const multiSource = ctx.catalog.sources.length > 1;
+    const tables = result.hits.map((h) => {
+      const entry = ctx.catalog.resolveTable(h.qualifiedName, h.sourceName);
+      const t = entry.ok ? entry.value.table : null;
+      const hit: Record<string, unknown> = {
+        table: h.qualifiedName,
+        ...(multiSource ? { source: h.sourceName } : {}),
+        score: Math.round(h.score * 100) / 100,
+        why: detailed ? h.why : h.why.slice(0, 2),
+      };
+      if (h.matchedColumns.length) hit.columns = detailed ? h.matchedColumns : h.matchedColumns.slice(0, 3);
+      if (detailed && t) {
+        if (t.comment) hit.comment = t.comment;
+        hit.kind = t.kind;
+        hit.row_estimate = t.rowEstimate;
+        hit.column_count = t.columns.length;
+      }
+      return hit;
+    });
+    const data: Record<string, unknown> = {
+      query: args.query,
+      tables,
+      total_matches: result.totalMatches,
+      ...(result.totalMatches > tables.length ? { truncated: true } : {}),
+    };
+    if (result.joinTree) {
+      data.join_tree = result.joinTree.map((e) => ({
+        ...(multiSource ? { source: e.sourceName } : {}),
+        from: e.from,
+        to: e.to,
+        on: e.fromColumns.map((c, i) => `${e.from}.${formatName(c)} = ${e.to}.${formatName(e.toColumns[i] ?? '')}`).join(' AND '),
+      }));
+    }
+    data.token_estimate = tokenEstimate(data);
+    if (tables.length === 0) {
+      return empty(data, { confidence: null, provenance: { source: 'schema' }, hints: ['list_indexed_schemas'] });
+    }
+    return success(data, {
+      confidence: confidenceFromScore(result.hits[0]!.score),
+      provenance: { source: 'schema' },
+      hints: args.with_join_tree ? ['describe_table', 'run_query'] : ['describe_table', 'suggest_joins'],
+    });
+  },
+  summarize(env) {
+    const d = env.data as { tables?: unknown[] } | null;
+    return { matches: d?.tables?.length ?? 0 };
+  },
+});
