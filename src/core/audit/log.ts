@@ -210,10 +210,13 @@ function fsyncDir(dir: string): void {
   }
 }
 
+/** Errno codes that mean "this location cannot take the log" (EEXIST: a file where the directory should be). */
+const UNWRITABLE_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOSPC', 'EDQUOT']);
+
 function toAuditError(err: unknown, logPath: string): AuditError {
   if (err instanceof AuditError) return err;
   const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EISDIR') {
+  if (code !== undefined && UNWRITABLE_CODES.has(code)) {
     return new AuditError('unwritable', `audit: cannot write ${logPath} (${code})`, code);
   }
   return new AuditError('io', `audit: write to ${logPath} failed (${code ?? (err instanceof Error ? err.name : 'unknown')})`, code);
