@@ -59,6 +59,7 @@ function tokenize(src: string): Token[] {
       i++;
       continue;
     }
+    if (c === '.' && !/[0-9]/.test(src[i + 1] ?? '')) throw new ExprSyntaxError("qualified names are not allowed: use the metric entity's column name", i);
     if (/[0-9.]/.test(c)) {
       const m = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/.exec(src.slice(i));
       if (!m) throw new ExprSyntaxError(`unexpected '${c}'`, i);
@@ -100,7 +101,6 @@ function tokenize(src: string): Token[] {
     if (c === ';') throw new ExprSyntaxError("';' is not allowed: a measure expression is one arithmetic expression", i);
     if (c === "'") throw new ExprSyntaxError('string literals are not allowed in a measure expression', i);
     if (c === ',') throw new ExprSyntaxError("',' is not allowed: function calls and lists are not supported", i);
-    if (c === '.') throw new ExprSyntaxError("qualified names are not allowed: use the metric entity's column name", i);
     throw new ExprSyntaxError(`'${c}' is not allowed: only + - * / ( ), numbers and column names`, i);
   }
   out.push({ t: 'end', at: src.length });

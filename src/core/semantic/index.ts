@@ -7,3 +7,4 @@ export * from './validate';
 export * from './request';
 export * from './plan';
 export * from './compile';
+export * from './suggest';

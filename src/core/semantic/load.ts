@@ -86,7 +86,7 @@ export function loadSemanticSources(sources: readonly SourceFile[], catalog?: Se
         const p = issue.path.filter((x): x is string | number => typeof x !== 'symbol');
         if (p.length >= 2 && typeof p[1] === 'number') failed.add(`${String(p[0])}:${p[1]}`);
         else failed.add('*');
-        reportIssue(src.path, p, issue, report);
+        reportIssue(src.path, p, issue, report, js);
       }
     }
     if (failed.has('*')) continue;
@@ -156,6 +156,7 @@ function reportIssue(
   p: readonly (string | number)[],
   issue: z.core.$ZodIssue,
   report: (file: string, p: readonly (string | number)[], sev: Severity, code: string, msg: string, fix?: DiagnosticFix, keyOnly?: boolean) => void,
+  root: unknown,
 ): void {
   if (issue.code === 'unrecognized_keys') {
     const allowed = allowedKeysAt(p);
@@ -179,8 +180,7 @@ function reportIssue(
   if (issue.code === 'invalid_value' && 'values' in issue) {
     const values = issue.values.map(String);
     message = `${describePath(p)} must be one of: ${values.join(', ')}`;
-    const last = p[p.length - 1];
-    const got = last === undefined ? undefined : valueAt(issue, p);
+    const got = valueAt(root, p);
     const best = got === undefined ? undefined : fuzzyMatches(got, values, 1, 0.4)[0];
     if (best) fix = { title: `Change to '${best}'`, replacement: best };
   } else if (issue.code === 'invalid_type') {
@@ -192,9 +192,10 @@ function reportIssue(
   report(file, p, 'error', 'schema', message, fix);
 }
 
-function valueAt(issue: z.core.$ZodIssue, _p: readonly (string | number)[]): string | undefined {
-  const input = (issue as { input?: unknown }).input;
-  return typeof input === 'string' ? input : undefined;
+function valueAt(root: unknown, p: readonly (string | number)[]): string | undefined {
+  let v: unknown = root;
+  for (const step of p) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[step] : undefined;
+  return typeof v === 'string' ? v : undefined;
 }
 
 function describePath(p: readonly (string | number)[]): string {
