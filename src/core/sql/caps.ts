@@ -1,0 +1,53 @@
+/**
+ * Layer 3: row and byte caps applied while rows stream in, with an explicit record of which cap cut the result
+ * (silent truncation is a correctness bug: DBHub #404, Metabase #82850).
+ */
+export class RowBudget {
+  readonly rows: unknown[][] = [];
+  truncatedBy: 'rows' | 'bytes' | null = null;
+  private bytes = 2; // "[]"
+
+  constructor(
+    private readonly maxRows: number,
+    private readonly maxBytes: number,
+  ) {
+    if (!Number.isInteger(maxRows) || maxRows < 0) throw new RangeError('maxRows must be a non-negative integer');
+    if (!Number.isInteger(maxBytes) || maxBytes < 2) throw new RangeError('maxBytes must be an integer >= 2');
+  }
+
+  /** How many more rows to ask the database for: one past the cap, so a cut result is recognised as cut. */
+  rowsWanted(): number {
+    return Math.max(1, this.maxRows + 1 - this.rows.length);
+  }
+
+  /** Adds rows; returns false once a cap is reached (no further rows should be fetched). */
+  take(batch: readonly unknown[][]): boolean {
+    for (const row of batch) {
+      if (this.rows.length >= this.maxRows) {
+        this.truncatedBy = 'rows';
+        return false;
+      }
+      const size = jsonSize(row) + 1;
+      if (this.bytes + size > this.maxBytes) {
+        this.truncatedBy = 'bytes';
+        return false;
+      }
+      this.bytes += size;
+      this.rows.push(row);
+    }
+    return true;
+  }
+}
+
+function jsonSize(row: readonly unknown[]): number {
+  return Buffer.byteLength(JSON.stringify(row));
+}
+
+/** Makes a driver value JSON-safe: bigint → string, bytes → `\x…` hex (PostgreSQL's text form), Date → ISO. */
+export function toJsonValue(v: unknown): unknown {
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Uint8Array) return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+  if (v instanceof Date) return Number.isNaN(v.getTime()) ? String(v) : v.toISOString();
+  if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
+  return v;
+}

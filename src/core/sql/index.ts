@@ -1,0 +1,10 @@
+/** Guarded read-only SQL: parser allow-list (layer 1), READ ONLY transaction (layer 2), row/byte caps (layer 3). */
+export type * from './types';
+export { DEFAULT_CAPS } from './types';
+export { loadSqlGuard, guardSql, type SqlGuard } from './guard';
+export { MAX_SQL_LENGTH } from './pg-guard';
+export { runReadOnlyPostgres, classifyPostgresError, type PgConnectable } from './pg-exec';
+export { runReadOnlySqlite } from './sqlite-exec';
+export { createReadOnlyPool, type PostgresSourceConfig } from './pg-pool';
+export { checkAllowlist, type AllowlistViolation } from './allowlist';
+export { toToolError } from './errors';

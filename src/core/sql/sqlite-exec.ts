@@ -1,0 +1,130 @@
+import type { BindParams, Database, SqlValue } from 'sql.js';
+import type { SqlGuard } from './guard';
+import { RowBudget, toJsonValue } from './caps';
+import type { ExecuteMeta } from './pg-exec';
+import type { QueryCaps, QueryOutcome, QueryResult } from './types';
+import { DEFAULT_CAPS } from './types';
+
+/**
+ * Layers 2 and 3 for SQLite (sql.js). SQLite sources are opened as an in-memory copy of the file, so nothing a
+ * query does can reach the file; on top of that:
+ * - SQLite's own splitter (`iterateStatements`, i.e. sqlite3_prepare_v2's tail) must find exactly one statement;
+ * - `PRAGMA query_only = ON` makes the engine refuse any write for the duration of the call
+ *   (https://www.sqlite.org/pragma.html#pragma_query_only), and the previous value is restored afterwards;
+ * - rows are stepped one at a time against the row/byte caps and a wall-clock budget checked between rows.
+ * Known limit: sql.js exposes neither sqlite3_interrupt nor a progress handler, so a statement that computes for a
+ * long time before yielding its first row (a runaway recursive CTE under an aggregate) is not interrupted here;
+ * callers that take SQL from untrusted agents should run SQLite queries off the main thread.
+ */
+
+function classifySqliteError(e: unknown): Extract<QueryOutcome, { ok: false; message: string }> {
+  const raw = e instanceof Error ? e.message : String(e);
+  const message = raw.length > 500 ? `${raw.slice(0, 500)}…` : raw;
+  let kind: Extract<QueryOutcome, { ok: false; message: string }>['kind'] = 'database_error';
+  if (/attempt to write a readonly database|query_only/i.test(raw)) kind = 'read_only_violation';
+  else if (/no such table/i.test(raw)) kind = 'unknown_relation';
+  else if (/no such column/i.test(raw)) kind = 'unknown_column';
+  else if (/no such function|wrong number of arguments/i.test(raw)) kind = 'unknown_function';
+  else if (/syntax error|incomplete input|unrecognized token/i.test(raw)) kind = 'syntax_error';
+  else if (/not authorized/i.test(raw)) kind = 'permission_denied';
+  return { ok: false, kind, message, code: null };
+}
+
+function valueClass(v: unknown): string {
+  if (v === null || v === undefined) return 'null';
+  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'real';
+  if (v instanceof Uint8Array) return 'blob';
+  return 'text';
+}
+
+function countStatements(db: Database, sql: string): number {
+  let n = 0;
+  for (const stmt of db.iterateStatements(sql)) {
+    n++;
+    stmt.free();
+    if (n > 1) break;
+  }
+  return n;
+}
+
+/** Layers 2 and 3 only (no parser guard); production callers use `runReadOnlySqlite`. */
+export function executeReadOnlySqlite(
+  db: Database,
+  sql: string,
+  params: readonly unknown[] | Readonly<Record<string, unknown>>,
+  caps: Partial<QueryCaps>,
+  meta: ExecuteMeta,
+): QueryOutcome {
+  const timeoutMs = caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs;
+  const budget = new RowBudget(caps.maxRows ?? DEFAULT_CAPS.maxRows, caps.maxBytes ?? DEFAULT_CAPS.maxBytes);
+  const started = performance.now();
+  if (caps.signal?.aborted) return { ok: false, kind: 'cancelled', message: 'the query was cancelled before it started', code: null };
+
+  const previous = db.exec('PRAGMA query_only')[0]?.values[0]?.[0];
+  db.run('PRAGMA query_only = ON');
+  try {
+    let count: number;
+    try {
+      count = countStatements(db, sql);
+    } catch (e) {
+      return classifySqliteError(e);
+    }
+    if (count !== 1) {
+      return {
+        ok: false,
+        kind: 'syntax_error',
+        message: count === 0 ? 'the statement is empty' : 'exactly one statement is allowed; SQLite found more than one',
+        code: 'SQLITE_MISUSE',
+      };
+    }
+    const stmt = db.prepare(sql);
+    try {
+      const bind = (Array.isArray(params) ? params.map((p) => p as SqlValue) : params) as BindParams;
+      if (Array.isArray(bind) ? bind.length > 0 : Object.keys(bind as object).length > 0) stmt.bind(bind);
+      const names = stmt.getColumnNames();
+      const classes: Array<string | null> = names.map(() => null);
+      for (;;) {
+        if (caps.signal?.aborted) return { ok: false, kind: 'cancelled', message: 'the query was cancelled', code: null };
+        if (performance.now() - started > timeoutMs) {
+          return { ok: false, kind: 'timeout', message: `the query ran longer than ${timeoutMs} ms`, code: 'SQLITE_INTERRUPT' };
+        }
+        if (!stmt.step()) break;
+        const row = stmt.get();
+        row.forEach((v, i) => {
+          if (classes[i] === null && v !== null) classes[i] = valueClass(v);
+        });
+        if (!budget.take([row.map(toJsonValue)])) break;
+      }
+      const result: QueryResult = {
+        columns: names.map((name, i) => ({ name, dataType: classes[i] ?? 'null' })),
+        rows: budget.rows,
+        rowCount: budget.rows.length,
+        truncated: budget.truncatedBy !== null,
+        truncatedBy: budget.truncatedBy,
+        elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+        statementKind: meta.statementKind,
+        fingerprint: meta.fingerprint,
+      };
+      return { ok: true, result };
+    } finally {
+      stmt.free();
+    }
+  } catch (e) {
+    return classifySqliteError(e);
+  } finally {
+    db.run(`PRAGMA query_only = ${previous === 1 ? 'ON' : 'OFF'}`);
+  }
+}
+
+/** All three layers for a sql.js database (an in-memory copy of the source file). */
+export function runReadOnlySqlite(
+  db: Database,
+  guard: SqlGuard,
+  sql: string,
+  params: readonly unknown[] | Readonly<Record<string, unknown>> = [],
+  caps: Partial<QueryCaps> = {},
+): QueryOutcome {
+  const g = guard.guard(sql, 'sqlite');
+  if (!g.ok) return { ok: false, kind: 'refused', guard: g };
+  return executeReadOnlySqlite(db, sql, params, caps, { statementKind: g.statementKind, fingerprint: g.fingerprint });
+}

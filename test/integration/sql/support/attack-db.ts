@@ -1,0 +1,91 @@
+/**
+ * The PostgreSQL database the attack corpus runs against (`sb_sql_attack`, rebuilt on each run: it is small) and
+ * a state digest taken before and after every case: catalog objects, every user table's rows, sequence positions,
+ * large objects, roles, database settings, and this session's advisory locks, prepared statements and LISTEN
+ * channels — plus the files an attack would have written on the server.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
+import type pg from 'pg';
+import { pgClient, psqlQuery } from './databases';
+
+export const ATTACK_DB = 'sb_sql_attack';
+
+const SETUP = `
+CREATE TABLE artist (artist_id int PRIMARY KEY, name text);
+CREATE TABLE album (album_id int PRIMARY KEY, title text, artist_id int REFERENCES artist);
+CREATE TABLE secrets (id int PRIMARY KEY, token text);
+CREATE TABLE audit_log (id serial PRIMARY KEY, note text);
+CREATE SEQUENCE counter_seq;
+INSERT INTO artist SELECT g, 'artist ' || g FROM generate_series(1, 50) g;
+INSERT INTO album SELECT g, 'album ' || g, 1 + g % 50 FROM generate_series(1, 120) g;
+INSERT INTO secrets VALUES (1, 'sk_live_do_not_leak');
+CREATE FUNCTION evil() RETURNS int LANGUAGE plpgsql VOLATILE AS $$
+BEGIN INSERT INTO audit_log (note) VALUES ('pwned'); RETURN 1; END $$;
+CREATE FUNCTION evil_ddl() RETURNS int LANGUAGE plpgsql VOLATILE AS $$
+BEGIN EXECUTE 'DROP TABLE album'; RETURN 1; END $$;
+CREATE VIEW v_evil AS SELECT evil() AS x;
+CREATE PROCEDURE wipe() LANGUAGE sql AS $$ DELETE FROM album $$;
+CREATE MATERIALIZED VIEW mv_artist_count AS SELECT count(*) AS n FROM artist;
+`;
+
+export async function createAttackDb(): Promise<void> {
+  psqlQuery('postgres', `DROP DATABASE IF EXISTS ${ATTACK_DB} WITH (FORCE)`);
+  psqlQuery('postgres', `CREATE DATABASE ${ATTACK_DB}`);
+  const c = pgClient(ATTACK_DB);
+  await c.connect();
+  try {
+    await c.query(SETUP);
+  } finally {
+    await c.end();
+  }
+}
+
+/** Files an attack would leave on the server (same host in the test setup). */
+export function pwnedFiles(): string[] {
+  return readdirSync('/tmp').filter((f) => f.startsWith('sb_sql_pwned'));
+}
+
+// https://www.postgresql.org/docs/current/catalogs.html
+const CATALOG_DIGEST = `
+SELECT string_agg(line, E'\\n' ORDER BY line) FROM (
+  SELECT 'rel:' || n.nspname || '.' || c.relname || ':' || c.relkind::text || ':' || c.relnatts
+    FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+   WHERE n.nspname NOT IN ('pg_catalog', 'information_schema', 'pg_toast') AND n.nspname NOT LIKE 'pg_temp%' AND n.nspname NOT LIKE 'pg_toast_temp%'
+  UNION ALL SELECT 'att:' || attrelid::regclass || '.' || attname || ':' || atttypid::regtype FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE attnum > 0 AND NOT attisdropped AND n.nspname = 'public'
+  UNION ALL SELECT 'proc:' || p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+  UNION ALL SELECT 'ns:' || nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg_temp%' AND nspname NOT LIKE 'pg_toast_temp%'
+  UNION ALL SELECT 'role:' || rolname || ':' || rolsuper || ':' || rolcanlogin FROM pg_roles
+  UNION ALL SELECT 'lo:' || oid FROM pg_largeobject_metadata
+  UNION ALL SELECT 'db:' || datname FROM pg_database
+  UNION ALL SELECT 'dbcfg:' || coalesce(array_to_string(setconfig, ','), '') FROM pg_db_role_setting
+  UNION ALL SELECT 'ext:' || extname FROM pg_extension
+  UNION ALL SELECT 'pub:' || pubname FROM pg_publication
+  UNION ALL SELECT 'rule:' || rulename FROM pg_rules WHERE schemaname = 'public'
+  UNION ALL SELECT 'acl:' || c.relname || ':' || coalesce(c.relacl::text, '') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'
+  UNION ALL SELECT 'comment:' || objoid || ':' || description FROM pg_description d JOIN pg_class c ON c.oid = d.objoid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'
+  UNION ALL SELECT 'xact_prepared:' || gid FROM pg_prepared_xacts
+  UNION ALL SELECT 'session_advisory:' || objid FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+  UNION ALL SELECT 'session_prepared:' || name FROM pg_prepared_statements
+  UNION ALL SELECT 'session_listen:' || ch FROM pg_listening_channels() ch
+  UNION ALL SELECT 'session_setting:' || name || '=' || setting FROM pg_settings WHERE name IN ('default_transaction_read_only', 'search_path', 'statement_timeout', 'role', 'session_authorization')
+) s(line)`;
+
+/** A digest of everything an attack could change, read through `client` (so session state is the attacked session's). */
+export async function pgStateDigest(client: pg.ClientBase): Promise<string> {
+  const h = createHash('sha256');
+  const cat = await client.query<{ string_agg: string }>(CATALOG_DIGEST);
+  h.update(cat.rows[0].string_agg);
+  const tables = await client.query<{ t: string }>(
+    "SELECT format('%I.%I', schemaname, tablename) AS t FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1",
+  );
+  for (const { t } of tables.rows) {
+    const r = await client.query<{ d: string | null; n: string }>(`SELECT md5(string_agg(x::text, ',' ORDER BY x::text)) AS d, count(*) AS n FROM ${t} x`);
+    h.update(`${t}:${r.rows[0].n}:${r.rows[0].d ?? ''}`);
+  }
+  const seq = await client.query<{ last_value: string; is_called: boolean }>('SELECT last_value, is_called FROM counter_seq');
+  h.update(`seq:${seq.rows[0]?.last_value}:${seq.rows[0]?.is_called}`);
+  h.update(`files:${pwnedFiles().join(',')}`);
+  h.update(`tmpattach:${existsSync('/tmp/sb_sql_pwned_attach.db')}`);
+  return h.digest('hex');
+}
