@@ -204,6 +204,7 @@ describe('measure expression parser', () => {
     bad('(amount', /expected '\)'/);
     bad('amount amount', /unexpected/);
     bad('1e999 * amount', /not finite/);
-    bad('-'.repeat(100) + 'amount', /nested too deeply/);
+    bad('('.repeat(100) + 'amount' + ')'.repeat(100), /nested too deeply/);
+    bad('- '.repeat(100) + 'amount', /nested too deeply/);
   });
 });
