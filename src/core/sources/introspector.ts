@@ -25,6 +25,8 @@ export interface IntrospectResult {
   readonly serverVersion: string | null;
   readonly snapshot: SourceSnapshot;
   readonly samples: SampleValues;
+  /** Non-fatal problems (a table whose samples could not be read, a view whose columns could not be resolved). */
+  readonly warnings?: readonly string[];
 }
 
 /** One interface, one implementation per engine (kysely's dialect introspectors are the model). */

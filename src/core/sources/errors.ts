@@ -1,0 +1,132 @@
+import { displaySource, redactSecrets, type SourceSpec } from './locator';
+
+/**
+ * Driver errors are classified once, here, into a small closed set that the indexer and the tools map onto charter
+ * error kinds. Messages name the host or file and say what to do next; they never carry a password, even when a
+ * driver echoes the connection string back.
+ */
+
+export type SourceErrorCode =
+  | 'unreachable'
+  | 'auth_failed'
+  | 'database_missing'
+  | 'file_missing'
+  | 'not_sqlite'
+  | 'permission_denied'
+  | 'timeout'
+  | 'cancelled'
+  | 'other';
+
+export interface ClassifiedError {
+  readonly code: SourceErrorCode;
+  readonly message: string;
+  readonly hint: string;
+}
+
+/** An expected failure to read a source; `message` and `hint` are safe to show and log. */
+export class SourceError extends Error implements ClassifiedError {
+  override readonly name = 'SourceError';
+  constructor(
+    readonly code: SourceErrorCode,
+    message: string,
+    readonly hint: string,
+  ) {
+    super(message);
+  }
+}
+
+interface ErrorLike {
+  readonly code?: unknown;
+  readonly errno?: unknown;
+  readonly name?: unknown;
+  readonly message?: unknown;
+  readonly syscall?: unknown;
+}
+
+/** PostgreSQL SQLSTATE codes: https://www.postgresql.org/docs/current/errcodes-appendix.html */
+const PG_AUTH = new Set(['28P01', '28000']);
+const PG_UNAVAILABLE = new Set(['57P01', '57P02', '57P03', '53300', '08000', '08001', '08003', '08004', '08006']);
+const NET_UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET', 'EPIPE']);
+
+export function classifyDriverError(err: unknown, spec: SourceSpec, secrets: readonly (string | undefined)[] = []): ClassifiedError {
+  if (err instanceof SourceError) return { code: err.code, message: safe(err.message, spec, secrets), hint: safe(err.hint, spec, secrets) };
+  const e = (typeof err === 'object' && err !== null ? err : { message: String(err) }) as ErrorLike;
+  const code = typeof e.code === 'string' ? e.code : '';
+  const raw = typeof e.message === 'string' ? e.message : String(err);
+  const detail = safe(raw, spec, secrets);
+  const where = displaySource(spec);
+  const out = (c: SourceErrorCode, message: string, hint: string): ClassifiedError => ({
+    code: c,
+    message: safe(message, spec, secrets),
+    hint: safe(hint, spec, secrets),
+  });
+
+  if (e.name === 'AbortError' || code === 'ABORT_ERR') {
+    return out('cancelled', `reading ${where} was cancelled`, 'Start indexing again when ready.');
+  }
+
+  if (spec.engine === 'sqlite') {
+    const file = spec.path;
+    if (code === 'ENOENT') return out('file_missing', `SQLite file ${file} does not exist`, 'Check the path, or create the database first.');
+    if (code === 'EISDIR') return out('not_sqlite', `${file} is a directory, not a SQLite file`, 'Point the source at the database file inside it.');
+    if (code === 'EACCES' || code === 'EPERM') {
+      return out('permission_denied', `no permission to read SQLite file ${file}`, 'Grant read access to the file for the user running SchemaBrain.');
+    }
+    if (/file is not a database|file is encrypted|malformed|not a sqlite/i.test(raw)) {
+      return out('not_sqlite', `${file} is not a readable SQLite database (${detail})`, 'Check that the file is a SQLite 3 database and is not encrypted or truncated.');
+    }
+    return out('other', `reading SQLite file ${file} failed: ${detail}`, 'Open the file with the sqlite3 shell to check it, then retry.');
+  }
+
+  const host = `${spec.host}:${spec.port}`;
+  if (PG_AUTH.has(code)) {
+    const noHba = /pg_hba\.conf/i.test(raw);
+    return out(
+      'auth_failed',
+      noHba
+        ? `PostgreSQL at ${host} refused user '${spec.user}' for database '${spec.database}' (no pg_hba.conf entry): ${detail}`
+        : `PostgreSQL at ${host} rejected the credentials of user '${spec.user}': ${detail}`,
+      noHba
+        ? 'Ask the administrator to allow this client in pg_hba.conf, or try sslmode=require.'
+        : 'Check the user name and password (SchemaBrain: Set Source Password, a ${ENV} reference in the URL, or ~/.pgpass).',
+    );
+  }
+  if (code === '3D000') {
+    return out('database_missing', `database '${spec.database}' does not exist on ${host}`, 'Check the database name in the URL; list databases with \\l in psql.');
+  }
+  if (code === '42501') {
+    return out('permission_denied', `user '${spec.user}' lacks a privilege on ${host}/${spec.database}: ${detail}`, 'Grant the user CONNECT and USAGE on the schemas to index (pg_read_all_data covers everything).');
+  }
+  if (code === '57014') {
+    return /statement timeout/i.test(raw)
+      ? out('timeout', `a catalog query on ${host}/${spec.database} hit the statement timeout`, 'Raise the statement timeout, or index fewer schemas at a time.')
+      : out('cancelled', `a query on ${host}/${spec.database} was cancelled`, 'Start indexing again when ready.');
+  }
+  if (code === 'ETIMEDOUT' || /timeout expired|connection timeout|timed out/i.test(raw)) {
+    return out('timeout', `connecting to PostgreSQL at ${host} timed out`, 'Check that the host is reachable from this machine (VPN, firewall) and the port is right.');
+  }
+  if (NET_UNREACHABLE.has(code) || PG_UNAVAILABLE.has(code) || /terminated unexpectedly|connect ECONNREFUSED|getaddrinfo/i.test(raw)) {
+    return out(
+      'unreachable',
+      `cannot reach PostgreSQL at ${host}: ${detail}`,
+      code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+        ? `Check the host name '${spec.host}'.`
+        : 'Check that the server is running and listening on that host and port.',
+    );
+  }
+  if (/does not support SSL|SSL/i.test(raw)) {
+    return out('other', `SSL negotiation with ${host} failed: ${detail}`, 'Adjust sslmode in the URL (disable, require, verify-full).');
+  }
+  return out('other', `PostgreSQL error on ${host}/${spec.database}: ${detail}`, 'Retry; if it persists, run the failing catalog query in psql to see the full error.');
+}
+
+/** Wraps anything thrown while reading a source into a `SourceError` with a safe message. */
+export function toSourceError(err: unknown, spec: SourceSpec, secrets: readonly (string | undefined)[] = []): SourceError {
+  if (err instanceof SourceError) return err;
+  const c = classifyDriverError(err, spec, secrets);
+  return new SourceError(c.code, c.message, c.hint);
+}
+
+function safe(text: string, spec: SourceSpec, secrets: readonly (string | undefined)[]): string {
+  return redactSecrets(text, [spec.engine === 'postgres' ? spec.password : undefined, ...secrets]);
+}

@@ -1,0 +1,250 @@
+import { readFileSync } from 'node:fs';
+import { Client, type ClientConfig, type QueryResultRow } from 'pg';
+import { qualifiedName } from '../../catalog/model';
+import { SourceError, toSourceError } from '../errors';
+import type { IntrospectOptions, IntrospectProgress, IntrospectResult, Introspector, SampleValues } from '../introspector';
+import type { PostgresSourceSpec } from '../locator';
+import { mapCatalog, type CatalogRows } from './map';
+import {
+  COLUMNS_SQL,
+  CONSTRAINTS_SQL,
+  ENUMS_SQL,
+  INDEXES_SQL,
+  quoteIdent,
+  RELATIONS_SQL,
+  SCHEMAS_SQL,
+  SERVER_SQL,
+  STATS_SQL,
+  type ColumnRow,
+  type ConstraintRow,
+  type EnumRow,
+  type IndexRow,
+  type RelationRow,
+  type SchemaRow,
+  type ServerRow,
+  type StatsRow,
+} from './queries';
+
+export interface PostgresIntrospectorOptions {
+  /** Password from SecretStorage / a private channel; the spec's own password wins when both are set. */
+  readonly password?: string;
+  /** Per-statement limit inside the read-only transaction (ms). Default 30 s. */
+  readonly statementTimeoutMs?: number;
+  /** Connection timeout (ms). Default 10 s, or the URL's connect_timeout. */
+  readonly connectTimeoutMs?: number;
+}
+
+export const DEFAULT_SAMPLE_ROWS = 50;
+/** Sampled values are cut to this many characters: enough for value patterns, bounded in memory. */
+const SAMPLE_VALUE_CHARS = 200;
+/** Up to this many estimated rows a plain LIMIT reads the table (cheap, stops early). */
+const LIMIT_ONLY_ROWS = 10_000;
+/** Up to this many estimated rows BERNOULLI (row-level, reads every page) is cheap enough; above, SYSTEM (block-level). */
+const BERNOULLI_MAX_ROWS = 200_000;
+
+/**
+ * PostgreSQL introspector (node-postgres). Everything is read inside one `REPEATABLE READ, READ ONLY` transaction
+ * with a `statement_timeout`, through a handful of bulk catalog queries (one per object class), so the snapshot is
+ * consistent and the cost does not grow with one round trip per table.
+ */
+export class PostgresIntrospector implements Introspector {
+  readonly engine = 'postgres' as const;
+  private client: Client | null = null;
+
+  constructor(
+    private readonly spec: PostgresSourceSpec,
+    private readonly options: PostgresIntrospectorOptions = {},
+  ) {}
+
+  async introspect(opts: IntrospectOptions = {}): Promise<IntrospectResult> {
+    const progress = (p: IntrospectProgress): void => opts.onProgress?.(p);
+    const signal = opts.signal;
+    const secrets = [this.options.password];
+    const onAbort = (): void => {
+      void this.client?.end().catch(() => undefined);
+    };
+    try {
+      throwIfAborted(signal);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      progress({ phase: 'connect', done: 0, total: 1, message: `connecting to ${this.spec.host}:${this.spec.port}/${this.spec.database}` });
+      const client = await this.connect();
+      throwIfAborted(signal);
+      const q = async <R extends QueryResultRow>(sql: string, params: unknown[] = []): Promise<R[]> => {
+        throwIfAborted(signal);
+        const res = await client.query<R>(sql, params);
+        return res.rows;
+      };
+
+      const timeout = Math.max(1, Math.floor(this.options.statementTimeoutMs ?? 30_000));
+      await q('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      // SET LOCAL: https://www.postgresql.org/docs/current/sql-set.html — the limits end with the transaction.
+      await q(`SET LOCAL statement_timeout = ${timeout}`);
+      await q(`SET LOCAL lock_timeout = ${timeout}`);
+      // A fixed search_path makes type names, defaults and view text independent of the role's settings, so
+      // fingerprints do not change with who indexes.
+      await q(`SET LOCAL search_path = pg_catalog, public`);
+      progress({ phase: 'connect', done: 1, total: 1 });
+
+      const [server] = await q<ServerRow>(SERVER_SQL);
+      const filter = opts.schemas && opts.schemas.length > 0 ? [...opts.schemas] : null;
+      progress({ phase: 'schemas', done: 0, total: 1 });
+      const schemas = await q<SchemaRow>(SCHEMAS_SQL, [filter]);
+      progress({ phase: 'schemas', done: 1, total: 1 });
+
+      progress({ phase: 'tables', done: 0, total: 1 });
+      const relations = await q<RelationRow>(RELATIONS_SQL, [filter]);
+      const keepSchemas = new Set(schemas.map((s) => s.name));
+      const wanted = relations.filter((r) => keepSchemas.has(r.schema) || r.is_partition).map((r) => r.oid);
+      const keptOids = relations.filter((r) => keepSchemas.has(r.schema) && !r.is_partition).map((r) => r.oid);
+      progress({ phase: 'tables', done: 1, total: 1, message: `${keptOids.length} relations` });
+
+      progress({ phase: 'columns', done: 0, total: 1 });
+      const columns = await q<ColumnRow>(COLUMNS_SQL, [keptOids]);
+      const enums = await q<EnumRow>(ENUMS_SQL);
+      progress({ phase: 'columns', done: 1, total: 1, message: `${columns.length} columns` });
+
+      progress({ phase: 'constraints', done: 0, total: 2 });
+      const constraints = await q<ConstraintRow>(CONSTRAINTS_SQL, [wanted]);
+      progress({ phase: 'constraints', done: 1, total: 2 });
+      const indexes = await q<IndexRow>(INDEXES_SQL, [keptOids]);
+      progress({ phase: 'constraints', done: 2, total: 2 });
+
+      progress({ phase: 'stats', done: 0, total: 1 });
+      const kept = relations.filter((r) => keepSchemas.has(r.schema) && !r.is_partition && r.relkind !== 'v');
+      const stats = await q<StatsRow>(STATS_SQL, [kept.map((r) => r.schema), kept.map((r) => r.name)]);
+      progress({ phase: 'stats', done: 1, total: 1 });
+
+      const rows: CatalogRows = { schemas, relations, columns, constraints, indexes, enums, stats };
+      const mapped = mapCatalog(rows, keepSchemas);
+
+      const sampleRows = Math.max(0, Math.floor(opts.sampleRows ?? DEFAULT_SAMPLE_ROWS));
+      const warnings: string[] = [];
+      const samples = sampleRows > 0 ? await this.sample(client, mapped, sampleRows, signal, progress, warnings) : new Map();
+      await q('COMMIT');
+      progress({ phase: 'done', done: mapped.tables.length, total: mapped.tables.length });
+      return {
+        database: server?.database ?? this.spec.database,
+        serverVersion: server?.server_version ?? null,
+        snapshot: { schemas: mapped.schemas, tables: mapped.tables, enums: mapped.enums },
+        samples,
+        warnings,
+      };
+    } catch (err) {
+      await this.close();
+      if (signal?.aborted) throw new SourceError('cancelled', `reading ${this.spec.host}:${this.spec.port}/${this.spec.database} was cancelled`, 'Start indexing again when ready.');
+      throw toSourceError(err, this.spec, secrets);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  async close(): Promise<void> {
+    const c = this.client;
+    this.client = null;
+    if (c) await c.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<Client> {
+    if (this.client) return this.client;
+    const client = new Client(clientConfig(this.spec, this.options));
+    // An idle client whose server goes away emits 'error'; without a listener that would crash the process.
+    client.on('error', () => undefined);
+    await client.connect();
+    this.client = client;
+    return client;
+  }
+
+  /**
+   * Bounded samples of text-like columns: LIMIT on small tables, TABLESAMPLE BERNOULLI on medium ones and SYSTEM
+   * (block sampling, no full scan) on large ones (https://www.postgresql.org/docs/current/sql-select.html#SQL-FROM).
+   * Each table runs under a savepoint so one unreadable table does not abort the snapshot.
+   */
+  private async sample(
+    client: Client,
+    mapped: ReturnType<typeof mapCatalog>,
+    n: number,
+    signal: AbortSignal | undefined,
+    progress: (p: IntrospectProgress) => void,
+    warnings: string[],
+  ): Promise<SampleValues> {
+    const out = new Map<string, Map<string, string[]>>();
+    const tables = mapped.tables.filter((t) => t.kind === 'table' || t.kind === 'partitioned_table' || t.kind === 'materialized_view');
+    const relByName = new Map([...mapped.kept.values()].map((r) => [qualifiedName(r.schema, r.name), r] as const));
+    let done = 0;
+    for (const t of tables) {
+      throwIfAborted(signal);
+      progress({ phase: 'samples', done: done++, total: tables.length });
+      const rel = relByName.get(qualifiedName(t.schema, t.name));
+      const cols = rel ? mapped.textColumns.get(rel.oid) : undefined;
+      if (!cols || cols.length === 0 || t.rowEstimate === 0) continue;
+      const est = t.rowEstimate;
+      let from = `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`;
+      if (est !== null && est > LIMIT_ONLY_ROWS) {
+        const pct = Math.min(100, Math.max(0.0001, (100 * n * 3) / est));
+        from += ` TABLESAMPLE ${est > BERNOULLI_MAX_ROWS ? 'SYSTEM' : 'BERNOULLI'} (${pct.toFixed(6)})`;
+      }
+      const select = cols.map((c) => `left(${quoteIdent(c)}::text, ${SAMPLE_VALUE_CHARS})`).join(', ');
+      try {
+        await client.query('SAVEPOINT sb_sample');
+        const res = await client.query({ text: `SELECT ${select} FROM ${from} LIMIT ${n}`, rowMode: 'array' });
+        await client.query('RELEASE SAVEPOINT sb_sample');
+        const perCol = new Map<string, string[]>();
+        cols.forEach((c, i) => {
+          const values = (res.rows as unknown[][]).map((r) => r[i]).filter((v): v is string => typeof v === 'string');
+          if (values.length > 0) perCol.set(c, values);
+        });
+        if (perCol.size > 0) out.set(qualifiedName(t.schema, t.name), perCol);
+      } catch (err) {
+        await client.query('ROLLBACK TO SAVEPOINT sb_sample');
+        warnings.push(`samples skipped for ${qualifiedName(t.schema, t.name)}: ${toSourceError(err, this.spec, [this.options.password]).message}`);
+      }
+    }
+    progress({ phase: 'samples', done: tables.length, total: tables.length });
+    return out;
+  }
+}
+
+function clientConfig(spec: PostgresSourceSpec, options: PostgresIntrospectorOptions): ClientConfig {
+  const p = spec.params;
+  const connectTimeout = options.connectTimeoutMs ?? (p.connect_timeout ? Number(p.connect_timeout) * 1000 : 10_000);
+  return {
+    host: spec.host,
+    port: spec.port,
+    database: spec.database,
+    user: spec.user,
+    // undefined lets node-postgres fall back to PGPASSWORD or ~/.pgpass, as libpq does.
+    password: spec.password ?? options.password,
+    application_name: p.application_name ?? 'schemabrain',
+    connectionTimeoutMillis: Number.isFinite(connectTimeout) && connectTimeout > 0 ? connectTimeout : 10_000,
+    ssl: sslConfig(p),
+    ...(p.options ? { options: p.options } : {}),
+  };
+}
+
+/**
+ * sslmode → node-postgres `ssl`. node-postgres cannot fall back from TLS to plain text, so `allow`/`prefer` connect
+ * without TLS (a server that requires TLS then says so, and the hint suggests sslmode=require).
+ */
+function sslConfig(p: Readonly<Record<string, string>>): ClientConfig['ssl'] {
+  const mode = p.sslmode ?? 'prefer';
+  if (mode === 'disable' || mode === 'allow' || mode === 'prefer') return false;
+  const ca = p.sslrootcert ? readFileSync(p.sslrootcert, 'utf8') : undefined;
+  const cert = p.sslcert ? readFileSync(p.sslcert, 'utf8') : undefined;
+  const key = p.sslkey ? readFileSync(p.sslkey, 'utf8') : undefined;
+  if (mode === 'require') return { rejectUnauthorized: false, ...(cert ? { cert } : {}), ...(key ? { key } : {}) };
+  return {
+    rejectUnauthorized: true,
+    ...(ca ? { ca } : {}),
+    ...(cert ? { cert } : {}),
+    ...(key ? { key } : {}),
+    ...(mode === 'verify-ca' ? { checkServerIdentity: () => undefined } : {}),
+  };
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    const e = new Error('aborted');
+    e.name = 'AbortError';
+    throw e;
+  }
+}
