@@ -92,5 +92,7 @@ export function psqlQuery(db: string, sql: string): string {
 
 export function pgDumpSha(db: string): string {
   const out = execFileSync('pg_dump', ['-h', PG.host, '-p', String(PG.port), '-U', PG.user, '--no-owner', '--no-comments', db], { maxBuffer: 256 * 1024 * 1024 });
-  return createHash('sha256').update(out).digest('hex');
+  // pg_dump ≥ 17.6 brackets the script with a random `\restrict` key (CVE-2025-8714); it is not database state
+  const stable = out.toString('utf8').replace(/^\\(un)?restrict .*$/gm, '');
+  return createHash('sha256').update(stable).digest('hex');
 }
