@@ -4,7 +4,7 @@
  */
 import type { ColumnInfo, TableInfo } from '../catalog/model';
 import { loadLexicon, type Lexicon } from './lexicon';
-import { identifierTerms, splitIdentifierRaw, stem, textTerms, type Term } from './tokenize';
+import { identifierTerms, splitIdentifierRaw, textTerms, type Term } from './tokenize';
 import type { BuildSearchIndexInput } from './types';
 
 /** BM25F fields, in posting order. */
@@ -17,16 +17,10 @@ export const F_COMMENT = 3;
 export const F_COLUMN_COMMENT = 4;
 export const F_SEMANTIC = 5;
 
-export interface Posting {
-  readonly d: number;
-  /** Term frequency per field. */
+/** A posting list: doc ids ascending, and per doc one term frequency per field (flat, FIELDS.length per doc). */
+export interface PostingList {
+  readonly docs: number[];
   readonly tf: number[];
-  /** A surface word that produced the term here. */
-  surface: string;
-  /** Columns whose name or comment holds the term. */
-  cols: string[] | null;
-  /** Semantic-layer objects (entity/metric) whose text holds the term. */
-  sem: string[] | null;
 }
 
 export interface ValueEntry {
@@ -49,23 +43,33 @@ export interface DocData {
   readonly schema: string;
   readonly name: string;
   readonly qualifiedName: string;
-  /** Distinct stems of the table name's own pieces (no splits or expansions), for name coverage. */
-  readonly nameTerms: readonly string[];
-  readonly columnNames: readonly string[];
+  /** Words of the table name as written (split, no expansions), for name coverage and explanations. */
+  readonly nameWords: readonly string[];
+  readonly table: TableInfo;
+  /** Semantic-layer labels and their terms. */
+  readonly semantic: ReadonlyArray<{ readonly label: string; readonly terms: readonly Term[] }>;
   /** A junction: at least two FKs to distinct tables and few other columns. */
   readonly isBridge: boolean;
 }
 
 export interface IndexData {
   readonly docs: DocData[];
-  readonly fieldLen: number[][];
+  readonly fieldLen: Float64Array[];
   readonly avgLen: number[];
-  readonly postings: Map<string, Posting[]>;
-  readonly conceptPostings: Map<string, Posting[]>;
+  readonly postings: Map<string, PostingList>;
+  /** Concept id → the index terms of catalog words that carry it, with one surface word each. */
+  readonly conceptTerms: Map<string, Map<string, string>>;
   readonly values: Map<string, ValueEntry[]>;
   readonly edges: EdgeData[][];
+  readonly bridges: readonly number[];
   readonly lexicon: Lexicon;
+  readonly vocab: Lexicon;
+  /** Identifier → terms, shared by build and explanations. */
+  readonly termCache: Map<string, Term[]>;
+  readonly conceptCache: Map<string, readonly string[]>;
 }
+
+export const NF = FIELDS.length;
 
 /** Values longer than this are prose, not categories. */
 const MAX_VALUE_LENGTH = 60;
@@ -78,87 +82,68 @@ const CONCEPT_FIELDS: ReadonlySet<number> = new Set([F_NAME, F_COLUMN, F_COMMENT
 export function buildIndexData(input: BuildSearchIndexInput): IndexData {
   const lexicon = input.lexicon ?? loadLexicon();
   const vocab = catalogVocabulary(input, lexicon);
+  const n = input.tables.length;
   const docs: DocData[] = [];
-  const fieldLen: number[][] = FIELDS.map(() => []);
-  const postings = new Map<string, Posting[]>();
-  const conceptPostings = new Map<string, Posting[]>();
+  const fieldLen: Float64Array[] = FIELDS.map(() => new Float64Array(n));
+  const postings = new Map<string, PostingList>();
+  const conceptTerms = new Map<string, Map<string, string>>();
+  const conceptSeen = new Set<string>();
   const values = new Map<string, ValueEntry[]>();
   const byKey = new Map<string, number>();
   const termCache = new Map<string, Term[]>();
   const conceptCache = new Map<string, readonly string[]>();
+  const idTerms = (name: string): Term[] => cachedTerms(termCache, vocab, name);
+  const conceptsOf = (word: string): readonly string[] => cachedConcepts(conceptCache, lexicon, word);
 
-  const idTerms = (name: string): Term[] => {
-    let t = termCache.get(name);
-    if (t === undefined) {
-      t = identifierTerms(name, vocab);
-      termCache.set(name, t);
+  // Per-document scratch, reused: term -> slot, slot -> NF frequencies. Avoids one object per posting.
+  const scratch = { terms: new Map<string, number>(), tf: [] as number[] };
+  const bump = (map: Map<string, number>, arr: number[], key: string, f: number): void => {
+    let slot = map.get(key);
+    if (slot === undefined) {
+      slot = map.size;
+      map.set(key, slot);
+      for (let i = 0; i < NF; i++) arr[slot * NF + i] = 0;
     }
-    return t;
+    arr[slot * NF + f]! += 1;
   };
-  const conceptsOf = (word: string): readonly string[] => {
-    let c = conceptCache.get(word);
-    if (c === undefined) {
-      c = lexicon.concepts(word);
-      conceptCache.set(word, c);
-    }
-    return c;
-  };
-
-  // Per-document scratch: term -> posting, concept -> posting.
-  let local = new Map<string, Posting>();
-  let localConcepts = new Map<string, Posting>();
-  const add = (d: number, f: number, terms: readonly Term[], col: string | null, sem: string | null): void => {
+  const add = (d: number, f: number, terms: readonly Term[]): void => {
     for (const { term, surface } of terms) {
-      let p = local.get(term);
-      if (p === undefined) {
-        p = { d, tf: FIELDS.map(() => 0), surface, cols: null, sem: null };
-        local.set(term, p);
-      }
-      p.tf[f]! += 1;
+      bump(scratch.terms, scratch.tf, term, f);
       fieldLen[f]![d]! += 1;
-      if (col !== null) {
-        if (p.cols === null) p.cols = [col];
-        else if (!p.cols.includes(col)) p.cols.push(col);
-      }
-      if (sem !== null) {
-        if (p.sem === null) p.sem = [sem];
-        else if (!p.sem.includes(sem)) p.sem.push(sem);
-      }
-      if (CONCEPT_FIELDS.has(f)) {
+      if (CONCEPT_FIELDS.has(f) && !conceptSeen.has(surface)) {
+        // Concepts are resolved per distinct catalog word, not per table: the query side expands to these terms.
+        conceptSeen.add(surface);
         for (const c of conceptsOf(surface)) {
-          let cp = localConcepts.get(c);
-          if (cp === undefined) {
-            cp = { d, tf: FIELDS.map(() => 0), surface, cols: null, sem: null };
-            localConcepts.set(c, cp);
-          } else if (f === F_NAME && cp.tf[F_NAME] === 0) {
-            cp.surface = surface;
+          let words = conceptTerms.get(c);
+          if (words === undefined) {
+            words = new Map();
+            conceptTerms.set(c, words);
           }
-          cp.tf[f]! += 1;
-          if (col !== null) {
-            if (cp.cols === null) cp.cols = [col];
-            else if (!cp.cols.includes(col)) cp.cols.push(col);
-          }
+          if (!words.has(term)) words.set(term, surface);
         }
       }
     }
   };
+  const flushDoc = (d: number): void => {
+    flush(postings, scratch.terms, scratch.tf, d);
+    scratch.terms.clear();
+  };
 
+  const semantic = semanticTerms(input, idTerms);
   input.tables.forEach(({ sourceName, table }, d) => {
     const qn = `${table.schema}.${table.name}`;
     byKey.set(`${sourceName}\u0000${qn}`, d);
-    for (const fl of fieldLen) fl.push(0);
-    local = new Map();
-    localConcepts = new Map();
-    add(d, F_NAME, idTerms(table.name), null, null);
-    add(d, F_SCHEMA, idTerms(table.schema), null, null);
-    if (table.comment) add(d, F_COMMENT, textTerms(table.comment), null, null);
+    add(d, F_NAME, idTerms(table.name));
+    add(d, F_SCHEMA, idTerms(table.schema));
+    if (table.comment) add(d, F_COMMENT, textTerms(table.comment));
     for (const col of table.columns) {
-      add(d, F_COLUMN, idTerms(col.name), col.name, null);
-      if (col.comment) add(d, F_COLUMN_COMMENT, textTerms(col.comment), col.name, null);
+      add(d, F_COLUMN, idTerms(col.name));
+      if (col.comment) add(d, F_COLUMN_COMMENT, textTerms(col.comment));
       indexValues(values, d, col);
     }
-    flush(postings, local);
-    flush(conceptPostings, localConcepts);
+    const sem = semantic.get(`${sourceName}\u0000${qn}`) ?? semantic.get(`\u0000${qn}`) ?? semantic.get(`\u0000${table.name}`) ?? [];
+    for (const s of sem) add(d, F_SEMANTIC, s.terms);
+    flushDoc(d);
     const fkTargets = new Set(table.foreignKeys.map((fk) => `${fk.targetSchema}.${fk.targetTable}`));
     const fkCols = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
     const otherCols = table.columns.filter((c) => !fkCols.has(c.name)).length;
@@ -167,46 +152,68 @@ export function buildIndexData(input: BuildSearchIndexInput): IndexData {
       schema: table.schema,
       name: table.name,
       qualifiedName: qn,
-      nameTerms: [...new Set(splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p)).map(stem))],
-      columnNames: table.columns.map((c) => c.name),
+      nameWords: splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p)),
+      table,
+      semantic: sem,
       isBridge: fkTargets.size >= 2 && otherCols <= fkCols.size + 2,
     });
   });
 
-  addSemantic(input, docs, (d, terms, label) => {
-    local = new Map();
-    localConcepts = new Map();
-    add(d, F_SEMANTIC, terms, null, label);
-    mergeInto(postings, local);
-    mergeInto(conceptPostings, localConcepts);
-  }, idTerms);
-
   const edges = buildEdges(input.tables.map((t) => t.table), input.tables.map((t) => t.sourceName), byKey);
   const avgLen = fieldLen.map((fl) => (fl.length === 0 ? 1 : Math.max(1e-9, fl.reduce((a, b) => a + b, 0) / fl.length)));
-  return { docs, fieldLen, avgLen, postings, conceptPostings, values, edges, lexicon };
+  const bridges = docs.flatMap((doc, d) => (doc.isBridge ? [d] : []));
+  return { docs, fieldLen, avgLen, postings, conceptTerms, values, edges, bridges, lexicon, vocab, termCache, conceptCache };
 }
 
-function flush(target: Map<string, Posting[]>, local: Map<string, Posting>): void {
-  for (const [term, p] of local) {
-    const list = target.get(term);
-    if (list === undefined) target.set(term, [p]);
-    else list.push(p);
+export function cachedTerms(cache: Map<string, Term[]>, vocab: Lexicon, name: string): Term[] {
+  let t = cache.get(name);
+  if (t === undefined) {
+    t = identifierTerms(name, vocab);
+    cache.set(name, t);
   }
+  return t;
 }
 
-/** Semantic-layer words arrive after the table pass: merge them into an existing posting of the same doc. */
-function mergeInto(target: Map<string, Posting[]>, local: Map<string, Posting>): void {
-  for (const [term, p] of local) {
-    const list = target.get(term);
-    const existing = list?.find((e) => e.d === p.d);
-    if (existing === undefined) {
-      if (list === undefined) target.set(term, [p]);
-      else list.push(p);
-      continue;
+export function cachedConcepts(cache: Map<string, readonly string[]>, lexicon: Lexicon, word: string): readonly string[] {
+  let c = cache.get(word);
+  if (c === undefined) {
+    c = lexicon.concepts(word);
+    cache.set(word, c);
+  }
+  return c;
+}
+
+function flush(target: Map<string, PostingList>, slots: Map<string, number>, tf: number[], d: number): void {
+  for (const [term, slot] of slots) {
+    let list = target.get(term);
+    if (list === undefined) {
+      list = { docs: [], tf: [] };
+      target.set(term, list);
     }
-    existing.tf[F_SEMANTIC]! += p.tf[F_SEMANTIC]!;
-    existing.sem = [...new Set([...(existing.sem ?? []), ...(p.sem ?? [])])];
+    list.docs.push(d);
+    for (let i = 0; i < NF; i++) list.tf.push(tf[slot * NF + i]!);
   }
+}
+
+/** Entity and metric words keyed by `source\0schema.table` (or `\0schema.table` / `\0table` when unscoped). */
+function semanticTerms(input: BuildSearchIndexInput, idTerms: (name: string) => Term[]): Map<string, Array<{ label: string; terms: Term[] }>> {
+  const out = new Map<string, Array<{ label: string; terms: Term[] }>>();
+  const push = (k: string, label: string, terms: Term[]): void => {
+    const list = out.get(k) ?? [];
+    list.push({ label, terms });
+    out.set(k, list);
+  };
+  const entityKey = new Map<string, string>();
+  for (const e of input.entities ?? []) {
+    const k = `${e.sourceName ?? ''}\u0000${e.table}`;
+    entityKey.set(e.name, k);
+    push(k, `entity '${e.name}'`, [...idTerms(e.name), ...(e.description ? textTerms(e.description) : [])]);
+  }
+  for (const m of input.metrics ?? []) {
+    const k = entityKey.get(m.entity);
+    if (k !== undefined) push(k, `metric '${m.name}'`, [...idTerms(m.name), ...(m.description ? textTerms(m.description) : [])]);
+  }
+  return out;
 }
 
 function indexValues(values: Map<string, ValueEntry[]>, d: number, col: ColumnInfo): void {
@@ -222,33 +229,6 @@ function indexValues(values: Map<string, ValueEntry[]>, d: number, col: ColumnIn
     const entry = { d, column: col.name, value: v.trim() };
     if (list === undefined) values.set(key, [entry]);
     else list.push(entry);
-  }
-}
-
-function addSemantic(
-  input: BuildSearchIndexInput,
-  docs: readonly DocData[],
-  addTerms: (d: number, terms: Term[], label: string) => void,
-  idTerms: (name: string) => Term[],
-): void {
-  const find = (table: string, source?: string): number[] => {
-    const out: number[] = [];
-    docs.forEach((doc, d) => {
-      if ((doc.qualifiedName === table || doc.name === table) && (source === undefined || doc.source === source)) out.push(d);
-    });
-    return out;
-  };
-  const entityDocs = new Map<string, number[]>();
-  for (const e of input.entities ?? []) {
-    const targets = find(e.table, e.sourceName);
-    entityDocs.set(e.name, targets);
-    const terms = [...idTerms(e.name), ...(e.description ? textTerms(e.description) : [])];
-    for (const d of targets) addTerms(d, terms, `entity '${e.name}'`);
-  }
-  for (const m of input.metrics ?? []) {
-    const targets = entityDocs.get(m.entity) ?? [];
-    const terms = [...idTerms(m.name), ...(m.description ? textTerms(m.description) : [])];
-    for (const d of targets) addTerms(d, terms, `metric '${m.name}'`);
   }
 }
 

@@ -3,15 +3,16 @@
  * some field, or (at a lower weight) a shared WordNet/thesaurus concept — plus value-index hits, table-name
  * coverage, FK-graph signals (junction tables between matched tables, paths that connect the top hits), and a
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
+ * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { FIELDS, F_COLUMN, F_COLUMN_COMMENT, F_COMMENT, F_NAME, F_SCHEMA, F_SEMANTIC, type IndexData, type Posting } from './build';
-import { parseQuery, type QueryTerm } from './query';
-import { stem } from './tokenize';
+import { NF, cachedConcepts, cachedTerms, type IndexData, type PostingList } from './build';
+import { parseQuery, type ParsedQuery } from './query';
+import { stem, textTerms } from './tokenize';
 import type { JoinEdge, SearchHit, SearchOptions, SearchResult } from './types';
 
 export const RANKING = {
   k1: 1.2,
-  /** Field weights and length normalisation, in FIELDS order. */
+  /** Field weights and length normalisation, in FIELDS order: name, schema, column, comment, column comment, semantic. */
   weight: [3.0, 0.4, 1.0, 1.3, 0.5, 2.0],
   b: [0.5, 0.3, 0.75, 0.75, 0.75, 0.5],
   /** Concept matches count this much of a literal match (thesaurus groups are curated, WordNet is broader). */
@@ -27,138 +28,123 @@ export const RANKING = {
   pathFill: 0.85,
   pathTop: 4,
   pathMaxHops: 3,
+  /** Candidates that get the name-coverage and graph treatment. */
+  candidates: 300,
 } as const;
 
 const DEFAULT_LIMIT = 10;
 
-interface Acc {
-  score: number;
-  /** idf mass of the query terms matched (for coverage). */
-  matchedIdf: number;
-  reasons: Array<{ weight: number; text: string }>;
-  cols: Map<string, number>;
-  nameHits: Set<string>;
+interface QueryState {
+  readonly score: Float64Array;
+  readonly matchedIdf: Float64Array;
+  /** Graph and value reasons, which cannot be recomputed from postings. */
+  readonly extra: Map<number, Array<{ weight: number; text: string; column?: string }>>;
+  touched: number[];
 }
 
 export function searchIndex(data: IndexData, query: string, opts: SearchOptions = {}): SearchResult {
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_LIMIT));
+  const n = data.docs.length;
+  const restricted = opts.source !== undefined || opts.schema !== undefined;
   const allowed = (d: number): boolean => {
+    if (!restricted) return true;
     const doc = data.docs[d]!;
     return (opts.source === undefined || doc.source === opts.source) && (opts.schema === undefined || doc.schema === opts.schema);
   };
-  const parsed = parseQuery(query, data.lexicon);
+  const parsed = parseQuery(query, data.vocab);
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
   if (parsed.terms.length === 0 && parsed.quoted.length === 0) return { hits: [], totalMatches: 0, terms: [] };
 
-  const n = data.docs.length;
-  const accs = new Map<number, Acc>();
-  const acc = (d: number): Acc => {
-    let a = accs.get(d);
-    if (a === undefined) {
-      a = { score: 0, matchedIdf: 0, reasons: [], cols: new Map(), nameHits: new Set() };
-      accs.set(d, a);
+  const st: QueryState = { score: new Float64Array(n), matchedIdf: new Float64Array(n), extra: new Map(), touched: [] };
+  const seen = new Uint8Array(n);
+  const touch = (d: number): void => {
+    if (seen[d] === 0) {
+      seen[d] = 1;
+      st.touched.push(d);
     }
-    return a;
   };
-
+  const best = new Float64Array(n);
   let totalIdf = 0;
+
   for (const qt of parsed.terms) {
     const lexical = data.postings.get(qt.term);
-    const idf = idfOf(n, lexical?.length ?? 0);
+    const idf = idfOf(n, lexical?.docs.length ?? 0);
     totalIdf += idf * qt.weight;
-    const best = new Map<number, { s: number; reason: string; weight: number; p: Posting; literal: boolean }>();
-    for (const p of lexical ?? []) {
-      if (!allowed(p.d)) continue;
-      const s = qt.weight * idf * saturate(data, p);
-      best.set(p.d, { s, reason: literalReason(qt, p), weight: s, p, literal: true });
-    }
-    for (const concept of data.lexicon.concepts(qt.surface)) {
-      const list = data.conceptPostings.get(concept);
-      if (list === undefined) continue;
-      const cidf = idfOf(n, list.length);
-      const factor = concept.startsWith('t') ? RANKING.thesaurus : RANKING.wordnet;
-      for (const p of list) {
-        if (!allowed(p.d) || data.docs[p.d] === undefined) continue;
-        const s = qt.weight * factor * Math.min(cidf, idf + 1) * saturate(data, p);
-        const cur = best.get(p.d);
-        if (cur !== undefined && cur.s >= s) continue;
-        const kind = concept.startsWith('t') ? 'synonym' : 'related word';
-        best.set(p.d, { s, reason: `${kind} ${qt.surface}→${p.surface}`, weight: s, p, literal: false });
+    const local: number[] = [];
+    if (lexical !== undefined) {
+      for (let i = 0; i < lexical.docs.length; i++) {
+        const d = lexical.docs[i]!;
+        if (!allowed(d)) continue;
+        best[d] = qt.weight * idf * saturate(data, lexical, i);
+        local.push(d);
       }
     }
-    for (const [d, b] of best) {
-      const a = acc(d);
-      a.score += b.s;
-      a.matchedIdf += idf * qt.weight;
-      a.reasons.push({ weight: b.weight, text: b.reason });
-      for (const c of b.p.cols ?? []) a.cols.set(c, (a.cols.get(c) ?? 0) + b.s);
-      if (b.p.tf[F_NAME]! > 0) a.nameHits.add(b.literal ? qt.term : `~${stem(b.p.surface)}`);
+    // Related catalog words (shared WordNet/thesaurus concept) count at a reduced weight; each table keeps the
+    // better of its literal and related evidence for this query word.
+    const related = new Map<string, number>();
+    for (const concept of cachedConcepts(data.conceptCache, data.lexicon, qt.surface)) {
+      const words = data.conceptTerms.get(concept);
+      if (words === undefined) continue;
+      const factor = concept.startsWith('t') ? RANKING.thesaurus : RANKING.wordnet;
+      for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
+    }
+    for (const [term, factor] of related) {
+      const list = data.postings.get(term);
+      if (list === undefined) continue;
+      const f = qt.weight * factor * Math.min(idfOf(n, list.docs.length), idf + 1);
+      for (let i = 0; i < list.docs.length; i++) {
+        const d = list.docs[i]!;
+        if (!allowed(d)) continue;
+        const s = f * saturate(data, list, i);
+        if (best[d] === 0) local.push(d);
+        if (s > best[d]!) best[d] = s;
+      }
+    }
+    for (const d of local) {
+      if (best[d] === 0) continue;
+      touch(d);
+      st.score[d]! += best[d]!;
+      st.matchedIdf[d]! += idf * qt.weight;
+      best[d] = 0;
     }
   }
 
-  // Value index: literal category values named in the question ("customers in 'LATAM'").
-  for (const probe of parsed.valueProbes) {
-    const list = data.values.get(probe);
-    if (list === undefined) continue;
-    const idf = idfOf(n, new Set(list.map((e) => e.d)).size);
-    const boost = (parsed.quoted.includes(probe) ? 1.5 : 1) * RANKING.value * idf * Math.min(1, 0.5 + probe.length / 10);
-    const done = new Set<number>();
-    for (const e of list) {
-      if (!allowed(e.d) || done.has(e.d)) continue;
-      done.add(e.d);
-      const a = acc(e.d);
-      a.score += boost;
-      a.matchedIdf += Math.min(idf, boost);
-      a.reasons.push({ weight: boost, text: `value '${e.value}' in ${e.column}` });
-      a.cols.set(e.column, (a.cols.get(e.column) ?? 0) + boost);
+  totalIdf += addValueHits(data, parsed, st, allowed, touch);
+
+  // Name coverage and graph signals on the strongest candidates only.
+  let ranked = topCandidates(data, st, RANKING.candidates);
+  const queryTerms = new Set(parsed.terms.map((t) => t.term));
+  const queryConcepts = new Set(parsed.terms.flatMap((t) => cachedConcepts(data.conceptCache, data.lexicon, t.surface)));
+  for (const d of ranked) {
+    const words = data.docs[d]!.nameWords;
+    if (words.length === 0) continue;
+    let cover = 0;
+    for (const w of words) {
+      if (queryTerms.has(stem(w))) cover += 1;
+      else if (cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c))) cover += 0.5;
     }
-    totalIdf += parsed.quoted.includes(probe) ? idf : 0;
+    st.score[d]! *= 1 + (RANKING.nameCoverage * cover) / words.length;
   }
-
-  // Table-name coverage: a question that names every word of a table's name is about that table, not a longer one.
-  for (const [d, a] of accs) {
-    const nameTerms = data.docs[d]!.nameTerms;
-    if (nameTerms.length === 0) continue;
-    const literal = nameTerms.filter((t) => a.nameHits.has(t)).length;
-    const related = nameTerms.filter((t) => !a.nameHits.has(t) && a.nameHits.has(`~${t}`)).length;
-    const cover = (literal + 0.5 * related) / nameTerms.length;
-    if (cover > 0) a.score *= 1 + RANKING.nameCoverage * cover;
-  }
-
-  // Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing.
-  const baseScore = new Map<number, number>();
-  for (const [d, a] of accs) baseScore.set(d, a.score);
-  for (let d = 0; d < n; d++) {
-    const doc = data.docs[d]!;
-    if (!doc.isBridge || !allowed(d)) continue;
-    const ends = new Map<number, number>();
-    for (const e of data.edges[d]!) if (e.outgoing && e.to !== d) ends.set(e.to, baseScore.get(e.to) ?? 0);
-    const scores = [...ends.entries()].filter(([, s]) => s > 0).sort((x, y) => y[1] - x[1]);
-    if (scores.length < 2) continue;
-    const boost = RANKING.bridge * Math.min(scores[0]![1], scores[1]![1]);
-    const a = acc(d);
-    a.score += boost;
-    a.reasons.push({ weight: boost, text: `bridge between ${data.docs[scores[0]![0]]!.name} and ${data.docs[scores[1]![0]]!.name}` });
-  }
-
-  let ranked = sortAccs(data, accs);
-  ranked = fillPaths(data, ranked, accs, allowed);
+  addBridges(data, st, allowed, touch);
+  ranked = topCandidates(data, st, RANKING.candidates);
+  ranked = fillPaths(data, ranked, st, allowed, touch);
 
   const top = ranked[0];
-  const coverageTop = top === undefined || totalIdf === 0 ? 0 : Math.min(1, accs.get(top)!.matchedIdf / totalIdf);
-  const topScore = top === undefined ? 1 : accs.get(top)!.score;
+  const coverageTop = top === undefined || totalIdf === 0 ? 0 : Math.min(1, st.matchedIdf[top]! / totalIdf);
+  const topScore = top === undefined ? 1 : st.score[top]!;
   const hits: SearchHit[] = ranked.slice(0, limit).map((d) => {
-    const a = accs.get(d)!;
+    const { why, columns } = explain(data, parsed, st, d);
     const doc = data.docs[d]!;
     return {
       sourceName: doc.source,
       qualifiedName: doc.qualifiedName,
-      score: round(Math.min(1, (a.score / topScore) * (0.4 + 0.6 * coverageTop))),
-      why: explain(a),
-      matchedColumns: [...a.cols.entries()].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 8).map(([c]) => c),
+      score: round(Math.min(1, (st.score[d]! / topScore) * (0.4 + 0.6 * coverageTop))),
+      why,
+      matchedColumns: columns,
     };
   });
-  const result: SearchResult = { hits, totalMatches: ranked.length, terms: parsed.terms.map((t) => t.term) };
+  const totalMatches = st.touched.filter((d) => st.score[d]! > 0).length;
+  const result: SearchResult = { hits, totalMatches, terms: parsed.terms.map((t) => t.term) };
   return opts.withJoinTree ? { ...result, joinTree: joinTree(data, ranked.slice(0, limit)) } : result;
 }
 
@@ -166,43 +152,71 @@ function idfOf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-function saturate(data: IndexData, p: Posting): number {
+function saturate(data: IndexData, list: PostingList, i: number): number {
+  const d = list.docs[i]!;
   let tf = 0;
-  for (let f = 0; f < FIELDS.length; f++) {
-    const raw = p.tf[f]!;
+  for (let f = 0; f < NF; f++) {
+    const raw = list.tf[i * NF + f]!;
     if (raw === 0) continue;
-    const norm = 1 - RANKING.b[f]! + (RANKING.b[f]! * data.fieldLen[f]![p.d]!) / data.avgLen[f]!;
+    const norm = 1 - RANKING.b[f]! + (RANKING.b[f]! * data.fieldLen[f]![d]!) / data.avgLen[f]!;
     tf += (RANKING.weight[f]! * raw) / norm;
   }
   return tf / (RANKING.k1 + tf);
 }
 
-function literalReason(qt: QueryTerm, p: Posting): string {
-  const w = qt.surface;
-  if (p.tf[F_NAME]! > 0) return `name matches '${w}'`;
-  if (p.tf[F_SEMANTIC]! > 0 && p.sem !== null) return `${p.sem[0]} matches '${w}'`;
-  if (p.tf[F_COLUMN]! > 0 && p.cols !== null) return `column ${p.cols.slice(0, 2).join(', ')} matches '${w}'`;
-  if (p.tf[F_COMMENT]! > 0) return `comment mentions '${w}'`;
-  if (p.tf[F_COLUMN_COMMENT]! > 0 && p.cols !== null) return `comment on ${p.cols[0]} mentions '${w}'`;
-  if (p.tf[F_SCHEMA]! > 0) return `schema matches '${w}'`;
-  return `matches '${w}'`;
+/** Value index: literal category values named in the question ("customers in 'LATAM'"). Returns idf mass added. */
+function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, touch: (d: number) => void): number {
+  const n = data.docs.length;
+  let added = 0;
+  for (const probe of parsed.valueProbes) {
+    const list = data.values.get(probe);
+    if (list === undefined) continue;
+    const idf = idfOf(n, new Set(list.map((e) => e.d)).size);
+    const quoted = parsed.quoted.includes(probe);
+    const boost = (quoted ? 1.5 : 1) * RANKING.value * idf * Math.min(1, 0.5 + probe.length / 10);
+    const done = new Set<number>();
+    for (const e of list) {
+      if (!allowed(e.d) || done.has(e.d)) continue;
+      done.add(e.d);
+      touch(e.d);
+      st.score[e.d]! += boost;
+      st.matchedIdf[e.d]! += Math.min(idf, boost);
+      pushExtra(st, e.d, { weight: boost, text: `value '${e.value}' in ${e.column}`, column: e.column });
+    }
+    if (quoted) added += idf;
+  }
+  return added;
 }
 
-function explain(a: Acc): string[] {
-  const seen = new Set<string>();
-  return a.reasons
-    .slice()
-    .sort((x, y) => y.weight - x.weight || (x.text < y.text ? -1 : 1))
-    .filter((r) => (seen.has(r.text) ? false : (seen.add(r.text), true)))
-    .slice(0, 5)
-    .map((r) => r.text);
+/** Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing. */
+function addBridges(data: IndexData, st: QueryState, allowed: (d: number) => boolean, touch: (d: number) => void): void {
+  const boosts: Array<[number, number, string]> = [];
+  for (const d of data.bridges) {
+    if (!allowed(d)) continue;
+    const ends = new Map<number, number>();
+    for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && st.score[e.to]! > 0) ends.set(e.to, st.score[e.to]!);
+    if (ends.size < 2) continue;
+    const two = [...ends.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
+    const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]);
+    boosts.push([d, boost, `bridge between ${data.docs[two[0]![0]]!.name} and ${data.docs[two[1]![0]]!.name}`]);
+  }
+  for (const [d, boost, text] of boosts) {
+    touch(d);
+    st.score[d]! += boost;
+    pushExtra(st, d, { weight: boost, text });
+  }
 }
 
-function sortAccs(data: IndexData, accs: Map<number, Acc>): number[] {
-  return [...accs.entries()]
-    .filter(([, a]) => a.score > 0)
-    .sort((x, y) => y[1].score - x[1].score || compareDocs(data, x[0], y[0]))
-    .map(([d]) => d);
+function pushExtra(st: QueryState, d: number, r: { weight: number; text: string; column?: string }): void {
+  const list = st.extra.get(d);
+  if (list === undefined) st.extra.set(d, [r]);
+  else list.push(r);
+}
+
+function topCandidates(data: IndexData, st: QueryState, k: number): number[] {
+  const out = st.touched.filter((d) => st.score[d]! > 0);
+  out.sort((x, y) => st.score[y]! - st.score[x]! || compareDocs(data, x, y));
+  return out.length > k ? out.slice(0, k) : out;
 }
 
 function compareDocs(data: IndexData, a: number, b: number): number {
@@ -218,33 +232,32 @@ function compareDocs(data: IndexData, a: number, b: number): number {
  * shortest FK path between them (up to `pathMaxHops` edges) are pulled up to just below the weaker endpoint.
  * Among equally short paths the one whose intermediates already score best wins, then the lexically first.
  */
-function fillPaths(data: IndexData, ranked: number[], accs: Map<number, Acc>, allowed: (d: number) => boolean): number[] {
-  const topScore = ranked.length > 0 ? accs.get(ranked[0]!)!.score : 0;
-  const top = ranked.slice(0, RANKING.pathTop).filter((d) => accs.get(d)!.score >= 0.3 * topScore);
+function fillPaths(data: IndexData, ranked: number[], st: QueryState, allowed: (d: number) => boolean, touch: (d: number) => void): number[] {
+  if (ranked.length < 2) return ranked;
+  const topScore = st.score[ranked[0]!]!;
+  const top = ranked.slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= 0.3 * topScore);
   let changed = false;
   for (let i = 0; i < top.length; i++) {
     for (let j = i + 1; j < top.length; j++) {
       const a = top[i]!;
       const b = top[j]!;
       if (data.docs[a]!.source !== data.docs[b]!.source) continue;
-      const path = shortestPath(data, a, b, allowed, accs);
+      const path = shortestPath(data, a, b, allowed, st);
       if (path === null || path.length <= 2) continue;
-      const target = RANKING.pathFill * Math.min(accs.get(a)!.score, accs.get(b)!.score);
+      const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);
       for (const mid of path.slice(1, -1)) {
-        const cur = accs.get(mid);
-        if (cur !== undefined && cur.score >= target) continue;
-        const m: Acc = cur ?? { score: 0, matchedIdf: 0, reasons: [], cols: new Map(), nameHits: new Set<string>() };
-        m.score = target;
-        m.reasons.push({ weight: target, text: `joins ${data.docs[a]!.name} and ${data.docs[b]!.name}` });
-        accs.set(mid, m);
+        if (st.score[mid]! >= target) continue;
+        touch(mid);
+        st.score[mid] = target;
+        pushExtra(st, mid, { weight: target, text: `joins ${data.docs[a]!.name} and ${data.docs[b]!.name}` });
         changed = true;
       }
     }
   }
-  return changed ? sortAccs(data, accs) : ranked;
+  return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
 }
 
-function shortestPath(data: IndexData, from: number, to: number, allowed: (d: number) => boolean, accs: Map<number, Acc>): number[] | null {
+function shortestPath(data: IndexData, from: number, to: number, allowed: (d: number) => boolean, st: QueryState): number[] | null {
   // Breadth-first by layers, keeping every parent so that ties between equally short paths can be broken.
   const parents = new Map<number, number[]>([[from, []]]);
   let frontier = [from];
@@ -262,26 +275,99 @@ function shortestPath(data: IndexData, from: number, to: number, allowed: (d: nu
       }
     }
     for (const [v, ps] of layer) parents.set(v, ps);
-    if (layer.has(to)) return bestPath(data, parents, from, to, accs);
+    if (layer.has(to)) return bestPath(data, parents, from, to, st);
     if (next.length > 2000) return null;
     frontier = next;
   }
   return null;
 }
 
-function bestPath(data: IndexData, parents: Map<number, number[]>, from: number, to: number, accs: Map<number, Acc>): number[] {
-  const score = (d: number): number => accs.get(d)?.score ?? 0;
+function bestPath(data: IndexData, parents: Map<number, number[]>, from: number, to: number, st: QueryState): number[] {
+  const memo = new Map<number, { path: number[]; s: number }>();
   const walk = (v: number): { path: number[]; s: number } => {
+    const hit = memo.get(v);
+    if (hit !== undefined) return hit;
     if (v === from) return { path: [from], s: 0 };
     let best: { path: number[]; s: number } | null = null;
+    let bestParent = -1;
     for (const p of parents.get(v)!) {
       const r = walk(p);
-      const cand = { path: [...r.path, v], s: r.s + (v === to ? 0 : score(v)) };
-      if (best === null || cand.s > best.s || (cand.s === best.s && compareDocs(data, v, best.path[best.path.length - 1]!) < 0)) best = cand;
+      const cand = { path: [...r.path, v], s: r.s + (v === to ? 0 : st.score[v]!) };
+      if (best === null || cand.s > best.s || (cand.s === best.s && compareDocs(data, p, bestParent) < 0)) {
+        best = cand;
+        bestParent = p;
+      }
     }
+    memo.set(v, best!);
     return best!;
   };
   return walk(to).path;
+}
+
+/** Reasons and matched columns for one returned hit, recomputed from the table itself. */
+function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number): { why: string[]; columns: string[] } {
+  const doc = data.docs[d]!;
+  const t = doc.table;
+  const reasons: Array<{ weight: number; text: string }> = [];
+  const colWeight = new Map<string, number>();
+  const termsOf = (name: string) => cachedTerms(data.termCache, data.vocab, name);
+  const conceptsOf = (w: string) => cachedConcepts(data.conceptCache, data.lexicon, w);
+  const nameTerms = termsOf(t.name);
+  const schemaTerms = termsOf(t.schema);
+  const commentTerms = t.comment ? textTerms(t.comment) : [];
+  for (const qt of parsed.terms) {
+    const w = qt.surface;
+    const has = (terms: ReadonlyArray<{ term: string }>): boolean => terms.some((x) => x.term === qt.term);
+    const cols = t.columns.filter((c) => has(termsOf(c.name))).map((c) => c.name);
+    const commentCols = t.columns.filter((c) => c.comment && has(textTerms(c.comment))).map((c) => c.name);
+    const sem = doc.semantic.find((s) => has(s.terms));
+    let text: string | null = null;
+    let weight = 1;
+    if (has(nameTerms)) [text, weight] = [`name matches '${w}'`, 3];
+    else if (sem !== undefined) [text, weight] = [`${sem.label} matches '${w}'`, 2.5];
+    else if (has(commentTerms)) [text, weight] = [`comment mentions '${w}'`, 1.5];
+    else if (cols.length > 0) [text, weight] = [`column ${cols.slice(0, 2).join(', ')} matches '${w}'`, 1.2];
+    else if (commentCols.length > 0) [text, weight] = [`comment on ${commentCols[0]} mentions '${w}'`, 0.8];
+    else if (has(schemaTerms)) [text, weight] = [`schema matches '${w}'`, 0.5];
+    for (const c of [...cols, ...commentCols]) colWeight.set(c, (colWeight.get(c) ?? 0) + weight);
+    if (text === null) {
+      const qc = new Set(conceptsOf(w));
+      if (qc.size === 0) continue;
+      const related = (word: string): boolean => conceptsOf(word).some((c) => qc.has(c));
+      const viaThesaurus = (word: string): boolean => conceptsOf(word).some((c) => c.startsWith('t') && qc.has(c));
+      const kind = (word: string): string => (viaThesaurus(word) ? 'synonym' : 'related word');
+      const nameWord = nameTerms.find((x) => related(x.surface));
+      if (nameWord !== undefined) [text, weight] = [`${kind(nameWord.surface)} ${w}→${nameWord.surface}`, 2];
+      else {
+        const col = t.columns.find((c) => termsOf(c.name).some((x) => related(x.surface)));
+        if (col !== undefined) {
+          const word = termsOf(col.name).find((x) => related(x.surface))!.surface;
+          [text, weight] = [`${kind(word)} ${w}→${word} in ${col.name}`, 0.9];
+          colWeight.set(col.name, (colWeight.get(col.name) ?? 0) + weight);
+        } else {
+          const cw = commentTerms.find((x) => related(x.surface));
+          if (cw !== undefined) [text, weight] = [`comment: ${kind(cw.surface)} ${w}→${cw.surface}`, 0.8];
+        }
+      }
+    }
+    if (text !== null) reasons.push({ weight: weight * qt.weight, text });
+  }
+  for (const r of st.extra.get(d) ?? []) {
+    reasons.push({ weight: r.text.startsWith('value') ? 2.8 : 2.6, text: r.text });
+    if (r.column !== undefined) colWeight.set(r.column, (colWeight.get(r.column) ?? 0) + 3);
+  }
+  const seenText = new Set<string>();
+  const why = reasons
+    .sort((x, y) => y.weight - x.weight || (x.text < y.text ? -1 : 1))
+    .filter((r) => (seenText.has(r.text) ? false : (seenText.add(r.text), true)))
+    .slice(0, 5)
+    .map((r) => r.text);
+  if (why.length === 0) why.push('weak match on table text');
+  const columns = [...colWeight.entries()]
+    .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+    .slice(0, 8)
+    .map(([c]) => c);
+  return { why, columns };
 }
 
 function listAll(data: IndexData, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {

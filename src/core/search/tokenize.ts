@@ -207,6 +207,7 @@ function undouble(s: string): string {
 
 /** Split an identifier into lower-case pieces: `SalesOrderID2` → `sales order id 2`. No vocabulary involved. */
 export function splitIdentifierRaw(name: string): string[] {
+  if (/^[a-z0-9_]+$/.test(name) && !/[a-z]\d|\d[a-z]/.test(name)) return name.split('_').filter((p) => p.length > 0);
   const spaced = name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
