@@ -65,9 +65,30 @@ export function spanAttributes(s: ToolCallSummary): Attributes {
   return attrs;
 }
 
-export function createSpanSink(url: string, warn: (msg: string) => void): SpanSink {
-  // The JS OTLP/HTTP exporter speaks the JSON encoding; headers and timeout come from OTEL_EXPORTER_OTLP_* itself.
-  const exporter = new ReportingExporter(new OTLPTraceExporter({ url }), warn);
+/**
+ * Headers and timeout from the given environment (not necessarily process.env), per
+ * https://opentelemetry.io/docs/languages/sdk-configuration/otlp-exporter/ — signal-specific variables win.
+ */
+export function exporterSettings(env: NodeJS.ProcessEnv): { headers: Record<string, string>; timeoutMillis?: number } {
+  const headers: Record<string, string> = {};
+  for (const raw of [env.OTEL_EXPORTER_OTLP_HEADERS, env.OTEL_EXPORTER_OTLP_TRACES_HEADERS]) {
+    for (const pair of (raw ?? '').split(',')) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) continue;
+      try {
+        headers[decodeURIComponent(pair.slice(0, eq).trim())] = decodeURIComponent(pair.slice(eq + 1).trim());
+      } catch {
+        // a malformed escape: skip that header rather than fail the exporter
+      }
+    }
+  }
+  const timeout = Number(env.OTEL_EXPORTER_OTLP_TRACES_TIMEOUT ?? env.OTEL_EXPORTER_OTLP_TIMEOUT);
+  return Number.isFinite(timeout) && timeout > 0 ? { headers, timeoutMillis: timeout } : { headers };
+}
+
+export function createSpanSink(url: string, env: NodeJS.ProcessEnv, warn: (msg: string) => void): SpanSink {
+  // The JS OTLP/HTTP exporter speaks the JSON encoding (the protobuf one is a separate package).
+  const exporter = new ReportingExporter(new OTLPTraceExporter({ url, ...exporterSettings(env) }), warn);
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ 'service.name': 'schemabrain' }),
     spanProcessors: [new BatchSpanProcessor(exporter)],

@@ -67,7 +67,7 @@ export function createTelemetry(env: NodeJS.ProcessEnv, logger: Logger): Telemet
     // A lazy require rather than a static import: with tracing off these modules are never read from disk.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const sdk = require('./otel-sdk') as typeof import('./otel-sdk');
-    sink = sdk.createSpanSink(url, warnOnce);
+    sink = sdk.createSpanSink(url, env, warnOnce);
   } catch (err) {
     warnOnce(`OTEL_EXPORTER_OTLP_ENDPOINT is set but the OpenTelemetry SDK could not be loaded (${errorLabel(err)})`);
     return NOOP;

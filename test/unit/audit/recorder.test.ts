@@ -1,0 +1,133 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { canonicalJson, sha256Hex } from '../../../src/core/audit/canonical';
+import { openAuditLog } from '../../../src/core/audit/log';
+import { argsFingerprint, createCallRecorder, openRecorder, type ToolCallRecord } from '../../../src/core/audit/recorder';
+import { normalizeSql, sqlFingerprint } from '../../../src/core/audit/sql-fingerprint';
+import { listAudit, verifyAudit } from '../../../src/core/audit/verify';
+import { createEventBus } from '../../../src/core/events/bus';
+import type { ServerEvent, ToolCallEvent } from '../../../src/core/events/event';
+import { readEvents } from '../../../src/core/events/tail';
+import type { Telemetry, ToolCallSummary } from '../../../src/core/telemetry/telemetry';
+import { captureLogger } from '../events/helpers';
+import { tempDir } from './helpers';
+
+/** A Telemetry that keeps what it is given (the OTLP path itself is tested against a real receiver). */
+function keepingTelemetry(): Telemetry & { spans: ToolCallSummary[] } {
+  const spans: ToolCallSummary[] = [];
+  return { enabled: true, spans, recordToolCall: (s) => spans.push(s), flush: async () => {}, shutdown: async () => {} };
+}
+
+function call(overrides: Partial<ToolCallRecord> = {}): ToolCallRecord {
+  return {
+    sessionId: 'sess-r',
+    client: { name: 'Visual Studio Code', version: '1.101.0' },
+    tool: 'get_metric',
+    args: { metric: 'revenue', filters: { email: 'jane@example.org' }, dsn: 'postgres://u:pw@h/db' },
+    status: 'success',
+    errorKind: null,
+    piiCategories: ['contact'],
+    sql: "SELECT sum(amount) FROM orders WHERE email = 'jane@example.org'",
+    rowCount: 1,
+    truncated: false,
+    durationMs: 8.5,
+    generation: 4,
+    resultSummary: { rows: 1 },
+    ...overrides,
+  };
+}
+
+describe('call recorder', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = tempDir('rec');
+  });
+  afterEach(() => {
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('writes the audit row durably, then the redacted event, then the span keyed by the audit hash', async () => {
+    const auditPath = path.join(dir, 'audit.log');
+    const eventsPath = path.join(dir, 'events.jsonl');
+    const telemetry = keepingTelemetry();
+    const logger = captureLogger();
+    const rec = createCallRecorder({ audit: openAuditLog(auditPath), events: createEventBus({ path: eventsPath, logger }), telemetry, logger, sessionId: 'sess-r' });
+    const outcome = await rec.record(call());
+    // durable before record resolves: readable now, with no close
+    const [row] = await listAudit(auditPath);
+    assert.equal(outcome.auditHash, row.hash);
+    assert.equal(outcome.auditSeq, 1);
+    assert.equal(row.clientName, 'Visual Studio Code');
+    assert.equal(row.tool, 'get_metric');
+    assert.deepEqual(row.piiCategories, ['contact']);
+    assert.equal(row.argsFingerprint, sha256Hex(canonicalJson({ metric: 'revenue', filters: { email: '<value>' }, dsn: '<redacted-connection-url>' })));
+    assert.equal(row.sqlFingerprint, sqlFingerprint('select SUM(amount)  from orders where email = $$someone@else.org$$'));
+    assert.equal(row.catalogGeneration, 4);
+    const auditText = fs.readFileSync(auditPath, 'utf8');
+    assert.doesNotMatch(auditText, /jane|pw@h|revenue|orders/, 'no argument or SQL text in the audit log');
+    const [event] = readEvents(eventsPath) as ToolCallEvent[];
+    assert.deepEqual(event.args_summary, { metric: 'revenue', filters: { email: '<value>' }, dsn: '<redacted-connection-url>' });
+    assert.deepEqual(event.result_summary, { rows: 1, audit_seq: 1 });
+    assert.equal(event.timestamp, row.time);
+    assert.equal(telemetry.spans.length, 1);
+    assert.equal(telemetry.spans[0].callId, row.hash);
+    assert.equal((telemetry.spans[0] as unknown as Record<string, unknown>).args, undefined);
+    rec.serverEvent('server_stop', { reason: 'stdin closed' });
+    await rec.close();
+    const stop = readEvents(eventsPath)[1] as ServerEvent;
+    assert.equal(stop.event_subtype, 'server_stop');
+    assert.equal(stop.server_session_id, 'sess-r');
+    assert.equal(stop.message, '{"reason":"stdin closed"}');
+  });
+
+  it('lets the call proceed when the audit log is unwritable, logging it once', async () => {
+    const blocker = path.join(dir, 'file');
+    fs.writeFileSync(blocker, '');
+    const eventsPath = path.join(dir, 'events.jsonl');
+    const logger = captureLogger();
+    const telemetry = keepingTelemetry();
+    const rec = createCallRecorder({ audit: openAuditLog(path.join(blocker, 'audit.log')), events: createEventBus({ path: eventsPath, logger }), telemetry, logger });
+    for (let i = 0; i < 3; i++) assert.deepEqual(await rec.record(call()), {});
+    await rec.close();
+    assert.equal(logger.lines.length, 1);
+    assert.match(logger.lines[0], /^audit: cannot write .*\(EEXIST\); tool calls proceed unaudited/);
+    assert.doesNotMatch(logger.lines[0], /jane|pw/);
+    assert.equal(readEvents(eventsPath).length, 3, 'events still flow');
+    assert.equal(telemetry.spans[0].callId, undefined);
+  });
+
+  it('wires all three sinks from paths with openRecorder, and skips the ones turned off', async () => {
+    const auditPath = path.join(dir, 'audit.log');
+    const on = openRecorder({ sessionId: 's1', auditPath, eventsPath: path.join(dir, 'events.jsonl'), env: {}, logger: captureLogger() });
+    await on.record(call());
+    await on.close();
+    assert.equal((await verifyAudit(auditPath)).rows, 1);
+    const off = openRecorder({ sessionId: 's2', auditPath: null, eventsPath: null, env: {}, logger: captureLogger() });
+    assert.deepEqual(await off.record(call()), {});
+    await off.close();
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['audit.log', 'events.jsonl'], 'the recorder with sinks off wrote nothing');
+  });
+
+  it('fingerprints arguments after redaction, so filter values and e-mails do not change it', () => {
+    assert.equal(argsFingerprint({ filters: { id: 1 } }), argsFingerprint({ filters: { id: 2 } }));
+    assert.equal(argsFingerprint({ who: 'a@b.co' }), argsFingerprint({ who: 'c@d.org' }));
+    assert.notEqual(argsFingerprint({ table: 'a' }), argsFingerprint({ table: 'b' }));
+  });
+});
+
+describe('SQL fingerprint', () => {
+  it('normalises case, whitespace, comments and literals', () => {
+    assert.equal(normalizeSql("SELECT  a, b\nFROM t -- c\nWHERE x = 'it''s' AND y > 3.5e2 /* note */"), 'select a,b from t where x=? and y>?');
+    assert.equal(normalizeSql('select * from "MixedCase" where id in (1, 2, 3);'), 'select*from "MixedCase" where id in(?)');
+    assert.equal(normalizeSql('select t1.c from t1 where c = $1'), 'select t1.c from t1 where c=$1');
+    assert.equal(normalizeSql("select E'a\\'b', $tag$x$tag$"), 'select ?,?');
+  });
+
+  it('gives equal fingerprints to the same shape and null without SQL', () => {
+    assert.equal(sqlFingerprint("select * from u where email='a@b.co'"), sqlFingerprint("SELECT *\n  FROM u WHERE email = 'x@y.org'"));
+    assert.notEqual(sqlFingerprint('select a from u'), sqlFingerprint('select b from u'));
+    assert.equal(sqlFingerprint(null), null);
+    assert.equal(sqlFingerprint('  '), null);
+  });
+});
