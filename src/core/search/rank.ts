@@ -332,21 +332,22 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
     for (const c of [...cols, ...commentCols]) colWeight.set(c, (colWeight.get(c) ?? 0) + weight);
     if (text === null) {
       const qc = new Set(conceptsOf(w));
+      const lemma = data.lexicon.lemma(w);
       if (qc.size === 0) continue;
       const related = (word: string): boolean => conceptsOf(word).some((c) => qc.has(c));
       const viaThesaurus = (word: string): boolean => conceptsOf(word).some((c) => c.startsWith('t') && qc.has(c));
       const kind = (word: string): string => (viaThesaurus(word) ? 'synonym' : 'related word');
       const nameWord = nameTerms.find((x) => related(x.surface));
-      if (nameWord !== undefined) [text, weight] = [`${kind(nameWord.surface)} ${w}→${nameWord.surface}`, 2];
+      if (nameWord !== undefined) [text, weight] = [`${kind(nameWord.surface)} ${lemma}→${nameWord.surface}`, 2];
       else {
         const col = t.columns.find((c) => termsOf(c.name).some((x) => related(x.surface)));
         if (col !== undefined) {
           const word = termsOf(col.name).find((x) => related(x.surface))!.surface;
-          [text, weight] = [`${kind(word)} ${w}→${word} in ${col.name}`, 0.9];
+          [text, weight] = [`${kind(word)} ${lemma}→${word} in ${col.name}`, 0.9];
           colWeight.set(col.name, (colWeight.get(col.name) ?? 0) + weight);
         } else {
           const cw = commentTerms.find((x) => related(x.surface));
-          if (cw !== undefined) [text, weight] = [`comment: ${kind(cw.surface)} ${w}→${cw.surface}`, 0.8];
+          if (cw !== undefined) [text, weight] = [`comment: ${kind(cw.surface)} ${lemma}→${cw.surface}`, 0.8];
         }
       }
     }

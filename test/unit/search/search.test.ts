@@ -1,0 +1,225 @@
+import assert from 'node:assert/strict';
+import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
+import { buildSearchIndex, identifierTerms, loadLexicon, parseQuery, segmentWord, stem, type SearchTableInput } from '../../../src/core/search/index';
+
+function column(name: string, extra: Partial<ColumnInfo> = {}): ColumnInfo {
+  return {
+    name,
+    ordinal: 1,
+    dataType: 'text',
+    isNullable: true,
+    defaultExpr: null,
+    isGenerated: false,
+    isIdentity: false,
+    comment: null,
+    enumLabels: null,
+    stats: null,
+    pii: null,
+    ...extra,
+  };
+}
+
+function fk(columns: string[], targetTable: string, targetColumns: string[] = ['id']): ForeignKeyInfo {
+  return { name: `${columns.join('_')}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns, onDelete: null, onUpdate: null };
+}
+
+function table(name: string, columns: Array<string | ColumnInfo>, opts: { comment?: string; fks?: ForeignKeyInfo[] } = {}): TableInfo {
+  return {
+    schema: 'public',
+    name,
+    kind: 'table',
+    comment: opts.comment ?? null,
+    rowEstimate: null,
+    columns: columns.map((c, i) => (typeof c === 'string' ? column(c, { ordinal: i + 1 }) : { ...c, ordinal: i + 1 })),
+    primaryKey: null,
+    uniqueConstraints: [],
+    checkConstraints: [],
+    foreignKeys: opts.fks ?? [],
+    indexes: [],
+    partitions: [],
+    viewDefinition: null,
+    fingerprint: '',
+  };
+}
+
+const src = (tables: TableInfo[], sourceName = 'db'): SearchTableInput[] => tables.map((t) => ({ sourceName, table: t }));
+
+/** A small media-store + DVD-rental catalog. */
+function catalog(): SearchTableInput[] {
+  return src([
+    table('artist', ['id', 'name']),
+    table('album', ['id', 'title', 'artist_id'], { fks: [fk(['artist_id'], 'artist')] }),
+    table('track', ['id', 'name', 'album_id', 'milliseconds', 'unit_price'], { fks: [fk(['album_id'], 'album')] }),
+    table('customer', ['id', 'first_name', 'last_name', 'email', column('region', { stats: { nullFraction: 0, distinctEstimate: 4, mostCommonValues: ['LATAM', 'EMEA', 'APAC', 'NA'], mostCommonFreqs: null, minValue: null, maxValue: null, avgWidth: null, origin: 'pg_stats' } })]),
+    table('invoice', ['id', 'customer_id', 'total', 'invoice_date'], { fks: [fk(['customer_id'], 'customer')] }),
+    table('film', ['film_id', 'title', 'description', 'release_year', column('rating', { enumLabels: ['G', 'PG', 'PG-13', 'R', 'NC-17'] })]),
+    table('actor', ['actor_id', 'first_name', 'last_name']),
+    table('film_actor', ['actor_id', 'film_id', 'last_update'], { fks: [fk(['actor_id'], 'actor', ['actor_id']), fk(['film_id'], 'film', ['film_id'])] }),
+    table('salesorderheader', ['salesorderid', 'orderdate', 'customerid', 'totaldue'], { comment: 'General sales order information.' }),
+  ]);
+}
+
+const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName);
+
+describe('search: tokeniser', () => {
+  const lexicon = loadLexicon();
+
+  it('splits snake_case, camelCase, acronyms and digits into lower-case words', () => {
+    const terms = (s: string): string[] => identifierTerms(s, lexicon).map((t) => t.surface);
+    assert.deepEqual(terms('customer_id'), ['customer', 'id']);
+    assert.deepEqual(terms('SalesOrderID'), ['sales', 'order', 'id']);
+    assert.deepEqual(terms('HTTPRequestLog'), ['http', 'request', 'log']);
+    assert.deepEqual(terms('address2'), ['address']);
+  });
+
+  it('splits run-together names against the vocabulary and leaves real words alone', () => {
+    assert.deepEqual(segmentWord('salesorderheader', lexicon), ['sales', 'order', 'header']);
+    assert.deepEqual(segmentWord('businessentityid', lexicon), ['business', 'entity', 'id']);
+    assert.equal(segmentWord('password', lexicon), null);
+    assert.equal(segmentWord('isrc', lexicon), null);
+  });
+
+  it('expands common abbreviations', () => {
+    const terms = identifierTerms('order_qty', lexicon).map((t) => t.term);
+    assert.ok(terms.includes(stem('quantity')));
+    assert.ok(identifierTerms('cust_addr', lexicon).some((t) => t.term === stem('address')));
+  });
+
+  it('stems singular, plural and simple verb forms to one term', () => {
+    assert.equal(stem('orders'), stem('order'));
+    assert.equal(stem('ordered'), stem('order'));
+    assert.equal(stem('countries'), stem('country'));
+    assert.equal(stem('rating'), stem('rate'));
+    assert.equal(stem('people'), stem('person'));
+    assert.notEqual(stem('film'), stem('filling'));
+  });
+
+  it('drops stop words and keeps quoted phrases as value probes', () => {
+    const q = parseQuery('Which customers are in "Latin America"?', lexicon);
+    assert.deepEqual(q.terms.map((t) => t.surface), ['customers', 'latin', 'america']);
+    assert.deepEqual(q.quoted, ['latin america']);
+    assert.ok(q.valueProbes.includes('latin america'));
+  });
+});
+
+describe('search: ranking', () => {
+  const index = buildSearchIndex({ tables: catalog() });
+
+  it('ranks the table whose name matches above tables that only mention the word in a column', () => {
+    const r = index.search('album titles');
+    assert.equal(r.hits[0]?.qualifiedName, 'public.album');
+    assert.ok(names(r.hits).includes('public.track'), 'track links to album and should still appear');
+  });
+
+  it('weights a name match over a column match (BM25F fields)', () => {
+    const r = index.search('invoice');
+    assert.equal(r.hits[0]?.qualifiedName, 'public.invoice');
+  });
+
+  it('finds tables through synonyms: song→track and singer→artist', () => {
+    const songs = index.search('songs');
+    assert.equal(songs.hits[0]?.qualifiedName, 'public.track');
+    assert.ok(songs.hits[0]!.why.some((w) => w.includes('song→track')), songs.hits[0]!.why.join('; '));
+    const singers = index.search('singer');
+    assert.equal(singers.hits[0]?.qualifiedName, 'public.artist');
+  });
+
+  it('finds tables through a value of a low-cardinality column', () => {
+    const r = index.search("customers in 'LATAM'");
+    assert.equal(r.hits[0]?.qualifiedName, 'public.customer');
+    assert.ok(r.hits[0]!.why.some((w) => w === "value 'LATAM' in region"), r.hits[0]!.why.join('; '));
+    assert.ok(r.hits[0]!.matchedColumns.includes('region'));
+    const rated = index.search('films rated PG-13');
+    assert.equal(rated.hits[0]?.qualifiedName, 'public.film');
+    assert.ok(rated.hits[0]!.why.some((w) => w.startsWith("value 'PG-13'")));
+  });
+
+  it('completes the join set with the bridge table between two matched tables', () => {
+    const r = index.search('which actors appear in each film', { limit: 3, withJoinTree: true });
+    assert.deepEqual([...names(r.hits)].sort(), ['public.actor', 'public.film', 'public.film_actor']);
+    const bridge = r.hits.find((h) => h.qualifiedName === 'public.film_actor')!;
+    assert.ok(bridge.why.some((w) => w.startsWith('bridge between') || w.startsWith('joins')), bridge.why.join('; '));
+    assert.equal(r.joinTree?.length, 2);
+    assert.ok(r.joinTree!.every((e) => e.from === 'public.film_actor'));
+  });
+
+  it('matches run-together table names and table comments', () => {
+    const r = index.search('sales orders');
+    assert.equal(r.hits[0]?.qualifiedName, 'public.salesorderheader');
+  });
+
+  it('explains every hit with at least one non-empty reason and scores within 0..1', () => {
+    for (const q of ['album titles', 'songs', 'customers in LATAM', 'actors in films', 'total due of orders']) {
+      const r = index.search(q);
+      assert.ok(r.hits.length > 0, q);
+      for (const h of r.hits) {
+        assert.ok(h.why.length > 0 && h.why.every((w) => w.length > 0), `${q}: ${h.qualifiedName}`);
+        assert.ok(h.score > 0 && h.score <= 1, `${q}: ${h.qualifiedName} ${h.score}`);
+      }
+      assert.equal(r.hits[0]!.score, Math.max(...r.hits.map((h) => h.score)));
+    }
+  });
+
+  it('is deterministic: the same query on an index built from shuffled input gives the same ranking', () => {
+    const a = index.search('name of the customer', { limit: 20 });
+    const shuffled = buildSearchIndex({ tables: [...catalog()].reverse() });
+    const b = shuffled.search('name of the customer', { limit: 20 });
+    assert.deepEqual(names(a.hits), names(b.hits));
+    assert.deepEqual(a.hits.map((h) => h.score), b.hits.map((h) => h.score));
+  });
+
+  it("lists every table for '*' and returns nothing for an empty or stop-word-only query", () => {
+    const all = index.search('*', { limit: 100 });
+    assert.equal(all.hits.length, 9);
+    assert.equal(all.totalMatches, 9);
+    assert.equal(index.search('*', { limit: 3 }).hits.length, 3);
+    assert.equal(index.search('*', { limit: 3 }).totalMatches, 9);
+    assert.equal(index.search('').hits.length, 0);
+    assert.equal(index.search('   ').hits.length, 0);
+    assert.equal(index.search('what is the').hits.length, 0);
+  });
+
+  it('filters by source and schema', () => {
+    const two = buildSearchIndex({ tables: [...catalog(), ...src([table('track', ['id', 'title'])], 'other')] });
+    const r = two.search('track', { source: 'other' });
+    assert.deepEqual(r.hits.map((h) => h.sourceName), ['other']);
+    assert.equal(two.search('track', { schema: 'nope' }).hits.length, 0);
+  });
+
+  it('uses entity and metric names and descriptions', () => {
+    const withSemantic = buildSearchIndex({
+      tables: catalog(),
+      entities: [{ name: 'Purchase', description: 'A bill sent to a shopper', table: 'public.invoice' }],
+      metrics: [{ name: 'gross_revenue', description: 'Sum of invoice totals', entity: 'Purchase' }],
+    });
+    const r = withSemantic.search('gross revenue');
+    assert.equal(r.hits[0]?.qualifiedName, 'public.invoice');
+    assert.ok(r.hits[0]!.why.some((w) => w.includes("metric 'gross_revenue'")), r.hits[0]!.why.join('; '));
+  });
+});
+
+describe('search: latency smoke', () => {
+  it('builds and queries a synthetic 2,000-table index within generous bounds', function () {
+    this.timeout(60000);
+    const words = 'account order customer invoice payment product item stock warehouse region country city store staff employee department project task ticket event session user role audit log metric report campaign lead contact vendor supplier shipment'.split(' ');
+    const tables: TableInfo[] = [];
+    for (let t = 0; t < 2000; t++) {
+      const w = (k: number): string => words[(t * 7 + k * 13) % words.length]!;
+      tables.push(table(`${w(1)}_${w(2)}_${t}`, ['id', ...Array.from({ length: 12 }, (_, c) => `${w(c + 3)}_${w(c + 5)}_${c}`)], t > 0 ? { fks: [fk([`${w(4)}_${w(6)}_0`], tables[(t * 31) % t]!.name)] } : {}));
+    }
+    const t0 = performance.now();
+    const index = buildSearchIndex({ tables: src(tables) });
+    const buildMs = performance.now() - t0;
+    assert.ok(buildMs < 15000, `build took ${buildMs} ms`);
+    const lat: number[] = [];
+    for (let r = 0; r < 3; r++) {
+      for (const q of ['customer orders by region', 'stock per warehouse', 'employee department', 'vendor shipment', 'songs']) {
+        const s0 = performance.now();
+        index.search(q, { limit: 10, withJoinTree: true });
+        lat.push(performance.now() - s0);
+      }
+    }
+    lat.sort((a, b) => a - b);
+    assert.ok(lat[Math.floor(lat.length / 2)]! < 250, `median ${lat[Math.floor(lat.length / 2)]} ms`);
+  });
+});
