@@ -14,7 +14,9 @@ import {
   BANK_WORDS,
   CARD_WORDS,
   CLINICAL_TABLE_WORDS,
+  CLINICAL_CONTEXT_WORDS,
   INSURANCE_WORDS,
+  PERSON_RECORD_WORDS,
   LOAN_WORDS,
   LOOKUP_TABLE_WORDS,
   NAME_RULES,
@@ -112,6 +114,8 @@ interface Signal {
   readonly category: PiiCategory;
   readonly label: string;
   readonly weight: number;
+  /** A context-dependent name match that contradicting values may overrule, whatever its category. */
+  readonly weak?: boolean;
 }
 
 interface Match {
@@ -160,7 +164,10 @@ const PHONE_WORDS = new Set(['phone', 'telephone', 'tel', 'mobile', 'cell', 'fax
 const SECRET_NAME_WORDS = new Set(['secret', 'key', 'token', 'salt', 'password', 'pwd', 'passwd', 'credential', 'auth', 'api', 'private', 'ha', 'signature', 'hmac']);
 const STRONG_DETECTORS = new Set<ValueDetector>(['email', 'card', 'iban', 'ssn', 'nino', 'cpf', 'dni', 'jwt', 'api_key', 'password_hash', 'mac', 'dna', 'rsid']);
 const S2_DROPPED = new Set<PiiCategory>(['contact', 'financial', 'payment_card', 'location']);
-const PERSONISH = new Set<PiiCategory>(['contact', 'demographic_protected', 'health', 'financial', 'genetic', 'biometric', 'behavioral']);
+/** Facts about a person's body, beliefs and behaviour: meaningless for a dog, a dorm or a store. */
+const PERSON_FACTS = new Set<PiiCategory>(['demographic_protected', 'health', 'genetic', 'biometric', 'behavioral']);
+/** `*_id` names a reference to the thing, not the thing: `phone_id`, `address_id`, `card_id`. */
+const ID_VETOED = new Set<PiiCategory>(['contact', 'payment_card', 'financial', 'location']);
 
 function tokensOfText(text: string): { raw: string[]; sing: string[] } {
   const raw = foldAscii(text)
@@ -184,10 +191,15 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
   const signals: Signal[] = [];
 
   const isAnimal = anyIn(tableSing, ANIMAL_NOUNS);
-  const isPerson = !isAnimal && (anyIn(tableSing, PERSON_NOUNS) || anyIn(sing, PERSON_NOUNS));
-  const isLookup =
-    tableSing.length > 0 &&
-    (LOOKUP_TABLE_WORDS.has(tableSing[0]!) || LOOKUP_TABLE_WORDS.has(tableSing[tableSing.length - 1]!) || tableSing.join(' ') === sing.join(' '));
+  // The table's head noun decides what its rows are: `editor_collection` holds collections, `user_profiles` users.
+  const head = tableSing[tableSing.length - 1] ?? '';
+  const tableIsPerson = PERSON_NOUNS.has(head) || (PERSON_RECORD_WORDS.has(head) && anyIn(tableSing, PERSON_NOUNS));
+  const isPerson = !isAnimal && (tableIsPerson || anyIn(sing, PERSON_NOUNS));
+  // `account` rows are often people (bank clients), so it does not make the table a thing.
+  const tableIsThing = !tableIsPerson && head !== 'account' && THING_NOUNS.has(head);
+  const isLookup = tableSing.length > 0 && (LOOKUP_TABLE_WORDS.has(tableSing[0]!) || LOOKUP_TABLE_WORDS.has(head));
+  // A table named after the attribute (`gender.gender`, `race.race`) lists the values, not people's values.
+  const isValueList = tableSing.length > 0 && tableSing.join(' ') === sing.join(' ');
   const contextHolds = (c: RuleContext): boolean => {
     switch (c) {
       case 'person':
@@ -204,9 +216,15 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
         return anyIn(tableSing, LOAN_WORDS);
       case 'insurance':
         return anyIn(tableSing, INSURANCE_WORDS) || anyIn(sing, INSURANCE_WORDS);
+      case 'clinical':
+        return anyIn(tableSing, CLINICAL_CONTEXT_WORDS);
     }
   };
-  const vetoed = (category: PiiCategory): boolean => (isAnimal && PERSONISH.has(category)) || isLookup;
+  const vetoedPersonish = (category: PiiCategory): boolean => isAnimal && (category === 'contact' || category === 'financial');
+  const vetoed = (category: PiiCategory): boolean =>
+    vetoedPersonish(category) ||
+    isLookup ||
+    ((isAnimal || tableIsThing) && PERSON_FACTS.has(category)) || (isValueList && PERSON_FACTS.has(category));
 
   // 1. Column-name phrases.
   for (const m of matchPhrases(raw, sing, () => true)) {
@@ -216,14 +234,16 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
     if (vetoed(rule.category)) continue;
     if (VETOABLE.has(rule.category)) {
       let attr = false;
-      for (let k = m.end; k < raw.length && !attr; k++) attr = ATTRIBUTE_WORDS.has(raw[k]!) || ATTRIBUTE_WORDS.has(sing[k]!);
+      for (let k = m.end; k < raw.length && !attr; k++) {
+        attr = ATTRIBUTE_WORDS.has(raw[k]!) || ATTRIBUTE_WORDS.has(sing[k]!) || (raw[k] === 'id' && ID_VETOED.has(rule.category));
+      }
       for (let k = 0; k < m.start && !attr; k++) attr = PREFIX_WORDS.has(raw[k]!);
       if (attr) continue;
     }
     // `product_name`, `wine_age`: the noun before the phrase owns it.
     if (rule.context === 'person' && m.start > 0 && THING_NOUNS.has(sing[m.start - 1]!)) continue;
     const ctx = rule.context ? `+${rule.context}` : '';
-    signals.push({ category: rule.category, label: `name:${rule.phrase.join('_')}${ctx}`, weight: rule.weight });
+    signals.push({ category: rule.category, label: `name:${rule.phrase.join('_')}${ctx}`, weight: rule.weight, ...(rule.weight < 0.7 ? { weak: true } : {}) });
   }
   // `essn`, `mgrssn`, `super_ssn`: SSN-valued keys in the classic textbook schemas.
   for (const t of raw) {
@@ -242,7 +262,10 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
     }
   }
 
-  // 3. Column comment: strong phrases only, and not when the column is itself an attribute or a switch.
+  // 3. Column comment: strong phrases only, and not when the column is itself an attribute or a switch. A comment
+  // explains an opaque name or confirms a clear one; it does not add categories to a clear name
+  // (`passwordhash` "Password for the e-mail account" is a credential, not contact data).
+  const nameCategories = new Set(signals.map((s) => s.category));
   if (input.comment) {
     const c = tokensOfText(input.comment);
     const columnIsAttribute = anyIn(raw, ATTRIBUTE_WORDS) || anyIn(raw, PREFIX_WORDS);
@@ -250,6 +273,7 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
       const { rule } = m;
       if (!compatible(rule.kind, type) || vetoed(rule.category)) continue;
       if (VETOABLE.has(rule.category) && (columnIsAttribute || (m.end < c.raw.length && ATTRIBUTE_WORDS.has(c.raw[m.end]!)))) continue;
+      if (nameCategories.size > 0 && !nameCategories.has(rule.category)) continue;
       signals.push({ category: rule.category, label: `comment:${rule.phrase.join('_')}`, weight: Math.min(0.7, rule.weight) });
     }
   }
@@ -307,6 +331,11 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
       if (words.some((w) => PHONE_WORDS.has(w)) && digits.total >= 5 && digits.share === 0) return false;
       return true;
     });
+    // A weak name (`pin`, `long`, `balance`) yields to values with no digits at all; strong names never do.
+    const anyDigits = digitShare(samples, 1);
+    if (anyDigits.total >= 5 && anyDigits.share === 0) {
+      kept = kept.filter((s) => !(s.weak && (s.category === 'credential' || s.category === 'location' || s.category === 'financial')));
+    }
   }
 
   // S2: an integer `*_id` is a foreign key; it carries no contact, money, card or place data itself.

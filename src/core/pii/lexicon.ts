@@ -9,7 +9,7 @@ import type { PiiCategory } from '../envelope/kinds';
 export type ValueKind = 'text' | 'num' | 'date' | 'code' | 'any';
 
 /** A context the phrase needs: `name` names a person only in a table of persons; `pan` is a card only near cards. */
-export type RuleContext = 'person' | 'card' | 'bank' | 'address' | 'pay' | 'loan' | 'insurance';
+export type RuleContext = 'person' | 'card' | 'bank' | 'address' | 'pay' | 'loan' | 'insurance' | 'clinical';
 
 export interface NameRule {
   readonly phrase: readonly string[];
@@ -81,9 +81,11 @@ add('username|user name|login|login name|login id|loginid|screen name|user login
 // health --------------------------------------------------------------------------------------------------------
 add('diagnosis|diagnoses|diagnostic|diagnose|icd|icd 9|icd 10|cpt code|medication|medications|prescription|prescriptions|dose|dosage|allergy|allergies|blood type|blood group|blood pressure|heart rate|bmi|vital sign|vital signs|vitals|lab result|lab results|symptom|symptoms|medical|medical record|medical history|mrn|phi|health record|health|disease|illness|insurance id|insurance number|insurance member id|insurance subscriber id|pregnant|pregnancy|hiv|vaccination|vaccine|immunization|smoker|smoking status|mental health|krankheit|diagnostico|enfermedad|maladie|medikament|medicament|medicamento|diagnostiek', 'health', 'any', 0.75);
 add('member id|policy number|subscriber id', 'health', 'any', 0.5, 'insurance', false);
+add('admission|discharge|procedure|procedures|treatment|treatments', 'health', 'any', 0.5, 'clinical', false);
 
 // genetic / biometric / behavioral ------------------------------------------------------------------------------
-add('genome|genotype|genetic|dna|dna sequence|dna seq|rsid|snp|allele|haplotype|gene variant', 'genetic', 'any', 0.75);
+// Bare `dna` is left out: in clinical tables it names an antibody test (anti-dsDNA), not a genome.
+add('genome|genotype|genetic|dna sequence|dna seq|dna profile|dna sample|rsid|snp|allele|haplotype|gene variant', 'genetic', 'any', 0.75);
 add('finger print|fingerprint template|fingerprint image|face id|faceid|face hash|face embedding|face print|faceprint|face vector|face template|face encoding|voiceprint|voice print|iris|iris scan|retina|retina scan|biometric|biometrics|palm print', 'biometric', 'any', 0.8);
 add('fingerprint', 'biometric', 'any', 0.55, 'person', false);
 add('purchase history|browse history|browsing history|search history|clickstream|click stream|location history|watch history|viewing history|listening history', 'behavioral', 'any', 0.7);
@@ -135,7 +137,7 @@ export const THING_NOUNS: ReadonlySet<string> = new Set(
     'organisation|organization|org|firm|vendor|supplier|shipper|ship|store|shop|item|department|dept|team|club|school|district|county|city|' +
     'state|country|region|territory|building|room|course|subject|section|semester|degree|major|program|project|account|model|hardware|chip|' +
     'badge|genre|album|track|playlist|media|unit|plan|role|type|status|bank|station|airport|route|campaign|group|layer|attribute|power|publisher|' +
-    'superhero|hero|power|server|network|domain|index|key|constraint|view|function|trigger|sequence|street|area|place|venue|circuit|race|' +
+    'power|server|network|domain|index|key|constraint|view|function|trigger|sequence|street|area|place|venue|circuit|race|' +
     'constructor|stock|inventory|warehouse|loan|order|invoice|contract|policy|document|template|image|video|game|movie|film|book|title|' +
     'wine|grape|appellation|software|version|release|recording|work|label|series|season|stage|step|page|site|template|dorm|amenity|facility|' +
     'asset|vehicle|car|aircraft|flight|train|bike|trip|weather|battery|point|leave|vacation|screen|graphic|mode|market|phone|carrier').split('|'),
@@ -155,7 +157,8 @@ export const ATTRIBUTE_WORDS: ReadonlySet<string> = new Set(
     'timestamp|expires|expiry|expired|ttl|attempts|attempt|strength|required|optional|rule|rules|opt|optin|optout|opted|consent|preference|' +
     'preferences|promotion|promotions|visibility|visible|hidden|shown|style|prefix|suffix|frequency|interval|schedule|period|currency|method|' +
     'unit|units|template|label|rating|quota|min|max|avg|mean|total|sum|domain|host|server|service|company|score|hint|question|link|ref|' +
-    'reference|path|image|photo|picture|icon|pattern|regex|mask|masked|last4|checksum|ratio|share|index').split('|'),
+    'reference|path|image|photo|picture|icon|pattern|regex|mask|masked|last4|checksum|ratio|share|index|other|detail|details|note|notes|' +
+    'comment|comments|description|remark|remarks|archive|file|files').split('|'),
 );
 
 /** Words before the phrase that turn it into a measure or a switch: `max_tokens`, `num_passwords`, `is_email_public`. */
@@ -175,6 +178,10 @@ export const BANK_WORDS: ReadonlySet<string> = new Set('bank|banking|iban|routin
 export const ADDRESS_WORDS: ReadonlySet<string> = new Set('address|addresses|addr|location|locations|residence|shipping|billing|mailing'.split('|'));
 export const PAY_WORDS: ReadonlySet<string> = new Set('pay|payroll|salary|wage|wages|compensation|remuneration|payhistory'.split('|'));
 export const LOAN_WORDS: ReadonlySet<string> = new Set('loan|loans|mortgage|credit|debt|lending'.split('|'));
+/** Tables of patients and care: `admission` or `procedure` there is a health fact. */
+export const CLINICAL_CONTEXT_WORDS: ReadonlySet<string> = new Set('patient|hospital|clinic|clinical|medical|ward|inpatient|outpatient|admission|encounter|care'.split('|'));
+/** Table heads that keep the person of a compound name: `user_profiles`, `customer_details`. */
+export const PERSON_RECORD_WORDS: ReadonlySet<string> = new Set('profile|detail|details|info|record|data|master|account|dim'.split('|'));
 export const INSURANCE_WORDS: ReadonlySet<string> = new Set('insurance|insured|insurer|policyholder|coverage|claim'.split('|'));
 
 /** A version-like name vetoes IPv4-shaped values (`4.2.1.0` is a build, not an address). */
