@@ -67,6 +67,8 @@ export interface IndexData {
   /** Identifier → terms, shared by build and explanations. */
   readonly termCache: Map<string, Term[]>;
   readonly conceptCache: Map<string, readonly string[]>;
+  /** Source/schema filter → membership bytes, filled on first use by rank.ts. */
+  readonly filterMasks: Map<string, Uint8Array>;
 }
 
 export const NF = FIELDS.length;
@@ -162,7 +164,7 @@ export function buildIndexData(input: BuildSearchIndexInput): IndexData {
   const edges = buildEdges(input.tables.map((t) => t.table), input.tables.map((t) => t.sourceName), byKey);
   const avgLen = fieldLen.map((fl) => (fl.length === 0 ? 1 : Math.max(1e-9, fl.reduce((a, b) => a + b, 0) / fl.length)));
   const bridges = docs.flatMap((doc, d) => (doc.isBridge ? [d] : []));
-  return { docs, fieldLen, avgLen, postings, conceptTerms, values, edges, bridges, lexicon, vocab, termCache, conceptCache };
+  return { docs, fieldLen, avgLen, postings, conceptTerms, values, edges, bridges, lexicon, vocab, termCache, conceptCache, filterMasks: new Map() };
 }
 
 export function cachedTerms(cache: Map<string, Term[]>, vocab: Lexicon, name: string): Term[] {

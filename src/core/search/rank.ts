@@ -45,12 +45,8 @@ interface QueryState {
 export function searchIndex(data: IndexData, query: string, opts: SearchOptions = {}): SearchResult {
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_LIMIT));
   const n = data.docs.length;
-  const restricted = opts.source !== undefined || opts.schema !== undefined;
-  const allowed = (d: number): boolean => {
-    if (!restricted) return true;
-    const doc = data.docs[d]!;
-    return (opts.source === undefined || doc.source === opts.source) && (opts.schema === undefined || doc.schema === opts.schema);
-  };
+  const mask = filterMask(data, opts);
+  const allowed = mask === null ? (): boolean => true : (d: number): boolean => mask[d] === 1;
   const parsed = parseQuery(query, data.vocab);
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
   if (parsed.terms.length === 0 && parsed.quoted.length === 0) return { hits: [], totalMatches: 0, terms: [] };
@@ -146,6 +142,23 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
   const totalMatches = st.touched.filter((d) => st.score[d]! > 0).length;
   const result: SearchResult = { hits, totalMatches, terms: parsed.terms.map((t) => t.term) };
   return opts.withJoinTree ? { ...result, joinTree: joinTree(data, ranked.slice(0, limit)) } : result;
+}
+
+/** Per-filter membership bytes, cached on the index: the filter check runs for every posting visited. */
+function filterMask(data: IndexData, opts: SearchOptions): Uint8Array | null {
+  if (opts.source === undefined && opts.schema === undefined) return null;
+  const key = `${opts.source ?? ''}\u0000${opts.schema ?? ''}\u0000${opts.source === undefined ? 0 : 1}${opts.schema === undefined ? 0 : 1}`;
+  const cache = data.filterMasks;
+  let mask = cache.get(key);
+  if (mask === undefined) {
+    mask = new Uint8Array(data.docs.length);
+    data.docs.forEach((doc, d) => {
+      if ((opts.source === undefined || doc.source === opts.source) && (opts.schema === undefined || doc.schema === opts.schema)) mask![d] = 1;
+    });
+    if (cache.size > 256) cache.clear();
+    cache.set(key, mask);
+  }
+  return mask;
 }
 
 function idfOf(n: number, df: number): number {
@@ -315,11 +328,14 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
   const nameTerms = termsOf(t.name);
   const schemaTerms = termsOf(t.schema);
   const commentTerms = t.comment ? textTerms(t.comment) : [];
+  // Tokenise each column once per hit, not once per query word (wide tables have hundreds of described columns).
+  const columnTerms = t.columns.map((c) => new Set(termsOf(c.name).map((x) => x.term)));
+  const columnCommentTerms = t.columns.map((c) => (c.comment ? new Set(textTerms(c.comment).map((x) => x.term)) : null));
   for (const qt of parsed.terms) {
     const w = qt.surface;
     const has = (terms: ReadonlyArray<{ term: string }>): boolean => terms.some((x) => x.term === qt.term);
-    const cols = t.columns.filter((c) => has(termsOf(c.name))).map((c) => c.name);
-    const commentCols = t.columns.filter((c) => c.comment && has(textTerms(c.comment))).map((c) => c.name);
+    const cols = t.columns.filter((_, i) => columnTerms[i]!.has(qt.term)).map((c) => c.name);
+    const commentCols = t.columns.filter((_, i) => columnCommentTerms[i]?.has(qt.term) === true).map((c) => c.name);
     const sem = doc.semantic.find((s) => has(s.terms));
     let text: string | null = null;
     let weight = 1;
