@@ -8,9 +8,10 @@
  *   sequence advancement, SQL-in-a-string executors (which would hide a statement from this guard), and
  *   replication/WAL/backup administration. Writes through user-defined functions are left to the READ ONLY
  *   transaction, which rejects them at the engine (that is why the layers are independent).
- * - Functions in FROM (`SELECT * FROM f(...)`, `ROWS FROM (...)`): an allow-list of well-known set-returning
- *   functions. FROM-clause functions are where peers' guards were bypassed (crystaldba/postgres-mcp #178), and
- *   an unknown table function is far more likely to be an admin helper than an analytic one.
+ * - Functions in FROM (`SELECT * FROM f(...)`, `ROWS FROM (...)`): the deny-list too (FROM-clause functions are
+ *   where peers' guards were bypassed, crystaldba/postgres-mcp #178), and system table functions (`pg_*`,
+ *   `pg_catalog.*`) only from an allow-list of well-known set-returning functions, because the admin and
+ *   statistics helpers live there. User set-returning functions pass; the READ ONLY transaction stops any write.
  *
  * `currval`/`lastval` are allowed: they only read this session's sequence state and fail harmlessly when unset.
  * `nextval`/`setval` are refused: they advance sequences outside any transaction's control (rollback does not
@@ -107,7 +108,11 @@ const PG_DENIED_PATTERNS: readonly RegExp[] = [
   /^binary_upgrade_/,
 ];
 
-/** Set-returning functions that may appear in FROM. Everything else in FROM is refused. */
+/**
+ * System set-returning functions that may appear in FROM. A FROM function named `pg_*` or qualified with
+ * `pg_catalog` must be on this list (the admin and statistics SRFs live there); other functions in FROM — user
+ * SRFs such as Pagila's `film_in_stock`, scalar helpers such as `to_tsquery(...) q` — pass, subject to the deny-list.
+ */
 const PG_FROM_ALLOWED = new Set<string>([
   'generate_series',
   'generate_subscripts',
@@ -156,7 +161,9 @@ export function isDeniedPostgresFunction(name: string): boolean {
 }
 
 export function isAllowedPostgresFromFunction(name: string): boolean {
-  return PG_FROM_ALLOWED.has(bareName(name));
+  const n = bareName(name);
+  if (PG_FROM_ALLOWED.has(n)) return true;
+  return !n.startsWith('pg_') && !name.toLowerCase().startsWith('pg_catalog.');
 }
 
 /**

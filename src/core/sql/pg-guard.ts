@@ -202,7 +202,7 @@ class TreeWalker {
           throw new Refusal(
             'forbidden_function',
             name,
-            `argument 'sql' uses ${name}() as a table in FROM; only well-known set-returning functions (generate_series, unnest, json_each, …) are allowed there`,
+            `argument 'sql' uses ${name}() as a table in FROM; system table functions there are limited to well-known set-returning ones (generate_series, unnest, json_each, …)`,
           );
         }
       }

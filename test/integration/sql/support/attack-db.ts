@@ -1,7 +1,8 @@
 /**
  * The PostgreSQL database the attack corpus runs against (`sb_sql_attack`, rebuilt on each run: it is small) and
  * a state digest taken before and after every case: catalog objects, every user table's rows, sequence positions,
- * large objects, roles, database settings, and this session's advisory locks, prepared statements and LISTEN
+ * large objects, the roles and database settings an attack could touch (cluster-wide lists are filtered to them, as
+ * other test suites create databases concurrently), and this session's advisory locks, prepared statements and LISTEN
  * channels — plus the files an attack would have written on the server.
  */
 import { createHash } from 'node:crypto';
@@ -55,16 +56,16 @@ SELECT string_agg(line, E'\\n' ORDER BY line) FROM (
   UNION ALL SELECT 'att:' || attrelid::regclass || '.' || attname || ':' || atttypid::regtype FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE attnum > 0 AND NOT attisdropped AND n.nspname = 'public'
   UNION ALL SELECT 'proc:' || p.oid::regprocedure::text FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
   UNION ALL SELECT 'ns:' || nspname FROM pg_namespace WHERE nspname NOT LIKE 'pg_temp%' AND nspname NOT LIKE 'pg_toast_temp%'
-  UNION ALL SELECT 'role:' || rolname || ':' || rolsuper || ':' || rolcanlogin FROM pg_roles
+  UNION ALL SELECT 'role:' || rolname || ':' || rolsuper || ':' || rolcanlogin || ':' || coalesce(rolpassword, '') FROM pg_authid WHERE rolname IN ('postgres', 'pwned')
   UNION ALL SELECT 'lo:' || oid FROM pg_largeobject_metadata
-  UNION ALL SELECT 'db:' || datname FROM pg_database
-  UNION ALL SELECT 'dbcfg:' || coalesce(array_to_string(setconfig, ','), '') FROM pg_db_role_setting
+  UNION ALL SELECT 'db:' || datname FROM pg_database WHERE datname = current_database() OR datname LIKE 'pwned%'
+  UNION ALL SELECT 'dbcfg:' || coalesce(array_to_string(setconfig, ','), '') FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
   UNION ALL SELECT 'ext:' || extname FROM pg_extension
   UNION ALL SELECT 'pub:' || pubname FROM pg_publication
   UNION ALL SELECT 'rule:' || rulename FROM pg_rules WHERE schemaname = 'public'
   UNION ALL SELECT 'acl:' || c.relname || ':' || coalesce(c.relacl::text, '') FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'
   UNION ALL SELECT 'comment:' || objoid || ':' || description FROM pg_description d JOIN pg_class c ON c.oid = d.objoid JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public'
-  UNION ALL SELECT 'xact_prepared:' || gid FROM pg_prepared_xacts
+  UNION ALL SELECT 'xact_prepared:' || gid FROM pg_prepared_xacts WHERE database = current_database()
   UNION ALL SELECT 'session_advisory:' || objid FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
   UNION ALL SELECT 'session_prepared:' || name FROM pg_prepared_statements
   UNION ALL SELECT 'session_listen:' || ch FROM pg_listening_channels() ch
