@@ -15,6 +15,7 @@ import { TailChannel } from './tail/tail-channel';
 import { AuditTreeProvider } from './views/audit-tree';
 import { ConnectionsTreeProvider } from './views/connections-tree';
 import { MetricsTreeProvider } from './views/metrics-tree';
+import { AuditPanel } from './webviews/audit-panel';
 import type { CatalogState } from '../core/catalog/provider';
 
 /** What `activate` returns: the services, for other extensions and for the integration checks. */
@@ -31,7 +32,11 @@ export interface SchemaBrainApi {
   readonly statusBar: StatusBar;
   readonly notifier: Notifier;
   readonly mcp: () => McpRegistration;
+  /** The open audit panel, if any (a getter: checks run from another bundle and cannot see the class's static). */
+  readonly auditPanel: () => AuditPanel | undefined;
   readonly activationMs: number;
+  /** Where the editor keeps this extension's files (checked for leaked secrets). */
+  readonly storagePaths: readonly string[];
   readonly testing: {
     /** Replaces the QuickPick/InputBox/dialog surface (undefined restores the real one). */
     setPrompter(p: Prompter | undefined): void;
@@ -146,7 +151,9 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
   return {
     connections, settings, catalog, connectionsTree, metricsTree, auditTree, audit, indexer, tail, statusBar, notifier,
     mcp: () => mcp,
+    auditPanel: () => AuditPanel.instance,
     activationMs,
+    storagePaths: [context.globalStorageUri.fsPath, context.storageUri?.fsPath, context.logUri.fsPath].filter((p): p is string => Boolean(p)),
     testing: {
       setPrompter: (p) => (prompter = p ?? windowPrompter),
       registerMcpWith: (lm) => {

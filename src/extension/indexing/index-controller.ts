@@ -76,7 +76,7 @@ export class IndexController {
           onStderr: (line) => this.deps.log.info(`[index ${name}] ${line}`),
           onProgress: (p: IndexProgress) => {
             const text = describeProgress(p);
-            const pct = p.total ? Math.min(100, Math.round(((p.done ?? 0) / p.total) * 100)) : undefined;
+            const pct = typeof p.percent === 'number' ? Math.round(p.percent) : p.total ? Math.min(100, Math.round(((p.done ?? 0) / p.total) * 100)) : undefined;
             const increment = pct !== undefined && pct > lastPct ? pct - lastPct : undefined;
             if (pct !== undefined) lastPct = Math.max(lastPct, pct);
             progress.report({ message: text, increment });
@@ -101,7 +101,7 @@ export class IndexController {
         break;
       case 'failed':
         this.deps.log.error(`indexing '${name}' failed: ${outcome.kind}: ${outcome.message}`);
-        this.deps.notifier.notify('error', `SchemaBrain: indexing '${name}' failed: ${outcome.message}. ${nextStepFor(outcome.kind)}`);
+        this.deps.notifier.notify('error', `SchemaBrain: indexing '${name}' failed: ${outcome.message}. Next: ${outcome.hint ?? nextStepFor(outcome.kind)}`);
         break;
     }
     this.deps.onFinished(name, outcome);

@@ -7,11 +7,13 @@ export interface IndexProgress {
   readonly message?: string;
   readonly done?: number;
   readonly total?: number;
+  /** 0..100 over the whole run, when the indexer reports it. */
+  readonly percent?: number;
 }
 
 export type IndexOutcome =
   | { readonly status: 'succeeded'; readonly result: Readonly<Record<string, unknown>> }
-  | { readonly status: 'failed'; readonly kind: string; readonly message: string }
+  | { readonly status: 'failed'; readonly kind: string; readonly message: string; readonly hint?: string }
   | { readonly status: 'cancelled' };
 
 export interface IndexRequest {
@@ -64,7 +66,14 @@ export async function runIndex(req: IndexRequest): Promise<IndexOutcome> {
     }
     if (msg.type === 'progress') req.onProgress?.(msg as IndexProgress);
     else if (msg.type === 'result') outcome = { status: 'succeeded', result: msg };
-    else if (msg.type === 'error') outcome = { status: 'failed', kind: String(msg.kind ?? 'unknown'), message: String(msg.message ?? 'indexing failed') };
+    else if (msg.type === 'error') {
+      outcome = {
+        status: 'failed',
+        kind: String(msg.kind ?? 'unknown'),
+        message: String(msg.message ?? 'indexing failed'),
+        hint: typeof msg.hint === 'string' ? msg.hint : undefined,
+      };
+    }
   });
 
   const code = await new Promise<number | null>((resolve) => {

