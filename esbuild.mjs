@@ -27,8 +27,10 @@ const entries = [
 ];
 
 mkdirSync('dist', { recursive: true });
-const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
-copyFileSync(wasm, 'dist/sql-wasm.wasm');
+// WASM engines loaded at run time from beside the bundle: sql.js (catalog, SQLite sources) and libpg-query (the
+// PostgreSQL parser behind the SQL guard).
+copyFileSync(path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
+copyFileSync(path.join(path.dirname(require.resolve('libpg-query')), 'libpg-query.wasm'), 'dist/libpg-query.wasm');
 
 const contexts = await Promise.all(
   entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => esbuild.context({ ...common, ...e })),

@@ -48,7 +48,7 @@ if (run('build', process.execPath, ['esbuild.mjs']) !== 0) {
   process.exit(1);
 }
 
-suite('unit, server and integration tests', process.execPath, [path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', '.mocharc.json']);
+suite('unit, server and integration tests', process.execPath, [path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', '.mocharc.json'], { SCHEMABRAIN_BUILT: '1' });
 
 if (process.env.SCHEMABRAIN_SKIP_VSCODE === '1') {
   process.stdout.write('\n=== VS Code suite skipped (SCHEMABRAIN_SKIP_VSCODE=1) ===\n');

@@ -2,7 +2,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CatalogView } from '../core/catalog/view';
-import { envelopeJsonSchema, failure } from '../core/envelope';
+import { compactEnvelopeJsonSchema, failure } from '../core/envelope';
 import type { Envelope } from '../core/envelope';
 import type { ServerDeps } from './deps';
 import { DerivedData } from './derived';
@@ -53,7 +53,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const outputSchema = envelopeJsonSchema();
+  const outputSchema = compactEnvelopeJsonSchema();
   const listing = tools.map((t) => listEntry(t, outputSchema));
   const derived = new DerivedData(deps.pii);
 

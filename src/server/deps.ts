@@ -1,6 +1,7 @@
 import type { CatalogProvider } from '../core/catalog/provider';
 import type { PiiTag } from '../core/catalog/model';
-import type { PiiCategory, Status } from '../core/envelope';
+import type { CallRecorder } from '../core/audit';
+import type { PiiCategory } from '../core/envelope';
 import type { SqlGuard } from '../core/sql';
 import type { Logger } from '../core/util/logger';
 import type { SourceConnections } from './connections';
@@ -9,30 +10,6 @@ import type { SourceConnections } from './connections';
 export interface PiiGate {
   /** Categories of this tag that the active policy blocks (floor ∪ operator list); empty when visible. */
   blockedCategories(tag: PiiTag | null | undefined): PiiCategory[];
-}
-
-/** One finished tool call, as the audit log, the event bus and telemetry record it. */
-export interface ToolCallRecord {
-  readonly sessionId: string;
-  readonly client: { readonly name: string | null; readonly version: string | null };
-  readonly tool: string;
-  readonly args: unknown;
-  readonly status: Status;
-  readonly errorKind: string | null;
-  readonly piiCategories: readonly PiiCategory[];
-  readonly sql: string | null;
-  readonly rowCount: number | null;
-  readonly truncated: boolean;
-  readonly durationMs: number;
-  readonly generation: number | null;
-  readonly resultSummary: Record<string, string | number | boolean>;
-}
-
-export interface CallRecorder {
-  /** Durable before it resolves (the audit row); never rejects — failures are logged by the recorder. */
-  record(call: ToolCallRecord): Promise<void>;
-  serverEvent(subtype: 'server_start' | 'server_stop', detail?: Record<string, unknown>): void;
-  close(): Promise<void>;
 }
 
 export interface ServerLimits {

@@ -14,10 +14,13 @@ export interface ServerOptions {
   readonly piiBlock: PiiCategory[];
   readonly allowSchemas?: string[];
   readonly limits: Partial<ServerLimits>;
+  /** Streamable HTTP on loopback instead of stdio (0 = any free port). */
+  readonly httpPort: number | null;
 }
 
 export const SERVER_USAGE = `schemabrain serve [--catalog PATH] [--audit-path PATH | --no-audit] [--events-path PATH]
-                  [--workspace DIR] [--pii-block CATEGORIES] [--allow-schemas a,b] [--max-rows N] [--statement-timeout-ms N]`;
+                  [--workspace DIR] [--pii-block CATEGORIES] [--allow-schemas a,b] [--max-rows N] [--statement-timeout-ms N]
+                  [--http PORT]   (Streamable HTTP on 127.0.0.1 instead of stdio)`;
 
 function intFlag(name: string, v: string | undefined, min: number, max: number): number {
   const n = Number(v);
@@ -35,6 +38,7 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
   let noAudit = false;
   let piiBlock: PiiCategory[] = [];
   let allowSchemas: string[] | undefined;
+  let httpPort: number | null = null;
   const limits: { -readonly [K in keyof ServerLimits]?: ServerLimits[K] } = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -77,11 +81,15 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
         limits.statementTimeoutMs = intFlag(flag, value(), 100, 600_000);
         break;
       case '--stdio':
+        httpPort = null;
+        break;
+      case '--http':
+        httpPort = intFlag(flag, value(), 0, 65535);
         break;
       default:
         throw new ServerOptionsError(`unknown option '${a}'\nusage: ${SERVER_USAGE}`);
     }
   }
   const abs = (p: string | null): string | null => (p ? path.resolve(p) : null);
-  return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, allowSchemas, limits };
+  return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, allowSchemas, limits, httpPort };
 }

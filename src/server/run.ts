@@ -2,25 +2,57 @@ import crypto from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CatalogProvider } from '../core/catalog/provider';
 import { fetchSecretsFromChannel, scrubSecretChannelEnv } from '../core/secrets';
-import { createStderrLogger } from '../core/util/logger';
-import { defaultCatalogPath } from '../core/util/home';
 import { loadSqlGuard } from '../core/sql';
 import type { SqlGuard } from '../core/sql';
+import { defaultCatalogPath } from '../core/util/home';
+import { createStderrLogger } from '../core/util/logger';
 import { SourceConnections } from './connections';
 import { createServer } from './create-server';
 import { DEFAULT_LIMITS } from './deps';
+import type { ServerDeps } from './deps';
+import { startHttpServer } from './http';
 import { parseServerOptions, ServerOptionsError } from './options';
+import type { ServerOptions } from './options';
 import { createPiiGate } from './pii-gate';
 import { createRecorder } from './recorder';
 import { VERSION } from './version';
 
+/** Everything one server process shares between calls (and, over HTTP, between sessions). */
+export async function buildServerDeps(options: ServerOptions, env: NodeJS.ProcessEnv = process.env): Promise<ServerDeps> {
+  const logger = createStderrLogger('schemabrain-server');
+  let secrets = new Map<string, string>();
+  try {
+    secrets = await fetchSecretsFromChannel(env);
+  } catch (e) {
+    logger.warn(`${(e as Error).message}; sources that need a password will answer missing_credential`);
+  }
+  scrubSecretChannelEnv(env);
+  const sessionId = crypto.randomUUID();
+  let guard: Promise<SqlGuard> | undefined;
+  return {
+    catalog: new CatalogProvider(options.catalogPath ?? defaultCatalogPath(env), (view) =>
+      logger.debug(`catalog generation ${view.generation} loaded (${view.entries.length} relations)`),
+    ),
+    logger,
+    pii: createPiiGate(options.piiBlock),
+    recorder: createRecorder(options, sessionId, logger, env),
+    sessionId,
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    secrets,
+    workspaceDir: options.workspaceDir,
+    version: VERSION,
+    sqlGuard: () => (guard ??= loadSqlGuard()),
+    connections: new SourceConnections(secrets, env),
+    allowedSchemas: options.allowSchemas,
+  };
+}
+
 /**
- * Runs the MCP server on stdio until the client goes away. stdout carries the protocol; everything else goes to
- * stderr. Resolves with an exit code only when start-up fails; otherwise the process exits on stop.
+ * Runs the MCP server until the client goes away: on stdio (stdout carries the protocol; logs go to stderr), or with
+ * `--http PORT` as Streamable HTTP on loopback. Resolves with an exit code only when start-up fails.
  */
 export async function runStdioServer(argv: readonly string[]): Promise<number> {
-  const logger = createStderrLogger('schemabrain-server');
-  let options;
+  let options: ServerOptions;
   try {
     options = parseServerOptions(argv, process.env);
   } catch (e) {
@@ -30,51 +62,32 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
-  let secrets = new Map<string, string>();
-  try {
-    secrets = await fetchSecretsFromChannel(process.env);
-  } catch (e) {
-    logger.warn(`${(e as Error).message}; sources that need a password will answer missing_credential`);
-  }
-  scrubSecretChannelEnv(process.env);
-  const sessionId = crypto.randomUUID();
-  const recorder = await createRecorder(options, sessionId, logger);
-  const catalog = new CatalogProvider(options.catalogPath ?? defaultCatalogPath(process.env), (view) =>
-    logger.debug(`catalog generation ${view.generation} loaded (${view.entries.length} relations)`),
-  );
-  let guard: Promise<SqlGuard> | undefined;
-  const connections = new SourceConnections(secrets);
-  const { server } = createServer({
-    catalog,
-    logger,
-    pii: createPiiGate(options.piiBlock),
-    recorder,
-    sessionId,
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
-    secrets,
-    workspaceDir: options.workspaceDir,
-    version: VERSION,
-    sqlGuard: () => (guard ??= loadSqlGuard()),
-    connections,
-    allowedSchemas: options.allowSchemas,
-  });
+  const deps = await buildServerDeps(options);
   // Warm the catalog before the first request so tools/list and the first call are fast.
-  void catalog.get();
-  recorder?.serverEvent('server_start', { catalog: catalog.path });
+  void deps.catalog.get();
+  deps.recorder?.serverEvent('server_start', { catalog: deps.catalog.path });
+  let closeTransport: () => Promise<void>;
+  if (options.httpPort !== null) {
+    const http = await startHttpServer(deps, { port: options.httpPort });
+    deps.logger.info(`listening on ${http.url}`);
+    closeTransport = http.close;
+  } else {
+    const { server } = createServer(deps);
+    await server.connect(new StdioServerTransport());
+    closeTransport = () => server.close();
+    process.stdin.on('close', () => void stop('stdin closed'));
+  }
   let stopping = false;
-  const stop = async (reason: string): Promise<void> => {
+  async function stop(reason: string): Promise<void> {
     if (stopping) return;
     stopping = true;
-    recorder?.serverEvent('server_stop', { reason });
-    await recorder?.close();
-    await connections.close();
-    await server.close().catch(() => undefined);
+    deps.recorder?.serverEvent('server_stop', { reason });
+    await deps.recorder?.close();
+    await deps.connections.close();
+    await closeTransport().catch(() => undefined);
     process.exit(0);
-  };
+  }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.stdin.on('close', () => void stop('stdin closed'));
-  await server.connect(new StdioServerTransport());
   return -1;
 }
-

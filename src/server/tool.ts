@@ -54,7 +54,7 @@ export function annotationsFor(def: ToolDefinition): Record<string, unknown> {
       : def.sideEffects === 'read'
         ? { readOnlyHint: true, destructiveHint: false, openWorldHint: true }
         : { readOnlyHint: false, destructiveHint: true, openWorldHint: true };
-  return { title: def.title, ...base, idempotentHint: def.idempotent };
+  return { ...base, idempotentHint: def.idempotent };
 }
 
 /** Rough token count used in budgets and summaries: JSON characters / 4. */

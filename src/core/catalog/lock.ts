@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { CatalogError } from './store';
 
 /**
@@ -21,6 +22,11 @@ export interface CatalogLock {
 
 export async function acquireCatalogLock(catalogPath: string, timeoutMs = 30_000): Promise<CatalogLock> {
   const lockPath = `${catalogPath}.lock`;
+  try {
+    fs.mkdirSync(path.dirname(catalogPath), { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new CatalogError('io', `cannot create the catalog directory ${path.dirname(catalogPath)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {

@@ -12,7 +12,8 @@ let engine: Promise<SqlJsStatic> | undefined;
 function wasmPath(): string {
   const candidates = [path.join(__dirname, 'sql-wasm.wasm'), path.join(__dirname, '..', 'sql-wasm.wasm')];
   for (const c of candidates) if (fs.existsSync(c)) return c;
-  return require.resolve('sql.js/dist/sql-wasm.wasm');
+  // Built from parts so bundlers leave it to run time (from source, node_modules holds the file).
+  return require.resolve(['sql.js', 'dist', 'sql-wasm.wasm'].join('/'));
 }
 
 export function loadSqlJs(): Promise<SqlJsStatic> {

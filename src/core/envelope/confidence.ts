@@ -19,7 +19,7 @@ export function deriveConfidence(method: InferenceMethod, state: ValidationState
 
 export function provenanceSourceFor(method: InferenceMethod): ProvenanceSource {
   if (method === 'llm_suggested') return 'llm';
-  if (method === 'observed_in_query_log') return 'inferred';
+  if (method === 'observed_in_query_log' || method === 'name_inferred') return 'inferred';
   return 'schema';
 }
 

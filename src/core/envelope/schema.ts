@@ -117,7 +117,30 @@ export interface Envelope<T = unknown> {
   readonly charter_version: string;
 }
 
-/** JSON Schema published as every tool's `outputSchema`. */
+/**
+ * JSON Schema published as every tool's `outputSchema`: the envelope's fields, statuses and closed enums, without
+ * the nested detail of `error` and `provenance` (the full zod schema above validates those in tests). Every tool
+ * repeats it in `tools/list`, so it stays small enough to keep the whole listing within its token budget.
+ */
+export function compactEnvelopeJsonSchema(): Record<string, unknown> {
+  const nullable = (t: string): { type: string[] } => ({ type: [t, 'null'] });
+  return {
+    type: 'object',
+    properties: {
+      status: { enum: [...STATUSES] },
+      data: {},
+      error: { ...nullable('object'), description: '{kind, message, recovery: {suggested_tool, suggested_args, fuzzy_matches, …}} when status is error or refused' },
+      confidence: { enum: [...CONFIDENCES, null] },
+      provenance: nullable('object'),
+      follow_up_hints: nullable('array'),
+      degradation_reason: { enum: [...DEGRADATION_REASONS, null] },
+      charter_version: { type: 'string' },
+    },
+    required: ['status', 'data', 'error', 'charter_version'],
+  };
+}
+
+/** The complete envelope as JSON Schema (documentation and external validators). */
 export function envelopeJsonSchema(): Record<string, unknown> {
   const schema = z.toJSONSchema(EnvelopeObject, { target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
   delete schema.$schema;

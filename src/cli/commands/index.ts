@@ -1,0 +1,9 @@
+import type { CliCommand } from '../command';
+import { auditListCommand, auditVerifyCommand } from './audit';
+import { demoCommand } from './demo';
+import { indexCommand } from './index-source';
+import { serveCommand } from './serve';
+import { tailCommand } from './tail';
+
+/** Every CLI verb, listed by hand. */
+export const commands: readonly CliCommand[] = [indexCommand, serveCommand, tailCommand, auditVerifyCommand, auditListCommand, demoCommand];

@@ -1,0 +1,167 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CatalogStore } from '../../src/core/catalog/store';
+import { EnvelopeSchema } from '../../src/core/envelope';
+import { DIST_CLI, DIST_SERVER, ROOT, ensureBuilt } from '../support/build';
+import { CHINOOK_SQLITE, tempDir } from '../support/server-harness';
+
+const INSPECTOR = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector', 'cli', 'build', 'cli.js');
+
+interface CliRun {
+  readonly code: number | null;
+  readonly lines: Array<Record<string, unknown>>;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function cli(args: string[], env: Record<string, string> = {}, input?: string): CliRun {
+  const r = spawnSync(process.execPath, [DIST_CLI, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, input, timeout: 120_000 });
+  const lines = r.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { code: r.status, lines, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', function () {
+  let home: string;
+  let catalog: string;
+
+  before(() => {
+    ensureBuilt();
+    home = tempDir();
+    catalog = path.join(home, 'catalog.sqlite');
+  });
+
+  it('indexes a SQLite file, printing JSON-lines progress and a result', () => {
+    const r = cli(['index', '--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', catalog], { SCHEMABRAIN_HOME: home });
+    assert.equal(r.code, 0, r.stderr + r.stdout);
+    assert.ok(r.lines.some((l) => l.type === 'progress'));
+    const result = r.lines.find((l) => l.type === 'result')!;
+    assert.equal(result.tables, 11);
+    assert.equal(result.mode, 'full');
+    assert.equal(result.generation, 1);
+  });
+
+  it('re-indexing an unchanged source changes nothing and bumps the generation', () => {
+    const r = cli(['index', '--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', catalog]);
+    const result = r.lines.find((l) => l.type === 'result')!;
+    assert.equal(result.mode, 'unchanged');
+    assert.equal(result.changed, 0);
+    assert.equal(result.generation, 2);
+  });
+
+  it('the MCP inspector CLI lists the tools of dist/server.js and calls one', () => {
+    const env = { ...process.env, SCHEMABRAIN_HOME: home };
+    const list = spawnSync(process.execPath, [INSPECTOR, '--cli', process.execPath, DIST_SERVER, '--catalog', catalog, '--method', 'tools/list'], { encoding: 'utf8', env, timeout: 60_000 });
+    assert.equal(list.status, 0, list.stderr);
+    const tools = (JSON.parse(list.stdout) as { tools: Array<{ name: string }> }).tools.map((t) => t.name);
+    for (const name of ['list_indexed_schemas', 'find_relevant_tables', 'describe_table', 'describe_column', 'suggest_joins', 'get_index_status', 'run_query']) assert.ok(tools.includes(name), name);
+    const call = spawnSync(
+      process.execPath,
+      [INSPECTOR, '--cli', process.execPath, DIST_SERVER, '--catalog', catalog, '--method', 'tools/call', '--tool-name', 'describe_table', '--tool-arg', 'qualified_name=main.Album'],
+      { encoding: 'utf8', env, timeout: 60_000 },
+    );
+    assert.equal(call.status, 0, call.stderr);
+    const res = JSON.parse(call.stdout) as { structuredContent: Record<string, unknown>; content: Array<{ text: string }> };
+    assert.ok(EnvelopeSchema.safeParse(res.structuredContent).success);
+    assert.equal(res.structuredContent.status, 'success');
+    assert.deepEqual(JSON.parse(res.content[0]!.text), res.structuredContent, 'content[0].text mirrors structuredContent');
+  });
+
+  it('serves Streamable HTTP on loopback with --http', async () => {
+    const child = spawn(process.execPath, [DIST_SERVER, '--catalog', catalog, '--http', '0'], { env: { ...process.env, SCHEMABRAIN_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        const t = setTimeout(() => reject(new Error(`no listening line: ${err}`)), 20_000);
+        child.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = err.match(/listening on (http:\/\/\S+)/);
+          if (m) {
+            clearTimeout(t);
+            resolve(m[1]!);
+          }
+        });
+      });
+      const client = new Client({ name: 'http-test', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const { tools } = await client.listTools();
+      assert.ok(tools.some((t) => t.name === 'describe_table'));
+      const res = await client.callTool({ name: 'list_indexed_schemas', arguments: {} });
+      assert.equal((res.structuredContent as { status: string }).status, 'success');
+      await client.close();
+      // A page on another origin that rebinds its DNS name to 127.0.0.1 still sends its own Host header.
+      const u = new URL(url);
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { host: 'evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }));
+      });
+      assert.equal(status, 403);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('reports bad input as typed errors with exit code 2 and leaves the catalog intact', () => {
+    const gen = (): number => {
+      const bytes = fs.readFileSync(catalog);
+      assert.ok(bytes.length > 0);
+      return bytes.length;
+    };
+    const before = gen();
+    const missing = cli(['index', '--source', path.join(home, 'nope.sqlite'), '--catalog', catalog]);
+    assert.equal(missing.code, 2);
+    assert.equal(missing.lines[missing.lines.length - 1]!.kind, 'file_missing');
+    const notSqlite = path.join(home, 'notes.sqlite');
+    fs.writeFileSync(notSqlite, 'plain text, not a database\n'.repeat(10));
+    assert.equal(cli(['index', '--source', notSqlite, '--catalog', catalog]).lines.pop()!.kind, 'not_sqlite');
+    const unreachable = cli(['index', '--source', 'postgres://postgres@127.0.0.1:1/test', '--catalog', catalog]);
+    assert.equal(unreachable.code, 2);
+    assert.equal(unreachable.lines.pop()!.kind, 'unreachable');
+    const unset = cli(['index', '--source', 'postgres://u:${SCHEMABRAIN_SURELY_UNSET_VAR}@127.0.0.1:5432/test', '--catalog', catalog]);
+    assert.equal(unset.lines.pop()!.kind, 'missing_credential');
+    assert.doesNotMatch(unset.stdout + unset.stderr, /SURELY_UNSET_VAR\}@/);
+    const usage = cli(['index', '--catalog', catalog, '--bogus']);
+    assert.equal(usage.code, 2);
+    assert.equal(gen(), before, 'failed runs never touched the catalog');
+  });
+
+  it('refuses a damaged catalog, and --rebuild moves it aside instead of deleting it', async () => {
+    const dir = tempDir();
+    const bad = path.join(dir, 'catalog.sqlite');
+    fs.writeFileSync(bad, 'garbage'.repeat(100));
+    const r = cli(['index', '--source', CHINOOK_SQLITE, '--catalog', bad]);
+    assert.equal(r.code, 2);
+    assert.equal(r.lines.pop()!.kind, 'catalog_corrupt');
+    const ok = cli(['index', '--source', CHINOOK_SQLITE, '--catalog', bad, '--rebuild']);
+    assert.equal(ok.code, 0, ok.stderr);
+    const aside = fs.readdirSync(dir).filter((f) => f.includes('.corrupt-'));
+    assert.equal(aside.length, 1);
+    assert.equal(fs.readFileSync(path.join(dir, aside[0]!), 'utf8'), 'garbage'.repeat(100));
+    const store = await CatalogStore.open(bad);
+    assert.equal(store.listSources().length, 1);
+    store.close();
+  });
+
+  it('the CLI answers unknown verbs and --help clearly', () => {
+    const unknown = cli(['frobnicate']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /unknown command 'frobnicate'/);
+    const help = cli(['index', '--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /--password-stdin/);
+  });
+});

@@ -1,0 +1,245 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { EnvelopeSchema } from '../../src/core/envelope';
+import { CHINOOK_SQLITE, indexInto, startHarness, tempDir } from '../support/server-harness';
+import type { Harness } from '../support/server-harness';
+
+const SNAPSHOTS = path.join(__dirname, 'snapshots', 'tools');
+
+function assertEnvelope(env: Record<string, unknown>): void {
+  const r = EnvelopeSchema.safeParse(env);
+  assert.ok(r.success, `invalid envelope: ${JSON.stringify(r.error?.issues)}\n${JSON.stringify(env).slice(0, 400)}`);
+}
+
+type Env = { status: string; data: Record<string, unknown> & { [k: string]: unknown }; error: { kind: string; message: string; recovery: Record<string, unknown> } | null; confidence: string | null };
+
+describe('MCP server over the SDK client (Chinook SQLite)', function () {
+  let h: Harness;
+  const call = async (name: string, args: Record<string, unknown> = {}): Promise<Env> => {
+    const env = await h.call(name, args);
+    assertEnvelope(env);
+    return env as unknown as Env;
+  };
+
+  before(async () => {
+    const dir = tempDir();
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, CHINOOK_SQLITE, 'chinook');
+    h = await startHarness({ catalogPath: catalog });
+  });
+  after(async () => h?.close());
+
+  it('lists every tool with the envelope as outputSchema and annotations from the charter table', async () => {
+    const { tools } = await h.client.listTools();
+    assert.ok(tools.length >= 7);
+    for (const t of tools) {
+      assert.equal((t.outputSchema as { type?: string }).type, 'object');
+      assert.equal(t.annotations?.readOnlyHint, true);
+      assert.equal(t.annotations?.destructiveHint, false);
+      assert.equal(typeof t.annotations?.idempotentHint, 'boolean');
+      assert.ok(['fast', 'moderate', 'slow'].includes(String(t._meta?.latency_hint)));
+    }
+  });
+
+  it('matches the committed tools/list snapshot of each tool', async () => {
+    const { tools } = await h.client.listTools();
+    fs.mkdirSync(SNAPSHOTS, { recursive: true });
+    for (const t of tools) {
+      const file = path.join(SNAPSHOTS, `${t.name}.json`);
+      const actual = `${JSON.stringify(t, null, 2)}\n`;
+      if (process.env.UPDATE_SNAPSHOTS === '1' || !fs.existsSync(file)) fs.writeFileSync(file, actual);
+      assert.equal(actual, fs.readFileSync(file, 'utf8'), `tools/list entry of ${t.name} changed; re-run with UPDATE_SNAPSHOTS=1 if intended`);
+    }
+    const listed = new Set(tools.map((t) => `${t.name}.json`));
+    for (const f of fs.readdirSync(SNAPSHOTS)) assert.ok(listed.has(f), `stale snapshot ${f}`);
+  });
+
+  it('keeps tools/list within a 6,000-token budget', async () => {
+    const { tools } = await h.client.listTools();
+    assert.ok(JSON.stringify(tools).length / 4 <= 6000, `tools/list is ${Math.round(JSON.stringify(tools).length / 4)} tokens`);
+  });
+
+  it('list_indexed_schemas reports the source with its schema and counts', async () => {
+    const env = await call('list_indexed_schemas');
+    assert.equal(env.status, 'success');
+    const src = (env.data.sources as Array<Record<string, unknown>>)[0]!;
+    assert.equal(src.name, 'chinook');
+    assert.equal(src.engine, 'sqlite');
+    assert.equal(src.table_count, 11);
+    assert.deepEqual(src.schemas, [{ name: 'main', tables: 11, views: 0 }]);
+  });
+
+  it('describe_table returns columns, keys, foreign keys both ways and the row estimate', async () => {
+    const env = await call('describe_table', { qualified_name: 'main.Invoice' });
+    assert.equal(env.status, 'success');
+    assert.equal(env.confidence, 'HIGH');
+    const d = env.data;
+    assert.equal(d.qualified_name, 'main.Invoice');
+    assert.equal(d.row_estimate, 412);
+    assert.deepEqual(d.primary_key, ['InvoiceId']);
+    assert.deepEqual(d.foreign_keys, [{ columns: ['CustomerId'], references: 'main.Customer', referenced_columns: ['CustomerId'] }]);
+    assert.deepEqual(d.referenced_by, [{ table: 'main.InvoiceLine', columns: ['InvoiceId'], referenced_columns: ['InvoiceId'] }]);
+    const cols = d.columns as Array<Record<string, unknown>>;
+    assert.equal(cols.length, 9);
+    assert.equal(cols.find((c) => c.name === 'CustomerId')?.references, 'main.Customer.CustomerId');
+  });
+
+  it('describe_table in detailed mode adds indexes and column statistics', async () => {
+    const env = await call('describe_table', { qualified_name: 'main.Track', response_format: 'detailed' });
+    assert.equal(env.status, 'success');
+    assert.ok(Array.isArray(env.data.indexes) && (env.data.indexes as unknown[]).length > 0);
+    const cols = env.data.columns as Array<Record<string, unknown>>;
+    assert.ok(cols.some((c) => c.stats), 'some column carries stats');
+    const concise = await call('describe_table', { qualified_name: 'main.Track' });
+    assert.ok(JSON.stringify(concise.data).length < JSON.stringify(env.data).length);
+  });
+
+  it('accepts names case-insensitively and with quoted segments', async () => {
+    assert.equal((await call('describe_table', { qualified_name: 'MAIN.invoiceline' })).data.qualified_name, 'main.InvoiceLine');
+    assert.equal((await call('describe_table', { qualified_name: '"main"."Album"' })).data.qualified_name, 'main.Album');
+  });
+
+  it('answers a bare table name with malformed_name and the qualified candidate', async () => {
+    const env = await call('describe_table', { qualified_name: 'Invoice' });
+    assert.equal(env.status, 'error');
+    assert.equal(env.error!.kind, 'malformed_name');
+    assert.deepEqual(env.error!.recovery.fuzzy_matches, ['main.Invoice']);
+    assert.deepEqual(env.error!.recovery.suggested_args, { qualified_name: 'main.Invoice' });
+  });
+
+  it('answers an unknown table with unknown_name, close names and a search to try', async () => {
+    const env = await call('describe_table', { qualified_name: 'main.Invoices' });
+    assert.equal(env.error!.kind, 'unknown_name');
+    assert.ok((env.error!.recovery.fuzzy_matches as string[]).includes('main.Invoice'));
+    assert.equal(env.error!.recovery.suggested_tool, 'find_relevant_tables');
+    const bad = await call('describe_table', { qualified_name: 'main."unterminated' });
+    assert.equal(bad.error!.kind, 'malformed_name');
+  });
+
+  it('describe_column returns stats and the foreign keys into and out of the column', async () => {
+    const env = await call('describe_column', { qualified_name: 'main.Track.AlbumId' });
+    assert.equal(env.status, 'success');
+    assert.equal((env.data.outgoing_foreign_keys as unknown[]).length, 1);
+    const pk = await call('describe_column', { qualified_name: 'main.Album.AlbumId' });
+    assert.deepEqual((pk.data.incoming_foreign_keys as Array<{ table: string }>).map((f) => f.table), ['main.Track']);
+    const genre = await call('describe_column', { qualified_name: 'main.Genre.Name' });
+    const stats = genre.data.stats as { distinct_estimate: number; null_fraction: number };
+    assert.ok(stats.distinct_estimate > 20 && stats.distinct_estimate <= 30, JSON.stringify(stats));
+  });
+
+  it('describe_column on a missing column points at describe_table with close names', async () => {
+    const env = await call('describe_column', { qualified_name: 'main.Track.Nmae' });
+    assert.equal(env.error!.kind, 'unknown_name');
+    assert.equal(env.error!.recovery.suggested_tool, 'describe_table');
+    assert.deepEqual(env.error!.recovery.suggested_args, { qualified_name: 'main.Track' });
+    assert.ok((env.error!.recovery.fuzzy_matches as string[]).includes('main.Track.Name'));
+  });
+
+  it('suggest_joins connects Artist to InvoiceLine through Album and Track', async () => {
+    const env = await call('suggest_joins', { tables: ['main.Artist', 'main.InvoiceLine'] });
+    assert.equal(env.status, 'success');
+    assert.equal(env.data.hops, 3);
+    assert.deepEqual([...(env.data.bridge_tables as string[])].sort(), ['main.Album', 'main.Track']);
+    for (const e of env.data.edges as Array<Record<string, unknown>>) assert.equal(e.confidence, 'HIGH');
+  });
+
+  it('suggest_joins finds the smallest tree for three tables', async () => {
+    const env = await call('suggest_joins', { tables: ['main.Genre', 'main.Customer', 'main.MediaType'] });
+    assert.equal(env.status, 'success');
+    // Genre–Track–MediaType plus Track–InvoiceLine–Invoice–Customer: 5 edges.
+    assert.equal(env.data.hops, 5);
+  });
+
+  it('find_relevant_tables ranks the track table for a question about songs', async () => {
+    const env = await call('find_relevant_tables', { query: 'which songs are longest', limit: 5 });
+    assert.equal(env.status, 'success');
+    const tables = (env.data.tables as Array<{ table: string; why: string[] }>).map((t) => t.table);
+    assert.ok(tables.slice(0, 3).includes('main.Track'), tables.join(','));
+    for (const t of env.data.tables as Array<{ why: string[] }>) assert.ok(t.why.length > 0);
+  });
+
+  it('find_relevant_tables with a query that matches nothing is empty, not an error', async () => {
+    const env = await call('find_relevant_tables', { query: 'zzqx wplk' });
+    assert.equal(env.status, 'empty');
+  });
+
+  it('run_query returns rows read-only and flags truncation with status partial', async () => {
+    const env = await call('run_query', { sql: 'SELECT Name FROM Genre ORDER BY GenreId' });
+    assert.equal(env.status, 'success');
+    assert.equal(env.data.row_count, 25);
+    const cut = await call('run_query', { sql: 'SELECT TrackId FROM Track', max_rows: 10 });
+    assert.equal(cut.status, 'partial');
+    assert.equal(cut.data.truncated, true);
+    assert.equal((cut.data.rows as unknown[]).length, 10);
+  });
+
+  it('run_query refuses a write before it reaches the database', async () => {
+    const env = await call('run_query', { sql: 'DELETE FROM Invoice' });
+    assert.equal(env.status, 'refused');
+    assert.equal(env.error!.kind, 'policy_blocked');
+    const after = await call('run_query', { sql: 'SELECT count(*) AS n FROM Invoice' });
+    assert.deepEqual(after.data.rows, [[412]]);
+  });
+
+  it('bad arguments come back as invalid_argument envelopes in the validator style', async () => {
+    const big = await call('find_relevant_tables', { query: 'x', limit: 1000 });
+    assert.equal(big.error!.kind, 'invalid_argument');
+    assert.equal(big.error!.message, "argument 'limit' value must be <= 100");
+    assert.deepEqual(big.error!.recovery.suggested_args, { query: 'x', limit: 100 });
+    const typo = await call('find_relevant_tables', { qury: 'songs' });
+    assert.match(typo.error!.message, /missing required argument 'query'/);
+    assert.match(typo.error!.message, /unknown argument 'qury'/);
+    assert.ok((typo.error!.recovery.fuzzy_matches as string[]).includes('query'));
+    assert.deepEqual(typo.error!.recovery.suggested_args, { query: 'songs' });
+    const wrongType = await call('describe_table', { qualified_name: 42 });
+    assert.equal(wrongType.error!.message, "argument 'qualified_name' must be a string");
+    const en = await call('describe_table', { qualified_name: 'main.Track', response_format: 'verbose' });
+    assert.match(en.error!.message, /^argument 'response_format' must be one of the enum values/);
+    const few = await call('suggest_joins', { tables: ['main.Track'] });
+    assert.equal(few.error!.message, "argument 'tables' must have >= 2 items");
+  });
+
+  it('writes one audit row and one event per call', async () => {
+    const before = fs.readFileSync(h.auditPath, 'utf8').trim().split('\n').length;
+    await call('describe_table', { qualified_name: 'main.Artist' });
+    const lines = fs.readFileSync(h.auditPath, 'utf8').trim().split('\n');
+    assert.equal(lines.length, before + 1);
+    assert.match(lines[lines.length - 1]!, /describe_table/);
+    const events = fs.readFileSync(h.eventsPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool_name?: string });
+    assert.equal(events[events.length - 1]!.tool_name, 'describe_table');
+  });
+});
+
+describe('MCP server without a usable catalog', () => {
+  it('answers index_not_ready with a recovery when no catalog exists', async () => {
+    const h = await startHarness();
+    try {
+      const env = (await h.call('describe_table', { qualified_name: 'main.Invoice' })) as unknown as Env;
+      assertEnvelope(env as unknown as Record<string, unknown>);
+      assert.equal(env.error!.kind, 'index_not_ready');
+      assert.equal(env.error!.recovery.suggested_tool, 'get_index_status');
+      const status = (await h.call('get_index_status')) as unknown as Env;
+      assert.equal(status.status, 'success');
+      assert.equal(status.data.catalog_state, 'missing');
+      assert.match(String(status.data.next_step), /schemabrain index/);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('answers index_not_ready naming the damage when the catalog file is corrupt', async () => {
+    const dir = tempDir();
+    const catalog = path.join(dir, 'catalog.sqlite');
+    fs.writeFileSync(catalog, 'this is not a database'.repeat(20));
+    const h = await startHarness({ catalogPath: catalog });
+    try {
+      const env = (await h.call('list_indexed_schemas')) as unknown as Env;
+      assert.equal(env.error!.kind, 'index_not_ready');
+      assert.match(env.error!.message, /cannot be read/);
+      assert.equal(fs.readFileSync(catalog, 'utf8'), 'this is not a database'.repeat(20), 'the damaged file is left as it was');
+    } finally {
+      await h.close();
+    }
+  });
+});
