@@ -192,3 +192,44 @@ export function toLineRow(r: AuditRecord): AuditLineRow {
     hash: r.hash,
   };
 }
+
+/** The chain fields of a line, read by position from the canonical layout without parsing the whole row. */
+export interface ChainFields {
+  readonly seq: number;
+  readonly prevHash: string;
+  readonly hash: string;
+  readonly time: string;
+}
+
+const PREV_KEY = Buffer.from('"prev_hash":"');
+const SEQ_KEY = Buffer.from('"seq":');
+const TIME_KEY = Buffer.from('"time":"');
+
+/**
+ * The verifier's fast path. In canonical JSON a quote inside a string value is always escaped, so `"seq":` and
+ * friends can only match the top-level members; the hash then binds every other byte of the line. Returns
+ * `undefined` for anything that does not have the writer's layout (reported as malformed).
+ */
+export function readChainFields(line: Buffer): ChainFields | undefined {
+  const n = line.length;
+  if (n < HASH_SUFFIX_LENGTH + 2 || line[0] !== 0x7b) return undefined;
+  const hash = line.toString('latin1', n - 66, n - 2);
+  const p = line.indexOf(PREV_KEY);
+  if (p === -1 || line[p + PREV_KEY.length + 64] !== 0x22) return undefined;
+  const prevHash = line.toString('latin1', p + PREV_KEY.length, p + PREV_KEY.length + 64);
+  // Keys are sorted (prev_hash < seq < time), so each search starts where the previous one matched.
+  const q = line.indexOf(SEQ_KEY, p);
+  if (q === -1) return undefined;
+  let seq = 0;
+  let i = q + SEQ_KEY.length;
+  const digits = i;
+  for (; i < n && line[i] >= 0x30 && line[i] <= 0x39; i++) seq = seq * 10 + (line[i] - 0x30);
+  if (i === digits || i - digits > 15 || (line[i] !== 0x2c && line[i] !== 0x7d) || seq < 1) return undefined;
+  const t = line.indexOf(TIME_KEY, i);
+  if (t === -1) return undefined;
+  const tEnd = line.indexOf(0x22, t + TIME_KEY.length);
+  if (tEnd === -1) return undefined;
+  const time = line.toString('latin1', t + TIME_KEY.length, tEnd);
+  if (!HEX64.test(hash) || !HEX64.test(prevHash)) return undefined;
+  return { seq, prevHash, hash, time };
+}

@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isAtOrAfter } from '../events/time';
 import { readLastRow } from './log';
-import { GENESIS_HASH, lineHashInput, parseLineRow, toRecord, type AuditHead, type AuditLineRow, type AuditRecord } from './record';
+import { GENESIS_HASH, lineHashInput, parseLineRow, readChainFields, toRecord, type AuditHead, type AuditRecord } from './record';
 
 export type BreakReason = 'hash_mismatch' | 'prev_mismatch' | 'seq_gap' | 'reordered' | 'malformed' | 'truncated' | 'anchor_mismatch';
 
@@ -84,13 +84,26 @@ export async function scanLines(file: string, visit: LineVisitor): Promise<{ lin
   }
 }
 
-function lineHash(prevHash: string, body: Buffer): string {
-  return createHash('sha256').update(prevHash, 'latin1').update(body).update('}', 'latin1').digest('hex');
+/** Scratch space for `prev_hash + body + '}'`, so each row is hashed in one call without a Hash object. */
+class LineHasher {
+  private scratch = Buffer.alloc(4096);
+  // crypto.hash (Node >= 20.12) is the one-shot form; createHash is the fallback for older runtimes.
+  private readonly oneShot = (crypto as { hash?: (alg: string, data: Buffer, enc: 'hex') => string }).hash;
+
+  digest(prevHash: string, body: Buffer): string {
+    const need = 64 + body.length + 1;
+    if (this.scratch.length < need) this.scratch = Buffer.alloc(need * 2);
+    this.scratch.write(prevHash, 0, 64, 'latin1');
+    body.copy(this.scratch, 64);
+    this.scratch[64 + body.length] = 0x7d; // '}'
+    const input = this.scratch.subarray(0, need);
+    return this.oneShot ? this.oneShot('sha256', input, 'hex') : crypto.createHash('sha256').update(input).digest('hex');
+  }
 }
 
 /**
  * Walks the chain from the first line (or from `since`) and reports the first break, or every break with `full`.
- * Per line, in this order: the line parses as a row and ends in its hash member (`malformed`), the hash matches
+ * Per line, in this order: the line has the writer's layout and ends in its hash member (`malformed`), the hash matches
  * the line's bytes (`hash_mismatch`), `seq` is the previous seq + 1 (`seq_gap` when a seq is missing,
  * `reordered` when it comes later or came earlier), `prev_hash` is the previous row's hash (`prev_mismatch`).
  * With an anchor: the anchored seq must exist (`truncated`) and carry the anchored hash (`anchor_mismatch`).
@@ -98,6 +111,7 @@ function lineHash(prevHash: string, body: Buffer): string {
  */
 export async function verifyAudit(file: string, opts: VerifyOptions = {}): Promise<VerifyResult> {
   const breaks: AuditBreak[] = [];
+  const hasher = new LineHasher();
   let rows = 0;
   let expectSeq = 1;
   let prevHash = GENESIS_HASH;
@@ -119,7 +133,7 @@ export async function verifyAudit(file: string, opts: VerifyOptions = {}): Promi
 
   const scan = await scanLines(file, (line, lineNo) => {
     const body = lineHashInput(line);
-    const row: AuditLineRow | undefined = body ? parseLineRow(line.toString('utf8')) : undefined;
+    const row = body ? readChainFields(line) : undefined;
 
     if (pending) {
       if (row && row.seq === pending.want) settle('reordered', `${pending.brk.detail}; seq ${pending.want} appears later, at line ${lineNo}`);
@@ -143,17 +157,17 @@ export async function verifyAudit(file: string, opts: VerifyOptions = {}): Promi
       if (!isAtOrAfter(row.time, opts.since!)) return undefined;
       started = true;
       expectSeq = row.seq;
-      prevHash = row.prev_hash;
+      prevHash = row.prevHash;
     }
     rows++;
-    const computed = lineHash(row.prev_hash, body);
+    const computed = hasher.digest(row.prevHash, body);
     if (computed !== row.hash) {
       add({ seq: row.seq, line: lineNo, reason: 'hash_mismatch', detail: 'the row was modified after it was written' });
     } else if (row.seq !== expectSeq) {
       const brk: AuditBreak = { seq: row.seq, line: lineNo, reason: 'seq_gap', detail: `expected seq ${expectSeq}, found ${row.seq}` };
       if (row.seq < expectSeq) add({ ...brk, reason: 'reordered', detail: `${brk.detail} (a row out of order or repeated)` });
       else pending = { brk, want: expectSeq, left: REORDER_LOOKAHEAD };
-    } else if (row.prev_hash !== prevHash) {
+    } else if (row.prevHash !== prevHash) {
       add({ seq: row.seq, line: lineNo, reason: 'prev_mismatch', detail: 'prev_hash does not match the previous row: a row was inserted, removed or replaced before it' });
     }
     // Re-synchronise on this row, so `full` reports each break once rather than every row after it.
