@@ -128,11 +128,14 @@ interface Match {
 function matchPhrases(raw: readonly string[], sing: readonly string[], accept: (r: NameRule) => boolean): Match[] {
   const found: Match[] = [];
   for (let i = 0; i < raw.length; i++) {
-    const seen = new Set<NameRule>();
-    for (const key of raw[i] === sing[i] ? [raw[i]!] : [raw[i]!, sing[i]!]) {
-      for (const rule of RULES_BY_FIRST_TOKEN.get(key) ?? []) {
-        if (seen.has(rule) || !accept(rule)) continue;
-        seen.add(rule);
+    const first = RULES_BY_FIRST_TOKEN.get(raw[i]!);
+    // Rules under the singular key differ from those under the raw key (the first token is the map key).
+    const second = raw[i] === sing[i] ? undefined : RULES_BY_FIRST_TOKEN.get(sing[i]!);
+    if (!first && !second) continue;
+    for (const list of [first, second]) {
+      if (!list) continue;
+      for (const rule of list) {
+        if (!accept(rule)) continue;
         const p = rule.phrase;
         if (i + p.length > raw.length) continue;
         let ok = true;
@@ -141,6 +144,7 @@ function matchPhrases(raw: readonly string[], sing: readonly string[], accept: (
       }
     }
   }
+  if (found.length === 0) return found;
   found.sort((a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start);
   const taken: boolean[] = new Array(raw.length).fill(false);
   const out: Match[] = [];
@@ -165,9 +169,49 @@ const SECRET_NAME_WORDS = new Set(['secret', 'key', 'token', 'salt', 'password',
 const STRONG_DETECTORS = new Set<ValueDetector>(['email', 'card', 'iban', 'ssn', 'nino', 'cpf', 'dni', 'jwt', 'api_key', 'password_hash', 'mac', 'dna', 'rsid']);
 const S2_DROPPED = new Set<PiiCategory>(['contact', 'financial', 'payment_card', 'location']);
 /** Facts about a person's body, beliefs and behaviour: meaningless for a dog, a dorm or a store. */
+const CATEGORY_ORDER: ReadonlyMap<PiiCategory, number> = new Map(PII_CATEGORIES.map((c, i) => [c, i]));
 const PERSON_FACTS = new Set<PiiCategory>(['demographic_protected', 'health', 'genetic', 'biometric', 'behavioral']);
 /** `*_id` names a reference to the thing, not the thing: `phone_id`, `address_id`, `card_id`. */
 const ID_VETOED = new Set<PiiCategory>(['contact', 'payment_card', 'financial', 'location']);
+
+interface Context {
+  readonly sing: readonly string[];
+  readonly tableSing: readonly string[];
+  readonly isAnimal: boolean;
+  readonly isPerson: boolean;
+  readonly tableIsThing: boolean;
+  readonly isLookup: boolean;
+  readonly isValueList: boolean;
+}
+
+function contextHolds(cx: Context, c: RuleContext): boolean {
+  const { sing, tableSing } = cx;
+  switch (c) {
+    case 'person':
+      return cx.isPerson;
+    case 'card':
+      return anyIn(sing, CARD_WORDS) || anyIn(tableSing, CARD_WORDS);
+    case 'bank':
+      return anyIn(sing, BANK_WORDS) || anyIn(tableSing, BANK_WORDS);
+    case 'address':
+      return anyIn(tableSing, ADDRESS_WORDS) || anyIn(sing, ADDRESS_WORDS);
+    case 'pay':
+      return anyIn(tableSing, PAY_WORDS) || anyIn(sing, PAY_WORDS);
+    case 'loan':
+      return anyIn(tableSing, LOAN_WORDS);
+    case 'insurance':
+      return anyIn(tableSing, INSURANCE_WORDS) || anyIn(sing, INSURANCE_WORDS);
+    case 'clinical':
+      return anyIn(tableSing, CLINICAL_CONTEXT_WORDS);
+  }
+}
+
+/** Negative rules that hold whatever the phrase: lookup tables, and person facts about animals, things or value lists. */
+function vetoed(cx: Context, category: PiiCategory): boolean {
+  if (cx.isLookup) return true;
+  if (cx.isAnimal && (category === 'contact' || category === 'financial')) return true;
+  return (cx.isAnimal || cx.tableIsThing || cx.isValueList) && PERSON_FACTS.has(category);
+}
 
 function tokensOfText(text: string): { raw: string[]; sing: string[] } {
   const raw = foldAscii(text)
@@ -200,38 +244,14 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
   const isLookup = tableSing.length > 0 && (LOOKUP_TABLE_WORDS.has(tableSing[0]!) || LOOKUP_TABLE_WORDS.has(head));
   // A table named after the attribute (`gender.gender`, `race.race`) lists the values, not people's values.
   const isValueList = tableSing.length > 0 && tableSing.join(' ') === sing.join(' ');
-  const contextHolds = (c: RuleContext): boolean => {
-    switch (c) {
-      case 'person':
-        return isPerson;
-      case 'card':
-        return anyIn(sing, CARD_WORDS) || anyIn(tableSing, CARD_WORDS);
-      case 'bank':
-        return anyIn(sing, BANK_WORDS) || anyIn(tableSing, BANK_WORDS);
-      case 'address':
-        return anyIn(tableSing, ADDRESS_WORDS) || anyIn(sing, ADDRESS_WORDS);
-      case 'pay':
-        return anyIn(tableSing, PAY_WORDS) || anyIn(sing, PAY_WORDS);
-      case 'loan':
-        return anyIn(tableSing, LOAN_WORDS);
-      case 'insurance':
-        return anyIn(tableSing, INSURANCE_WORDS) || anyIn(sing, INSURANCE_WORDS);
-      case 'clinical':
-        return anyIn(tableSing, CLINICAL_CONTEXT_WORDS);
-    }
-  };
-  const vetoedPersonish = (category: PiiCategory): boolean => isAnimal && (category === 'contact' || category === 'financial');
-  const vetoed = (category: PiiCategory): boolean =>
-    vetoedPersonish(category) ||
-    isLookup ||
-    ((isAnimal || tableIsThing) && PERSON_FACTS.has(category)) || (isValueList && PERSON_FACTS.has(category));
+  const cx: Context = { sing, tableSing, isAnimal, isPerson, tableIsThing, isLookup, isValueList };
 
   // 1. Column-name phrases.
   for (const m of matchPhrases(raw, sing, () => true)) {
     const { rule } = m;
     if (!compatible(rule.kind, type)) continue;
-    if (rule.context && !contextHolds(rule.context)) continue;
-    if (vetoed(rule.category)) continue;
+    if (rule.context && !contextHolds(cx, rule.context)) continue;
+    if (vetoed(cx, rule.category)) continue;
     if (VETOABLE.has(rule.category)) {
       let attr = false;
       for (let k = m.end; k < raw.length && !attr; k++) {
@@ -258,7 +278,7 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
   if (type === 'other') {
     const dt = identifierTokens(input.dataType.replace(/\(.*$/, ''));
     for (const m of matchPhrases(dt, dt.map(singular), (r) => r.inComments)) {
-      if (!vetoed(m.rule.category)) signals.push({ category: m.rule.category, label: `type:${m.rule.phrase.join('_')}`, weight: Math.min(0.75, m.rule.weight) });
+      if (!vetoed(cx, m.rule.category)) signals.push({ category: m.rule.category, label: `type:${m.rule.phrase.join('_')}`, weight: Math.min(0.75, m.rule.weight) });
     }
   }
 
@@ -271,7 +291,7 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
     const columnIsAttribute = anyIn(raw, ATTRIBUTE_WORDS) || anyIn(raw, PREFIX_WORDS);
     for (const m of matchPhrases(c.raw, c.sing, (r) => r.inComments)) {
       const { rule } = m;
-      if (!compatible(rule.kind, type) || vetoed(rule.category)) continue;
+      if (!compatible(rule.kind, type) || vetoed(cx, rule.category)) continue;
       if (VETOABLE.has(rule.category) && (columnIsAttribute || (m.end < c.raw.length && ATTRIBUTE_WORDS.has(c.raw[m.end]!)))) continue;
       if (nameCategories.size > 0 && !nameCategories.has(rule.category)) continue;
       signals.push({ category: rule.category, label: `comment:${rule.phrase.join('_')}`, weight: Math.min(0.7, rule.weight) });
@@ -350,8 +370,7 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
   const categories = PII_CATEGORIES.filter((c) => byCategory.has(c));
   let confidence = 0;
   for (const v of byCategory.values()) confidence = Math.max(confidence, v);
-  const order = new Map(PII_CATEGORIES.map((c, i) => [c, i]));
-  const signalLabels = [...new Set([...kept].sort((a, b) => order.get(a.category)! - order.get(b.category)!).map((s) => s.label))];
+  const signalLabels = [...new Set([...kept].sort((a, b) => CATEGORY_ORDER.get(a.category)! - CATEGORY_ORDER.get(b.category)!).map((s) => s.label))];
   return {
     categories,
     sensitivity: 'pii',

@@ -27,36 +27,33 @@ export function splitIdentifier(name: string): string[] {
   const s = foldAscii(name);
   const hasLower = /[a-z]/.test(s);
   const tokens: string[] = [];
-  let cur = '';
-  const flush = (): void => {
-    if (cur) tokens.push(cur.toLowerCase());
-    cur = '';
-  };
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i]!;
-    const code = s.charCodeAt(i);
+  let start = -1;
+  for (let i = 0; i <= s.length; i++) {
+    const code = i < s.length ? s.charCodeAt(i) : 0;
     const isUpper = code >= 65 && code <= 90;
     const isLower = code >= 97 && code <= 122;
     const isDigit = code >= 48 && code <= 57;
     if (!isUpper && !isLower && !isDigit) {
-      flush();
+      if (start >= 0) tokens.push(s.slice(start, i).toLowerCase());
+      start = -1;
       continue;
     }
-    if (cur) {
-      const prev = cur.charCodeAt(cur.length - 1);
+    if (start >= 0) {
+      const prev = s.charCodeAt(i - 1);
       const prevUpper = prev >= 65 && prev <= 90;
       const prevLower = prev >= 97 && prev <= 122;
       const prevDigit = prev >= 48 && prev <= 57;
       const next = i + 1 < s.length ? s.charCodeAt(i + 1) : 0;
       const nextLower = next >= 97 && next <= 122;
-      if (isDigit !== prevDigit) flush();
-      else if (hasLower && isUpper && prevLower) flush();
-      // `HTTPServer`: the last capital of a run starts the next word.
-      else if (hasLower && isUpper && prevUpper && nextLower) flush();
+      // Boundaries: letter/digit change; `aB`; and `HTTPServer`, where the last capital of a run starts the next word.
+      if (isDigit !== prevDigit || (hasLower && isUpper && (prevLower || (prevUpper && nextLower)))) {
+        tokens.push(s.slice(start, i).toLowerCase());
+        start = i;
+      }
+    } else {
+      start = i;
     }
-    cur += ch;
   }
-  flush();
   return tokens;
 }
 
