@@ -175,7 +175,7 @@ function main(): void {
       `${schemaRows.length} columns from the shared schemas (Pagila, Sakila, Chinook, Northwind, AdventureWorks, MusicBrainz, BIRD and Spider dev), ` +
       `${schemaRows.filter((r) => r.labels.length > 0).length} labelled positive by hand (guideline: \`bench/pii/LABELLING.md\`); ` +
       `\`bench/pii/fixture-values.jsonl\` — ${fixtureRows.length} generated columns with 20 sampled values each (${fixtureRows.filter((r) => r.labels.length > 0).length} positive, the rest hard negatives). ` +
-      'The held-out split (whole tables, by hash) was not looked at while tuning the rules.',
+      'The held-out split (whole tables, by hash) was not used to tune the rules.',
     '',
   );
   lines.push(
