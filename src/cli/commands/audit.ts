@@ -115,6 +115,9 @@ function verifyText(file: string, r: VerifyResult, anchor: AuditHead | undefined
   } else {
     lines.push(`audit chain BROKEN in ${file} at ${describeBreak(r.breakAt)}`);
     if (r.breaks.length > 1) for (const b of r.breaks.slice(1)) lines.push(`  also at ${describeBreak(b)}`);
+    if (anchor && r.breaks.some((b) => b.reason === 'anchor_mismatch' || b.reason === 'truncated')) {
+      lines.push(`(the anchor in ${path.basename(file)}.anchor was taken at seq ${anchor.seq}; only if the log was reset on purpose, delete that file)`);
+    }
   }
   if (r.torn) {
     lines.push(
