@@ -119,6 +119,7 @@ export async function verifyAudit(file: string, opts: VerifyOptions = {}): Promi
   let headSeq = 0;
   let headHash = GENESIS_HASH;
   let anchorSeen = false;
+  let afterMalformed = false;
   let pending: { brk: AuditBreak; want: number; left: number } | null = null;
   const anchor = opts.anchor && opts.anchor.seq > 0 ? opts.anchor : undefined;
 
@@ -145,6 +146,7 @@ export async function verifyAudit(file: string, opts: VerifyOptions = {}): Promi
     }
     if (!row || !body) {
       add({ seq: null, line: lineNo, reason: 'malformed', detail: 'not a well-formed audit row' });
+      afterMalformed = true;
       return undefined;
     }
     if (anchor && row.seq === anchor.seq) {
@@ -163,6 +165,9 @@ export async function verifyAudit(file: string, opts: VerifyOptions = {}): Promi
     const computed = hasher.digest(row.prevHash, body);
     if (computed !== row.hash) {
       add({ seq: row.seq, line: lineNo, reason: 'hash_mismatch', detail: 'the row was modified after it was written' });
+    } else if (afterMalformed) {
+      // The unreadable line stood for a row (or rows): resume the chain here rather than report the same damage twice.
+      afterMalformed = false;
     } else if (row.seq !== expectSeq) {
       const brk: AuditBreak = { seq: row.seq, line: lineNo, reason: 'seq_gap', detail: `expected seq ${expectSeq}, found ${row.seq}` };
       if (row.seq < expectSeq) add({ ...brk, reason: 'reordered', detail: `${brk.detail} (a row out of order or repeated)` });

@@ -130,6 +130,18 @@ describe('audit log chain', () => {
     assert.deepEqual([r.breakAt.line, r.breakAt.seq, r.breakAt.reason], [2, null, 'malformed']);
   });
 
+  it('with full reports a malformed line once and resumes the chain after it', async () => {
+    const file = await makeLog(dir, 5);
+    const lines = readLines(file);
+    lines[1] = 'scribbled over';
+    writeLines(file, lines);
+    const r = await verifyAudit(file, { full: true });
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.deepEqual(r.breaks.map((b) => [b.line, b.reason]), [[2, 'malformed']]);
+    assert.equal(r.headSeq, 5);
+  });
+
   it('with full reports every break instead of stopping at the first', async () => {
     const file = await makeLog(dir, 8);
     const lines = readLines(file);
