@@ -51,7 +51,7 @@ describe('SQL guard (layer 1)', function () {
       assert.deepEqual(maxSsn.aggregateFunctions, ['max']);
       assert.equal(running.aggregated, false, 'a window over raw values is not an aggregate');
       assert.deepEqual(constant.sourceColumns, []);
-      assert.deepEqual(r.columns.sort(), ['c.email', 'c.name', 'c.ssn', 'p.amount']);
+      assert.deepEqual([...r.columns].sort(), ['c.email', 'c.name', 'c.ssn', 'p.amount']);
     });
 
     it('treats an expression mixing raw and aggregated columns as raw', function () {
