@@ -85,8 +85,11 @@ export function createEventBus(opts: EventBusOptions): EventBus {
   };
 
   const rotate = (): void => {
+    const measured = fdIno;
     closeFd();
     try {
+      // Only rotate the generation we measured: if another process rotated it already, the path holds a fresh file.
+      if (fs.statSync(file).ino !== measured) return;
       fs.renameSync(file, rotated); // replaces any older `.1`: only one generation is kept
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
