@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { PiiCategory } from '../core/envelope';
 import type { ServerLimits } from './deps';
-import { parsePiiCategories } from './pii-gate';
+import { parseCategoryList, PolicyError } from '../core/pii';
 
 export class ServerOptionsError extends Error {}
 
@@ -12,6 +12,7 @@ export interface ServerOptions {
   readonly eventsPath: string | null;
   readonly workspaceDir: string | null;
   readonly piiBlock: PiiCategory[];
+  readonly piiPolicyPath: string | null;
   readonly allowSchemas?: string[];
   readonly limits: Partial<ServerLimits>;
   /** Streamable HTTP on loopback instead of stdio (0 = any free port). */
@@ -19,7 +20,7 @@ export interface ServerOptions {
 }
 
 export const SERVER_USAGE = `schemabrain serve [--catalog PATH] [--audit-path PATH | --no-audit] [--events-path PATH]
-                  [--workspace DIR] [--pii-block CATEGORIES] [--allow-schemas a,b] [--max-rows N] [--statement-timeout-ms N]
+                  [--workspace DIR] [--pii-policy FILE] [--pii-block CATEGORIES] [--allow-schemas a,b] [--max-rows N] [--statement-timeout-ms N]
                   [--http PORT]   (Streamable HTTP on 127.0.0.1 instead of stdio)`;
 
 function intFlag(name: string, v: string | undefined, min: number, max: number): number {
@@ -37,6 +38,7 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
   let workspaceDir = env.SCHEMABRAIN_WORKSPACE || null;
   let noAudit = false;
   let piiBlock: PiiCategory[] = [];
+  let piiPolicyPath: string | null = env.SCHEMABRAIN_PII_POLICY || null;
   let allowSchemas: string[] | undefined;
   let httpPort: number | null = null;
   const limits: { -readonly [K in keyof ServerLimits]?: ServerLimits[K] } = {};
@@ -66,10 +68,13 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
         break;
       case '--pii-block':
         try {
-          piiBlock = parsePiiCategories(value());
+          piiBlock = parseCategoryList(value());
         } catch (e) {
-          throw new ServerOptionsError((e as Error).message);
+          throw new ServerOptionsError(e instanceof PolicyError ? e.message : String(e));
         }
+        break;
+      case '--pii-policy':
+        piiPolicyPath = value();
         break;
       case '--allow-schemas':
         allowSchemas = value().split(',').map((x) => x.trim()).filter(Boolean);
@@ -91,5 +96,5 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
     }
   }
   const abs = (p: string | null): string | null => (p ? path.resolve(p) : null);
-  return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, allowSchemas, limits, httpPort };
+  return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, piiPolicyPath: abs(piiPolicyPath), allowSchemas, limits, httpPort };
 }

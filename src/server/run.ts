@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CatalogProvider } from '../core/catalog/provider';
+import { loadPolicy, PolicyError } from '../core/pii';
 import { fetchSecretsFromChannel, scrubSecretChannelEnv } from '../core/secrets';
 import { loadSqlGuard } from '../core/sql';
 import type { SqlGuard } from '../core/sql';
@@ -34,7 +35,7 @@ export async function buildServerDeps(options: ServerOptions, env: NodeJS.Proces
       logger.debug(`catalog generation ${view.generation} loaded (${view.entries.length} relations)`),
     ),
     logger,
-    pii: createPiiGate(options.piiBlock),
+    pii: createPiiGate(loadPolicy({ file: options.piiPolicyPath, extraBlock: options.piiBlock, env })),
     recorder: createRecorder(options, sessionId, logger, env),
     sessionId,
     limits: { ...DEFAULT_LIMITS, ...options.limits },
@@ -62,7 +63,16 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
-  const deps = await buildServerDeps(options);
+  let deps: ServerDeps;
+  try {
+    deps = await buildServerDeps(options);
+  } catch (e) {
+    if (e instanceof PolicyError) {
+      process.stderr.write(`schemabrain serve: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
   // Warm the catalog before the first request so tools/list and the first call are fast.
   void deps.catalog.get();
   deps.recorder?.serverEvent('server_start', { catalog: deps.catalog.path });

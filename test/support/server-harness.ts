@@ -7,7 +7,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { openRecorder } from '../../src/core/audit';
 import { CatalogProvider } from '../../src/core/catalog/provider';
 import { runIndex } from '../../src/core/indexing/run-index';
-import { classifyColumn } from '../../src/core/pii';
+import { classifyColumn, DEFAULT_POLICY } from '../../src/core/pii';
 import { createIntrospector } from '../../src/core/sources';
 import { parseSourceSpec } from '../../src/core/sources/locator';
 import { loadSqlGuard } from '../../src/core/sql';
@@ -58,7 +58,7 @@ export async function startHarness(opts: { catalogPath?: string; deps?: Partial<
   const server = createServer({
     catalog: new CatalogProvider(catalogPath),
     logger: silentLogger,
-    pii: createPiiGate(),
+    pii: createPiiGate(DEFAULT_POLICY),
     recorder,
     sessionId,
     limits: DEFAULT_LIMITS,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { CatalogError } from '../../core/catalog/store';
 import { IndexCancelledError, moveCorruptCatalogAside, runIndex } from '../../core/indexing/run-index';
 import type { IndexEvent, IndexOutcome } from '../../core/indexing/run-index';
-import { classifyColumn } from '../../core/pii';
+import { classifyColumn, loadPolicy, PolicyError } from '../../core/pii';
 import { fetchSecretsFromChannel, scrubSecretChannelEnv } from '../../core/secrets';
 import { createIntrospector } from '../../core/sources';
 import { SourceError } from '../../core/sources/errors';
@@ -15,7 +15,7 @@ import { readStdin } from '../io';
 import { ProgressBar } from '../progress';
 
 const USAGE = `schemabrain index --source <postgres URL | sqlite file> [--name NAME] [--catalog PATH]
-                 [--password-stdin] [--schemas a,b] [--sample-rows N] [--rebuild] [--json]
+                 [--password-stdin] [--schemas a,b] [--sample-rows N] [--pii-policy FILE] [--rebuild] [--json]
 
   --source          postgres://user@host:5432/db (\${ENV_VAR} references are expanded; the password may come
                     from \${VAR}, PGPASSWORD, ~/.pgpass or --password-stdin) or a SQLite file path
@@ -24,6 +24,7 @@ const USAGE = `schemabrain index --source <postgres URL | sqlite file> [--name N
   --password-stdin  read the password from standard input (never pass it on the command line)
   --schemas         only these schemas (comma-separated)
   --sample-rows     rows sampled per table for PII value patterns and the value index (default 200, 0 = off)
+  --pii-policy      PII policy whose column overrides apply on every run (default: $SCHEMABRAIN_HOME/pii-policy.yaml)
   --rebuild         move a damaged catalog aside and start a fresh one
   --json            JSON lines on stdout (the default when stdout is not a terminal)`;
 
@@ -38,6 +39,7 @@ export function describeIndexError(e: unknown, catalogPath: string): IndexErrorI
   if (e instanceof UsageError) return { kind: 'usage', message: e.message, hint: `usage: ${USAGE.split('\n')[0]}` };
   if (e instanceof SourceSpecError) return { kind: e.code, message: e.message, hint: e.hint };
   if (e instanceof SourceError) return { kind: e.code, message: e.message, hint: e.hint };
+  if (e instanceof PolicyError) return { kind: 'pii_policy', message: e.message, hint: 'fix the policy file and run again' };
   if (e instanceof IndexCancelledError) return { kind: 'cancelled', message: e.message, hint: 'run the index again when ready' };
   if (e instanceof CatalogError) {
     const hint =
@@ -74,7 +76,7 @@ export const indexCommand: CliCommand = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      const p = parseArgs(argv, { source: 'string', name: 'string', catalog: 'string', 'password-stdin': 'boolean', schemas: 'string', 'sample-rows': 'string', rebuild: 'boolean', json: 'boolean' });
+      const p = parseArgs(argv, { source: 'string', name: 'string', catalog: 'string', 'password-stdin': 'boolean', schemas: 'string', 'sample-rows': 'string', 'pii-policy': 'string', rebuild: 'boolean', json: 'boolean' });
       const source = stringFlag(p, 'source') ?? p.positional[0];
       if (!source) throw new UsageError('--source is required');
       if (p.positional.length > (stringFlag(p, 'source') ? 0 : 1)) throw new UsageError(`unexpected argument '${p.positional[p.positional.length - 1]}'`);
@@ -87,6 +89,8 @@ export const indexCommand: CliCommand = {
       if (p.flags['password-stdin']) password = (await readStdin()).replace(/\r?\n$/, '');
       const schemas = stringFlag(p, 'schemas')?.split(',').map((s) => s.trim()).filter(Boolean);
       const sampleRows = intFlag(p, 'sample-rows', 0, 10_000) ?? 200;
+      const policyFile = stringFlag(p, 'pii-policy');
+      const policy = loadPolicy({ file: policyFile ? path.resolve(policyFile) : null, env: io.env });
       const bar = !json ? new ProgressBar(io.stderr, `indexing ${spec.name}`) : null;
       const onEvent = (e: IndexEvent): void => {
         if (e.type !== 'progress') return;
@@ -94,7 +98,7 @@ export const indexCommand: CliCommand = {
         bar?.update(e.percent, e.phase);
       };
       const attempt = (): Promise<IndexOutcome> =>
-        runIndex({ spec, sourceInput: source, password, catalogPath, deps: { createIntrospector, classifyColumn }, sampleRows, schemas, signal: controller.signal, onEvent });
+        runIndex({ spec, sourceInput: source, password, catalogPath, deps: { createIntrospector, classifyColumn }, policy, sampleRows, schemas, signal: controller.signal, onEvent });
       let outcome: IndexOutcome;
       try {
         outcome = await attempt();

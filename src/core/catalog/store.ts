@@ -32,9 +32,6 @@ const MIGRATIONS: ReadonlyArray<readonly string[]> = [
        started_at TEXT NOT NULL, finished_at TEXT NOT NULL, status TEXT NOT NULL, duration_ms REAL NOT NULL,
        tables_total INTEGER NOT NULL, tables_changed INTEGER NOT NULL, tables_removed INTEGER NOT NULL,
        mode TEXT NOT NULL, error_kind TEXT, error_message TEXT)`,
-    `CREATE TABLE pii_overrides (
-       source_name TEXT NOT NULL, column_ref TEXT NOT NULL, categories TEXT NOT NULL, sensitivity TEXT NOT NULL,
-       created_at TEXT NOT NULL, PRIMARY KEY (source_name, column_ref))`,
     `CREATE TABLE artifacts (key TEXT PRIMARY KEY, value BLOB NOT NULL)`,
   ],
 ];
@@ -65,14 +62,6 @@ export interface IndexRun {
   readonly mode: 'full' | 'incremental' | 'unchanged';
   readonly errorKind: string | null;
   readonly errorMessage: string | null;
-}
-
-export interface PiiOverride {
-  readonly sourceName: string;
-  /** `schema.table.column` */
-  readonly columnRef: string;
-  readonly categories: readonly string[];
-  readonly sensitivity: 'public' | 'internal' | 'confidential' | 'pii';
 }
 
 export interface StoredSource {
@@ -354,28 +343,6 @@ export class CatalogStore {
       errorKind: r.error_kind === null ? null : String(r.error_kind),
       errorMessage: r.error_message === null ? null : String(r.error_message),
     }));
-  }
-
-  // ---- PII overrides (kept across re-indexing) ----
-
-  listPiiOverrides(sourceName?: string): PiiOverride[] {
-    const rows = sourceName
-      ? this.all(`SELECT * FROM pii_overrides WHERE source_name = ?`, [sourceName])
-      : this.all(`SELECT * FROM pii_overrides`);
-    return rows.map((r) => ({
-      sourceName: String(r.source_name),
-      columnRef: String(r.column_ref),
-      categories: JSON.parse(String(r.categories)) as string[],
-      sensitivity: r.sensitivity as PiiOverride['sensitivity'],
-    }));
-  }
-
-  setPiiOverride(o: PiiOverride): void {
-    this.run(
-      `INSERT INTO pii_overrides (source_name, column_ref, categories, sensitivity, created_at) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT(source_name, column_ref) DO UPDATE SET categories = excluded.categories, sensitivity = excluded.sensitivity`,
-      [o.sourceName, o.columnRef, JSON.stringify(o.categories), o.sensitivity, new Date().toISOString()],
-    );
   }
 
   // ---- artifacts (derived data such as a serialised search index) ----

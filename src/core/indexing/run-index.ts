@@ -3,9 +3,10 @@ import type { ColumnInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model
 import { qualifiedName } from '../catalog/model';
 import { acquireCatalogLock } from '../catalog/lock';
 import { CatalogError, CatalogStore } from '../catalog/store';
-import type { PiiOverride } from '../catalog/store';
 import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
+import { applyOverrides, DEFAULT_POLICY, findOverride } from '../pii/policy';
+import type { PiiPolicy } from '../pii/policy';
 import { writeJobStatus } from './job-status';
 
 /**
@@ -41,6 +42,8 @@ export interface IndexOptions {
   readonly password?: string;
   readonly catalogPath: string;
   readonly deps: IndexDeps;
+  /** Operator policy whose column overrides are applied after classification on every run. */
+  readonly policy?: PiiPolicy;
   readonly sampleRows?: number;
   readonly schemas?: readonly string[];
   readonly signal?: AbortSignal;
@@ -84,19 +87,13 @@ function percent(phase: string, done: number, total: number): number {
   return Math.round(a + (b - a) * (total > 0 ? Math.min(1, done / total) : 1));
 }
 
-function applyOverride(tag: PiiTag | null, o: PiiOverride | undefined): PiiTag | null {
-  if (!o) return tag;
-  if (o.categories.length === 0 && o.sensitivity === 'public') return null;
-  return { categories: [...o.categories], sensitivity: o.sensitivity, confidence: 1, signals: ['operator override'], origin: 'override' };
-}
-
 /** Raw values of PII columns never reach the catalog: common values and min/max are dropped. */
 function scrubStats(c: ColumnInfo, pii: PiiTag | null): ColumnInfo {
   if (!pii || !c.stats) return { ...c, pii };
   return { ...c, pii, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } };
 }
 
-function classifyTables(tables: readonly TableInfo[], samples: SampleValues, overrides: Map<string, PiiOverride>, deps: IndexDeps): { tables: TableInfo[]; piiColumns: number } {
+function classifyTables(sourceName: string, tables: readonly TableInfo[], samples: SampleValues, policy: PiiPolicy, deps: IndexDeps): { tables: TableInfo[]; piiColumns: number } {
   let piiColumns = 0;
   const out = tables.map((t) => {
     const q = qualifiedName(t.schema, t.name);
@@ -113,7 +110,7 @@ function classifyTables(tables: readonly TableInfo[], samples: SampleValues, ove
           enumLabels: c.enumLabels,
           samples: tableSamples?.get(c.name),
         }) ?? null;
-      const pii = applyOverride(classified, overrides.get(`${q}.${c.name}`));
+      const pii = applyOverrides(classified, findOverride(policy, sourceName, t.schema, t.name, c.name));
       if (pii) piiColumns++;
       return scrubStats(c, pii);
     });
@@ -156,9 +153,8 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       throwIfCancelled();
       const prior = store.getSourceByName(opts.spec.name);
       const stored = store.fingerprints(opts.spec.id);
-      const overrides = new Map(store.listPiiOverrides(opts.spec.name).map((o) => [o.columnRef, o]));
       emit({ type: 'progress', phase: 'classify', done: 0, total: result.snapshot.tables.length, percent: percent('classify', 0, 1) });
-      const { tables, piiColumns } = classifyTables(result.snapshot.tables, result.samples, overrides, opts.deps);
+      const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, opts.policy ?? DEFAULT_POLICY, opts.deps);
       const fresh = new Set(tables.map((t) => qualifiedName(t.schema, t.name)));
       const changed = tables.filter((t) => stored.get(qualifiedName(t.schema, t.name)) !== t.fingerprint);
       const removed = [...stored.keys()].filter((k) => !fresh.has(k));

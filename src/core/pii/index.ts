@@ -34,3 +34,4 @@ export {
   type Visibility,
 } from './redact';
 export { isCardNumber, isCpf, isDniNie, isEmail, isIban, isNino, isPhone, isSsn, luhnValid, scanSamples, type ValueDetector, type ValueEvidence } from './values';
+export { defaultPolicyPath, loadPolicy } from './load-policy';

@@ -51,6 +51,9 @@ interface RawPii {
   readonly column: string;
   readonly categories: PiiCategory[];
   readonly expression: string;
+  /** Reached through `*`: the agent never named the column, so neither do we. */
+  readonly viaStar: boolean;
+  readonly entry: TableEntry;
 }
 
 /** Projections that would return raw values of PII-blocked columns (including `*` over a table that has one). */
@@ -76,23 +79,34 @@ function rawPiiProjections(ctx: ToolContext, source: SourceInfo, g: GuardAccepte
       const col = parts[parts.length - 1]!;
       const qual = parts.length >= 2 ? parts[parts.length - 2]!.toLowerCase() : null;
       const candidates = qual ? [byAlias.get(qual)].filter((e): e is TableEntry => !!e) : tables;
-      for (const e of candidates) for (const b of blockedIn(e, col)) out.push({ column: b.name, categories: b.cats, expression: p.expression });
+      for (const e of candidates) for (const b of blockedIn(e, col)) out.push({ column: b.name, categories: b.cats, expression: p.expression, viaStar: col === '*', entry: e });
     }
   }
   return out;
 }
 
-function aggregateRewrite(sql: string, hits: readonly RawPii[]): string {
+/**
+ * A safe version of the query: named blocked columns become `count(DISTINCT …)`, and a `*` that reached one becomes
+ * the explicit list of the table's visible columns.
+ */
+function aggregateRewrite(ctx: ToolContext, sql: string, hits: readonly RawPii[]): string {
   let rewritten = sql;
   for (const h of hits) {
-    if (h.expression.includes('*')) continue;
-    rewritten = rewritten.split(h.expression).join(`count(DISTINCT ${h.expression})`);
-  }
-  if (hits.some((h) => h.expression.includes('*'))) {
-    const cols = [...new Set(hits.map((h) => h.column))].join(', ');
-    return `${rewritten}\n-- list the columns you need instead of *, leaving out ${cols}, or aggregate them (count(DISTINCT …))`;
+    if (h.viaStar) {
+      const visible = h.entry.table.columns.filter((c) => ctx.deps.pii.blockedCategories(c.pii).length === 0).map((c) => c.name);
+      const prefix = h.expression.endsWith('.*') ? h.expression.slice(0, -1) : '';
+      rewritten = rewritten.replace(h.expression, visible.map((c) => `${prefix}${c}`).join(', '));
+    } else {
+      rewritten = rewritten.split(h.expression).join(`count(DISTINCT ${h.expression})`);
+    }
   }
   return rewritten;
+}
+
+function describeHits(hits: readonly RawPii[]): string {
+  const named = [...new Set(hits.filter((h) => !h.viaStar).map((h) => h.column))];
+  const starred = new Set(hits.filter((h) => h.viaStar).map((h) => h.column)).size;
+  return [named.length ? named.join(', ') : null, starred ? `${starred} column(s) reached through *` : null].filter(Boolean).join('; ');
 }
 
 export const runQuery = defineTool({
@@ -129,12 +143,13 @@ export const runQuery = defineTool({
     if (pii.length) {
       const cats = [...new Set(pii.flatMap((p) => p.categories))];
       ctx.trace.piiCategories.push(...cats);
-      return failure('pii_blocked', `The query would return raw values of PII-blocked columns (${[...new Set(pii.map((p) => p.column))].join(', ')}; ${cats.join(', ')}). Aggregate them or leave them out.`, {
+      const rewritten = aggregateRewrite(ctx, args.sql, pii);
+      return failure('pii_blocked', `The query would return raw values of PII-blocked columns (${describeHits(pii)}; categories ${cats.join(', ')}). Aggregate them or leave them out.`, {
         piiCategories: cats,
         recovery: {
           suggested_tool: 'run_query',
-          suggested_args: { sql: aggregateRewrite(args.sql, pii), ...(args.source ? { source: args.source } : {}) },
-          suggested_rewrite: { rewritten: aggregateRewrite(args.sql, pii), reason: 'counts of distinct values reveal no individual value' },
+          suggested_args: { sql: rewritten, ...(args.source ? { source: args.source } : {}) },
+          suggested_rewrite: { rewritten, reason: 'the blocked columns are left out or counted; counts of distinct values reveal no individual value' },
         },
       });
     }

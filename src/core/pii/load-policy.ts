@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PiiCategory } from '../envelope/kinds';
+import { schemabrainHome } from '../util/home';
+import { createPolicy, DEFAULT_POLICY, parsePolicyYaml, PolicyError } from './policy';
+import type { PiiPolicy } from './policy';
+
+/** `$SCHEMABRAIN_HOME/pii-policy.yaml`: used by both the indexer (overrides) and the server (block list) when present. */
+export function defaultPolicyPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(schemabrainHome(env), 'pii-policy.yaml');
+}
+
+/**
+ * The operator's policy: an explicit file must exist and parse; the default file is optional. `extraBlock` (from
+ * `--pii-block`) widens the block list. Every problem is a PolicyError whose message names the fix.
+ */
+export function loadPolicy(opts: { file?: string | null; extraBlock?: readonly PiiCategory[]; env?: NodeJS.ProcessEnv } = {}): PiiPolicy {
+  const file = opts.file ?? defaultPolicyPath(opts.env);
+  let base = DEFAULT_POLICY;
+  let text: string | null = null;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (e) {
+    if (opts.file) throw new PolicyError('bad_value', 'file', `cannot read PII policy file ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  if (text !== null) base = parsePolicyYaml(text);
+  if (!opts.extraBlock?.length) return base;
+  return createPolicy({
+    block: [...base.block, ...opts.extraBlock],
+    allow: [...base.allow],
+    force: base.force,
+    columnOverrides: base.columnOverrides,
+    description: base.description,
+  });
+}

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadSqlJs } from '../../src/core/catalog/sqljs';
+import { allTools } from '../../src/server/tools';
+import { indexInto, startHarness, tempDir } from '../support/server-harness';
+import type { Harness } from '../support/server-harness';
+
+/**
+ * A blocked column never appears raw in any tool's output: every registered tool is called with every argument
+ * shape that could reach the PII fixture, and no raw value of a floor-category column (nor, in the catalog tools,
+ * its name) may appear in any response, audit row or event.
+ */
+
+const CANARIES = {
+  card: '4539578763621486', // Luhn-valid
+  ssn: '536-22-8714',
+  hash: '$2b$12$KIXQJd9n3xV0yq8iN2Yz1uX5m7Q9wLr3sT1vB6cD8eF0gH2jK4lMm',
+};
+
+async function buildFixture(file: string): Promise<void> {
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database();
+  db.run(`CREATE TABLE customer_account (
+    account_id INTEGER PRIMARY KEY, full_name TEXT NOT NULL, email TEXT, password_hash TEXT, card_number TEXT, ssn TEXT, city TEXT)`);
+  db.run(`CREATE TABLE purchase (purchase_id INTEGER PRIMARY KEY, account_id INTEGER REFERENCES customer_account(account_id), amount REAL, bought_at TEXT)`);
+  const cards = ['4539578763621486', '4556737586899855', '4916338506082832', '4024007198964305', '4716461583322103'];
+  const ssns = ['536-22-8714', '219-09-9999', '457-55-5462', '078-05-1120', '323-45-6789'];
+  for (let i = 1; i <= 40; i++) {
+    db.run(`INSERT INTO customer_account VALUES (?, ?, ?, ?, ?, ?, ?)`, [
+      i,
+      `Person ${i}`,
+      `person${i}@example.org`,
+      i === 1 ? CANARIES.hash : `$2b$12$${'abcdefghijklmnopqrstuv'.repeat(3).slice(0, 53 - i % 7)}${i}`.slice(0, 60),
+      cards[i % cards.length],
+      ssns[i % ssns.length],
+      ['Lyon', 'Porto', 'Oslo'][i % 3],
+    ]);
+    db.run(`INSERT INTO purchase VALUES (?, ?, ?, ?)`, [i, (i % 40) + 1, i * 3.5, `2024-0${(i % 9) + 1}-1${i % 9}`]);
+  }
+  fs.writeFileSync(file, db.export());
+  db.close();
+}
+
+const ARG_SHAPES: ReadonlyArray<Record<string, unknown>> = [
+  {},
+  { qualified_name: 'main.customer_account' },
+  { qualified_name: 'main.customer_account', response_format: 'detailed' },
+  { qualified_name: 'main.customer_account.ssn' },
+  { qualified_name: 'main.customer_account.card_number' },
+  { qualified_name: 'main.customer_account.password_hash' },
+  { query: 'customer account card ssn password', response_format: 'detailed' },
+  { query: '*', with_join_tree: true },
+  { query: CANARIES.ssn },
+  { tables: ['main.customer_account', 'main.purchase'] },
+  { sql: 'SELECT * FROM customer_account' },
+  { sql: 'SELECT ssn, card_number FROM customer_account' },
+  { sql: 'SELECT max(card_number) FROM customer_account' },
+  { sql: 'SELECT a.password_hash FROM customer_account a JOIN purchase p ON p.account_id = a.account_id' },
+  { sql: 'WITH x AS (SELECT ssn FROM customer_account) SELECT * FROM x' },
+  { name: 'customer_account' },
+];
+
+describe('PII: no tool returns raw values of blocked columns', function () {
+  let h: Harness;
+  const outputs: Array<{ tool: string; args: Record<string, unknown>; text: string }> = [];
+
+  before(async () => {
+    const dir = tempDir();
+    const db = path.join(dir, 'shop.sqlite');
+    await buildFixture(db);
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, db, 'shop');
+    h = await startHarness({ catalogPath: catalog });
+    for (const tool of allTools) {
+      for (const args of ARG_SHAPES) {
+        const res = await h.client.callTool({ name: tool.name, arguments: args });
+        outputs.push({ tool: tool.name, args, text: JSON.stringify(res) });
+      }
+    }
+  });
+  after(async () => h?.close());
+
+  it('classifies the fixture columns into the floor categories', async () => {
+    const env = (await h.call('describe_table', { qualified_name: 'main.customer_account' })) as { data: { redacted_columns?: number } };
+    assert.equal(env.data.redacted_columns, 3);
+  });
+
+  it('sweeps every registered tool with every argument shape', () => {
+    assert.equal(outputs.length, allTools.length * ARG_SHAPES.length);
+  });
+
+  it('never returns a raw value of a blocked column', () => {
+    for (const o of outputs) {
+      const argText = JSON.stringify(o.args);
+      for (const [what, value] of Object.entries(CANARIES)) {
+        if (argText.includes(value)) continue; // the agent's own input may be echoed in a recovery hint
+        assert.ok(!o.text.includes(value), `${o.tool} ${argText} leaked the ${what} canary`);
+      }
+      // Other fixture values of the blocked columns (not just the canaries).
+      assert.doesNotMatch(o.text, /4556737586899855|4916338506082832|219-09-9999|457-55-5462/, `${o.tool} ${argText} leaked a blocked value`);
+    }
+  });
+
+  it('never names a blocked column in catalog answers unless the agent named it first', () => {
+    for (const o of outputs) {
+      const argText = JSON.stringify(o.args);
+      for (const col of ['password_hash', 'card_number', 'ssn']) {
+        if (argText.includes(col)) continue;
+        assert.ok(!o.text.includes(col), `${o.tool} ${argText} named the blocked column ${col}`);
+      }
+    }
+  });
+
+  it('refuses raw projections with pii_blocked and an aggregating rewrite', async () => {
+    const env = (await h.call('run_query', { sql: 'SELECT ssn, card_number FROM customer_account' })) as {
+      status: string;
+      error: { kind: string; pii_categories: string[]; recovery: { suggested_rewrite: { rewritten: string } } };
+    };
+    assert.equal(env.status, 'refused');
+    assert.equal(env.error.kind, 'pii_blocked');
+    assert.deepEqual([...env.error.pii_categories].sort(), ['government_id', 'payment_card']);
+    assert.match(env.error.recovery.suggested_rewrite.rewritten, /count\(DISTINCT ssn\)/);
+    const rewritten = (await h.call('run_query', { sql: 'SELECT count(DISTINCT ssn) AS n FROM customer_account' })) as { status: string; data: { rows: unknown[][] } };
+    assert.equal(rewritten.status, 'success');
+    assert.deepEqual(rewritten.data.rows, [[5]]);
+  });
+
+  it('rewrites SELECT * to the visible columns, and the rewrite runs', async () => {
+    const env = (await h.call('run_query', { sql: 'SELECT * FROM customer_account WHERE city = \'Oslo\'' })) as {
+      status: string;
+      error: { recovery: { suggested_args: { sql: string } } };
+    };
+    assert.equal(env.status, 'refused');
+    const sql = env.error.recovery.suggested_args.sql;
+    assert.match(sql, /^SELECT account_id, full_name, email, city FROM customer_account/);
+    const ok = (await h.call('run_query', { sql })) as { status: string; data: { columns: Array<{ name: string }> } };
+    assert.equal(ok.status, 'success');
+    assert.deepEqual(ok.data.columns.map((c) => c.name), ['account_id', 'full_name', 'email', 'city']);
+  });
+
+  it('keeps raw values out of the audit log and the event file', () => {
+    const audit = fs.readFileSync(h.auditPath, 'utf8');
+    const events = fs.readFileSync(h.eventsPath, 'utf8');
+    for (const v of ['4556737586899855', '219-09-9999']) {
+      assert.ok(!audit.includes(v));
+      assert.ok(!events.includes(v));
+    }
+  });
+});
