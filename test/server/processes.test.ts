@@ -156,6 +156,23 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     store.close();
   });
 
+  it('check passes clean definitions and exits 1 on drift against the catalog', () => {
+    const ws = tempDir();
+    fs.mkdirSync(path.join(ws, '.schemabrain'));
+    for (const f of ['entities.yaml', 'joins.yaml', 'metrics.yaml']) {
+      fs.copyFileSync(path.join(ROOT, 'test', 'fixtures', 'semantic', 'chinook', f), path.join(ws, '.schemabrain', f));
+    }
+    const clean = cli(['check', '--workspace', ws, '--catalog', catalog]);
+    assert.equal(clean.code, 0, clean.stdout + clean.stderr);
+    assert.match(clean.stdout, /0 error\(s\)/);
+    const file = path.join(ws, '.schemabrain', 'entities.yaml');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('main.Album', 'main.Albums'));
+    const drift = cli(['check', '--workspace', ws, '--catalog', catalog]);
+    assert.equal(drift.code, 1, drift.stdout + drift.stderr);
+    assert.match(drift.stdout, /entities\.yaml:\d+:\d+: error/);
+    assert.match(drift.stdout, /main\.Albums/);
+  });
+
   it('the CLI answers unknown verbs and --help clearly', () => {
     const unknown = cli(['frobnicate']);
     assert.equal(unknown.code, 2);
