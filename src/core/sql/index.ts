@@ -5,6 +5,8 @@ export { loadSqlGuard, guardSql, type SqlGuard } from './guard';
 export { MAX_SQL_LENGTH } from './pg-guard';
 export { runReadOnlyPostgres, classifyPostgresError, type PgConnectable } from './pg-exec';
 export { runReadOnlySqlite } from './sqlite-exec';
+export { SqliteQueryWorker, type SqliteWorkerOptions } from './sqlite-worker';
+export { sendCancelRequest } from './pg-cancel';
 export { createReadOnlyPool, type PostgresSourceConfig } from './pg-pool';
 export { checkAllowlist, type AllowlistViolation } from './allowlist';
 export { toToolError } from './errors';

@@ -2,6 +2,7 @@ import type { ClientBase, FieldDef, PoolClient } from 'pg';
 import Cursor from 'pg-cursor';
 import type { SqlGuard } from './guard';
 import { RowBudget, toJsonValue } from './caps';
+import { sendCancelRequest } from './pg-cancel';
 import type { QueryCaps, QueryOutcome, QueryResult, ResultColumn, StatementKind } from './types';
 import { DEFAULT_CAPS } from './types';
 
@@ -17,7 +18,7 @@ import { DEFAULT_CAPS } from './types';
  *
  * Layer 3: the portal is executed with a row limit (Execute's max-rows), in batches, so at most `maxRows + 1`
  * rows and about `maxBytes` leave the server; the extra row only tells us the result was cut.
- * Cancellation through `signal` is cooperative between batches; `statement_timeout` bounds the work inside one.
+ * Cancellation through `signal` sends a protocol CancelRequest for the running batch and stops fetching.
  */
 
 /** A connected client, or something that lends one (a `pg.Pool`). */
@@ -101,6 +102,11 @@ export async function executeReadOnlyPostgres(
   if (signal?.aborted) return { ok: false, kind: 'cancelled', message: 'the query was cancelled before it started', code: null };
 
   let inTransaction = false;
+  let cancelling: Promise<boolean> | null = null;
+  const onAbort = (): void => {
+    cancelling = sendCancelRequest(client);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await client.query('BEGIN TRANSACTION READ ONLY');
     inTransaction = true;
@@ -151,7 +157,12 @@ export async function executeReadOnlyPostgres(
         // the connection is gone; the caller destroys it
       }
     }
+    if (signal?.aborted) return { ok: false, kind: 'cancelled', message: 'the query was cancelled', code: '57014' };
     return classifyPostgresError(e);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    // a cancel still in flight must land before the connection is used again
+    if (cancelling) await cancelling;
   }
 }
 

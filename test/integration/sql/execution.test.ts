@@ -122,6 +122,17 @@ describe('guarded SQL execution', function () {
       assert.equal(!o.ok && o.kind, 'cancelled');
     });
 
+    it('cancels a running statement through the abort signal, and the connection stays usable', async function () {
+      const ac = new AbortController();
+      const started = Date.now();
+      const pending = runReadOnlyPostgres(client, guard, 'SELECT count(*) FROM rental a, rental b', [], { timeoutMs: 30_000, signal: ac.signal });
+      setTimeout(() => ac.abort(), 200);
+      const o = await pending;
+      assert.equal(!o.ok && o.kind, 'cancelled');
+      assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+      ok(await runReadOnlyPostgres(client, guard, 'SELECT 1'));
+    });
+
     describe('layer 2 on its own', function () {
       it('has the server reject a string holding two statements (extended protocol)', async function () {
         const o = await executeReadOnlyPostgres(client, 'SELECT 1; SELECT 2', [], {}, META);
