@@ -18,6 +18,7 @@ export const GENESIS_HASH = '0'.repeat(64);
 /** `,"hash":"` + 64 hex + `"}` */
 export const HASH_SUFFIX_LENGTH = 9 + 64 + 2;
 const HEX64 = /^[0-9a-f]{64}$/;
+const HASH_MEMBER = Buffer.from(',"hash":"');
 
 /** What a caller supplies per tool call; no argument values, no SQL text, no rows. */
 export interface AuditRowInput {
@@ -165,7 +166,7 @@ export function lineHashInput(line: Buffer): Buffer | undefined {
   if (n < HASH_SUFFIX_LENGTH + 2) return undefined;
   const suffixStart = n - HASH_SUFFIX_LENGTH;
   // `,"hash":"` then 64 hex then `"}`
-  if (line.toString('latin1', suffixStart, suffixStart + 9) !== ',"hash":"' || line[n - 2] !== 0x22 || line[n - 1] !== 0x7d) return undefined;
+  if (line.compare(HASH_MEMBER, 0, HASH_MEMBER.length, suffixStart, suffixStart + HASH_MEMBER.length) !== 0 || line[n - 2] !== 0x22 || line[n - 1] !== 0x7d) return undefined;
   return line.subarray(0, suffixStart);
 }
 
