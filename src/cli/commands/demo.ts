@@ -39,8 +39,19 @@ const STEPS: readonly Step[] = [
   { say: 'Freshness of the catalog.', tool: 'get_index_status', args: {} },
 ];
 
+/** JSON with anything that fits on one line kept on one line, so an envelope reads at a glance. */
+export function compactJson(value: unknown, indent = '', width = 100): string {
+  const flat = JSON.stringify(value);
+  if (flat === undefined) return 'null';
+  if (flat.length + indent.length <= width || value === null || typeof value !== 'object') return flat;
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) return `[\n${value.map((v) => inner + compactJson(v, inner, width)).join(',\n')}\n${indent}]`;
+  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${compactJson(v, inner, width)}`).join(',\n')}\n${indent}}`;
+}
+
 function show(io: CliIO, value: unknown, maxLines: number): void {
-  const lines = JSON.stringify(value, null, 2).split('\n');
+  const lines = compactJson(value).split('\n');
   const cut = lines.length > maxLines ? [...lines.slice(0, maxLines), `  … (${lines.length - maxLines} more lines)`] : lines;
   io.stdout.write(`${cut.map((l) => `    ${l}`).join('\n')}\n`);
 }
@@ -48,7 +59,7 @@ function show(io: CliIO, value: unknown, maxLines: number): void {
 export const demoCommand: CliCommand = {
   name: 'demo',
   summary: 'Index the bundled Chinook sample and run a scripted agent session against it through a real MCP client',
-  usage: 'schemabrain demo [--home DIR] [--full]',
+  usage: 'schemabrain demo [--home DIR] [--full]   (--full prints whole envelopes)',
   async run(argv, io) {
     const p = parseArgs(argv, { home: 'string', full: 'boolean' });
     const root = packageRoot();
@@ -56,7 +67,7 @@ export const demoCommand: CliCommand = {
     const home = path.resolve(stringFlag(p, 'home') ?? path.join(schemabrainHome(io.env), 'demo'));
     fs.mkdirSync(home, { recursive: true, mode: 0o700 });
     const catalog = path.join(home, 'catalog.sqlite');
-    const maxLines = p.flags.full ? 10_000 : 40;
+    const maxLines = p.flags.full ? 10_000 : 24;
 
     io.stdout.write(`SchemaBrain demo — home ${home}\n\n1. Index the bundled Chinook sample (${sample})\n`);
     const code = await indexCommand.run(['--source', sample, '--name', 'chinook', '--catalog', catalog], { ...io, isTTY: false, stdout: { write: () => true } as unknown as NodeJS.WritableStream });
@@ -85,10 +96,11 @@ export const demoCommand: CliCommand = {
         if (!tools.some((t) => t.name === step.tool)) continue;
         io.stdout.write(`\n${n++}. ${step.say}\n   → ${step.tool} ${JSON.stringify(step.args)}\n`);
         const res = await client.callTool({ name: step.tool, arguments: step.args });
-        const env = res.structuredContent as { status?: string } | undefined;
+        const env = res.structuredContent as { status?: string; confidence?: string | null; data?: unknown; error?: unknown; follow_up_hints?: string[] | null } | undefined;
         if (!env?.status) failures++;
-        io.stdout.write(`   ← status: ${env?.status ?? 'missing envelope'}\n`);
-        show(io, env, maxLines);
+        const extras = [env?.confidence ? `confidence ${env.confidence}` : null, env?.follow_up_hints?.length ? `next: ${env.follow_up_hints.join(', ')}` : null].filter(Boolean);
+        io.stdout.write(`   ← status: ${env?.status ?? 'missing envelope'}${extras.length ? ` (${extras.join('; ')})` : ''}\n`);
+        show(io, p.flags.full ? env : (env?.error ?? env?.data), maxLines);
       }
     } finally {
       await client.close().catch(() => undefined);

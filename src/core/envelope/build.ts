@@ -10,43 +10,39 @@ export interface SuccessOptions {
   readonly hints?: readonly string[];
 }
 
-function base(): Pick<Envelope, 'charter_version' | 'degradation_reason' | 'error' | 'confidence' | 'provenance' | 'follow_up_hints'> {
-  return {
-    charter_version: CHARTER_VERSION,
-    degradation_reason: null,
-    error: null,
-    confidence: null,
-    provenance: null,
-    follow_up_hints: null,
-  };
-}
-
 function hints(h: readonly string[] | undefined): string[] | null {
   return h && h.length > 0 ? h.slice(0, 3) : null;
 }
 
-export function success<T>(data: T, opts: SuccessOptions = {}): Envelope<T> {
+/** Fields in wire order: status first, so a reader of the JSON sees the outcome before anything else. */
+function envelope<T>(status: Envelope['status'], data: T | null, opts: SuccessOptions, error: Envelope['error'] = null, reason: DegradationReason | null = null): Envelope<T> {
   return {
-    ...base(),
-    status: 'success',
+    status,
     data,
+    error,
     confidence: opts.confidence ?? null,
     provenance: opts.provenance ?? null,
     follow_up_hints: hints(opts.hints),
+    degradation_reason: reason,
+    charter_version: CHARTER_VERSION,
   };
 }
 
+export function success<T>(data: T, opts: SuccessOptions = {}): Envelope<T> {
+  return envelope('success', data, opts);
+}
+
 export function empty<T>(data: T, opts: SuccessOptions = {}): Envelope<T> {
-  return { ...success(data, opts), status: 'empty' };
+  return envelope('empty', data, opts);
 }
 
 /** Some data with caveats, e.g. rows cut at a cap (`truncated: true` lives in `data`). */
 export function partial<T>(data: T, opts: SuccessOptions = {}): Envelope<T> {
-  return { ...success(data, opts), status: 'partial' };
+  return envelope('partial', data, opts);
 }
 
 export function degraded<T>(data: T, reason: DegradationReason, opts: SuccessOptions = {}): Envelope<T> {
-  return { ...success(data, opts), status: 'degraded', degradation_reason: reason };
+  return envelope('degraded', data, opts, null, reason);
 }
 
 export interface ErrorOptions {
@@ -57,18 +53,13 @@ export interface ErrorOptions {
 
 export function failure(kind: ErrorKind, message: string, opts: ErrorOptions = {}): Envelope<never> {
   const refusal = REFUSAL_KINDS.has(kind);
-  return {
-    ...base(),
-    status: refusal ? 'refused' : 'error',
-    data: null,
-    error: {
-      kind,
-      message,
-      recovery: opts.recovery ?? {},
-      ...(refusal && opts.piiCategories && opts.piiCategories.length > 0 ? { pii_categories: [...opts.piiCategories] } : {}),
-    },
-    follow_up_hints: hints(opts.hints),
+  const error = {
+    kind,
+    message,
+    recovery: opts.recovery ?? {},
+    ...(refusal && opts.piiCategories && opts.piiCategories.length > 0 ? { pii_categories: [...opts.piiCategories] } : {}),
   };
+  return envelope<never>(refusal ? 'refused' : 'error', null, { hints: opts.hints }, error);
 }
 
 export function schemaProvenance(method: InferenceMethod | null = null, state: ValidationState | null = null): Provenance {

@@ -16,7 +16,7 @@ export const suggestJoins = defineTool({
   name: 'suggest_joins',
   title: 'Suggest joins between tables',
   description:
-    'Use this when you must join two or more known tables: returns the smallest set of foreign-key joins that connects them all (bridge tables included), each edge with columns, SQL and confidence. Use resolve_join instead for curated semantic-layer joins between entities. Compositions: find_relevant_tables → suggest_joins → run_query; suggest_joins → describe_table on any bridge table.',
+    'Use this when you must join two or more known tables: returns the smallest set of foreign-key joins that connects them all (bridge tables included), each edge with its ON clause and confidence, plus the FROM…JOIN SQL. Use resolve_join instead for curated semantic-layer joins between entities. Compositions: find_relevant_tables → suggest_joins → run_query; suggest_joins → describe_table on any bridge table.',
   input,
   latency: 'fast',
   idempotent: true,
@@ -49,14 +49,9 @@ export const suggestJoins = defineTool({
       return {
         from: e.from.qualifiedName,
         to: e.to.qualifiedName,
-        fk_name: e.fk.name,
-        fk_table: owner.qualifiedName,
-        fk_columns: oc,
-        referenced_table: target.qualifiedName,
-        referenced_columns: tc,
-        sql: `JOIN ${e.to.qualifiedName} ON ${on}`,
+        on,
+        fk: `${owner.qualifiedName}.${e.fk.name}`,
         confidence: 'HIGH',
-        inference_method: 'fk_constraint',
       };
     });
     const data: Record<string, unknown> = {
@@ -67,7 +62,7 @@ export const suggestJoins = defineTool({
       bridge_tables: bridges,
       unreachable: unreachable.map((u) => u.qualifiedName),
     };
-    if (joinEdges.length) data.sql = `FROM ${joinEdges[0]!.from}\n${joinEdges.map((j) => j.sql).join('\n')}`;
+    if (joinEdges.length) data.sql = `FROM ${joinEdges[0]!.from}\n${joinEdges.map((j) => `JOIN ${j.to} ON ${j.on}`).join('\n')}`;
     data.token_estimate = tokenEstimate(data);
     const provenance = schemaProvenance('fk_constraint', 'applied');
     if (unreachable.length) {
