@@ -135,6 +135,8 @@ export class PostgresIntrospector implements Introspector {
       throw toSourceError(err, this.spec, secrets);
     } finally {
       signal?.removeEventListener('abort', onAbort);
+      // One connection per introspection: nothing is held open between runs.
+      await this.close();
     }
   }
 

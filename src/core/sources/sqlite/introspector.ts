@@ -128,8 +128,10 @@ export class SqliteIntrospector implements Introspector {
         warnings,
       };
     } catch (err) {
-      this.closeSync();
       throw toSourceError(err, this.spec);
+    } finally {
+      // The in-memory copy is released after each run; a later run reads the file afresh.
+      this.closeSync();
     }
   }
 
