@@ -5,8 +5,8 @@ import os from 'node:os';
 /**
  * An inter-process lock file, for the audit writer's "read tail → hash → append → fsync" critical section.
  *
- * Node has no flock(2), so the lock is a file created with `O_CREAT|O_EXCL` (atomic on local file systems) that
- * records `pid`, host and a random token. A lock whose owner is gone is broken: on this host when `kill(pid, 0)`
+ * Node has no flock(2), so the lock is a file that appears atomically (see acquireLock) and records `pid`, host
+ * and a random token. A lock whose owner is gone is broken: on this host when `kill(pid, 0)`
  * says the process no longer exists, and everywhere once the lock is older than `staleMs` (covers other hosts,
  * pid reuse and a holder stuck far longer than any fsync). Breaking renames the lock to a private name first and
  * only deletes it when the renamed file still carries the token that was judged stale, so two breakers cannot
@@ -105,30 +105,71 @@ export interface HeldLock {
   release(): void;
 }
 
-/** Acquires the lock, polling with a capped backoff; rejects with LockTimeoutError after `timeoutMs`. */
+/**
+ * Acquires the lock, polling with a capped backoff; rejects with LockTimeoutError after `timeoutMs`.
+ *
+ * The lock appears with its content in one step: the owner record is written to a private file that is then
+ * hard-linked to the lock path (`link(2)` fails with EEXIST when the lock exists). A process killed at any point
+ * therefore never leaves an owner-less lock that only the age rule could clear. File systems without hard links
+ * fall back to `O_CREAT|O_EXCL` followed by the write.
+ */
 export async function acquireLock(lockPath: string, opts: LockOptions = DEFAULT_LOCK_OPTIONS): Promise<HeldLock> {
   const token = randomBytes(12).toString('hex');
   const body = `${process.pid}\n${HOST}\n${token}\n`;
+  const draft = `${lockPath}.${process.pid}-${token}`;
+  fs.writeFileSync(draft, body, { mode: 0o600, flag: 'wx' });
+  let useLink = true;
   const started = Date.now();
+  let touched = started;
   let delay = 0.5;
-  for (;;) {
-    try {
-      const fd = fs.openSync(lockPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
-      try {
-        fs.writeSync(fd, body);
-      } finally {
-        fs.closeSync(fd);
+  try {
+    for (;;) {
+      if (useLink) {
+        if (Date.now() - touched > opts.staleMs / 4) {
+          // The lock inherits the draft's mtime: keep it fresh so a long wait does not produce a lock that looks stale.
+          const now = new Date();
+          fs.utimesSync(draft, now, now);
+          touched = now.getTime();
+        }
+        try {
+          fs.linkSync(draft, lockPath);
+          return { release: () => releaseLock(lockPath, token) };
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          if (code !== 'EEXIST') {
+            if (code === 'ENOENT') throw err;
+            useLink = false; // EPERM/ENOTSUP/EXDEV…: no hard links here
+            continue;
+          }
+        }
+      } else if (createExclusive(lockPath, body)) {
+        return { release: () => releaseLock(lockPath, token) };
       }
-      return { release: () => releaseLock(lockPath, token) };
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      if (breakIfStale(lockPath, opts.staleMs)) continue;
+      const waited = Date.now() - started;
+      if (waited >= opts.timeoutMs) throw new LockTimeoutError(lockPath, waited);
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 8);
     }
-    if (breakIfStale(lockPath, opts.staleMs)) continue;
-    const waited = Date.now() - started;
-    if (waited >= opts.timeoutMs) throw new LockTimeoutError(lockPath, waited);
-    await new Promise((r) => setTimeout(r, delay));
-    delay = Math.min(delay * 2, 8);
+  } finally {
+    fs.rmSync(draft, { force: true });
   }
+}
+
+function createExclusive(lockPath: string, body: string): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(lockPath, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL, 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw err;
+  }
+  try {
+    fs.writeSync(fd, body);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return true;
 }
 
 function releaseLock(lockPath: string, token: string): void {

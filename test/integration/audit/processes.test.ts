@@ -101,4 +101,24 @@ describe('audit log across processes', function () {
     for (const res of results) for (const a of res.acks) assert.equal(bySeq.get(a.seq), `worker_${a.worker}:${a.i}`);
     assert.ok(!fs.existsSync(`${file}.lock`), 'the lock is released');
   });
+
+  it('lets the other writers carry on when one is killed mid-append, whatever lock it held', async () => {
+    const file = path.join(dir, 'audit.log');
+    let killed = false;
+    const victim = startWorker(file, 'v', 0, (a) => {
+      if (a.i >= 30 && !killed) {
+        killed = true;
+        victim.child.kill('SIGKILL');
+      }
+    });
+    const others = ['x', 'y', 'z'].map((id) => startWorker(file, id, 100));
+    const [v, ...rest] = await Promise.all([victim.done, ...others.map((w) => w.done)]);
+    assert.equal(v.signal, 'SIGKILL');
+    for (const res of rest) assert.equal(res.code, 0, res.stderr);
+    const r = await verifyAudit(file);
+    assert.equal(r.ok, true, JSON.stringify(r));
+    const bySeq = new Map((await listAudit(file, { limit: 100_000 })).map((x) => [x.seq, `${x.tool}:${x.rowCount}`]));
+    for (const res of [v, ...rest]) for (const a of res.acks) assert.equal(bySeq.get(a.seq), `worker_${a.worker}:${a.i}`);
+    assert.equal([...bySeq.values()].filter((k) => !k.startsWith('worker_v')).length, 300);
+  });
 });

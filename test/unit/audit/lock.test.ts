@@ -57,6 +57,17 @@ describe('audit inter-process lock', () => {
     held.release();
   });
 
+  it('treats an owner-less lock file as live until it is older than staleMs', async () => {
+    const lockPath = path.join(dir, 'x.lock');
+    fs.writeFileSync(lockPath, '');
+    const started = Date.now();
+    const held = await acquireLock(lockPath, { timeoutMs: 3000, staleMs: 300 });
+    const waited = Date.now() - started;
+    assert.ok(waited >= 250 && waited < 2500, `waited ${waited} ms`);
+    held.release();
+    assert.deepEqual(fs.readdirSync(dir), [], 'no lock and no draft file left behind');
+  });
+
   it('times out on a live holder and the append rejects with lock_timeout', async () => {
     const file = path.join(dir, 'audit.log');
     // pid 1 is alive on every Unix host.
