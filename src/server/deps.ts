@@ -5,6 +5,7 @@ import type { PiiCategory } from '../core/envelope';
 import type { SqlGuard } from '../core/sql';
 import type { Logger } from '../core/util/logger';
 import type { SourceConnections } from './connections';
+import type { SemanticModels } from './semantic-model';
 
 /** Decides what of a column may leave the server. */
 export interface PiiGate {
@@ -29,6 +30,8 @@ export interface ServerDeps {
   readonly secrets: ReadonlyMap<string, string>;
   /** Workspace folder whose `.schemabrain/` holds semantic definitions, when there is one. */
   readonly workspaceDir: string | null;
+  /** The semantic model of `workspaceDir`, cached per catalog generation and file mtimes; loaded per call when absent. */
+  readonly semantic?: SemanticModels;
   readonly version: string;
   /** The SQL parser guard (layer 1), loaded on first use. */
   readonly sqlGuard: () => Promise<SqlGuard>;

@@ -16,6 +16,7 @@ import { parseServerOptions, ServerOptionsError } from './options';
 import type { ServerOptions } from './options';
 import { createPiiGate } from './pii-gate';
 import { createRecorder } from './recorder';
+import { SemanticModels } from './semantic-model';
 import { VERSION } from './version';
 
 /** Everything one server process shares between calls (and, over HTTP, between sessions). */
@@ -41,6 +42,7 @@ export async function buildServerDeps(options: ServerOptions, env: NodeJS.Proces
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     secrets,
     workspaceDir: options.workspaceDir,
+    semantic: new SemanticModels(options.workspaceDir, logger),
     version: VERSION,
     sqlGuard: () => (guard ??= loadSqlGuard()),
     connections: new SourceConnections(secrets, env),

@@ -6,6 +6,13 @@ import { getIndexStatus } from './get-index-status';
 import { listIndexedSchemas } from './list-indexed-schemas';
 import { runQuery } from './run-query';
 import { suggestJoins } from './suggest-joins';
+import { describeEntity } from './describe-entity';
+import { findRelevantEntities } from './find-relevant-entities';
+import { getMetric } from './get-metric';
+import { listEntities } from './list-entities';
+import { listJoins } from './list-joins';
+import { listMetrics } from './list-metrics';
+import { resolveJoin } from './resolve-join';
 
 /** Every tool the server exposes, listed by hand (the order is the order of tools/list). */
 export const allTools: readonly ToolDefinition[] = [
@@ -14,6 +21,13 @@ export const allTools: readonly ToolDefinition[] = [
   describeTable,
   describeColumn,
   suggestJoins,
+  findRelevantEntities,
+  listEntities,
+  describeEntity,
+  listJoins,
+  resolveJoin,
+  listMetrics,
+  getMetric,
   runQuery,
   getIndexStatus,
 ] as unknown as readonly ToolDefinition[];

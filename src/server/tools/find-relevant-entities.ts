@@ -1,0 +1,84 @@
+import { z } from 'zod';
+import { confidenceFromScore, empty, success } from '../../core/envelope';
+import { textTerms } from '../../core/search';
+import { definitionReport, entityTableName, loadForTool, noDefinitions, semanticModelsOf } from '../semantic-model';
+import { defineTool, tokenEstimate } from '../tool';
+
+const input = z.strictObject({
+  query: z.string().min(1).max(1000).describe("The question or keywords, e.g. 'revenue by music style'."),
+  limit: z.number().int().min(1).max(50).default(10).describe('Maximum entities returned (1–50, default 10).'),
+  source: z.string().min(1).max(200).optional().describe('Only entities in this indexed source.'),
+});
+
+/** How much of the score comes from the table's retrieval hit versus the entity's own name and description. */
+const TABLE_WEIGHT = 0.75;
+
+function stems(text: string): Set<string> {
+  return new Set(textTerms(text.replace(/([a-z0-9])([A-Z])/g, '$1 $2')).map((t) => t.term));
+}
+
+export const findRelevantEntities = defineTool({
+  name: 'find_relevant_entities',
+  title: 'Find entities for a question',
+  description:
+    "Use this when a question names business things ('sales by genre') and entities are defined: ranked entities with why. Use find_relevant_tables instead when none are defined or you need raw tables. Composition: find_relevant_entities → describe_entity → get_metric.",
+  input,
+  latency: 'fast',
+  idempotent: true,
+  sideEffects: 'read',
+  async handler(args, ctx) {
+    const sm = await loadForTool(ctx);
+    if (sm.model.entities.size === 0) return noDefinitions(sm, 'entities', ['find_relevant_tables'], { query: args.query });
+    const index = semanticModelsOf(ctx).searchIndex(sm, ctx.catalog, ctx.deps.pii);
+    const source = args.source ? (ctx.catalog.sourceByName(args.source)?.name ?? args.source) : undefined;
+    const result = index.search(args.query, { limit: Math.max(index.size, 1), source });
+    const hitOf = new Map(result.hits.map((h) => [`${h.sourceName}\u0000${h.qualifiedName}`, h]));
+    const queryStems = stems(args.query);
+    const metricsOf = new Map<string, string[]>();
+    for (const m of sm.model.metrics.values()) metricsOf.set(m.entity, [...(metricsOf.get(m.entity) ?? []), m.name]);
+    const multiSource = ctx.catalog.sources.length > 1;
+
+    const scored = [];
+    for (const e of sm.model.entities.values()) {
+      const sources = e.source ? [e.source] : sm.sourcesOf(e).map((s) => s.name);
+      const inSource = source ? sources.filter((s) => s === source) : sources;
+      if (inSource.length === 0) continue;
+      const table = sm.catalog.table(e.table, e.source);
+      const hit = table ? inSource.map((s) => hitOf.get(`${s}\u0000${table.schema}.${table.name}`)).find((h) => h !== undefined) : undefined;
+      const own = stems(`${e.name} ${e.description ?? ''}`);
+      const metricWords = stems((metricsOf.get(e.name) ?? []).join(' '));
+      const matched = [...queryStems].filter((t) => own.has(t));
+      const viaMetric = [...queryStems].filter((t) => !own.has(t) && metricWords.has(t));
+      const overlap = queryStems.size ? (matched.length + 0.5 * viaMetric.length) / queryStems.size : 0;
+      const score = TABLE_WEIGHT * (hit?.score ?? 0) + (1 - TABLE_WEIGHT) * Math.min(1, overlap);
+      if (score <= 0) continue;
+      const why: string[] = [];
+      if (matched.length) why.push(`entity name/description matches ${matched.map((t) => `'${t}'`).join(', ')}`);
+      if (viaMetric.length) why.push(`its metrics match ${viaMetric.map((t) => `'${t}'`).join(', ')}`);
+      if (hit) why.push(...hit.why.map((w) => `table: ${w}`));
+      scored.push({ e, score, why, hit, source: inSource[0]! });
+    }
+    scored.sort((a, b) => b.score - a.score || a.e.name.localeCompare(b.e.name));
+    const top = scored.slice(0, args.limit);
+    const best = top[0]?.score ?? 0;
+    const entities = top.map(({ e, score, why, hit, source: src }) => ({
+      name: e.name,
+      table: entityTableName(sm, e),
+      ...(multiSource ? { source: src } : {}),
+      // Relative to the best hit, like find_relevant_tables, scaled by the best hit's own strength.
+      score: Math.round((score / best) * Math.min(1, best / TABLE_WEIGHT) * 100) / 100,
+      why: why.slice(0, 3),
+      ...(hit && hit.matchedColumns.length ? { columns: hit.matchedColumns.slice(0, 3) } : {}),
+      ...(e.description ? { description: e.description } : {}),
+      ...(metricsOf.get(e.name)?.length ? { metrics: metricsOf.get(e.name)!.slice(0, 5) } : {}),
+    }));
+    const data: Record<string, unknown> = { query: args.query, entities, total_matches: scored.length, ...(scored.length > top.length ? { truncated: true } : {}), ...definitionReport(sm) };
+    data.token_estimate = tokenEstimate(data);
+    if (entities.length === 0) return empty(data, { provenance: { source: 'schema' }, hints: ['list_entities', 'find_relevant_tables'] });
+    return success(data, { confidence: confidenceFromScore(entities[0]!.score), provenance: { source: 'schema' }, hints: ['describe_entity', 'list_metrics'] });
+  },
+  summarize(env) {
+    const d = env.data as { entities?: unknown[] } | null;
+    return { matches: d?.entities?.length ?? 0 };
+  },
+});
