@@ -2,8 +2,10 @@ import type { ToolDefinition } from '../tool';
 import { describeColumn } from './describe-column';
 import { describeTable } from './describe-table';
 import { findRelevantTables } from './find-relevant-tables';
+import { getExampleQueries } from './get-example-queries';
 import { getIndexStatus } from './get-index-status';
 import { listIndexedSchemas } from './list-indexed-schemas';
+import { profileTable } from './profile-table';
 import { runQuery } from './run-query';
 import { suggestJoins } from './suggest-joins';
 import { describeEntity } from './describe-entity';
@@ -21,6 +23,7 @@ export const allTools: readonly ToolDefinition[] = [
   describeTable,
   describeColumn,
   suggestJoins,
+  getExampleQueries,
   findRelevantEntities,
   listEntities,
   describeEntity,
@@ -29,5 +32,6 @@ export const allTools: readonly ToolDefinition[] = [
   listMetrics,
   getMetric,
   runQuery,
+  profileTable,
   getIndexStatus,
 ] as unknown as readonly ToolDefinition[];
