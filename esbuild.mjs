@@ -1,7 +1,7 @@
 // One build, three bundles (extension, MCP server, CLI), minified (start-up time is dominated by compiling the
 // bundle) with linked source maps for readable stacks; the WASM engines are copied beside them.
 import * as esbuild from 'esbuild';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -33,9 +33,7 @@ mkdirSync('dist', { recursive: true });
 copyFileSync(path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
 copyFileSync(path.join(path.dirname(require.resolve('libpg-query')), 'libpg-query.wasm'), 'dist/libpg-query.wasm');
 
-const contexts = await Promise.all(
-  entries.filter((e) => existsSync(e.entryPoints[0])).map((e) => esbuild.context({ ...common, ...e })),
-);
+const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
 if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
 } else {
