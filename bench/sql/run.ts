@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ATTACKS } from '../../test/fixtures/sql-corpus/attacks';
 import { BENIGN_POSTGRES } from '../../test/fixtures/sql-corpus/benign-postgres';
 import { BENIGN_SQLITE } from '../../test/fixtures/sql-corpus/benign-sqlite';
-import { ATTACK_DB, createAttackDb, pgStateDigest } from '../../test/integration/sql/support/attack-db';
+import { ATTACK_DB, createAttackDb, dropAttackDb, pgStateDigest } from '../../test/integration/sql/support/attack-db';
 import { runPgAttack, runSqliteAttack } from '../../test/integration/sql/support/attack-harness';
 import { loadSpider, spiderDatabase } from '../../test/integration/sql/support/benign-harness';
 import { CHINOOK_SQLITE, SAKILA_SQLITE, ensureChinookPg, ensurePagila, openSqliteCopy, pgClient, pgDumpSha } from '../../test/integration/sql/support/databases';
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
   }
   await client.end();
   const dumpUnchanged = pgDumpSha(ATTACK_DB) === dumpBefore;
+  dropAttackDb();
 
   // --- attacks, SQLite
   const liteCases = ATTACKS.filter((a) => a.sqlite);

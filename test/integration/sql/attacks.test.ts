@@ -5,7 +5,7 @@ import { ATTACKS } from '../../fixtures/sql-corpus/attacks';
 import { loadSqlGuard, type SqlGuard } from '../../../src/core/sql/guard';
 import { runReadOnlyPostgres } from '../../../src/core/sql/pg-exec';
 import { runReadOnlySqlite } from '../../../src/core/sql/sqlite-exec';
-import { ATTACK_DB, createAttackDb, pgStateDigest, pwnedFiles } from './support/attack-db';
+import { ATTACK_DB, createAttackDb, dropAttackDb, pgStateDigest, pwnedFiles } from './support/attack-db';
 import { runPgAttack, runSqliteAttack, sha256, SQLITE_ATTACK_FILE } from './support/attack-harness';
 import { CHINOOK_SQLITE, openSqliteCopy, pgClient, pgDumpSha } from './support/databases';
 import { readFileSync } from 'node:fs';
@@ -27,6 +27,7 @@ describe('guarded SQL against the attack corpus', function () {
 
   after(async function () {
     await client?.end();
+    dropAttackDb();
   });
 
   it('holds at least 200 attack cases covering both engines', function () {

@@ -1,5 +1,6 @@
 /**
- * The PostgreSQL database the attack corpus runs against (`sb_sql_attack`, rebuilt on each run: it is small) and
+ * The PostgreSQL database the attack corpus runs against (`sb_sql_attack_<pid>`, built per process and dropped
+ * afterwards, so concurrent runs never share it) and
  * a state digest taken before and after every case: catalog objects, every user table's rows, sequence positions,
  * large objects, the roles and database settings an attack could touch (cluster-wide lists are filtered to them, as
  * other test suites create databases concurrently), and this session's advisory locks, prepared statements and LISTEN
@@ -10,7 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import type pg from 'pg';
 import { pgClient, psqlQuery } from './databases';
 
-export const ATTACK_DB = 'sb_sql_attack';
+export const ATTACK_DB = `sb_sql_attack_${process.pid}`;
 
 const SETUP = `
 CREATE TABLE artist (artist_id int PRIMARY KEY, name text);
@@ -42,6 +43,10 @@ export async function createAttackDb(): Promise<void> {
   }
 }
 
+export function dropAttackDb(): void {
+  psqlQuery('postgres', `DROP DATABASE IF EXISTS ${ATTACK_DB} WITH (FORCE)`);
+}
+
 /** Files an attack would leave on the server (same host in the test setup). */
 export function pwnedFiles(): string[] {
   return readdirSync('/tmp').filter((f) => f.startsWith('sb_sql_pwned'));
@@ -59,7 +64,7 @@ SELECT string_agg(line, E'\\n' ORDER BY line) FROM (
   UNION ALL SELECT 'role:' || rolname || ':' || rolsuper || ':' || rolcanlogin || ':' || coalesce(rolpassword, '') FROM pg_authid WHERE rolname IN ('postgres', 'pwned')
   UNION ALL SELECT 'lo:' || oid FROM pg_largeobject_metadata
   UNION ALL SELECT 'db:' || datname FROM pg_database WHERE datname = current_database() OR datname LIKE 'pwned%'
-  UNION ALL SELECT 'dbcfg:' || coalesce(array_to_string(setconfig, ','), '') FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database())
+  UNION ALL SELECT 'dbcfg:' || coalesce(array_to_string(setconfig, ','), '') FROM pg_db_role_setting WHERE setdatabase = (SELECT oid FROM pg_database WHERE datname = current_database()) OR (setdatabase = 0 AND setrole = (SELECT oid FROM pg_roles WHERE rolname = 'postgres'))
   UNION ALL SELECT 'ext:' || extname FROM pg_extension
   UNION ALL SELECT 'pub:' || pubname FROM pg_publication
   UNION ALL SELECT 'rule:' || rulename FROM pg_rules WHERE schemaname = 'public'
@@ -69,23 +74,26 @@ SELECT string_agg(line, E'\\n' ORDER BY line) FROM (
   UNION ALL SELECT 'session_advisory:' || objid FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
   UNION ALL SELECT 'session_prepared:' || name FROM pg_prepared_statements
   UNION ALL SELECT 'session_listen:' || ch FROM pg_listening_channels() ch
-  UNION ALL SELECT 'session_setting:' || name || '=' || setting FROM pg_settings WHERE name IN ('default_transaction_read_only', 'search_path', 'statement_timeout', 'role', 'session_authorization')
+  UNION ALL SELECT 'session_setting:' || concat_ws(',', current_setting('default_transaction_read_only'), current_setting('search_path'), current_setting('statement_timeout'), current_setting('role'), session_user, current_user)
 ) s(line)`;
 
-/** A digest of everything an attack could change, read through `client` (so session state is the attacked session's). */
+/** The tables SETUP creates; any other relation an attack creates shows up in the catalog part of the digest. */
+const TABLES = ['public.artist', 'public.album', 'public.secrets', 'public.audit_log', 'public.mv_artist_count'];
+
+const DIGEST = `SELECT (${CATALOG_DIGEST}) AS catalog, ${TABLES.map(
+  (t, i) => `(SELECT count(*) || ':' || coalesce(md5(string_agg(x::text, ',' ORDER BY x::text)), '') FROM ${t} x) AS t${i}`,
+).join(', ')}, (SELECT last_value || ':' || is_called FROM counter_seq) AS seq`;
+
+/** A digest of everything an attack could change, read through `client` (so session state is the attacked session's), in one round trip. */
 export async function pgStateDigest(client: pg.ClientBase): Promise<string> {
   const h = createHash('sha256');
-  const cat = await client.query<{ string_agg: string }>(CATALOG_DIGEST);
-  h.update(cat.rows[0].string_agg);
-  const tables = await client.query<{ t: string }>(
-    "SELECT format('%I.%I', schemaname, tablename) AS t FROM pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema') ORDER BY 1",
-  );
-  for (const { t } of tables.rows) {
-    const r = await client.query<{ d: string | null; n: string }>(`SELECT md5(string_agg(x::text, ',' ORDER BY x::text)) AS d, count(*) AS n FROM ${t} x`);
-    h.update(`${t}:${r.rows[0].n}:${r.rows[0].d ?? ''}`);
+  try {
+    const r = await client.query<Record<string, string>>(DIGEST);
+    h.update(JSON.stringify(r.rows[0]));
+  } catch (e) {
+    // a dropped table or sequence makes the digest query fail: that is a change too
+    h.update(`error:${e instanceof Error ? e.message : String(e)}`);
   }
-  const seq = await client.query<{ last_value: string; is_called: boolean }>('SELECT last_value, is_called FROM counter_seq');
-  h.update(`seq:${seq.rows[0]?.last_value}:${seq.rows[0]?.is_called}`);
   h.update(`files:${pwnedFiles().join(',')}`);
   h.update(`tmpattach:${existsSync('/tmp/sb_sql_pwned_attach.db')}`);
   return h.digest('hex');

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import pg from 'pg';
@@ -27,6 +27,31 @@ export function pgClient(database: string): pg.Client {
   return new pg.Client({ ...PG, database, application_name: 'schemabrain-test' });
 }
 
+/** Cross-process mutex (an atomic mkdir) so concurrent test runs do not load the same database twice. */
+function withLock<T>(name: string, fn: () => T): T {
+  const dir = path.join('/tmp', `sb_sql_lock_${name}`);
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(dir);
+      break;
+    } catch {
+      try {
+        if (Date.now() - statSync(dir).mtimeMs > 300_000) rmSync(dir, { recursive: true, force: true });
+      } catch {
+        // released meanwhile
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for the ${name} loader lock`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 function isLoaded(db: string): boolean {
   const out = psql('postgres', ['-Atc', `SELECT shobj_description(oid, 'pg_database') FROM pg_database WHERE datname = '${db}'`]).trim();
   return out === LOADER_MARK;
@@ -43,6 +68,10 @@ function mark(db: string): void {
 
 /** Pagila (PostgreSQL port of Sakila) into `sb_sql_pagila`. */
 export function ensurePagila(): string {
+  return withLock('pagila', loadPagila);
+}
+
+function loadPagila(): string {
   const db = 'sb_sql_pagila';
   if (isLoaded(db)) return db;
   recreate(db);
@@ -54,6 +83,10 @@ export function ensurePagila(): string {
 
 /** Chinook (PostgreSQL script, snake_case names) into `sb_sql_chinook`; the script's own CREATE DATABASE/\c lines are dropped. */
 export function ensureChinookPg(): string {
+  return withLock('chinook', loadChinookPg);
+}
+
+function loadChinookPg(): string {
   const db = 'sb_sql_chinook';
   if (isLoaded(db)) return db;
   recreate(db);
