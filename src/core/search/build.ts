@@ -1,6 +1,10 @@
 /**
  * Index construction: one document per table, with BM25F fields, concept postings (WordNet + thesaurus), a value
- * index over low-cardinality text columns, and the FK graph.
+ * index over low-cardinality text columns, semantic classes (tables that hold people or places), and the FK graph.
+ *
+ * Postings are stored compactly (compressed sparse rows in typed arrays). Each posting holds the BM25F
+ * saturated term frequency of its table, which depends only on the table and the term, so a query does one
+ * multiply-add per posting. See serialize.ts for persisting the expensive part.
  */
 import type { ColumnInfo, TableInfo } from '../catalog/model';
 import { loadLexicon, type Lexicon } from './lexicon';
@@ -16,11 +20,23 @@ export const F_COLUMN = 2;
 export const F_COMMENT = 3;
 export const F_COLUMN_COMMENT = 4;
 export const F_SEMANTIC = 5;
+export const NF = FIELDS.length;
 
-/** A posting list: doc ids ascending, and per doc one term frequency per field (flat, FIELDS.length per doc). */
-export interface PostingList {
-  readonly docs: number[];
-  readonly tf: number[];
+/** BM25F constants used at build time (the saturated frequency is precomputed per posting). */
+export const BM25F = {
+  k1: 1.2,
+  /** Field weights and length normalisation, in FIELDS order: name, schema, column, comment, column comment, semantic. */
+  weight: [3.0, 0.4, 1.0, 1.3, 0.5, 2.0],
+  b: [0.5, 0.3, 0.75, 0.75, 0.75, 0.5],
+} as const;
+
+/** Term postings as compressed sparse rows: postings of term t are at [start[t], start[t+1]). */
+export interface Postings {
+  readonly termIds: ReadonlyMap<string, number>;
+  readonly start: Int32Array;
+  readonly doc: Int32Array;
+  /** BM25F saturated term frequency, tf / (k1 + tf), in 0..1. */
+  readonly sat: Float32Array;
 }
 
 export interface ValueEntry {
@@ -52,70 +68,201 @@ export interface DocData {
   readonly isBridge: boolean;
 }
 
-export interface IndexData {
+/** Structure recomputed from the tables on every load (cheap, linear). */
+export interface IndexFrame {
   readonly docs: DocData[];
-  readonly fieldLen: Float64Array[];
-  readonly avgLen: number[];
-  readonly postings: Map<string, PostingList>;
-  /** Concept id → the index terms of catalog words that carry it, with one surface word each. */
-  readonly conceptTerms: Map<string, Map<string, string>>;
   readonly values: Map<string, ValueEntry[]>;
   readonly edges: EdgeData[][];
   readonly bridges: readonly number[];
-  readonly lexicon: Lexicon;
+  /** Position of each doc in the deterministic tie-break order (qualified name, then source). */
+  readonly order: Int32Array;
+  /** 0..1: how clearly a table describes people (a person noun as its name with a name column, person-name columns). */
+  readonly personTable: Float32Array;
+  /** 0..1: how clearly a table describes places (a place noun as its name, place-named columns). */
+  readonly placeTable: Float32Array;
+  /** Docs with a non-zero person / place strength, ascending. */
+  readonly personDocs: Int32Array;
+  readonly placeDocs: Int32Array;
   readonly vocab: Lexicon;
+}
+
+/** The expensive part (tokenisation, lexicon look-ups), which serialize.ts persists. */
+export interface IndexBody {
+  readonly postings: Postings;
+  /** Concept id → the index terms of catalog words that carry it, with one surface word each. */
+  readonly conceptTerms: Map<string, Map<string, string>>;
+}
+
+export interface IndexData extends IndexFrame, IndexBody {
+  readonly lexicon: Lexicon;
   /** Identifier → terms, shared by build and explanations. */
   readonly termCache: Map<string, Term[]>;
   readonly conceptCache: Map<string, readonly string[]>;
   /** Source/schema filter → membership bytes, filled on first use by rank.ts. */
   readonly filterMasks: Map<string, Uint8Array>;
+  /** Per-index scratch for queries (single-threaded), so that a query allocates nothing proportional to the catalog. */
+  readonly scratch: Scratch;
 }
 
-export const NF = FIELDS.length;
+export interface Scratch {
+  readonly score: Float64Array;
+  readonly matchedIdf: Float64Array;
+  readonly best: Float64Array;
+  readonly seen: Uint8Array;
+  /** BFS stamps for path filling. */
+  readonly stamp: Int32Array;
+  readonly depth: Int8Array;
+  generation: number;
+}
 
 /** Values longer than this are prose, not categories. */
 const MAX_VALUE_LENGTH = 60;
 /** Columns with more distinct values than this are not categorical. */
 const MAX_VALUE_CARDINALITY = 500;
 
-/** Fields whose words are looked up in the lexicon, with the weight a concept inherits from that field. */
+/** Fields whose words are looked up in the lexicon. */
 const CONCEPT_FIELDS: ReadonlySet<number> = new Set([F_NAME, F_COLUMN, F_COMMENT, F_SEMANTIC]);
 
 export function buildIndexData(input: BuildSearchIndexInput): IndexData {
   const lexicon = input.lexicon ?? loadLexicon();
-  const vocab = catalogVocabulary(input, lexicon);
-  const n = input.tables.length;
-  const docs: DocData[] = [];
-  const fieldLen: Float64Array[] = FIELDS.map(() => new Float64Array(n));
-  const postings = new Map<string, PostingList>();
-  const conceptTerms = new Map<string, Map<string, string>>();
-  const conceptSeen = new Set<string>();
-  const values = new Map<string, ValueEntry[]>();
-  const byKey = new Map<string, number>();
+  const frame = buildFrame(input, lexicon);
   const termCache = new Map<string, Term[]>();
   const conceptCache = new Map<string, readonly string[]>();
-  const idTerms = (name: string): Term[] => cachedTerms(termCache, vocab, name);
-  const conceptsOf = (word: string): readonly string[] => cachedConcepts(conceptCache, lexicon, word);
+  const body = buildBody(input, frame, lexicon, termCache, conceptCache);
+  return assemble(frame, body, lexicon, termCache, conceptCache);
+}
 
-  // Per-document scratch, reused: term -> slot, slot -> NF frequencies. Avoids one object per posting.
-  const scratch = { terms: new Map<string, number>(), tf: [] as number[] };
-  const bump = (map: Map<string, number>, arr: number[], key: string, f: number): void => {
-    let slot = map.get(key);
-    if (slot === undefined) {
-      slot = map.size;
-      map.set(key, slot);
-      for (let i = 0; i < NF; i++) arr[slot * NF + i] = 0;
-    }
-    arr[slot * NF + f]! += 1;
+export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, termCache = new Map<string, Term[]>(), conceptCache = new Map<string, readonly string[]>()): IndexData {
+  const n = frame.docs.length;
+  const scratch: Scratch = {
+    score: new Float64Array(n),
+    matchedIdf: new Float64Array(n),
+    best: new Float64Array(n),
+    seen: new Uint8Array(n),
+    stamp: new Int32Array(n),
+    depth: new Int8Array(n),
+    generation: 0,
   };
+  return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), scratch };
+}
+
+export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): IndexFrame {
+  const vocab = catalogVocabulary(input, lexicon);
+  const values = new Map<string, ValueEntry[]>();
+  const byKey = new Map<string, number>();
+  const semantic = semanticTerms(input, (name) => identifierTerms(name, vocab));
+  const n = input.tables.length;
+  const personTable = new Float32Array(n);
+  const placeTable = new Float32Array(n);
+  const senses = new Map<string, ColumnSense>();
+  const docs: DocData[] = input.tables.map(({ sourceName, table }, d) => {
+    const qn = `${table.schema}.${table.name}`;
+    byKey.set(`${sourceName}\u0000${qn}`, d);
+    for (const col of table.columns) indexValues(values, d, col);
+    const fkTargets = new Set(table.foreignKeys.map((fk) => `${fk.targetSchema}.${fk.targetTable}`));
+    const fkCols = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
+    let otherCols = 0;
+    for (const c of table.columns) if (!fkCols.has(c.name)) otherCols++;
+    const nameWords = splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p));
+    const cls = classify(table, nameWords, fkCols, lexicon, senses);
+    personTable[d] = cls.person;
+    placeTable[d] = cls.place;
+    return {
+      source: sourceName,
+      schema: table.schema,
+      name: table.name,
+      qualifiedName: qn,
+      nameWords,
+      table,
+      semantic: semantic.get(`${sourceName}\u0000${qn}`) ?? semantic.get(`\u0000${qn}`) ?? semantic.get(`\u0000${table.name}`) ?? [],
+      isBridge: fkTargets.size >= 2 && otherCols <= fkCols.size + 2,
+    };
+  });
+  const edges = buildEdges(input.tables.map((t) => t.table), input.tables.map((t) => t.sourceName), byKey);
+  const bridges = docs.flatMap((doc, d) => (doc.isBridge ? [d] : []));
+  const sorted = docs.map((_, d) => d).sort((a, b) => {
+    const da = docs[a]!;
+    const db = docs[b]!;
+    if (da.qualifiedName !== db.qualifiedName) return da.qualifiedName < db.qualifiedName ? -1 : 1;
+    if (da.source !== db.source) return da.source < db.source ? -1 : 1;
+    return a - b;
+  });
+  const order = new Int32Array(n);
+  sorted.forEach((d, i) => (order[d] = i));
+  const nonZero = (a: Float32Array): Int32Array => Int32Array.from(a.reduce<number[]>((acc, v, d) => (v > 0 ? (acc.push(d), acc) : acc), []));
+  return { docs, values, edges, bridges, order, personTable, placeTable, personDocs: nonZero(personTable), placeDocs: nonZero(placeTable), vocab };
+}
+
+/** Growable typed buffers for the posting stream of the build. */
+class Stream {
+  term = new Int32Array(1 << 16);
+  doc = new Int32Array(1 << 16);
+  tf = new Uint16Array(NF << 16);
+  length = 0;
+  push(term: number, doc: number, tf: Uint16Array, at: number): void {
+    if (this.length === this.term.length) {
+      const grow = <T extends Int32Array | Uint16Array>(a: T, size: number): T => {
+        const b = new (a.constructor as new (n: number) => T)(size);
+        b.set(a);
+        return b;
+      };
+      this.term = grow(this.term, this.length * 2);
+      this.doc = grow(this.doc, this.length * 2);
+      this.tf = grow(this.tf, this.length * 2 * NF);
+    }
+    this.term[this.length] = term;
+    this.doc[this.length] = doc;
+    for (let f = 0; f < NF; f++) this.tf[this.length * NF + f] = tf[at * NF + f]!;
+    this.length++;
+  }
+}
+
+function buildBody(input: BuildSearchIndexInput, frame: IndexFrame, lexicon: Lexicon, termCache: Map<string, Term[]>, conceptCache: Map<string, readonly string[]>): IndexBody {
+  const n = frame.docs.length;
+  const termIds = new Map<string, number>();
+  const conceptTerms = new Map<string, Map<string, string>>();
+  const conceptSeen = new Set<string>();
+  const fieldLen: Float64Array[] = FIELDS.map(() => new Float64Array(n));
+  const stream = new Stream();
+  const idTerms = (name: string): Term[] => cachedTerms(termCache, frame.vocab, name);
+  // Per-document scratch: term id → slot (stamped by doc), slot → NF frequencies.
+  let slotOf = new Int32Array(1024);
+  let slotDoc = new Int32Array(1024).fill(-1);
+  let docTf = new Uint16Array(NF * 256);
+  const docTerms: number[] = [];
   const add = (d: number, f: number, terms: readonly Term[]): void => {
     for (const { term, surface } of terms) {
-      bump(scratch.terms, scratch.tf, term, f);
+      let id = termIds.get(term);
+      if (id === undefined) {
+        id = termIds.size;
+        termIds.set(term, id);
+        if (id >= slotOf.length) {
+          const a = new Int32Array(slotOf.length * 2);
+          a.set(slotOf);
+          slotOf = a;
+          const b = new Int32Array(slotDoc.length * 2).fill(-1);
+          b.set(slotDoc);
+          slotDoc = b;
+        }
+      }
+      if (slotDoc[id] !== d) {
+        slotDoc[id] = d;
+        slotOf[id] = docTerms.length;
+        docTerms.push(id);
+        if (docTerms.length * NF > docTf.length) {
+          const a = new Uint16Array(docTf.length * 2);
+          a.set(docTf);
+          docTf = a;
+        }
+        docTf.fill(0, (docTerms.length - 1) * NF, docTerms.length * NF);
+      }
+      const at = slotOf[id]! * NF + f;
+      if (docTf[at]! < 65535) docTf[at]! += 1;
       fieldLen[f]![d]! += 1;
       if (CONCEPT_FIELDS.has(f) && !conceptSeen.has(surface)) {
         // Concepts are resolved per distinct catalog word, not per table: the query side expands to these terms.
         conceptSeen.add(surface);
-        for (const c of conceptsOf(surface)) {
+        for (const c of cachedConcepts(conceptCache, lexicon, surface)) {
           let words = conceptTerms.get(c);
           if (words === undefined) {
             words = new Map();
@@ -126,45 +273,42 @@ export function buildIndexData(input: BuildSearchIndexInput): IndexData {
       }
     }
   };
-  const flushDoc = (d: number): void => {
-    flush(postings, scratch.terms, scratch.tf, d);
-    scratch.terms.clear();
-  };
-
-  const semantic = semanticTerms(input, idTerms);
-  input.tables.forEach(({ sourceName, table }, d) => {
-    const qn = `${table.schema}.${table.name}`;
-    byKey.set(`${sourceName}\u0000${qn}`, d);
+  input.tables.forEach(({ table }, d) => {
+    docTerms.length = 0;
     add(d, F_NAME, idTerms(table.name));
     add(d, F_SCHEMA, idTerms(table.schema));
     if (table.comment) add(d, F_COMMENT, textTerms(table.comment));
     for (const col of table.columns) {
       add(d, F_COLUMN, idTerms(col.name));
       if (col.comment) add(d, F_COLUMN_COMMENT, textTerms(col.comment));
-      indexValues(values, d, col);
     }
-    const sem = semantic.get(`${sourceName}\u0000${qn}`) ?? semantic.get(`\u0000${qn}`) ?? semantic.get(`\u0000${table.name}`) ?? [];
-    for (const s of sem) add(d, F_SEMANTIC, s.terms);
-    flushDoc(d);
-    const fkTargets = new Set(table.foreignKeys.map((fk) => `${fk.targetSchema}.${fk.targetTable}`));
-    const fkCols = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
-    const otherCols = table.columns.filter((c) => !fkCols.has(c.name)).length;
-    docs.push({
-      source: sourceName,
-      schema: table.schema,
-      name: table.name,
-      qualifiedName: qn,
-      nameWords: splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p)),
-      table,
-      semantic: sem,
-      isBridge: fkTargets.size >= 2 && otherCols <= fkCols.size + 2,
-    });
+    for (const s of frame.docs[d]!.semantic) add(d, F_SEMANTIC, s.terms);
+    for (let i = 0; i < docTerms.length; i++) stream.push(docTerms[i]!, d, docTf, i);
   });
 
-  const edges = buildEdges(input.tables.map((t) => t.table), input.tables.map((t) => t.sourceName), byKey);
+  // Counting sort of the stream by term; docs stay ascending within a term because the stream is in doc order.
+  const terms = termIds.size;
+  const start = new Int32Array(terms + 1);
+  for (let i = 0; i < stream.length; i++) start[stream.term[i]! + 1]! += 1;
+  for (let t = 0; t < terms; t++) start[t + 1]! += start[t]!;
+  const fill = start.slice(0, terms);
+  const doc = new Int32Array(stream.length);
+  const sat = new Float32Array(stream.length);
   const avgLen = fieldLen.map((fl) => (fl.length === 0 ? 1 : Math.max(1e-9, fl.reduce((a, b) => a + b, 0) / fl.length)));
-  const bridges = docs.flatMap((doc, d) => (doc.isBridge ? [d] : []));
-  return { docs, fieldLen, avgLen, postings, conceptTerms, values, edges, bridges, lexicon, vocab, termCache, conceptCache, filterMasks: new Map() };
+  for (let i = 0; i < stream.length; i++) {
+    const d = stream.doc[i]!;
+    let tf = 0;
+    for (let f = 0; f < NF; f++) {
+      const raw = stream.tf[i * NF + f]!;
+      if (raw === 0) continue;
+      const norm = 1 - BM25F.b[f]! + (BM25F.b[f]! * fieldLen[f]![d]!) / avgLen[f]!;
+      tf += (BM25F.weight[f]! * raw) / norm;
+    }
+    const at = fill[stream.term[i]!]!++;
+    doc[at] = d;
+    sat[at] = tf / (BM25F.k1 + tf);
+  }
+  return { postings: { termIds, start, doc, sat }, conceptTerms };
 }
 
 export function cachedTerms(cache: Map<string, Term[]>, vocab: Lexicon, name: string): Term[] {
@@ -185,16 +329,62 @@ export function cachedConcepts(cache: Map<string, readonly string[]>, lexicon: L
   return c;
 }
 
-function flush(target: Map<string, PostingList>, slots: Map<string, number>, tf: number[], d: number): void {
-  for (const [term, slot] of slots) {
-    let list = target.get(term);
-    if (list === undefined) {
-      list = { docs: [], tf: [] };
-      target.set(term, list);
-    }
-    list.docs.push(d);
-    for (let i = 0; i < NF; i++) list.tf.push(tf[slot * NF + i]!);
+/** Words that, inside a column name, mark it as holding a person's name. */
+const PERSON_NAME_WORDS: ReadonlySet<string> = new Set(['forename', 'surname', 'firstname', 'lastname', 'fullname', 'displayname', 'username', 'nickname', 'givenname', 'familyname']);
+const PERSON_NAME_PAIRS: ReadonlySet<string> = new Set(['first name', 'last name', 'full name', 'display name', 'user name', 'given name', 'family name', 'middle name']);
+
+
+/** What a column name says about its table, computed once per distinct name. */
+interface ColumnSense {
+  readonly isKey: boolean;
+  readonly personName: boolean;
+  /** A single person noun (`artist`): it names people only when the column holds text. */
+  readonly personIfText: boolean;
+  readonly nameLike: boolean;
+  readonly place: boolean;
+}
+
+function columnSense(cache: Map<string, ColumnSense>, lexicon: Lexicon, name: string): ColumnSense {
+  let sense = cache.get(name);
+  if (sense !== undefined) return sense;
+  const words = splitIdentifierRaw(name);
+  const joined = words.join(' ');
+  sense = {
+    isKey: words.includes('id'),
+    personName:
+      words.some((w) => PERSON_NAME_WORDS.has(w)) ||
+      [...PERSON_NAME_PAIRS].some((p) => joined.includes(p)) ||
+      (words.length === 2 && words[1] === 'name' && lexicon.isPerson(words[0]!)),
+    personIfText: words.length === 1 && lexicon.isPerson(words[0]!),
+    nameLike: words.includes('name') || words.includes('title'),
+    place: words.some((w) => w.length >= 4 && lexicon.isPlace(w)),
+  };
+  cache.set(name, sense);
+  return sense;
+}
+
+/**
+ * People tables: columns that name people (first/last name, display name, `player_name`, a text column called
+ * `artist` or `author`), or a person noun as the table's head word ("drivers", "member") with a name-like column.
+ * Places: a place noun as the head word ("district", "city"), or non-key columns named after places.
+ */
+function classify(table: TableInfo, nameWords: readonly string[], fkCols: ReadonlySet<string>, lexicon: Lexicon, cache: Map<string, ColumnSense>): { person: number; place: number } {
+  let nameColumn = false;
+  let personColumn = false;
+  let placeColumns = 0;
+  for (const c of table.columns) {
+    if (fkCols.has(c.name)) continue;
+    const sense = columnSense(cache, lexicon, c.name);
+    if (sense.isKey) continue;
+    if (sense.personName || (sense.personIfText && /char|text|string/i.test(c.dataType))) personColumn = true;
+    if (sense.nameLike) nameColumn = true;
+    if (sense.place || (c.comment !== null && c.comment.toLowerCase().split(/[^a-z]+/).some((w) => w.length >= 4 && lexicon.isPlace(w)))) placeColumns++;
   }
+  const head = nameWords[nameWords.length - 1] ?? '';
+  const personNoun = head.length > 0 && lexicon.isPerson(head);
+  const person = personColumn ? (personNoun ? 1 : 0.8) : personNoun && nameColumn ? 0.6 : 0;
+  const place = head.length > 0 && lexicon.isPlace(head) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
+  return { person, place };
 }
 
 /** Entity and metric words keyed by `source\0schema.table` (or `\0schema.table` / `\0table` when unscoped). */
@@ -220,6 +410,7 @@ function semanticTerms(input: BuildSearchIndexInput, idTerms: (name: string) => 
 
 function indexValues(values: Map<string, ValueEntry[]>, d: number, col: ColumnInfo): void {
   if (col.pii !== null) return;
+  if (col.enumLabels === null && col.stats === null) return;
   const distinct = col.stats?.distinctEstimate ?? null;
   if (distinct !== null && distinct > MAX_VALUE_CARDINALITY) return;
   const seen = new Set<string>();
@@ -255,7 +446,10 @@ function buildEdges(tables: readonly TableInfo[], sources: readonly string[], by
  */
 function catalogVocabulary(input: BuildSearchIndexInput, lexicon: Lexicon): Lexicon {
   const extra = new Set<string>();
+  const seenNames = new Set<string>();
   const addPieces = (name: string): void => {
+    if (seenNames.has(name)) return;
+    seenNames.add(name);
     const pieces = splitIdentifierRaw(name);
     if (pieces.length < 2) return;
     for (const p of pieces) if (p.length >= 3 && /^[a-z]+$/.test(p)) extra.add(p);
@@ -269,14 +463,7 @@ function catalogVocabulary(input: BuildSearchIndexInput, lexicon: Lexicon): Lexi
     if (table.comment) for (const w of table.comment.toLowerCase().match(/[a-z]{3,}/g) ?? []) extra.add(w);
   }
   // A comment that names another table ("See SalesOrderHeader") must not make that name a word of its own.
-  for (const { table } of input.tables) {
-    extra.delete(table.name.toLowerCase());
-    for (const c of table.columns) extra.delete(c.name.toLowerCase());
-  }
+  for (const name of seenNames) extra.delete(name.toLowerCase());
   if (extra.size === 0) return lexicon;
-  return {
-    has: (w) => extra.has(w) || lexicon.has(w),
-    lemma: (w) => lexicon.lemma(w),
-    concepts: (w) => lexicon.concepts(w),
-  };
+  return { ...lexicon, has: (w) => extra.has(w) || lexicon.has(w) };
 }

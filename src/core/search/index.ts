@@ -4,6 +4,8 @@
  */
 import { buildIndexData } from './build';
 import { searchIndex } from './rank';
+import { decodeBody, encodeBody } from './serialize';
+import type { IndexData } from './build';
 import type { BuildSearchIndexInput, SearchIndex } from './types';
 
 export type {
@@ -22,10 +24,30 @@ export { identifierTerms, segmentWord, splitIdentifierRaw, stem, textTerms } fro
 export { parseQuery } from './query';
 export { RANKING } from './rank';
 
+export { INDEX_FORMAT } from './serialize';
+
 export function buildSearchIndex(input: BuildSearchIndexInput): SearchIndex {
-  const data = buildIndexData(input);
+  return wrap(buildIndexData(input), input);
+}
+
+/**
+ * Bytes to persist (for example as a catalog artifact) so that a later process can skip tokenisation with
+ * deserializeIndex. Valid only together with the same tables, entities and metrics.
+ */
+export function serializeIndex(index: SearchIndex): Uint8Array {
+  return index.serialize();
+}
+
+/** The index for `input` from serializeIndex bytes, or null when they were made from other input (then rebuild). */
+export function deserializeIndex(bytes: Uint8Array, input: BuildSearchIndexInput): SearchIndex | null {
+  const data = decodeBody(bytes, input);
+  return data === null ? null : wrap(data, input);
+}
+
+function wrap(data: IndexData, input: BuildSearchIndexInput): SearchIndex {
   return {
     size: data.docs.length,
     search: (query, opts) => searchIndex(data, query, opts),
+    serialize: () => encodeBody(data, input),
   };
 }

@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_PERSONS, WORDNET_PLACES, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -13,6 +13,10 @@ export interface Lexicon extends Vocabulary {
   concepts(word: string): readonly string[];
   /** The lemma under which a surface word is known, e.g. `countries` → `country`. */
   lemma(word: string): string;
+  /** True when the word (lemmatised) is a common noun for a kind of person: `drivers`, `member`, `author`. */
+  isPerson(word: string): boolean;
+  /** True when the word (lemmatised) is a common noun for a kind of place: `district`, `cities`, `region`. */
+  isPlace(word: string): boolean;
 }
 
 /** Candidate lemmas of an inflected English word, most likely first. */
@@ -65,6 +69,9 @@ export function loadLexicon(): Lexicon {
       else list.push(id);
     }
   });
+  const persons = new Set(WORDNET_PERSONS.split(' '));
+  const places = new Set(WORDNET_PLACES.split(' '));
+  const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
   const lemma = (word: string): string => {
     for (const c of lemmaCandidates(word)) if (concepts.has(c) || words.has(c)) return c;
     return word.toLowerCase();
@@ -76,6 +83,8 @@ export function loadLexicon(): Lexicon {
     },
     lemma,
     concepts: (w) => concepts.get(lemma(w)) ?? [],
+    isPerson: (w) => inClass(persons, w),
+    isPlace: (w) => inClass(places, w),
   };
   return cached;
 }

@@ -20,13 +20,20 @@ export interface ParsedQuery {
   readonly valueProbes: readonly string[];
   /** Probes the user marked explicitly (quoted). */
   readonly quoted: readonly string[];
+  /** Proper names that look like a person ("Lewis Hamilton", "Neil McGuigan's") or a place ("in South Bohemia"). */
+  readonly mentions: readonly Mention[];
+}
+
+export interface Mention {
+  readonly kind: 'person' | 'place';
+  readonly text: string;
 }
 
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;])/g;
 
-export function parseQuery(query: string, vocab: Vocabulary): ParsedQuery {
+export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = query.trim();
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [] };
   const quoted: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
@@ -61,5 +68,56 @@ export function parseQuery(query: string, vocab: Vocabulary): ParsedQuery {
       probes.add(gram);
     }
   }
-  return { isListAll: false, terms, valueProbes: [...probes], quoted };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common) };
+}
+
+/** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
+const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'du', 'bin', 'al', 'dos', 'das']);
+const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'from', 'at', 'near', 'of']);
+const CAPITALISED = /^(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|Mc[A-Z][a-z]+|O'[A-Z][a-z]+)$/;
+
+/**
+ * Capitalised spans that are not ordinary English words: two or more such words are a person's name ("Lewis
+ * Hamilton"; a possessive also counts), and a span after `in`/`from`/`at` is a place ("in Pisek"). A word that
+ * starts a sentence only counts when it is not a common word. English orthography, nothing about any schema.
+ */
+export function findMentions(text: string, common: Vocabulary): Mention[] {
+  const out: Mention[] = [];
+  const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  const unknown = (w: string): boolean => !common.has(w.toLowerCase().replace(/['’]s$/, ''));
+  let i = 0;
+  while (i < tokens.length) {
+    const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
+    const first = tokens[i]!.replace(/['’]s$/, '');
+    if (!CAPITALISED.test(first) || (startsSentence && !unknown(first))) {
+      i++;
+      continue;
+    }
+    const words = [first];
+    const particles: string[] = [];
+    let possessive = /['’]s$/.test(tokens[i]!);
+    let j = i + 1;
+    while (!possessive && j < tokens.length) {
+      const t = tokens[j]!;
+      const bare = t.replace(/['’]s$/, '');
+      if (PARTICLES.has(t) && j + 1 < tokens.length && CAPITALISED.test(tokens[j + 1]!.replace(/['’]s$/, ''))) {
+        particles.push(t);
+        j++;
+        continue;
+      }
+      if (!CAPITALISED.test(bare)) break;
+      words.push(bare);
+      possessive = /['’]s$/.test(t);
+      j++;
+    }
+    const before = i > 0 ? tokens[i - 1]!.toLowerCase() : '';
+    const spanText = tokens.slice(i, j).join(' ').replace(/['’]s$/, '');
+    const last = words[words.length - 1]!;
+    // Every word of a person's name is unknown to the common vocabulary; a possessive lets a common first name in.
+    const nameLike = words.slice(1).every(unknown) && (possessive || unknown(words[0]!));
+    if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
+    else if (PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
+    i = j;
+  }
+  return out;
 }

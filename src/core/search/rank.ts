@@ -5,23 +5,29 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { NF, cachedConcepts, cachedTerms, type IndexData, type PostingList } from './build';
+import { BM25F, cachedConcepts, cachedTerms, type IndexData } from './build';
 import { parseQuery, type ParsedQuery } from './query';
 import { stem, textTerms } from './tokenize';
 import type { JoinEdge, SearchHit, SearchOptions, SearchResult } from './types';
 
 export const RANKING = {
-  k1: 1.2,
-  /** Field weights and length normalisation, in FIELDS order: name, schema, column, comment, column comment, semantic. */
-  weight: [3.0, 0.4, 1.0, 1.3, 0.5, 2.0],
-  b: [0.5, 0.3, 0.75, 0.75, 0.75, 0.5],
+  ...BM25F,
   /** Concept matches count this much of a literal match (thesaurus groups are curated, WordNet is broader). */
   thesaurus: 0.6,
   wordnet: 0.4,
   /** Value-index hit, relative to the idf of the value. */
   value: 1.5,
+  /** A person-like or place-like proper name in the question, matched by tables that hold people or places. */
+  mention: 0.7,
   /** Multiplier per fraction of the table name's words the question covers. */
   nameCoverage: 0.35,
+  /**
+   * FK neighbours of the top hits: a table the question names outright (every word of its name is a query word)
+   * rises to this share of the hit it joins; any other neighbour gains `neighbour` of it.
+   */
+  namedNeighbour: 0.6,
+  neighbour: 0.08,
+  neighbourTop: 3,
   /** Junction tables whose FK targets both match. */
   bridge: 0.5,
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
@@ -34,46 +40,70 @@ export const RANKING = {
 
 const DEFAULT_LIMIT = 10;
 
+/** A reason that postings cannot reproduce; `show` orders it among the word reasons of explain(). */
+interface ExtraReason {
+  readonly weight: number;
+  readonly text: string;
+  readonly column?: string;
+  readonly show?: number;
+}
+
 interface QueryState {
   readonly score: Float64Array;
   readonly matchedIdf: Float64Array;
-  /** Graph and value reasons, which cannot be recomputed from postings. */
-  readonly extra: Map<number, Array<{ weight: number; text: string; column?: string }>>;
-  touched: number[];
+  /** Graph, value and mention reasons, which cannot be recomputed from postings. */
+  readonly extra: Map<number, Array<ExtraReason>>;
+  readonly touched: number[];
+  readonly touch: (d: number) => void;
 }
 
 export function searchIndex(data: IndexData, query: string, opts: SearchOptions = {}): SearchResult {
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_LIMIT));
-  const n = data.docs.length;
   const mask = filterMask(data, opts);
   const allowed = mask === null ? (): boolean => true : (d: number): boolean => mask[d] === 1;
-  const parsed = parseQuery(query, data.vocab);
+  const parsed = parseQuery(query, data.vocab, data.lexicon);
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
-  if (parsed.terms.length === 0 && parsed.quoted.length === 0) return { hits: [], totalMatches: 0, terms: [] };
-
-  const st: QueryState = { score: new Float64Array(n), matchedIdf: new Float64Array(n), extra: new Map(), touched: [] };
-  const seen = new Uint8Array(n);
+  if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) return { hits: [], totalMatches: 0, terms: [] };
+  const { score, matchedIdf, seen } = data.scratch;
+  const touched: number[] = [];
   const touch = (d: number): void => {
     if (seen[d] === 0) {
       seen[d] = 1;
-      st.touched.push(d);
+      touched.push(d);
     }
   };
-  const best = new Float64Array(n);
+  const st: QueryState = { score, matchedIdf, extra: new Map(), touched, touch };
+  try {
+    return rankQuery(data, parsed, st, allowed, limit, opts);
+  } finally {
+    // The scratch arrays are shared by every query on this index: clear only what this one wrote.
+    for (const d of touched) {
+      score[d] = 0;
+      matchedIdf[d] = 0;
+      seen[d] = 0;
+    }
+  }
+}
+
+function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {
+  const n = data.docs.length;
+  const { termIds, start, doc, sat } = data.postings;
+  const best = data.scratch.best;
   let totalIdf = 0;
 
   for (const qt of parsed.terms) {
-    const lexical = data.postings.get(qt.term);
-    const idf = idfOf(n, lexical?.docs.length ?? 0);
+    const id = termIds.get(qt.term);
+    const from = id === undefined ? 0 : start[id]!;
+    const to = id === undefined ? 0 : start[id + 1]!;
+    const idf = idfOf(n, to - from);
     totalIdf += idf * qt.weight;
     const local: number[] = [];
-    if (lexical !== undefined) {
-      for (let i = 0; i < lexical.docs.length; i++) {
-        const d = lexical.docs[i]!;
-        if (!allowed(d)) continue;
-        best[d] = qt.weight * idf * saturate(data, lexical, i);
-        local.push(d);
-      }
+    const w = qt.weight * idf;
+    for (let i = from; i < to; i++) {
+      const d = doc[i]!;
+      if (!allowed(d)) continue;
+      best[d] = w * sat[i]!;
+      local.push(d);
     }
     // Related catalog words (shared WordNet/thesaurus concept) count at a reduced weight; each table keeps the
     // better of its literal and related evidence for this query word.
@@ -85,27 +115,30 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
       for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
     }
     for (const [term, factor] of related) {
-      const list = data.postings.get(term);
-      if (list === undefined) continue;
-      const f = qt.weight * factor * Math.min(idfOf(n, list.docs.length), idf + 1);
-      for (let i = 0; i < list.docs.length; i++) {
-        const d = list.docs[i]!;
+      const rid = termIds.get(term);
+      if (rid === undefined) continue;
+      const rFrom = start[rid]!;
+      const rTo = start[rid + 1]!;
+      const f = qt.weight * factor * Math.min(idfOf(n, rTo - rFrom), idf + 1);
+      for (let i = rFrom; i < rTo; i++) {
+        const d = doc[i]!;
         if (!allowed(d)) continue;
-        const s = f * saturate(data, list, i);
+        const s = f * sat[i]!;
         if (best[d] === 0) local.push(d);
         if (s > best[d]!) best[d] = s;
       }
     }
     for (const d of local) {
       if (best[d] === 0) continue;
-      touch(d);
+      st.touch(d);
       st.score[d]! += best[d]!;
       st.matchedIdf[d]! += idf * qt.weight;
       best[d] = 0;
     }
   }
 
-  totalIdf += addValueHits(data, parsed, st, allowed, touch);
+  totalIdf += addMentions(data, parsed, st, allowed);
+  totalIdf += addValueHits(data, parsed, st, allowed);
 
   // Name coverage and graph signals on the strongest candidates only.
   let ranked = topCandidates(data, st, RANKING.candidates);
@@ -121,25 +154,28 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
     }
     st.score[d]! *= 1 + (RANKING.nameCoverage * cover) / words.length;
   }
-  addBridges(data, st, allowed, touch);
+  addNeighbours(data, ranked, queryTerms, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
-  ranked = fillPaths(data, ranked, st, allowed, touch);
+  addBridges(data, ranked, st, allowed);
+  ranked = topCandidates(data, st, RANKING.candidates);
+  ranked = fillPaths(data, ranked, st, allowed);
 
   const top = ranked[0];
   const coverageTop = top === undefined || totalIdf === 0 ? 0 : Math.min(1, st.matchedIdf[top]! / totalIdf);
   const topScore = top === undefined ? 1 : st.score[top]!;
   const hits: SearchHit[] = ranked.slice(0, limit).map((d) => {
     const { why, columns } = explain(data, parsed, st, d);
-    const doc = data.docs[d]!;
+    const docData = data.docs[d]!;
     return {
-      sourceName: doc.source,
-      qualifiedName: doc.qualifiedName,
+      sourceName: docData.source,
+      qualifiedName: docData.qualifiedName,
       score: round(Math.min(1, (st.score[d]! / topScore) * (0.4 + 0.6 * coverageTop))),
       why,
       matchedColumns: columns,
     };
   });
-  const totalMatches = st.touched.filter((d) => st.score[d]! > 0).length;
+  let totalMatches = 0;
+  for (const d of st.touched) if (st.score[d]! > 0) totalMatches++;
   const result: SearchResult = { hits, totalMatches, terms: parsed.terms.map((t) => t.term) };
   return opts.withJoinTree ? { ...result, joinTree: joinTree(data, ranked.slice(0, limit)) } : result;
 }
@@ -152,8 +188,8 @@ function filterMask(data: IndexData, opts: SearchOptions): Uint8Array | null {
   let mask = cache.get(key);
   if (mask === undefined) {
     mask = new Uint8Array(data.docs.length);
-    data.docs.forEach((doc, d) => {
-      if ((opts.source === undefined || doc.source === opts.source) && (opts.schema === undefined || doc.schema === opts.schema)) mask![d] = 1;
+    data.docs.forEach((docData, d) => {
+      if ((opts.source === undefined || docData.source === opts.source) && (opts.schema === undefined || docData.schema === opts.schema)) mask![d] = 1;
     });
     if (cache.size > 256) cache.clear();
     cache.set(key, mask);
@@ -165,20 +201,33 @@ function idfOf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
-function saturate(data: IndexData, list: PostingList, i: number): number {
-  const d = list.docs[i]!;
-  let tf = 0;
-  for (let f = 0; f < NF; f++) {
-    const raw = list.tf[i * NF + f]!;
-    if (raw === 0) continue;
-    const norm = 1 - RANKING.b[f]! + (RANKING.b[f]! * data.fieldLen[f]![d]!) / data.avgLen[f]!;
-    tf += (RANKING.weight[f]! * raw) / norm;
+/**
+ * Proper names: "Lewis Hamilton" is looked up in a table of people, "in Pisek" in a table of places. Each kind
+ * counts once, like a query word whose postings are the tables of that kind. Returns idf mass added.
+ */
+function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number {
+  let added = 0;
+  for (const kind of ['person', 'place'] as const) {
+    const mention = parsed.mentions.find((m) => m.kind === kind);
+    if (mention === undefined) continue;
+    const docs = kind === 'person' ? data.personDocs : data.placeDocs;
+    const strength = kind === 'person' ? data.personTable : data.placeTable;
+    const idf = idfOf(data.docs.length, docs.length);
+    added += idf;
+    for (const d of docs) {
+      if (!allowed(d)) continue;
+      const s = RANKING.mention * idf * strength[d]!;
+      st.touch(d);
+      st.score[d]! += s;
+      st.matchedIdf[d]! += idf;
+      pushExtra(st, d, { weight: s, text: `${kind === 'person' ? 'holds people' : 'holds places'}, for '${mention.text}'`, show: 2.7 });
+    }
   }
-  return tf / (RANKING.k1 + tf);
+  return added;
 }
 
 /** Value index: literal category values named in the question ("customers in 'LATAM'"). Returns idf mass added. */
-function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, touch: (d: number) => void): number {
+function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number {
   const n = data.docs.length;
   let added = 0;
   for (const probe of parsed.valueProbes) {
@@ -191,7 +240,7 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
     for (const e of list) {
       if (!allowed(e.d) || done.has(e.d)) continue;
       done.add(e.d);
-      touch(e.d);
+      st.touch(e.d);
       st.score[e.d]! += boost;
       st.matchedIdf[e.d]! += Math.min(idf, boost);
       pushExtra(st, e.d, { weight: boost, text: `value '${e.value}' in ${e.column}`, column: e.column });
@@ -201,43 +250,100 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
   return added;
 }
 
-/** Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing. */
-function addBridges(data: IndexData, st: QueryState, allowed: (d: number) => boolean, touch: (d: number) => void): void {
-  const boosts: Array<[number, number, string]> = [];
-  for (const d of data.bridges) {
-    if (!allowed(d)) continue;
-    const ends = new Map<number, number>();
-    for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && st.score[e.to]! > 0) ends.set(e.to, st.score[e.to]!);
-    if (ends.size < 2) continue;
-    const two = [...ends.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
-    const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]);
-    boosts.push([d, boost, `bridge between ${data.docs[two[0]![0]]!.name} and ${data.docs[two[1]![0]]!.name}`]);
+/**
+ * FK neighbours of the top hits. A neighbour whose whole name the question uses ("assigned to artists" next to
+ * `artist_ipi`) is the entity the hit hangs off and rises close to it; other neighbours gain a little, which orders
+ * the tables a query is likely to join when the words alone do not decide.
+ */
+function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): void {
+  const boosts = new Map<number, { value: number; named: boolean; via: number }>();
+  for (const h of ranked.slice(0, RANKING.neighbourTop)) {
+    const base = st.score[h]!;
+    for (const e of data.edges[h]!) {
+      const p = e.to;
+      if (p === h || !allowed(p)) continue;
+      const words = data.docs[p]!.nameWords;
+      const named = words.length > 0 && words.every((w) => queryTerms.has(stem(w)));
+      const value = named ? Math.max(0, RANKING.namedNeighbour * base - st.score[p]!) : RANKING.neighbour * base;
+      const prev = boosts.get(p);
+      if (prev === undefined || value > prev.value) boosts.set(p, { value, named, via: h });
+    }
   }
+  for (const [p, b] of boosts) {
+    if (b.value <= 0) continue;
+    st.touch(p);
+    st.score[p]! += b.value;
+    if (b.named) pushExtra(st, p, { weight: b.value, text: `joins ${data.docs[b.via]!.name}`, show: 1 });
+    else if (st.score[p]! === b.value) pushExtra(st, p, { weight: b.value, text: `joins ${data.docs[b.via]!.name}`, show: 0.3 });
+  }
+}
+
+/** Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing. */
+function addBridges(data: IndexData, ranked: readonly number[], st: QueryState, allowed: (d: number) => boolean): void {
+  // Only bridges next to a candidate can have two matched ends worth reporting.
+  const seenBridge = new Set<number>();
+  const boosts: Array<[number, number, string]> = [];
+  for (const c of ranked) {
+    for (const edge of data.edges[c]!) {
+      const d = edge.to;
+      if (edge.outgoing || seenBridge.has(d) || !data.docs[d]!.isBridge || !allowed(d)) continue;
+      seenBridge.add(d);
+      const ends = new Map<number, number>();
+      for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && st.score[e.to]! > 0) ends.set(e.to, st.score[e.to]!);
+      if (ends.size < 2) continue;
+      const two = [...ends.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
+      const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]);
+      boosts.push([d, boost, `bridge between ${data.docs[two[0]![0]]!.name} and ${data.docs[two[1]![0]]!.name}`]);
+    }
+  }
+  boosts.sort((x, y) => x[0] - y[0]);
   for (const [d, boost, text] of boosts) {
-    touch(d);
+    st.touch(d);
     st.score[d]! += boost;
     pushExtra(st, d, { weight: boost, text });
   }
 }
 
-function pushExtra(st: QueryState, d: number, r: { weight: number; text: string; column?: string }): void {
+function pushExtra(st: QueryState, d: number, r: ExtraReason): void {
   const list = st.extra.get(d);
   if (list === undefined) st.extra.set(d, [r]);
   else list.push(r);
 }
 
+/** The k best scored candidates, best first; a bounded heap keeps this O(m log k) on wide catalogs. */
 function topCandidates(data: IndexData, st: QueryState, k: number): number[] {
-  const out = st.touched.filter((d) => st.score[d]! > 0);
-  out.sort((x, y) => st.score[y]! - st.score[x]! || compareDocs(data, x, y));
-  return out.length > k ? out.slice(0, k) : out;
-}
-
-function compareDocs(data: IndexData, a: number, b: number): number {
-  const da = data.docs[a]!;
-  const db = data.docs[b]!;
-  if (da.qualifiedName !== db.qualifiedName) return da.qualifiedName < db.qualifiedName ? -1 : 1;
-  if (da.source !== db.source) return da.source < db.source ? -1 : 1;
-  return a - b;
+  const score = st.score;
+  const order = data.order;
+  // better(a, b): a ranks before b.
+  const better = (a: number, b: number): boolean => score[a]! > score[b]! || (score[a] === score[b] && order[a]! < order[b]!);
+  const heap: number[] = [];
+  for (const d of st.touched) {
+    if (score[d]! <= 0) continue;
+    if (heap.length < k) {
+      heap.push(d);
+      let i = heap.length - 1;
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        if (!better(heap[p]!, heap[i]!)) break;
+        [heap[p], heap[i]] = [heap[i]!, heap[p]!];
+        i = p;
+      }
+    } else if (better(d, heap[0]!)) {
+      heap[0] = d;
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let worst = i;
+        if (l < heap.length && better(heap[worst]!, heap[l]!)) worst = l;
+        if (r < heap.length && better(heap[worst]!, heap[r]!)) worst = r;
+        if (worst === i) break;
+        [heap[worst], heap[i]] = [heap[i]!, heap[worst]!];
+        i = worst;
+      }
+    }
+  }
+  return heap.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
 }
 
 /**
@@ -245,7 +351,7 @@ function compareDocs(data: IndexData, a: number, b: number): number {
  * shortest FK path between them (up to `pathMaxHops` edges) are pulled up to just below the weaker endpoint.
  * Among equally short paths the one whose intermediates already score best wins, then the lexically first.
  */
-function fillPaths(data: IndexData, ranked: number[], st: QueryState, allowed: (d: number) => boolean, touch: (d: number) => void): number[] {
+function fillPaths(data: IndexData, ranked: number[], st: QueryState, allowed: (d: number) => boolean): number[] {
   if (ranked.length < 2) return ranked;
   const topScore = st.score[ranked[0]!]!;
   const top = ranked.slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= 0.3 * topScore);
@@ -260,7 +366,7 @@ function fillPaths(data: IndexData, ranked: number[], st: QueryState, allowed: (
       const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);
       for (const mid of path.slice(1, -1)) {
         if (st.score[mid]! >= target) continue;
-        touch(mid);
+        st.touch(mid);
         st.score[mid] = target;
         pushExtra(st, mid, { weight: target, text: `joins ${data.docs[a]!.name} and ${data.docs[b]!.name}` });
         changed = true;
@@ -306,7 +412,7 @@ function bestPath(data: IndexData, parents: Map<number, number[]>, from: number,
     for (const p of parents.get(v)!) {
       const r = walk(p);
       const cand = { path: [...r.path, v], s: r.s + (v === to ? 0 : st.score[v]!) };
-      if (best === null || cand.s > best.s || (cand.s === best.s && compareDocs(data, p, bestParent) < 0)) {
+      if (best === null || cand.s > best.s || (cand.s === best.s && data.order[p]! < data.order[bestParent]!)) {
         best = cand;
         bestParent = p;
       }
@@ -370,7 +476,7 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
     if (text !== null) reasons.push({ weight: weight * qt.weight, text });
   }
   for (const r of st.extra.get(d) ?? []) {
-    reasons.push({ weight: r.text.startsWith('value') ? 2.8 : 2.6, text: r.text });
+    reasons.push({ weight: r.show ?? (r.text.startsWith('value') ? 2.8 : 2.6), text: r.text });
     if (r.column !== undefined) colWeight.set(r.column, (colWeight.get(r.column) ?? 0) + 3);
   }
   const seenText = new Set<string>();
@@ -390,7 +496,7 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
 function listAll(data: IndexData, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {
   const ds: number[] = [];
   for (let d = 0; d < data.docs.length; d++) if (allowed(d)) ds.push(d);
-  ds.sort((x, y) => data.edges[y]!.length - data.edges[x]!.length || compareDocs(data, x, y));
+  ds.sort((x, y) => data.edges[y]!.length - data.edges[x]!.length || data.order[x]! - data.order[y]!);
   const hits = ds.slice(0, limit).map((d) => ({
     sourceName: data.docs[d]!.source,
     qualifiedName: data.docs[d]!.qualifiedName,

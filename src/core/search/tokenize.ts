@@ -222,6 +222,8 @@ export function splitIdentifierRaw(name: string): string[] {
 /** Vocabulary used to split run-together identifiers; `has` sees through plurals. */
 export interface Vocabulary {
   has(word: string): boolean;
+  /** Optional: true for nouns naming a kind of place (the lexicon provides it). */
+  isPlace?(word: string): boolean;
 }
 
 /** Short pieces allowed inside a split identifier (others must be 3+ letters). */

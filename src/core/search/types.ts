@@ -78,4 +78,6 @@ export interface SearchIndex {
    * empty or stop-word-only query returns no hits.
    */
   search(query: string, opts?: SearchOptions): SearchResult;
+  /** The postings and concept map as bytes, for deserializeIndex with the same input. */
+  serialize(): Uint8Array;
 }
