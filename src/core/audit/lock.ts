@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 
 /**
  * An inter-process lock file, for the audit writer's "read tail → hash → append → fsync" critical section.
@@ -105,54 +106,127 @@ export interface HeldLock {
   release(): void;
 }
 
+export interface FileLock {
+  /** Polls with a capped backoff; rejects with LockTimeoutError after `timeoutMs`. One hold at a time per FileLock. */
+  acquire(): Promise<HeldLock>;
+  /** Removes this holder's draft file. */
+  dispose(): void;
+}
+
 /**
- * Acquires the lock, polling with a capped backoff; rejects with LockTimeoutError after `timeoutMs`.
+ * A reusable lock on `lockPath` for one holder (one audit writer).
  *
- * The lock appears with its content in one step: the owner record is written to a private file that is then
- * hard-linked to the lock path (`link(2)` fails with EEXIST when the lock exists). A process killed at any point
- * therefore never leaves an owner-less lock that only the age rule could clear. File systems without hard links
- * fall back to `O_CREAT|O_EXCL` followed by the write.
+ * The lock appears with its content in one step: the owner record lives in a private draft file
+ * (`<lock>.<pid>-<token>`, written once) that is hard-linked to the lock path (`link(2)` fails with EEXIST when the
+ * lock exists). A process killed at any point therefore never leaves an owner-less lock that only the age rule
+ * could clear, and each acquisition costs one `link` (plus one read and one `unlink` to release). File systems
+ * without hard links fall back to `O_CREAT|O_EXCL` followed by the write. Drafts of dead processes are removed
+ * when a lock is created.
  */
-export async function acquireLock(lockPath: string, opts: LockOptions = DEFAULT_LOCK_OPTIONS): Promise<HeldLock> {
+export function createFileLock(lockPath: string, opts: LockOptions = DEFAULT_LOCK_OPTIONS): FileLock {
   const token = randomBytes(12).toString('hex');
   const body = `${process.pid}\n${HOST}\n${token}\n`;
   const draft = `${lockPath}.${process.pid}-${token}`;
-  fs.writeFileSync(draft, body, { mode: 0o600, flag: 'wx' });
+  let draftReady = false;
+  let touched = 0;
   let useLink = true;
-  const started = Date.now();
-  let touched = started;
-  let delay = 0.5;
-  try {
-    for (;;) {
-      if (useLink) {
-        if (Date.now() - touched > opts.staleMs / 4) {
-          // The lock inherits the draft's mtime: keep it fresh so a long wait does not produce a lock that looks stale.
-          const now = new Date();
-          fs.utimesSync(draft, now, now);
-          touched = now.getTime();
-        }
-        try {
-          fs.linkSync(draft, lockPath);
-          return { release: () => releaseLock(lockPath, token) };
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code !== 'EEXIST') {
-            if (code === 'ENOENT') throw err;
-            useLink = false; // EPERM/ENOTSUP/EXDEV…: no hard links here
-            continue;
-          }
-        }
-      } else if (createExclusive(lockPath, body)) {
-        return { release: () => releaseLock(lockPath, token) };
-      }
-      if (breakIfStale(lockPath, opts.staleMs)) continue;
-      const waited = Date.now() - started;
-      if (waited >= opts.timeoutMs) throw new LockTimeoutError(lockPath, waited);
-      await new Promise((r) => setTimeout(r, delay));
-      delay = Math.min(delay * 2, 8);
+
+  const ensureDraft = (): void => {
+    const now = Date.now();
+    if (!draftReady) {
+      removeDeadDrafts(lockPath);
+      fs.writeFileSync(draft, body, { mode: 0o600 });
+      draftReady = true;
+      touched = now;
+    } else if (now - touched > opts.staleMs / 4) {
+      // The lock inherits the draft's mtime: keep it fresh so that a new hold never looks old.
+      const d = new Date(now);
+      fs.utimesSync(draft, d, d);
+      touched = now;
     }
-  } finally {
-    fs.rmSync(draft, { force: true });
+  };
+
+  return {
+    async acquire(): Promise<HeldLock> {
+      const started = Date.now();
+      let delay = 0.5;
+      for (;;) {
+        let got = false;
+        if (useLink) {
+          ensureDraft();
+          try {
+            fs.linkSync(draft, lockPath);
+            got = true;
+          } catch (err) {
+            const code = (err as NodeJS.ErrnoException).code;
+            if (code === 'ENOENT') {
+              draftReady = false; // the draft was removed behind our back: write it again
+              continue;
+            }
+            if (code !== 'EEXIST') {
+              useLink = false; // EPERM/ENOTSUP/EXDEV…: no hard links here
+              continue;
+            }
+          }
+        } else {
+          got = createExclusive(lockPath, body);
+        }
+        if (got) return { release: () => releaseLock(lockPath, token) };
+        if (breakIfStale(lockPath, opts.staleMs)) continue;
+        const waited = Date.now() - started;
+        if (waited >= opts.timeoutMs) throw new LockTimeoutError(lockPath, waited);
+        await new Promise((r) => setTimeout(r, delay));
+        delay = Math.min(delay * 2, 8);
+      }
+    },
+    dispose(): void {
+      if (!draftReady) return;
+      draftReady = false;
+      try {
+        fs.unlinkSync(draft);
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+/** One acquisition with a throw-away FileLock (tests and one-off callers). */
+export async function acquireLock(lockPath: string, opts: LockOptions = DEFAULT_LOCK_OPTIONS): Promise<HeldLock> {
+  const lock = createFileLock(lockPath, opts);
+  try {
+    const held = await lock.acquire();
+    return {
+      release: () => {
+        held.release();
+        lock.dispose();
+      },
+    };
+  } catch (err) {
+    lock.dispose();
+    throw err;
+  }
+}
+
+/** Drafts named `<lock>.<pid>-<token>` whose pid no longer runs on this host are leftovers of crashes. */
+function removeDeadDrafts(lockPath: string): void {
+  const dir = path.dirname(lockPath);
+  const prefix = `${path.basename(lockPath)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)-[0-9a-f]{24}$/.exec(name.slice(prefix.length));
+    if (!m || isAlive(Number(m[1]))) continue;
+    try {
+      fs.unlinkSync(path.join(dir, name));
+    } catch {
+      // removed by someone else
+    }
   }
 }
 
@@ -175,5 +249,10 @@ function createExclusive(lockPath: string, body: string): boolean {
 function releaseLock(lockPath: string, token: string): void {
   // Only remove our own lock: if ours was judged stale and broken, the file now belongs to someone else.
   // (A file with no owner yet is another process's lock being written.)
-  if (parseOwner(safeRead(lockPath))?.token === token) fs.rmSync(lockPath, { force: true });
+  if (parseOwner(safeRead(lockPath))?.token !== token) return;
+  try {
+    fs.unlinkSync(lockPath);
+  } catch {
+    // already gone
+  }
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { isoMicros } from '../events/time';
-import { acquireLock, DEFAULT_LOCK_OPTIONS, LockTimeoutError, type HeldLock, type LockOptions } from './lock';
+import { createFileLock, DEFAULT_LOCK_OPTIONS, LockTimeoutError, type HeldLock, type LockOptions } from './lock';
 import { encodeRow, GENESIS_HASH, lineHashInput, parseLineRow, type AuditHead, type AuditRecord, type AuditRowInput } from './record';
 
 const fdatasync = promisify(fs.fdatasync);
@@ -64,6 +64,7 @@ export function openAuditLog(file: string, opts: AuditLogOptions = {}): AuditLog
   const logPath = path.resolve(file);
   const lockPath = `${logPath}.lock`;
   const lockOpts: LockOptions = { ...DEFAULT_LOCK_OPTIONS, ...opts.lock };
+  const fileLock = createFileLock(lockPath, lockOpts);
   const maxBatch = Math.max(1, opts.maxBatch ?? 256);
   const queue: Pending[] = [];
   let fd: number | null = null;
@@ -123,7 +124,7 @@ export function openAuditLog(file: string, opts: AuditLogOptions = {}): AuditLog
     let lock: HeldLock;
     try {
       fs.mkdirSync(path.dirname(logPath), { recursive: true, mode: 0o700 }); // the lock file lives beside the log
-      lock = await acquireLock(lockPath, lockOpts);
+      lock = await fileLock.acquire();
     } catch (err) {
       if (err instanceof LockTimeoutError) throw new AuditError('lock_timeout', `audit: ${err.message}`);
       throw err;
@@ -188,6 +189,7 @@ export function openAuditLog(file: string, opts: AuditLogOptions = {}): AuditLog
       closed = true;
       while (draining) await drained;
       closeFd();
+      fileLock.dispose();
     },
   };
 }

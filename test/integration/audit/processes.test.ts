@@ -79,6 +79,8 @@ describe('audit log across processes', function () {
     const after = await verifyAudit(file);
     assert.equal(after.ok, true);
     assert.equal(after.torn, undefined);
+    // The killed writer's lock draft (and any lock it held) were cleaned up by the next writer.
+    assert.deepEqual(fs.readdirSync(dir).filter((f) => f.startsWith('audit.log.lock')), []);
   });
 
   it('chains appends from four processes at once into one log with every row exactly once', async () => {
