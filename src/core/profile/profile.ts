@@ -3,7 +3,7 @@ import { ingestValue, isCountsOnly, profileColumn } from './columns';
 import type { SampleColumn, SampleValue } from './columns';
 import { dateFindings, DATE_NAME, duplicateKeyFindings, nullFindings, parseDate, sortFindings } from './quality';
 import { checkReferences, referenceCandidates } from './references';
-import { MAX_SAMPLE_ROWS, planSample, sampleSql, typeClass } from './sample';
+import { MAX_SAMPLE_ROWS, planSample, quoteIdent, sampleSql, typeClass } from './sample';
 import type { SampleInfo, ColumnAccess, ProfileQuery, TableProfile, CheckRecord, QualityFinding } from './types';
 
 export interface ProfileInput {
@@ -28,6 +28,15 @@ function isDateLike(c: ColumnInfo): boolean {
   return cls === 'date' || cls === 'timestamp' || (cls === 'text' && DATE_NAME.test(c.name));
 }
 
+function displaySql(sql: string, columns: readonly ColumnInfo[], access: (c: ColumnInfo) => ColumnAccess): string {
+  let out = sql;
+  for (const c of columns) {
+    const a = access(c);
+    if (a.blocked.length > 0) out = out.split(quoteIdent(c.name)).join(quoteIdent(a.displayName));
+  }
+  return out;
+}
+
 /**
  * Profiles one table: a bounded sample (see `sample.ts`), per-column figures merged with catalog statistics,
  * quality findings, and orphan checks for references. Never reads the whole of a table larger than the sample.
@@ -46,10 +55,12 @@ export async function profileTable(input: ProfileInput): Promise<TableProfile> {
     // One row past the cap, so the row cap (not the LIMIT) cuts a larger table and `truncated` tells them apart.
     const sql = sampleSql(input.engine, t, plan, rows + 1);
     const outcome = await input.query(sql, rows);
+    // What is shown (response, artifacts, audit) names blocked columns by their placeholders only.
+    const shown = displaySql(sql, t.columns, input.access);
     if (outcome.ok) {
       const r = outcome.result;
       const complete = plan.wholeIfShort && !r.truncated;
-      sample = { method: complete ? 'full_table' : plan.method, requestedRows: rows, rows: r.rowCount, complete, sql };
+      sample = { method: complete ? 'full_table' : plan.method, requestedRows: rows, rows: r.rowCount, complete, sql: shown };
       if (r.truncatedBy === 'bytes') notes.push(`The sample stopped at ${r.rowCount} rows because of the byte cap.`);
       sampleColumns = t.columns.map((column, i) => {
         const access = input.access(column);
@@ -61,7 +72,7 @@ export async function profileTable(input: ProfileInput): Promise<TableProfile> {
       });
     } else {
       const why = outcome.kind === 'refused' ? outcome.guard.message : `${outcome.kind}: ${outcome.message}`;
-      sample = { ...sample, sql, error: why };
+      sample = { ...sample, sql: shown, error: why };
       notes.push(`The sample could not be read (${why}); figures come from catalog statistics where there are any.`);
     }
   } else if (rows === 0) {

@@ -14,6 +14,8 @@ const STRONG_REQUIRED = /^(id|uuid|guid|code|name)$|_code$/i;
 const WEAK_REQUIRED = /_id$|[a-z]Id$|_name$|^created_at$|^created$/;
 const KEY_NAME = /^(id|uuid|guid|sku|slug|isbn|ean|upc|username|login|handle|serial|code)$|(_|^)(code|sku|slug|uuid|guid|key|number|no|isbn|serial|username|handle)$|[a-z](Code|Number|Key|Uuid|Guid|Sku)$/;
 const FK_LIKE = /_id$|[a-z]Id$/;
+/** Measures and free text repeat by nature even when almost unique (durations, sizes, titles). */
+const NOT_A_KEY = /name|title|desc|comment|note|text|label|milli|second|minute|duration|bytes|size|amount|price|total|cost|qty|quantity|count|weight|length|height|width|lat|lon|score|rate/i;
 /** Past events: a value in the future is impossible. */
 const EVENT_TIME = /(^|_)(created|inserted|registered|signup|signed_up|birth|born|hired?|ordered|paid|shipped|deleted|modified|updated|last_login|login|occurred|recorded)(_|$)|(created|updated|modified|birth|hire|order|invoice|payment|rental|return)(date|time|at|on)$/i;
 export const DATE_NAME = /(_|^)(date|at|on|time|timestamp)$|[a-z](Date|At|On|Time)$/;
@@ -94,7 +96,7 @@ export function duplicateKeyFindings(input: RuleInput): QualityFinding[] {
     const counts = valueCounts(nonNull);
     const named = KEY_NAME.test(name) && !FK_LIKE.test(name);
     const ratio = counts.size / nonNull.length;
-    const uniqueLooking = nonNull.length >= 20 && ratio >= 0.98 && (cls === 'integer' || cls === 'text' || cls === 'uuid');
+    const uniqueLooking = nonNull.length >= 20 && ratio >= 0.995 && !NOT_A_KEY.test(name) && (cls === 'integer' || cls === 'text' || cls === 'uuid');
     if (!named && !uniqueLooking) continue;
     const dups = [...counts.entries()].filter(([, c]) => c > 1);
     if (dups.length === 0) continue;
