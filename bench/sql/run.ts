@@ -4,6 +4,7 @@
  * integration tests use. Run: `npx tsx bench/sql/run.ts`.
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ATTACKS } from '../../test/fixtures/sql-corpus/attacks';
 import { BENIGN_POSTGRES } from '../../test/fixtures/sql-corpus/benign-postgres';
@@ -171,6 +172,7 @@ async function main(): Promise<void> {
   const benignRefusedTotal = benignPgRefused + benignLiteRefused + spiderRefused;
   const result = {
     generatedAt: new Date().toISOString(),
+    machine: { cpus: os.cpus().length, loadAverage1m: Math.round(os.loadavg()[0] * 100) / 100 },
     attacks: {
       postgres: {
         cases: pgCases.length,
@@ -252,6 +254,8 @@ Layer independence (the parser switched off):
 Spider gold SQL through the PostgreSQL guard: ${b.spiderPostgresParser.cases - b.spiderPostgresParser.parseErrors - b.spiderPostgresParser.refusedOtherwise} accepted, ${b.spiderPostgresParser.parseErrors} not PostgreSQL syntax (SQLite-only constructs), ${b.spiderPostgresParser.refusedOtherwise} refused for any other reason.
 
 ## Overhead
+
+Measured on a shared ${result.machine.cpus}-core machine (1-minute load average ${result.machine.loadAverage1m} at the end of the run): compare rows within one run, not across runs.
 
 | measure | p50 | p95 |
 |---|---:|---:|
