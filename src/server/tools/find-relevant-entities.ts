@@ -72,7 +72,7 @@ export const findRelevantEntities = defineTool({
       ...(e.description ? { description: e.description } : {}),
       ...(metricsOf.get(e.name)?.length ? { metrics: metricsOf.get(e.name)!.slice(0, 5) } : {}),
     }));
-    const data: Record<string, unknown> = { query: args.query, entities, total_matches: scored.length, ...(scored.length > top.length ? { truncated: true } : {}), ...definitionReport(sm) };
+    const data: Record<string, unknown> = { query: args.query, entities, total_matches: scored.length, ...(scored.length > top.length ? { truncated: true } : {}), ...definitionReport(sm, 'brief') };
     data.token_estimate = tokenEstimate(data);
     if (entities.length === 0) return empty(data, { provenance: { source: 'schema' }, hints: ['list_entities', 'find_relevant_tables'] });
     return success(data, { confidence: confidenceFromScore(entities[0]!.score), provenance: { source: 'schema' }, hints: ['describe_entity', 'list_metrics'] });

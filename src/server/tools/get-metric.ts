@@ -172,7 +172,9 @@ export const getMetric = defineTool({
         recovery: {
           suggested_tool: 'describe_entity',
           suggested_args: { name: refusals[0]!.entity },
-          suggested_rewrite: { rewritten: JSON.stringify(safe), reason: 'break the metric down by columns without PII tags (describe_entity marks them groupable: false)' },
+          ...(JSON.stringify(safe) !== JSON.stringify(req)
+            ? { suggested_rewrite: { rewritten: JSON.stringify(safe), reason: 'get_metric arguments without the PII columns; break down by columns describe_entity does not mark groupable: false' } }
+            : {}),
         },
       });
     }
