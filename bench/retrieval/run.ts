@@ -164,8 +164,9 @@ function main(): void {
     results.push(r);
     const e = r.engine.all;
     const b = r.baseline.all;
+    const dv = r.engine.dev;
     process.stderr.write(
-      `${r.name.padEnd(26)} n=${String(r.questions).padStart(4)} R@1 ${e.r1.toFixed(3)} R@5 ${e.r5.toFixed(3)} R@10 ${e.r10.toFixed(3)} Full@10 ${e.full10.toFixed(3)} MRR ${e.mrr.toFixed(3)} | BM25 R@5 ${b.r5.toFixed(3)} R@10 ${b.r10.toFixed(3)} | p50 ${r.engine.p50Ms}ms p99 ${r.engine.p99Ms}ms build ${r.buildMs}ms\n`,
+      `${r.name.padEnd(26)} n=${String(r.questions).padStart(4)} R@1 ${e.r1.toFixed(3)} R@5 ${e.r5.toFixed(3)} R@10 ${e.r10.toFixed(3)} Full@10 ${e.full10.toFixed(3)} MRR ${e.mrr.toFixed(3)} | dev R@5 ${dv.r5.toFixed(3)} Full@10 ${dv.full10.toFixed(3)} | BM25 R@5 ${b.r5.toFixed(3)} R@10 ${b.r10.toFixed(3)} | p50 ${r.engine.p50Ms}ms p99 ${r.engine.p99Ms}ms build ${r.buildMs}ms\n`,
     );
   }
   const scaleFigures = onlySet === undefined ? scale() : {};

@@ -382,7 +382,7 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
   }
   const head = nameWords[nameWords.length - 1] ?? '';
   const personNoun = head.length > 0 && lexicon.isPerson(head);
-  const person = personColumn ? (personNoun ? 1 : 0.8) : personNoun && nameColumn ? 0.6 : 0;
+  const person = personNoun ? (personColumn ? 1 : nameColumn ? 0.7 : 0) : personColumn ? 0.35 : 0;
   const place = head.length > 0 && lexicon.isPlace(head) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
   return { person, place };
 }

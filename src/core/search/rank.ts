@@ -18,7 +18,7 @@ export const RANKING = {
   /** Value-index hit, relative to the idf of the value. */
   value: 1.5,
   /** A person-like or place-like proper name in the question, matched by tables that hold people or places. */
-  mention: 0.7,
+  mention: 1.5,
   /** Multiplier per fraction of the table name's words the question covers. */
   nameCoverage: 0.35,
   /**
