@@ -226,7 +226,6 @@ async function main(): Promise<void> {
     audit: {
       raw_write_fdatasync_per_s: Math.round(median(raw)),
       sequential_durable_appends_per_s: Math.round(median(seq)),
-      sequential_share_of_raw_fdatasync_rate: Number(median(seq.map((x, i) => x / raw[i])).toFixed(2)),
       concurrent_group_commit_appends_per_s: Math.round(median(conc)),
       four_process_durable_appends_per_s: Math.round(median(multi)),
       four_process_log_verified: multiVerified,
@@ -267,8 +266,8 @@ its line was written and \`fdatasync\`ed under the inter-process lock.
 
 | measure | result | target |
 | --- | ---: | ---: |
-| the disk's ceiling: raw 600-byte write + \`fdatasync\` per second, no lock or hashing (interleaved with the next row) | ${a.raw_write_fdatasync_per_s} | — |
-| durable appends/s, one process, one at a time (each awaited) | ${a.sequential_durable_appends_per_s} (${Math.round(Number(a.sequential_share_of_raw_fdatasync_rate) * 100)}% of the ceiling, per-run median) | ≥ 500 |
+| context: a bare 600-byte write + \`fdatasync\` loop on the same disk, run just before each append run | ${a.raw_write_fdatasync_per_s}/s | — |
+| durable appends/s, one process, one at a time (each awaited) | ${a.sequential_durable_appends_per_s} | ≥ 500 |
 | durable appends/s, one process, concurrent calls (group commit: one fsync per batch) | ${a.concurrent_group_commit_appends_per_s} | — |
 | durable appends/s, 4 processes appending at once (log verified afterwards: ${a.four_process_log_verified}) | ${a.four_process_durable_appends_per_s} | ≥ 500 |
 | verify rows/s over ${a.large_log_rows} rows (${(Number(a.large_log_bytes) / 1048576).toFixed(1)} MiB), wall clock | ${a.verify_rows_per_s} | ≥ 200,000 |
@@ -278,7 +277,10 @@ its line was written and \`fdatasync\`ed under the inter-process lock.
 | event bus: cost of one \`emit\` (redact + serialise + append, µs) | ${r.events.emit_us_median} | — |
 
 The single-process rate is bounded by one \`fdatasync\` per append; the 4-process rate by lock hand-over plus that
-fsync. Numbers vary with the disk and with other load on the machine (this one is shared).
+fsync. On this shared machine fsync latency swings several-fold from one second to the next (see the raw runs in
+audit.json), so the append figures are only comparable within a run; the O(1) claim rests on \`readHead\` (which
+is what each append does to find the chain's tail) costing the same on a 10-row and a large log. The verifier's
+cost per row is best read from the CPU-second figure, which other load does not inflate.
 `;
 }
 
