@@ -17,6 +17,11 @@ const MINE_SQL = `/* schemabrain:mine */ SELECT left(s.query, 20001) AS query, s
 const MAX_QUERY_CHARS = 20_000;
 export const MAX_MINED = 500;
 const OWN_MARKER = /\/\*\s*schemabrain\b|--\s*schemabrain\b/i;
+/**
+ * The indexer's value sampling (src/core/sources/postgres/introspector.ts) carries no marker yet; its shape —
+ * nothing but `left("col"::text, n)` projections — is recognised instead.
+ */
+const INTROSPECTOR_SAMPLE = /^SELECT left\("(?:[^"]|"")+"::text, \$\d+\)(?:, left\("(?:[^"]|"")+"::text, \$\d+\))* FROM /;
 const SYSTEM_RELATION = /^(pg_catalog\.|information_schema\.|pg_toast\.)|^"?pg_[a-z_]+"?$/i;
 
 export const ENABLE_HINT =
@@ -57,7 +62,7 @@ export async function mineExampleQueries(conn: PgConnectable, guard: SqlGuard, o
       skipped.tooLong++;
       continue;
     }
-    if (OWN_MARKER.test(text)) {
+    if (OWN_MARKER.test(text) || INTROSPECTOR_SAMPLE.test(text)) {
       skipped.own++;
       continue;
     }
