@@ -18,7 +18,7 @@ export const RANKING = {
   /** Value-index hit, relative to the idf of the value. */
   value: 1.5,
   /** A person-like or place-like proper name in the question, matched by tables that hold people or places. */
-  mention: 1.5,
+  mention: 2.0,
   /** Multiplier per fraction of the table name's words the question covers. */
   nameCoverage: 0.35,
   /**
@@ -26,7 +26,7 @@ export const RANKING = {
    * rises to this share of the hit it joins; any other neighbour gains `neighbour` of it.
    */
   namedNeighbour: 0.6,
-  neighbour: 0.08,
+  neighbour: 0.12,
   neighbourTop: 3,
   /** Junction tables whose FK targets both match. */
   bridge: 0.5,
