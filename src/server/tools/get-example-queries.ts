@@ -12,7 +12,7 @@ import { columnVisibility, lastSegment, resolutionFailure, responseFormatArg, so
 const input = z.strictObject({
   qualified_name: tableNameArg,
   source: sourceArg,
-  limit: z.number().int().min(1).max(20).default(10).describe('Queries returned at most, most frequently run first (1-20, default 10).'),
+  limit: z.number().int().min(1).max(20).default(10).describe('Queries returned at most (default 10).'),
   response_format: responseFormatArg,
 });
 
@@ -76,7 +76,7 @@ export const getExampleQueries = defineTool({
   name: 'get_example_queries',
   title: 'Example queries that read a table',
   description:
-    "Use this when you want to see how a table is really queried (joins, filters, grouping) before writing SQL: statements mined from PostgreSQL's pg_stat_statements, most-run first, constants as $n, PII redacted. Use suggest_joins instead for join paths from foreign keys. Compositions: describe_table → get_example_queries → run_query.",
+    "Use this when you want to see how a table is really queried before writing SQL: statements from PostgreSQL's pg_stat_statements, most-run first, constants as $n, PII redacted. Use suggest_joins instead for join paths from foreign keys. Compositions: describe_table → get_example_queries → run_query.",
   input,
   latency: 'moderate',
   idempotent: true,

@@ -27,7 +27,7 @@ const input = z.strictObject({
     .min(0)
     .max(MAX_SAMPLE_ROWS)
     .default(1000)
-    .describe('Rows read at most, by TABLESAMPLE, random order or LIMIT (never a full scan of a larger table); 0 uses catalog statistics only.'),
+    .describe('Rows sampled at most (TABLESAMPLE, random order or LIMIT; never a full scan); 0 = catalog statistics only.'),
   response_format: responseFormatArg,
 });
 
@@ -39,7 +39,7 @@ export const profileTable = defineTool({
   name: 'profile_table',
   title: 'Profile a table and check its data quality',
   description:
-    'Use this when you need what the data in one table looks like or whether it can be trusted: per-column nulls, distinct counts, ranges, top values, and findings (unexpected nulls, duplicate keys, orphaned references, impossible dates), from a bounded sample, with HTML/JSON reports. Use describe_table for structure only. Compositions: describe_table → profile_table → run_query.',
+    "Use this when you need what one table's data looks like or whether to trust it: per-column nulls, distinct counts, ranges, top values, and quality findings (null keys, duplicate codes, orphaned references, impossible dates) from a bounded sample, with HTML/JSON reports. Use describe_table instead for structure only. Compositions: describe_table → profile_table → run_query.",
   input,
   latency: 'slow',
   idempotent: false,
