@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isAtOrAfter } from '../events/time';
 import { readLastRow } from './log';
-import { GENESIS_HASH, lineHashInput, parseLineRow, readChainFields, toRecord, type AuditHead, type AuditRecord } from './record';
+import { GENESIS_HASH, lineHashInput, parseLineRow, readChainFields, toRecord, type AuditHead, type AuditRecord, type ChainFields } from './record';
 
 export type BreakReason = 'hash_mismatch' | 'prev_mismatch' | 'seq_gap' | 'reordered' | 'malformed' | 'truncated' | 'anchor_mismatch';
 
@@ -132,31 +132,10 @@ export async function verifyAudit(file: string, opts: VerifyOptions = {}): Promi
     breaks.push(b);
   };
 
-  const scan = await scanLines(file, (line, lineNo) => {
-    const body = lineHashInput(line);
-    const row = body ? readChainFields(line) : undefined;
-
-    if (pending) {
-      if (row && row.seq === pending.want) settle('reordered', `${pending.brk.detail}; seq ${pending.want} appears later, at line ${lineNo}`);
-      else if (--pending.left <= 0) settle('seq_gap');
-    }
-    if (!opts.full) {
-      if (breaks.length) return false;
-      if (pending) return undefined; // only looking ahead for the missing seq now
-    }
-    if (!row || !body) {
-      add({ seq: null, line: lineNo, reason: 'malformed', detail: 'not a well-formed audit row' });
-      afterMalformed = true;
-      return undefined;
-    }
-    if (anchor && row.seq === anchor.seq) {
-      anchorSeen = true;
-      if (row.hash !== anchor.hash) add({ seq: row.seq, line: lineNo, reason: 'anchor_mismatch', detail: `anchored hash ${anchor.hash.slice(0, 12)}… but the log has ${row.hash.slice(0, 12)}…` });
-    }
-    headSeq = row.seq;
-    headHash = row.hash;
+  /** The chain checks for one well-formed row; rows before `since` only seed the chain. */
+  const checkRow = (row: ChainFields, body: Buffer, lineNo: number): void => {
     if (!started) {
-      if (!isAtOrAfter(row.time, opts.since!)) return undefined;
+      if (!isAtOrAfter(row.time, opts.since!)) return;
       started = true;
       expectSeq = row.seq;
       prevHash = row.prevHash;
@@ -178,6 +157,37 @@ export async function verifyAudit(file: string, opts: VerifyOptions = {}): Promi
     // Re-synchronise on this row, so `full` reports each break once rather than every row after it.
     expectSeq = row.seq + 1;
     prevHash = row.hash;
+  };
+
+  const scan = await scanLines(file, (line, lineNo) => {
+    const body = lineHashInput(line);
+    const row = body ? readChainFields(line) : undefined;
+
+    if (pending) {
+      if (row && row.seq === pending.want) settle('reordered', `${pending.brk.detail}; seq ${pending.want} appears later, at line ${lineNo}`);
+      else if (--pending.left <= 0) settle('seq_gap');
+    }
+    if (!opts.full) {
+      if (breaks.length) return false;
+      if (pending) return undefined; // only looking ahead for the missing seq now
+    }
+    if (!row || !body) {
+      add({ seq: null, line: lineNo, reason: 'malformed', detail: 'not a well-formed audit row' });
+      afterMalformed = true;
+      return undefined;
+    }
+    headSeq = row.seq;
+    headHash = row.hash;
+    const brokenBefore = breaks.length;
+    const pendingBefore = pending;
+    checkRow(row, body, lineNo);
+    // The anchor is checked after the chain, so a row edited in place reports the more precise hash_mismatch.
+    if (anchor && row.seq === anchor.seq) {
+      anchorSeen = true;
+      if (row.hash !== anchor.hash && breaks.length === brokenBefore && pending === pendingBefore) {
+        add({ seq: row.seq, line: lineNo, reason: 'anchor_mismatch', detail: `anchored hash ${anchor.hash.slice(0, 12)}… but the log has ${row.hash.slice(0, 12)}…` });
+      }
+    }
     return undefined;
   });
   if (pending) settle('seq_gap');

@@ -181,6 +181,18 @@ describe('audit log chain', () => {
     assert.deepEqual([r.breakAt.line, r.breakAt.seq, r.breakAt.reason], [6, 6, 'anchor_mismatch']);
   });
 
+  it('reports an in-place edit of the anchored row as hash_mismatch, the more precise reason', async () => {
+    const file = await makeLog(dir, 4);
+    const anchor = readHead(file)!;
+    const lines = readLines(file);
+    lines[3] = lines[3].replace('"tool":"tool_4"', '"tool":"tool_9"');
+    writeLines(file, lines);
+    const r = await verifyAudit(file, { anchor, full: true });
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.deepEqual(r.breaks.map((b) => [b.line, b.reason]), [[4, 'hash_mismatch']]);
+  });
+
   it('accepts the anchor when the log only grew since it was taken', async () => {
     const file = await makeLog(dir, 3);
     const anchor = readHead(file)!;
