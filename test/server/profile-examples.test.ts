@@ -135,3 +135,35 @@ describe('profile_table and get_example_queries over the SDK client (Chinook SQL
     assert.equal(bad.error!.kind, 'invalid_argument');
   });
 });
+
+describe('profile_table when the source is gone', function () {
+  let h: Harness;
+  const previousHome = process.env.SCHEMABRAIN_HOME;
+
+  before(async () => {
+    const dir = tempDir('sb-prof-gone-');
+    process.env.SCHEMABRAIN_HOME = path.join(dir, 'home');
+    const copy = path.join(dir, 'chinook-copy.sqlite');
+    fs.copyFileSync(CHINOOK_SQLITE, copy);
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, copy, 'gone');
+    fs.rmSync(copy);
+    h = await startHarness({ catalogPath: catalog });
+  });
+  after(async () => {
+    await h?.close();
+    if (previousHome === undefined) delete process.env.SCHEMABRAIN_HOME;
+    else process.env.SCHEMABRAIN_HOME = previousHome;
+  });
+
+  it('falls back to catalog statistics with status partial, LOW confidence and a note saying why', async () => {
+    const env = assertEnvelope(await h.call('profile_table', { qualified_name: 'main.Genre' }));
+    assert.equal(env.status, 'partial');
+    assert.equal(env.confidence, 'LOW');
+    assert.equal((env.data!.sample as { method: string }).method, 'none');
+    assert.match((env.data!.notes as string[]).join(' '), /could not be reached .*missing/);
+    const cols = env.data!.columns as Column[];
+    assert.equal(cols.find((c) => c.name === 'Name')!.origin, 'catalog_stats');
+    assert.equal(cols.find((c) => c.name === 'Name')!.distinct_estimate, 25);
+  });
+});
