@@ -25,7 +25,7 @@ export const RANKING = {
    * FK neighbours of the top hits: a table the question names outright (every word of its name is a query word)
    * rises to this share of the hit it joins; any other neighbour gains `neighbour` of it.
    */
-  namedNeighbour: 0.6,
+  namedNeighbour: 0.75,
   neighbour: 0.12,
   neighbourTop: 3,
   /** Junction tables whose FK targets both match. */
