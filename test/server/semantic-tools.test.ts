@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Client } from 'pg';
 import initSqlJs from 'sql.js';
 import type { Database } from 'sql.js';
 import { CatalogProvider } from '../../src/core/catalog/provider';
@@ -11,6 +12,9 @@ import { createPolicy } from '../../src/core/pii';
 import type { PiiCategory } from '../../src/core/envelope';
 import { createPiiGate } from '../../src/server/pii-gate';
 import { SemanticModels } from '../../src/server/semantic-model';
+import { loadDataset } from '../support/datasets';
+import { getTestPostgres } from '../support/pg';
+import type { TestPostgres } from '../support/pg';
 import { CHINOOK_SQLITE, indexInto, REPO_ROOT, startHarness, tempDir } from '../support/server-harness';
 import type { Harness } from '../support/server-harness';
 
@@ -512,5 +516,71 @@ describe('semantic-layer tools over the SDK client (Chinook SQLite)', function (
       assert.equal((await callOn(hh, 'list_metrics')).data.total, 13);
       assert.notEqual(await models.get(state.view), first, 'an edited file is reloaded');
     });
+  });
+});
+
+describe('get_metric on Pagila (PostgreSQL) through the SDK client', function () {
+  this.timeout(300000);
+  let pg: TestPostgres;
+  let url: string;
+  let h: Harness;
+  let client: Client;
+
+  before(async () => {
+    pg = await getTestPostgres();
+    ({ url } = await loadDataset(pg, 'pagila'));
+    const dir = tempDir('sb-semtools-pg-');
+    const catalogPath = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalogPath, url, 'pagila');
+    const ws = tempDir('sb-semtools-pgws-');
+    fs.mkdirSync(path.join(ws, '.schemabrain'));
+    const pack = path.join(REPO_ROOT, 'test', 'fixtures', 'semantic', 'pagila');
+    for (const f of fs.readdirSync(pack)) if (f.endsWith('.yaml')) fs.copyFileSync(path.join(pack, f), path.join(ws, '.schemabrain', f));
+    h = await startHarness({ catalogPath, deps: { workspaceDir: ws, semantic: new SemanticModels(ws, silentLogger) } });
+    client = new Client({ connectionString: url });
+    await client.connect();
+  });
+  after(async () => {
+    await h?.close();
+    await client?.end();
+    await pg?.stop();
+  });
+
+  const call = async (args: Record<string, unknown>): Promise<Env> => {
+    const env = await h.call('get_metric', args);
+    assert.ok(EnvelopeSchema.safeParse(env).success, JSON.stringify(env).slice(0, 400));
+    return env as unknown as Env;
+  };
+  const hand = async (sql: string): Promise<Row[]> => (await client.query({ text: sql, rowMode: 'array' })).rows as Row[];
+  const canonPg = (rows: readonly Row[]): string[] =>
+    rows.map((r) => JSON.stringify(r.map((v) => (v instanceof Date ? v.toISOString() : typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v) ? Number(Number(v).toFixed(6)) : v)))).sort();
+
+  it('buckets revenue by month with $n parameters, equal to hand-written SQL', async () => {
+    const env = await call({ name: 'revenue', time_grain: 'month' });
+    assert.equal(env.status, 'success');
+    assert.equal(env.data.dialect, 'postgres');
+    assert.match(String(env.data.sql), /date_trunc\('month', "t0"\."payment_date"\)/);
+    assert.match(String(env.data.sql), /LIMIT \$1$/);
+    const expected = await hand(`SELECT date_trunc('month', payment_date), SUM(amount) FROM payment GROUP BY 1`);
+    assert.deepEqual(canonPg(env.data.rows!), canonPg(expected));
+  });
+
+  it('gives correct revenue per film category across the film → film_category fan-out', async () => {
+    const env = await call({ name: 'revenue', group_by: ['category.name'], order_by: [{ column: 'revenue', direction: 'desc' }] });
+    assert.equal(env.status, 'success');
+    assert.equal((env.data.fan_out as { strategy: string }).strategy, 'distinct_identity');
+    const expected = await hand(`
+      SELECT x.name, SUM(p.amount) FROM payment p
+      JOIN (SELECT DISTINCT r.rental_id, c.name FROM rental r JOIN inventory i ON i.inventory_id = r.inventory_id
+            JOIN film_category fc ON fc.film_id = i.film_id JOIN category c ON c.category_id = fc.category_id) x ON x.rental_id = p.rental_id
+      GROUP BY 1`);
+    assert.deepEqual(canonPg(env.data.rows!.filter((r) => r[0] !== null)), canonPg(expected));
+  });
+
+  it('refuses revenue per actor surname: last_name is a contact-tagged column (ADR 0012)', async () => {
+    const env = await call({ name: 'revenue', group_by: ['actor.last_name'] });
+    assert.equal(env.status, 'refused');
+    assert.deepEqual(env.error!.pii_categories, ['contact']);
+    assert.deepEqual(env.error!.recovery.suggested_args, { name: 'actor' });
   });
 });
