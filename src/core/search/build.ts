@@ -8,7 +8,7 @@
  */
 import type { ColumnInfo, TableInfo } from '../catalog/model';
 import { loadLexicon, type Lexicon } from './lexicon';
-import { identifierTerms, splitIdentifierRaw, textTerms, type Term } from './tokenize';
+import { identifierTerms, splitIdentifierRaw, stem, textTerms, type Term } from './tokenize';
 import type { BuildSearchIndexInput } from './types';
 
 /** BM25F fields, in posting order. */
@@ -61,6 +61,8 @@ export interface DocData {
   readonly qualifiedName: string;
   /** Words of the table name as written (split, no expansions), for name coverage and explanations. */
   readonly nameWords: readonly string[];
+  /** The same words stemmed (index terms). */
+  readonly nameStems: readonly string[];
   readonly table: TableInfo;
   /** Semantic-layer labels and their terms. */
   readonly semantic: ReadonlyArray<{ readonly label: string; readonly terms: readonly Term[] }>;
@@ -109,10 +111,8 @@ export interface Scratch {
   readonly matchedIdf: Float64Array;
   readonly best: Float64Array;
   readonly seen: Uint8Array;
-  /** BFS stamps for path filling. */
-  readonly stamp: Int32Array;
-  readonly depth: Int8Array;
-  generation: number;
+  /** Tables touched by one query word (reused; its length is reset per word). */
+  readonly local: number[];
 }
 
 /** Values longer than this are prose, not categories. */
@@ -139,9 +139,7 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
     matchedIdf: new Float64Array(n),
     best: new Float64Array(n),
     seen: new Uint8Array(n),
-    stamp: new Int32Array(n),
-    depth: new Int8Array(n),
-    generation: 0,
+    local: [],
   };
   return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), scratch };
 }
@@ -173,6 +171,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
       name: table.name,
       qualifiedName: qn,
       nameWords,
+      nameStems: nameWords.map(stem),
       table,
       semantic: semantic.get(`${sourceName}\u0000${qn}`) ?? semantic.get(`\u0000${qn}`) ?? semantic.get(`\u0000${table.name}`) ?? [],
       isBridge: fkTargets.size >= 2 && otherCols <= fkCols.size + 2,

@@ -7,7 +7,7 @@
  */
 import { BM25F, cachedConcepts, cachedTerms, type IndexData } from './build';
 import { parseQuery, type ParsedQuery } from './query';
-import { stem, textTerms } from './tokenize';
+import { textTerms } from './tokenize';
 import type { JoinEdge, SearchHit, SearchOptions, SearchResult } from './types';
 
 export const RANKING = {
@@ -36,6 +36,11 @@ export const RANKING = {
   pathMaxHops: 3,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
+  /** Candidates whose adjacent junction tables are checked. */
+  bridgeCandidates: 60,
+  /** On catalogs of at least `commonMinTables` tables, words in more than this share of them only refine. */
+  commonShare: 0.1,
+  commonMinTables: 1000,
 } as const;
 
 const DEFAULT_LIMIT = 10;
@@ -91,17 +96,29 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const best = data.scratch.best;
   let totalIdf = 0;
 
-  for (const qt of parsed.terms) {
+  // Rare words first; on a large catalog, words in more than `commonShare` of the tables only refine tables that a
+  // rarer word found (the "common terms" idea of Lucene's CommonTermsQuery,
+  // https://lucene.apache.org/core/8_11_0/queries/org/apache/lucene/queries/CommonTermsQuery.html): `id` or
+  // `name` then cost a pass over their postings but never flood the candidate set.
+  const dfOf = (term: string): number => {
+    const id = termIds.get(term);
+    return id === undefined ? 0 : start[id + 1]! - start[id]!;
+  };
+  const ordered = parsed.terms.map((qt) => ({ qt, df: dfOf(qt.term) })).sort((a, b) => a.df - b.df);
+  const commonDf = n >= RANKING.commonMinTables ? RANKING.commonShare * n : Infinity;
+  const local = data.scratch.local;
+  for (const { qt, df } of ordered) {
     const id = termIds.get(qt.term);
     const from = id === undefined ? 0 : start[id]!;
     const to = id === undefined ? 0 : start[id + 1]!;
-    const idf = idfOf(n, to - from);
+    const idf = idfOf(n, df);
     totalIdf += idf * qt.weight;
-    const local: number[] = [];
+    const refineOnly = df > commonDf && st.touched.length > 0;
+    local.length = 0;
     const w = qt.weight * idf;
     for (let i = from; i < to; i++) {
       const d = doc[i]!;
-      if (!allowed(d)) continue;
+      if (!allowed(d) || (refineOnly && data.scratch.seen[d] === 0)) continue;
       best[d] = w * sat[i]!;
       local.push(d);
     }
@@ -119,10 +136,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       if (rid === undefined) continue;
       const rFrom = start[rid]!;
       const rTo = start[rid + 1]!;
+      const rRefine = st.touched.length > 0 && (refineOnly || rTo - rFrom > commonDf);
       const f = qt.weight * factor * Math.min(idfOf(n, rTo - rFrom), idf + 1);
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
-        if (!allowed(d)) continue;
+        if (!allowed(d) || (rRefine && data.scratch.seen[d] === 0)) continue;
         const s = f * sat[i]!;
         if (best[d] === 0) local.push(d);
         if (s > best[d]!) best[d] = s;
@@ -145,11 +163,12 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const queryTerms = new Set(parsed.terms.map((t) => t.term));
   const queryConcepts = new Set(parsed.terms.flatMap((t) => cachedConcepts(data.conceptCache, data.lexicon, t.surface)));
   for (const d of ranked) {
-    const words = data.docs[d]!.nameWords;
+    const { nameWords: words, nameStems } = data.docs[d]!;
     if (words.length === 0) continue;
     let cover = 0;
-    for (const w of words) {
-      if (queryTerms.has(stem(w))) cover += 1;
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i]!;
+      if (queryTerms.has(nameStems[i]!)) cover += 1;
       else if (cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c))) cover += 0.5;
     }
     st.score[d]! *= 1 + (RANKING.nameCoverage * cover) / words.length;
@@ -262,8 +281,8 @@ function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: R
     for (const e of data.edges[h]!) {
       const p = e.to;
       if (p === h || !allowed(p)) continue;
-      const words = data.docs[p]!.nameWords;
-      const named = words.length > 0 && words.every((w) => queryTerms.has(stem(w)));
+      const stems = data.docs[p]!.nameStems;
+      const named = stems.length > 0 && stems.every((w) => queryTerms.has(w));
       const value = named ? Math.max(0, RANKING.namedNeighbour * base - st.score[p]!) : RANKING.neighbour * base;
       const prev = boosts.get(p);
       if (prev === undefined || value > prev.value) boosts.set(p, { value, named, via: h });
@@ -283,7 +302,7 @@ function addBridges(data: IndexData, ranked: readonly number[], st: QueryState, 
   // Only bridges next to a candidate can have two matched ends worth reporting.
   const seenBridge = new Set<number>();
   const boosts: Array<[number, number, string]> = [];
-  for (const c of ranked) {
+  for (const c of ranked.slice(0, RANKING.bridgeCandidates)) {
     for (const edge of data.edges[c]!) {
       const d = edge.to;
       if (edge.outgoing || seenBridge.has(d) || !data.docs[d]!.isBridge || !allowed(d)) continue;
