@@ -76,6 +76,10 @@ export async function openWorkbench({ name, env = {}, extensionDevelopmentPath, 
     'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false,
     'chat.disableAIFeatures': false, 'workbench.tips.enabled': false, 'security.workspace.trust.enabled': false, ...userSettings,
   }, null, 2));
+  // Machine-scoped settings (schemabrain.connections, catalog home) are read from the Machine settings in a remote
+  // window such as code-server's, so seeds go there too.
+  fs.mkdirSync(path.join(userData, 'Machine'), { recursive: true });
+  fs.writeFileSync(path.join(userData, 'Machine', 'settings.json'), JSON.stringify(userSettings, null, 2));
   const ws = workspace ?? fs.mkdtempSync(path.join(dir, 'ws-'));
   const port = await freePort();
   const cs = spawn(N24, [CODE_SERVER, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
@@ -113,8 +117,19 @@ export async function openWorkbench({ name, env = {}, extensionDevelopmentPath, 
   await page.goto(url);
   return {
     page, port, workspace: ws, exited, output: () => out,
+    userData,
     close: async () => { await browser.close().catch(() => undefined); kill(); },
   };
+}
+
+/** Copies the extension's own log channel files (SchemaBrain*.log) from the editor's logs folder into test-results/. */
+function copyExtensionLogs(userData, phase) {
+  const walk = (d) => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]);
+  try {
+    for (const f of walk(path.join(userData, 'logs')).filter((f) => /SchemaBrain/i.test(path.basename(f)))) {
+      fs.copyFileSync(f, path.join(RESULTS, `${phase}-${path.basename(f).replace(/^\d+-/, '')}`));
+    }
+  } catch { /* no logs */ }
 }
 
 function record(phase, passed, failed, skipped, failures = []) {
@@ -167,6 +182,7 @@ async function e2e(fx) {
   } finally {
     await wb.page.screenshot({ path: path.join(RESULTS, 'e2e-final.png') }).catch(() => undefined);
     await wb.close();
+    copyExtensionLogs(wb.userData, 'e2e');
   }
 }
 

@@ -140,6 +140,7 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     mcp: () => (mcp.registered ? mcp.provider : undefined),
     mcpUnavailableMessage: () => (mcp.registered ? undefined : mcp.message),
     refresh,
+    log,
   });
 
   tail.follow(settings().eventsPath);

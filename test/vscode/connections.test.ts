@@ -101,7 +101,8 @@ describe('Connections, indexing and the Connections tree', () => {
     const ms = performance.now() - t0;
     bench('expand375ProviderMs', Math.round(ms * 10) / 10);
     bench('expand375Tables', tableCount);
-    assert.ok(tableCount >= 375, `tables: ${tableCount}`);
+    // 375 tables in the DDL; partitions are folded into their parents, so the tree shows ~370 relations.
+    assert.ok(tableCount >= 365, `tables: ${tableCount}`);
     assert.ok(ms < 1000, `building ${tableCount} table items took ${ms} ms`);
   });
 

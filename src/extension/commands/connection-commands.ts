@@ -153,7 +153,7 @@ async function pickConnection(deps: ConnectionCommandDeps): Promise<string | und
     deps.notifier.notify('info', 'SchemaBrain: no connections yet. Use SchemaBrain: Add Connection.');
     return undefined;
   }
-  return (await deps.prompter().pick(items, { title: 'SchemaBrain: choose a connection' }))?.label;
+  return (await deps.prompter().pick(items, { title: 'SchemaBrain: choose a connection', ignoreFocusOut: true }))?.label;
 }
 
 async function guidedDraft(p: Prompter, taken: readonly string[]): Promise<Draft | undefined> {

@@ -5,6 +5,7 @@ import { COMMAND_IDS } from '../constants';
 import type { IndexController, IndexOptions } from '../indexing/index-controller';
 import type { SchemaBrainMcpProvider } from '../mcp/provider';
 import { MCP_SERVER_DEFINITION_ID } from '../mcp/provider';
+import type { Log } from '../log';
 import type { Notifier } from '../prompter';
 import type { TailChannel } from '../tail/tail-channel';
 import { qualifiedNameOf, type ConnectionNode } from '../views/connections-tree';
@@ -20,6 +21,7 @@ export interface CommandDeps extends ConnectionCommandDeps {
   readonly mcp: () => SchemaBrainMcpProvider | undefined;
   readonly mcpUnavailableMessage: () => string | undefined;
   readonly refresh: () => Promise<void>;
+  readonly log: Log;
 }
 
 type NameTarget = string | { name: string } | ConnectionNode | undefined;
@@ -43,13 +45,14 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
 
   reg(COMMAND_IDS.indexConnection, async (target?: NameTarget, opts?: IndexOptions) => {
     let name = targetName(target);
+    deps.log.info(`index command: target ${target === undefined ? 'none' : typeof target}, connections ${deps.store.list().length}`);
     if (!name) {
       const items = deps.store.list().map((c) => ({ label: c.name, description: c.engine }));
       if (!items.length) {
         deps.notifier.notify('info', 'SchemaBrain: no connections to index yet. Use SchemaBrain: Add Connection.');
         return undefined;
       }
-      name = items.length === 1 ? items[0]!.label : (await deps.prompter().pick(items, { title: 'SchemaBrain: index which connection?' }))?.label;
+      name = items.length === 1 ? items[0]!.label : (await deps.prompter().pick(items, { title: 'SchemaBrain: index which connection?', ignoreFocusOut: true }))?.label;
     }
     return name ? deps.indexer.index(name, opts) : undefined;
   });
