@@ -1,16 +1,13 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import type { SourceInfo, TableInfo } from '../core/catalog/model';
+import type { SourceInfo } from '../core/catalog/model';
 import { formatName } from '../core/catalog/names';
 import type { CatalogView, TableEntry } from '../core/catalog/view';
 import { deriveConfidence, empty, failure, fuzzyMatches, provenanceSourceFor, weakest } from '../core/envelope';
 import type { Confidence, Envelope, Provenance } from '../core/envelope';
-import { buildSearchIndex } from '../core/search';
-import type { SearchIndex } from '../core/search';
 import { buildModel, loadSemanticFolder, NAME_PATTERN, semanticCatalog, validateModel } from '../core/semantic';
 import type { DefinitionLocation, EntityDef, JoinDef, MetricDef, SemanticCatalog, SemanticModel, Trust } from '../core/semantic';
 import type { Logger } from '../core/util/logger';
-import type { PiiGate } from './deps';
 import { tokenEstimate } from './tool';
 import type { ToolContext } from './tool';
 
@@ -79,7 +76,6 @@ interface CacheEntry {
 
 export class SemanticModels {
   private readonly cache = new WeakMap<CatalogView, CacheEntry>();
-  private readonly search = new WeakMap<LoadedSemanticModel, SearchIndex>();
 
   constructor(
     readonly workspaceDir: string | null,
@@ -104,31 +100,6 @@ export class SemanticModels {
     );
     return loaded;
   }
-
-  /**
-   * The retrieval index over the catalog with the entities and metrics lending their words to their tables, built
-   * once per loaded model. PII-blocked columns are left out, as in the table search, so a hit never names one.
-   */
-  searchIndex(sm: LoadedSemanticModel, view: CatalogView, pii: PiiGate): SearchIndex {
-    let idx = this.search.get(sm);
-    if (!idx) {
-      const entities = [...sm.model.entities.values()].map((e) => ({
-        name: e.name,
-        description: e.description,
-        table: `${e.table.schema}.${e.table.name}`,
-        ...(e.source ? { sourceName: e.source } : {}),
-      }));
-      const metrics = [...sm.model.metrics.values()].map((m) => ({ name: m.name, description: m.description, entity: m.entity }));
-      idx = buildSearchIndex({ tables: view.entries.map((e) => ({ sourceName: e.source.name, table: visibleTable(e.table, pii) })), entities, metrics });
-      this.search.set(sm, idx);
-    }
-    return idx;
-  }
-}
-
-function visibleTable(t: TableInfo, pii: PiiGate): TableInfo {
-  const hidden = new Set(t.columns.filter((c) => pii.blockedCategories(c.pii).length > 0).map((c) => c.name));
-  return hidden.size === 0 ? t : { ...t, columns: t.columns.filter((c) => !hidden.has(c.name)) };
 }
 
 interface FileStamp {

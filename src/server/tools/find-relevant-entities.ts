@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { confidenceFromScore, empty, success } from '../../core/envelope';
 import { textTerms } from '../../core/search';
-import { definitionReport, entityTableName, loadForTool, noDefinitions, semanticModelsOf } from '../semantic-model';
+import { definitionReport, entityTableName, loadForTool, noDefinitions } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
 
 const input = z.strictObject({
@@ -10,11 +10,22 @@ const input = z.strictObject({
   source: z.string().min(1).max(200).optional().describe('Only entities in this indexed source.'),
 });
 
-/** How much of the score comes from the table's retrieval hit versus the entity's own name and description. */
-const TABLE_WEIGHT = 0.75;
+/** How much of the score comes from the table's retrieval hit versus the entity's own name, description and metrics. */
+const TABLE_WEIGHT = 0.6;
+
+function terms(text: string): Map<string, string> {
+  return new Map(textTerms(text.replace(/([a-z0-9])([A-Z])/g, '$1 $2')).map((t) => [t.term, t.surface]));
+}
 
 function stems(text: string): Set<string> {
-  return new Set(textTerms(text.replace(/([a-z0-9])([A-Z])/g, '$1 $2')).map((t) => t.term));
+  return new Set(terms(text).keys());
+}
+
+/** Exact stem, or an abbreviation in a name (`rep` for representative, `qty`-style prefixes of at least 3 letters). */
+function hasTerm(terms: ReadonlySet<string>, t: string): boolean {
+  if (terms.has(t)) return true;
+  for (const u of terms) if (u.length >= 3 && t.length > u.length && t.startsWith(u)) return true;
+  return false;
 }
 
 export const findRelevantEntities = defineTool({
@@ -29,11 +40,15 @@ export const findRelevantEntities = defineTool({
   async handler(args, ctx) {
     const sm = await loadForTool(ctx);
     if (sm.model.entities.size === 0) return noDefinitions(sm, 'entities', ['find_relevant_tables'], { query: args.query });
-    const index = semanticModelsOf(ctx).searchIndex(sm, ctx.catalog, ctx.deps.pii);
+    // The table index of the catalog (PII-blocked columns left out); entity words are matched here, per entity, so
+    // several entities bound to one table (customer's support_rep and manager on Employee) rank apart.
+    const index = ctx.derived.searchIndex(ctx.catalog);
     const source = args.source ? (ctx.catalog.sourceByName(args.source)?.name ?? args.source) : undefined;
     const result = index.search(args.query, { limit: Math.max(index.size, 1), source });
     const hitOf = new Map(result.hits.map((h) => [`${h.sourceName}\u0000${h.qualifiedName}`, h]));
-    const queryStems = stems(args.query);
+    const queryTerms = terms(args.query);
+    const queryStems = new Set(queryTerms.keys());
+    const word = (t: string): string => `'${queryTerms.get(t) ?? t}'`;
     const metricsOf = new Map<string, string[]>();
     for (const m of sm.model.metrics.values()) metricsOf.set(m.entity, [...(metricsOf.get(m.entity) ?? []), m.name]);
     const multiSource = ctx.catalog.sources.length > 1;
@@ -47,14 +62,14 @@ export const findRelevantEntities = defineTool({
       const hit = table ? inSource.map((s) => hitOf.get(`${s}\u0000${table.schema}.${table.name}`)).find((h) => h !== undefined) : undefined;
       const own = stems(`${e.name} ${e.description ?? ''}`);
       const metricWords = stems((metricsOf.get(e.name) ?? []).join(' '));
-      const matched = [...queryStems].filter((t) => own.has(t));
-      const viaMetric = [...queryStems].filter((t) => !own.has(t) && metricWords.has(t));
+      const matched = [...queryStems].filter((t) => hasTerm(own, t));
+      const viaMetric = [...queryStems].filter((t) => !hasTerm(own, t) && hasTerm(metricWords, t));
       const overlap = queryStems.size ? (matched.length + 0.5 * viaMetric.length) / queryStems.size : 0;
       const score = TABLE_WEIGHT * (hit?.score ?? 0) + (1 - TABLE_WEIGHT) * Math.min(1, overlap);
       if (score <= 0) continue;
       const why: string[] = [];
-      if (matched.length) why.push(`entity name/description matches ${matched.map((t) => `'${t}'`).join(', ')}`);
-      if (viaMetric.length) why.push(`its metrics match ${viaMetric.map((t) => `'${t}'`).join(', ')}`);
+      if (matched.length) why.push(`entity name/description matches ${matched.map(word).join(', ')}`);
+      if (viaMetric.length) why.push(`its metrics match ${viaMetric.map(word).join(', ')}`);
       if (hit) why.push(...hit.why.map((w) => `table: ${w}`));
       scored.push({ e, score, why, hit, source: inSource[0]! });
     }
