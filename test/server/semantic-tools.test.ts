@@ -501,6 +501,21 @@ describe('semantic-layer tools over the SDK client (Chinook SQLite)', function (
     });
   });
 
+  describe('broken definition files', () => {
+    it('answers empty with the file errors when no definition survives, so the agent knows why', async () => {
+      const dir = workspace(false);
+      fs.mkdirSync(path.join(dir, '.schemabrain'));
+      fs.writeFileSync(path.join(dir, '.schemabrain', 'metrics.yaml'), 'version: 1\nmetrics:\n  - name: revenue\n    entity: [unclosed\n');
+      const hh = await open({ workspaceDir: dir });
+      const env = await callOn(hh, 'list_metrics');
+      assert.equal(env.status, 'empty');
+      const errors = env.data.definition_errors as Array<Record<string, unknown>>;
+      assert.equal(errors[0]!.file, path.join('.schemabrain', 'metrics.yaml'));
+      assert.equal(errors[0]!.code, 'yaml_syntax');
+      assert.match(String(env.data.message), /1 error/);
+    });
+  });
+
   describe('model cache', () => {
     it('reuses the loaded model while files are unchanged and reloads after an edit', async () => {
       const dir = workspace(true);
