@@ -21,7 +21,7 @@ export type {
 } from './types';
 export { loadLexicon, type Lexicon } from './lexicon';
 export { identifierTerms, segmentWord, splitIdentifierRaw, stem, textTerms } from './tokenize';
-export { parseQuery } from './query';
+export { findMentions, parseQuery, type Mention } from './query';
 export { RANKING } from './rank';
 
 export { INDEX_FORMAT } from './serialize';

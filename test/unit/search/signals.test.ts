@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
+import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
+
+function column(name: string, dataType = 'text'): ColumnInfo {
+  return { name, ordinal: 1, dataType, isNullable: true, defaultExpr: null, isGenerated: false, isIdentity: false, comment: null, enumLabels: null, stats: null, pii: null };
+}
+
+function fk(columns: string[], targetTable: string): ForeignKeyInfo {
+  return { name: `${columns.join('_')}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
+}
+
+function table(name: string, columns: string[], fks: ForeignKeyInfo[] = []): TableInfo {
+  return {
+    schema: 'public',
+    name,
+    kind: 'table',
+    comment: null,
+    rowEstimate: null,
+    columns: columns.map((c, i) => ({ ...column(c, c.endsWith('id') ? 'integer' : 'text'), ordinal: i + 1 })),
+    primaryKey: null,
+    uniqueConstraints: [],
+    checkConstraints: [],
+    foreignKeys: fks,
+    indexes: [],
+    partitions: [],
+    viewDefinition: null,
+    fingerprint: '',
+  };
+}
+
+const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
+const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName);
+
+/** A racing catalog: results reference drivers and races; circuits hold the places. */
+function racing(): SearchTableInput[] {
+  return src([
+    table('drivers', ['id', 'forename', 'surname', 'nationality']),
+    table('circuits', ['id', 'name', 'city', 'country']),
+    table('races', ['id', 'year', 'name', 'circuit_id'], [fk(['circuit_id'], 'circuits')]),
+    table('results', ['id', 'race_id', 'driver_id', 'points', 'fastest_lap_time'], [fk(['race_id'], 'races'), fk(['driver_id'], 'drivers')]),
+    table('pit_stops', ['id', 'race_id', 'driver_id', 'lap', 'duration'], [fk(['race_id'], 'races'), fk(['driver_id'], 'drivers')]),
+    table('seasons', ['year', 'url']),
+  ]);
+}
+
+describe('search: proper names in questions', () => {
+  const lexicon = loadLexicon();
+
+  it('reads two capitalised unknown words as a person and a capitalised word after "in" as a place', () => {
+    assert.deepEqual(findMentions('What was the fastest lap of Lewis Hamilton in the race?', lexicon), [{ kind: 'person', text: 'Lewis Hamilton' }]);
+    assert.deepEqual(findMentions('How many accounts were opened in Litomerice?', lexicon), [{ kind: 'place', text: 'Litomerice' }]);
+    assert.deepEqual(findMentions("What is the score of John Salvatier's posts?", lexicon), [{ kind: 'person', text: 'John Salvatier' }]);
+  });
+
+  it('does not read sentence-initial common words or capitalised common phrases as names', () => {
+    assert.deepEqual(findMentions('Show the total sales by region', lexicon), []);
+    assert.deepEqual(findMentions('How many heroes are published by Marvel Comics?', lexicon), []);
+  });
+
+  it('ranks the table of people for a question that names a person, and says why', () => {
+    const index = buildSearchIndex({ tables: racing() });
+    const r = index.search('What was the fastest lap time of Lewis Hamilton?', { limit: 5 });
+    assert.ok(names(r.hits).slice(0, 2).includes('public.drivers'), names(r.hits).join(', '));
+    const drivers = r.hits.find((h) => h.qualifiedName === 'public.drivers')!;
+    assert.ok(drivers.why.some((w) => w.includes("holds people, for 'Lewis Hamilton'")), drivers.why.join('; '));
+  });
+
+  it('ranks the table of places for a question about a place name', () => {
+    const index = buildSearchIndex({ tables: racing() });
+    const r = index.search('How many races were held in Monza?', { limit: 3 });
+    assert.ok(names(r.hits).includes('public.circuits'), names(r.hits).join(', '));
+  });
+});
+
+describe('search: FK neighbours', () => {
+  it('raises the entity a matched child table hangs off when the question names it', () => {
+    const tables = src([
+      table('artist', ['id', 'gid', 'sort_name', 'comment', 'begin_date_year']),
+      table('artist_ipi', ['artist', 'ipi', 'created'], [fk(['artist'], 'artist')]),
+      table('artist_release', ['artist', 'release', 'country_code'], [fk(['artist'], 'artist'), fk(['release'], 'release')]),
+      table('release', ['id', 'name', 'barcode']),
+      table('label_ipi', ['label', 'ipi', 'created']),
+    ]);
+    const r = buildSearchIndex({ tables }).search('What IPI codes are assigned to artists?', { limit: 5 });
+    const ranked = names(r.hits);
+    assert.equal(ranked[0], 'public.artist_ipi');
+    assert.ok(ranked.indexOf('public.artist') > 0 && ranked.indexOf('public.artist') < ranked.indexOf('public.label_ipi'), ranked.join(', '));
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.artist')!.why.includes('joins artist_ipi'));
+  });
+
+  it('returns the lookup tables of a lone hit instead of stopping at one result', () => {
+    const tables = src([
+      table('superhero', ['id', 'superhero_name', 'race_id', 'gender_id'], [fk(['race_id'], 'race'), fk(['gender_id'], 'gender')]),
+      table('race', ['id', 'race']),
+      table('gender', ['id', 'gender']),
+      table('unrelated', ['id', 'payload']),
+    ]);
+    const r = buildSearchIndex({ tables }).search('How many vampire superheroes are there?', { limit: 5 });
+    assert.equal(r.hits[0]?.qualifiedName, 'public.superhero');
+    assert.deepEqual(new Set(names(r.hits).slice(1)), new Set(['public.race', 'public.gender']));
+  });
+});
+
+describe('search: serialised index', () => {
+  it('answers exactly like the built index after a round trip through bytes', () => {
+    const tables = racing();
+    const built = buildSearchIndex({ tables });
+    const bytes = serializeIndex(built);
+    assert.ok(bytes.length > 16);
+    // A copy at an odd offset of a larger buffer, as a store may hand it back.
+    const padded = new Uint8Array(bytes.length + 3);
+    padded.set(bytes, 3);
+    const loaded = deserializeIndex(padded.subarray(3), { tables });
+    assert.ok(loaded !== null);
+    for (const q of ['fastest lap of Lewis Hamilton', 'points per season', 'circuit city', '*']) {
+      assert.deepEqual(loaded.search(q, { limit: 5, withJoinTree: true }), built.search(q, { limit: 5, withJoinTree: true }), q);
+    }
+  });
+
+  it('refuses bytes made from other tables, or that are damaged', () => {
+    const tables = racing();
+    const bytes = serializeIndex(buildSearchIndex({ tables }));
+    const changed = tables.map((t, i) => (i === 0 ? { ...t, table: { ...t.table, columns: [...t.table.columns, column('nickname')] } } : t));
+    assert.equal(deserializeIndex(bytes, { tables: changed }), null);
+    assert.equal(deserializeIndex(bytes.subarray(0, bytes.length - 4), { tables }), null);
+    assert.equal(deserializeIndex(new Uint8Array([1, 2, 3]), { tables }), null);
+  });
+});
+
+describe('search: large catalogs', () => {
+  it('keeps words present in most tables from flooding the candidates, without losing the rare match', () => {
+    const tables: TableInfo[] = [];
+    for (let t = 0; t < 1200; t++) tables.push(table(`thing_${t}`, ['id', 'name', `attr_${t % 50}`]));
+    tables.push(table('warehouse_stock', ['id', 'name', 'quantity']));
+    const index = buildSearchIndex({ tables: src(tables) });
+    const r = index.search('warehouse stock name', { limit: 10 });
+    assert.equal(r.hits[0]?.qualifiedName, 'public.warehouse_stock');
+    assert.ok(r.totalMatches < 50, `totalMatches ${r.totalMatches}`);
+    // A question made only of common words still finds tables.
+    assert.ok(index.search('name', { limit: 3 }).hits.length === 3);
+  });
+});
