@@ -48,16 +48,6 @@ interface CoreFigures {
   readonly unchangedReindexInProcessMs: number;
   readonly unchangedReindexInProcessShare: number;
   readonly unchangedReindexInProcessPhasesMs: Phases;
-  readonly jitOff: {
-    readonly fullIndexCliMs: number;
-    readonly fullIndexCliRatio: number;
-    readonly fullIndexInProcessMs: number;
-    readonly fullIndexInProcessRatio: number;
-    readonly unchangedReindexCliMs: number;
-    readonly unchangedReindexInProcessMs: number;
-    readonly unchangedReindexInProcessShare: number;
-    readonly unchangedReindexInProcessPhasesMs: Phases;
-  };
   readonly catalogBytes: number;
   readonly tables: number;
   readonly columns: number;
@@ -123,27 +113,6 @@ async function main(): Promise<void> {
       fs.rmSync(inProcCatalog, { force: true });
       fullInProc.push(await timedRunIndex(db.url, inProcCatalog));
       unchangedInProc.push(await timedRunIndex(db.url, inProcCatalog));
-    }
-    // The same runs with JIT compilation off for the indexer's session (PGOPTIONS is read by node-postgres), to size
-    // the fix proposed in bench/README.md: the catalog queries' cost estimates cross jit_above_cost while they
-    // execute in milliseconds (https://www.postgresql.org/docs/current/jit-decision.html).
-    const jitOff = { ...process.env, PGOPTIONS: '-c jit=off' };
-    const fullCliJitOff: number[] = [];
-    const unchangedCliJitOff: number[] = [];
-    const fullInProcJitOff: TimedIndex[] = [];
-    const unchangedInProcJitOff: TimedIndex[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      fs.rmSync(catalogPath, { force: true });
-      fullCliJitOff.push((await runOk(process.execPath, [cli, 'index', '--source', db.url, '--catalog', catalogPath, '--json'], { env: jitOff })).ms);
-      unchangedCliJitOff.push((await runOk(process.execPath, [cli, 'index', '--source', db.url, '--catalog', catalogPath, '--json'], { env: jitOff })).ms);
-      fs.rmSync(inProcCatalog, { force: true });
-      process.env.PGOPTIONS = jitOff.PGOPTIONS;
-      try {
-        fullInProcJitOff.push(await timedRunIndex(db.url, inProcCatalog));
-        unchangedInProcJitOff.push(await timedRunIndex(db.url, inProcCatalog));
-      } finally {
-        delete process.env.PGOPTIONS;
-      }
     }
     const mid = (xs: TimedIndex[]): TimedIndex => [...xs].sort((a, b) => a.ms - b.ms)[Math.floor(xs.length / 2)]!;
 
@@ -220,16 +189,6 @@ async function main(): Promise<void> {
       unchangedReindexInProcessMs: round(unchangedInMs, 1),
       unchangedReindexInProcessShare: round(unchangedInMs / fullInMs, 3),
       unchangedReindexInProcessPhasesMs: mid(unchangedInProc).phases,
-      jitOff: {
-        fullIndexCliMs: round(median(fullCliJitOff), 1),
-        fullIndexCliRatio: round(median(fullCliJitOff) / dumpMs, 2),
-        fullIndexInProcessMs: round(median(fullInProcJitOff.map((r) => r.ms)), 1),
-        fullIndexInProcessRatio: round(median(fullInProcJitOff.map((r) => r.ms)) / dumpMs, 2),
-        unchangedReindexCliMs: round(median(unchangedCliJitOff), 1),
-        unchangedReindexInProcessMs: round(median(unchangedInProcJitOff.map((r) => r.ms)), 1),
-        unchangedReindexInProcessShare: round(median(unchangedInProcJitOff.map((r) => r.ms)) / median(fullInProcJitOff.map((r) => r.ms)), 3),
-        unchangedReindexInProcessPhasesMs: mid(unchangedInProcJitOff).phases,
-      },
       catalogBytes,
       tables: Number(cliResult.tables),
       columns: Number(cliResult.columns),
@@ -282,6 +241,10 @@ function lat(l: LatencySummary): string {
   return `${l.p50Ms} / ${l.p99Ms}`;
 }
 
+function cpu(l: LatencySummary): string {
+  return `${l.cpuP50Ms} / ${l.cpuP99Ms}`;
+}
+
 function markdown(j: CoreReport, raw: Record<string, number[]>): string {
   const f = j.figures;
   const v = j.verdicts;
@@ -306,9 +269,6 @@ Dataset: MusicBrainz production schema (${f.tables} relations, ${f.columns} colu
 | full index, in-process \`runIndex\` | ${f.fullIndexInProcessMs} ms = **${f.fullIndexInProcessRatio}× pg_dump** | ≤ 2× | ${v.fullIndexInProcessRatio} |
 | unchanged re-index, whole process | ${f.unchangedReindexCliMs} ms = **${round(f.unchangedReindexCliShare * 100, 1)} %** of full | ≤ 10 % | ${v.unchangedReindexCliShare} |
 | unchanged re-index, in-process | ${f.unchangedReindexInProcessMs} ms = **${round(f.unchangedReindexInProcessShare * 100, 1)} %** of full | ≤ 10 % | ${v.unchangedReindexInProcessShare} |
-| with JIT off for the indexer's session (\`PGOPTIONS='-c jit=off'\`, the proposed fix): full index, whole process | ${f.jitOff.fullIndexCliMs} ms = ${f.jitOff.fullIndexCliRatio}× pg_dump | ≤ 2× | ${pass(f.jitOff.fullIndexCliRatio, 2)} |
-| JIT off: full index, in-process | ${f.jitOff.fullIndexInProcessMs} ms = ${f.jitOff.fullIndexInProcessRatio}× pg_dump | ≤ 2× | ${pass(f.jitOff.fullIndexInProcessRatio, 2)} |
-| JIT off: unchanged re-index, whole process / in-process | ${f.jitOff.unchangedReindexCliMs} / ${f.jitOff.unchangedReindexInProcessMs} ms = ${round(f.jitOff.unchangedReindexInProcessShare * 100, 1)} % of full (in-process) | ≤ 10 % | ${pass(f.jitOff.unchangedReindexInProcessShare, 0.1)} |
 | CLI start-up alone (\`node dist/cli.js --help\`) | ${f.cliHelpMs} ms | — | reference |
 | catalog file size | ${round(f.catalogBytes / 1024, 0)} KiB | — | — |
 | process spawn baseline \`node -e 0\` (median of ${j.runs.coldStart}) | ${f.nodeStartMs} ms | — | reference |
@@ -318,6 +278,8 @@ Dataset: MusicBrainz production schema (${f.tables} relations, ${f.columns} colu
 | tools/list payload | ${f.toolsListBytes} bytes (~${Math.ceil(f.toolsListBytes / 4)} tokens at 4 chars/token) | — | — |
 | describe_table p50 / p99, in-process callTool (${f.describeTable.calls} calls) | **${lat(f.describeTable)} ms** | ≤ 2 / ≤ 10 ms | ${v.describeTableP50} / ${v.describeTableP99} |
 | find_relevant_tables p50 / p99, in-process callTool (${f.findRelevantTables.calls} calls) | **${lat(f.findRelevantTables)} ms** | ≤ 2 / ≤ 10 ms | ${v.findRelevantTablesP50} / ${v.findRelevantTablesP99} |
+| describe_table CPU time per call p50 / p99 (what the call itself costs, without waiting for a core) | ${cpu(f.describeTable)} ms | — | — |
+| find_relevant_tables CPU time per call p50 / p99 | ${cpu(f.findRelevantTables)} ms | — | — |
 | describe_table p50 / p99 with the audit + event recorder on (${f.describeTableRecorded.calls} calls) | ${lat(f.describeTableRecorded)} ms | — | — |
 | find_relevant_tables p50 / p99 with the audit + event recorder on (${f.findRelevantTablesRecorded.calls} calls) | ${lat(f.findRelevantTablesRecorded)} ms | — | — |
 | server RSS with the catalog loaded, after ${23} calls (peak) | **${f.serverRssMiB} MiB** (${f.serverPeakRssMiB} MiB) | ≤ 150 MB | ${v.serverRssMiB} |
@@ -326,7 +288,6 @@ Where the time of an index run goes (in-process, median run, ms from the start o
 
 - full: ${phases(f.fullIndexInProcessPhasesMs)}
 - unchanged: ${phases(f.unchangedReindexInProcessPhasesMs)}
-- unchanged, JIT off: ${phases(f.jitOff.unchangedReindexInProcessPhasesMs)}
 
 Raw runs (ms): ${rawLine('pg_dump', raw.dump!)}; ${rawLine('full index (CLI)', raw.fullCli!)}; ${rawLine('unchanged (CLI)', raw.unchangedCli!)}; ${rawLine('cold start to tools/list', raw.coldList!)}.
 

@@ -428,6 +428,7 @@ function markdown(j: PerfReport): string {
     out.push(`| server RSS after 21 calls (peak) | **${s.serverRssMiB} MiB** (${s.serverPeakRssMiB} MiB) |`);
     out.push(`| describe_table p50 / p99, in-process callTool (${s.describeTable.calls} calls) | **${lat(s.describeTable)}** |`);
     out.push(`| find_relevant_tables p50 / p99, in-process callTool (${s.findRelevantTables.calls} calls, 40 questions) | **${lat(s.findRelevantTables)}** |`);
+    out.push(`| CPU time per call p50 / p99: describe_table · find_relevant_tables | ${s.describeTable.cpuP50Ms} / ${s.describeTable.cpuP99Ms} ms · ${s.findRelevantTables.cpuP50Ms} / ${s.findRelevantTables.cpuP99Ms} ms |`);
     out.push('', `In-process full index by phase (ms): ${Object.entries(s.fullIndexInProcessPhasesMs).map(([k, v]) => `${k} ${v}`).join(' · ')}.`);
     out.push('', `Raw runs (ms): ${Object.entries(s.raw).map(([k, v]) => `${k} ${v.join(', ')}`).join('; ')}.`);
   }
