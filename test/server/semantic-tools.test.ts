@@ -465,6 +465,15 @@ describe('semantic-layer tools over the SDK client (Chinook SQLite)', function (
       assert.equal(top.data.row_count, 5);
     });
 
+    it('refuses a metric over a schema the server does not allow, with the widening hint', async () => {
+      const narrow = await startHarness({ catalogPath, deps: { workspaceDir: ws, semantic: new SemanticModels(ws, silentLogger), allowedSchemas: ['public'] } });
+      harnesses.push(narrow);
+      const env = await callOn(narrow, 'get_metric', { name: 'invoice_count' });
+      assert.equal(env.status, 'refused');
+      assert.equal(env.error!.kind, 'allowlist_violation');
+      assert.equal((env.error!.recovery.widening_hint as Record<string, unknown>).scope_requested, 'schema:main');
+    });
+
     it('reports partial with truncated rows when the server row cap cuts the result', async () => {
       const capped = await open({ workspaceDir: ws, maxRows: 5 });
       const env = await callOn(capped, 'get_metric', { name: 'units_sold', group_by: ['genre.Name'] });
