@@ -48,12 +48,17 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.equal(result.generation, 1);
   });
 
-  it('re-indexing an unchanged source changes nothing and bumps the generation', () => {
+  it('re-indexing an unchanged source writes nothing and keeps the generation; --full re-reads it', () => {
+    const before = fs.readFileSync(catalog);
     const r = cli(['index', '--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', catalog]);
     const result = r.lines.find((l) => l.type === 'result')!;
     assert.equal(result.mode, 'unchanged');
     assert.equal(result.changed, 0);
-    assert.equal(result.generation, 2);
+    assert.equal(result.generation, 1);
+    assert.ok(fs.readFileSync(catalog).equals(before), 'the catalog file was not rewritten');
+    const full = cli(['index', '--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', catalog, '--full']).lines.find((l) => l.type === 'result')!;
+    assert.equal(full.mode, 'unchanged', 'a full re-read finds no structural change either');
+    assert.equal(full.generation, 2, 'but it rewrites the catalog with fresh statistics');
   });
 
   it('the MCP inspector CLI lists the tools of dist/server.js and calls one', () => {

@@ -15,7 +15,7 @@ import { readStdin } from '../io';
 import { ProgressBar } from '../progress';
 
 const USAGE = `schemabrain index --source <postgres URL | sqlite file> [--name NAME] [--catalog PATH]
-                 [--password-stdin] [--schemas a,b] [--sample-rows N] [--pii-policy FILE] [--rebuild] [--json]
+                 [--password-stdin] [--schemas a,b] [--sample-rows N] [--pii-policy FILE] [--full] [--rebuild] [--json]
 
   --source          postgres://user@host:5432/db (\${ENV_VAR} references are expanded; the password may come
                     from \${VAR}, PGPASSWORD, ~/.pgpass or --password-stdin) or a SQLite file path
@@ -25,6 +25,7 @@ const USAGE = `schemabrain index --source <postgres URL | sqlite file> [--name N
   --schemas         only these schemas (comma-separated)
   --sample-rows     rows sampled per table for PII value patterns and the value index (default 200, 0 = off)
   --pii-policy      PII policy whose column overrides apply on every run (default: $SCHEMABRAIN_HOME/pii-policy.yaml)
+  --full            re-read everything even when the structure is unchanged (refreshes statistics and samples)
   --rebuild         move a damaged catalog aside and start a fresh one
   --json            JSON lines on stdout (the default when stdout is not a terminal)`;
 
@@ -76,7 +77,7 @@ export const indexCommand: CliCommand = {
     process.once('SIGINT', onSignal);
     process.once('SIGTERM', onSignal);
     try {
-      const p = parseArgs(argv, { source: 'string', name: 'string', catalog: 'string', 'password-stdin': 'boolean', schemas: 'string', 'sample-rows': 'string', 'pii-policy': 'string', rebuild: 'boolean', json: 'boolean' });
+      const p = parseArgs(argv, { source: 'string', name: 'string', catalog: 'string', 'password-stdin': 'boolean', schemas: 'string', 'sample-rows': 'string', 'pii-policy': 'string', full: 'boolean', rebuild: 'boolean', json: 'boolean' });
       const source = stringFlag(p, 'source') ?? p.positional[0];
       if (!source) throw new UsageError('--source is required');
       if (p.positional.length > (stringFlag(p, 'source') ? 0 : 1)) throw new UsageError(`unexpected argument '${p.positional[p.positional.length - 1]}'`);
@@ -98,7 +99,7 @@ export const indexCommand: CliCommand = {
         bar?.update(e.percent, e.phase);
       };
       const attempt = (): Promise<IndexOutcome> =>
-        runIndex({ spec, sourceInput: source, password, catalogPath, deps: { createIntrospector, classifyColumn }, policy, sampleRows, schemas, signal: controller.signal, onEvent });
+        runIndex({ spec, sourceInput: source, password, catalogPath, deps: { createIntrospector, classifyColumn }, policy, full: p.flags.full === true, sampleRows, schemas, signal: controller.signal, onEvent });
       let outcome: IndexOutcome;
       try {
         outcome = await attempt();
@@ -130,7 +131,7 @@ export const indexCommand: CliCommand = {
       else {
         io.stdout.write(
           `indexed ${outcome.source.name} (${outcome.source.engine}): ${outcome.tablesTotal} tables, ${outcome.source.columnCount} columns, ` +
-            `${outcome.tablesChanged} changed, ${outcome.tablesRemoved} removed, ${outcome.piiColumns} PII columns — ${outcome.mode}, generation ${outcome.generation}, ${outcome.durationMs} ms\n` +
+            `${outcome.tablesChanged} changed, ${outcome.tablesRemoved} removed${outcome.piiColumns === null ? '' : `, ${outcome.piiColumns} PII columns`} — ${outcome.mode}, generation ${outcome.generation}, ${outcome.durationMs} ms\n` +
             `catalog: ${catalogPath}\n`,
         );
       }

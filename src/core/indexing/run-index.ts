@@ -46,6 +46,8 @@ export interface IndexOptions {
   readonly policy?: PiiPolicy;
   readonly sampleRows?: number;
   readonly schemas?: readonly string[];
+  /** Re-read everything even when the structure digest says nothing changed (refreshes statistics and samples). */
+  readonly full?: boolean;
   readonly signal?: AbortSignal;
   readonly onEvent?: (e: IndexEvent) => void;
 }
@@ -57,7 +59,8 @@ export interface IndexOutcome {
   readonly tablesTotal: number;
   readonly tablesChanged: number;
   readonly tablesRemoved: number;
-  readonly piiColumns: number;
+  /** PII-tagged columns written by this run; null when the run wrote nothing (structure unchanged). */
+  readonly piiColumns: number | null;
   readonly durationMs: number;
 }
 
@@ -136,6 +139,16 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
     try {
       throwIfCancelled();
       introspector = opts.deps.createIntrospector(opts.spec, { password: opts.password });
+      const prior = store.getSourceByName(opts.spec.name);
+      const digest = await introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
+      if (!opts.full && prior && prior.info.id === opts.spec.id && prior.structureDigest === digest) {
+        // Nothing structural changed since the last run: the catalog is left exactly as it is (no write, same
+        // generation, readers keep their loaded view). The check is recorded in the job status.
+        const durationMs = Date.now() - started;
+        emit({ type: 'progress', phase: 'done', done: 1, total: 1, percent: 100, message: 'structure unchanged' });
+        job('succeeded', { progress: 100, phase: 'unchanged' });
+        return { source: prior.info, generation: store.generation, mode: 'unchanged', tablesTotal: prior.info.tableCount, tablesChanged: 0, tablesRemoved: 0, piiColumns: null, durationMs };
+      }
       let lastJobWrite = 0;
       const result = await introspector.introspect({
         schemas: opts.schemas,
@@ -151,7 +164,6 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         },
       });
       throwIfCancelled();
-      const prior = store.getSourceByName(opts.spec.name);
       const stored = store.fingerprints(opts.spec.id);
       emit({ type: 'progress', phase: 'classify', done: 0, total: result.snapshot.tables.length, percent: percent('classify', 0, 1) });
       const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, opts.policy ?? DEFAULT_POLICY, opts.deps);
@@ -177,7 +189,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       }
       // Bodies of every table are rewritten (row estimates and statistics move without structural change);
       // the fingerprint diff decides what counts as changed and what is removed.
-      store.writeSource({ info, structureDigest: null, schemas: result.snapshot.schemas, enums: result.snapshot.enums, changed: tables, removed });
+      store.writeSource({ info, structureDigest: digest, schemas: result.snapshot.schemas, enums: result.snapshot.enums, changed: tables, removed });
       const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 ? 'unchanged' : 'incremental';
       const durationMs = Date.now() - started;
       store.recordRun({

@@ -33,5 +33,10 @@ export interface IntrospectResult {
 export interface Introspector {
   readonly engine: Engine;
   introspect(options?: IntrospectOptions): Promise<IntrospectResult>;
+  /**
+   * A cheap digest that changes whenever the structure `introspect` would read changes (DDL, comments, enum labels),
+   * but not when only data or planner statistics move. Equal digests let a re-index skip introspection entirely.
+   */
+  structureDigest(options?: Pick<IntrospectOptions, 'schemas' | 'sampleRows' | 'signal'>): Promise<string>;
   close(): Promise<void>;
 }

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Client, type ClientConfig, type QueryResultRow } from 'pg';
 import { qualifiedName } from '../../catalog/model';
 import { SourceError, toSourceError } from '../errors';
+import { FINGERPRINT_VERSION } from '../fingerprint';
 import type { IntrospectOptions, IntrospectProgress, IntrospectResult, Introspector, SampleValues } from '../introspector';
 import type { PostgresSourceSpec } from '../locator';
 import { mapCatalog, type CatalogRows } from './map';
@@ -35,6 +37,22 @@ export interface PostgresIntrospectorOptions {
 }
 
 export const DEFAULT_SAMPLE_ROWS = 50;
+
+const DIGEST_VERSION = 'pg-structure-v1';
+const USER_NAMESPACES = `SELECT oid FROM pg_namespace WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname !~ '^pg_(toast|temp)'`;
+const STRUCTURE_DIGEST_SQL = `
+SELECT md5(string_agg(x, ',' ORDER BY x)) AS digest FROM (
+  SELECT 'n' || oid || ':' || xmin FROM pg_namespace WHERE oid IN (${USER_NAMESPACES})
+  UNION ALL SELECT 'c' || oid || ':' || xmin FROM pg_class WHERE relnamespace IN (${USER_NAMESPACES})
+  UNION ALL SELECT 'a' || a.attrelid || '.' || a.attnum || ':' || a.xmin FROM pg_attribute a
+    JOIN pg_class c ON c.oid = a.attrelid WHERE c.relnamespace IN (${USER_NAMESPACES}) AND a.attnum > 0
+  UNION ALL SELECT 'k' || oid || ':' || xmin FROM pg_constraint WHERE connamespace IN (${USER_NAMESPACES})
+  UNION ALL SELECT 'i' || i.indexrelid || ':' || i.xmin FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+    WHERE c.relnamespace IN (${USER_NAMESPACES})
+  UNION ALL SELECT 'd' || objoid || '.' || classoid || '.' || objsubid || ':' || xmin FROM pg_description
+  UNION ALL SELECT 'e' || oid || ':' || xmin FROM pg_enum
+  UNION ALL SELECT 't' || oid || ':' || xmin FROM pg_type WHERE typnamespace IN (${USER_NAMESPACES})
+) s(x)`;
 /** Sampled values are cut to this many characters: enough for value patterns, bounded in memory. */
 const SAMPLE_VALUE_CHARS = 200;
 /** Up to this many estimated rows a plain LIMIT reads the table (cheap, stops early). */
@@ -140,6 +158,25 @@ export class PostgresIntrospector implements Introspector {
       signal?.removeEventListener('abort', onAbort);
       // One connection per introspection: nothing is held open between runs.
       await this.close();
+    }
+  }
+
+  /**
+   * Every catalog row that shapes the snapshot carries an `xmin` that changes when DDL or COMMENT rewrites it, while
+   * ANALYZE and VACUUM update pg_class in place and leave it alone
+   * (https://www.postgresql.org/docs/current/ddl-system-columns.html). Hashing (oid, xmin) pairs server-side is one
+   * small query instead of the full introspection.
+   */
+  async structureDigest(opts: Pick<IntrospectOptions, 'schemas' | 'sampleRows' | 'signal'> = {}): Promise<string> {
+    try {
+      throwIfAborted(opts.signal);
+      const client = await this.connect();
+      const res = await client.query<{ digest: string }>(STRUCTURE_DIGEST_SQL);
+      const parts = [DIGEST_VERSION, FINGERPRINT_VERSION, res.rows[0]?.digest ?? '', JSON.stringify(opts.schemas ?? null), String(opts.sampleRows ?? DEFAULT_SAMPLE_ROWS)];
+      return createHash('sha256').update(parts.join('\n')).digest('hex');
+    } catch (err) {
+      await this.close();
+      throw toSourceError(err, this.spec, [this.options.password]);
     }
   }
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
 import {
@@ -11,7 +12,7 @@ import {
   type TableInfo,
 } from '../../catalog/model';
 import { SourceError, toSourceError } from '../errors';
-import { tableFingerprint } from '../fingerprint';
+import { FINGERPRINT_VERSION, tableFingerprint } from '../fingerprint';
 import type { IntrospectOptions, IntrospectProgress, IntrospectResult, Introspector } from '../introspector';
 import type { SqliteSourceSpec } from '../locator';
 import { checkInListLabels, parseCreateIndex, parseCreateTable, type ParsedConstraint } from './ddl';
@@ -131,6 +132,24 @@ export class SqliteIntrospector implements Introspector {
       throw toSourceError(err, this.spec);
     } finally {
       // The in-memory copy is released after each run; a later run reads the file afresh.
+      this.closeSync();
+    }
+  }
+
+  /**
+   * The schema text (sqlite_schema) of the file: any CREATE/ALTER/DROP changes it, data changes do not. The file is
+   * read either way, so this saves the per-table PRAGMAs, counts and samples.
+   */
+  async structureDigest(opts: Pick<IntrospectOptions, 'schemas' | 'sampleRows' | 'signal'> = {}): Promise<string> {
+    try {
+      throwIfAborted(opts.signal);
+      const db = await this.open();
+      const rows = db.exec(`SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema ORDER BY type, name`)[0]?.values ?? [];
+      const parts = ['sqlite-structure-v1', FINGERPRINT_VERSION, this.spec.path, JSON.stringify(rows), JSON.stringify(opts.schemas ?? null), String(opts.sampleRows ?? DEFAULT_SAMPLE_ROWS)];
+      return createHash('sha256').update(parts.join('\n')).digest('hex');
+    } catch (err) {
+      throw toSourceError(err, this.spec);
+    } finally {
       this.closeSync();
     }
   }
