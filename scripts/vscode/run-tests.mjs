@@ -132,6 +132,33 @@ function copyExtensionLogs(userData, phase) {
   } catch { /* no logs */ }
 }
 
+/** bench/results/extension.{json,md}: activation and tree-expansion figures measured by this run. */
+function writeBench(s) {
+  const b = s.bench;
+  const out = { measuredAt: new Date().toISOString(), machine: `${os.cpus().length} CPU, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.cpus()[0]?.model ?? ''}`.trim(),
+    editor: `code-server (VS Code ${b.vscodeVersion ?? '?'}), headless Chromium`, ...b, testWallSeconds: Math.round(s.wallSeconds) };
+  fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'bench/results/extension.json'), JSON.stringify(out, null, 2) + '\n');
+  const md = `# Extension benchmarks
+
+Measured by \`node scripts/vscode/run-tests.mjs --bench\` on ${out.machine}, in ${out.editor}, ${out.measuredAt.slice(0, 10)}.
+
+| figure | value | how |
+| --- | --- | --- |
+| activate() body | ${b.activationMs ?? '?'} ms | \`performance.now()\` around \`activate\` (services, views, MCP provider, commands registered) |
+| \`extension.activate()\` call from a test | ${b.activateCallMs ?? '?'} ms | from the first test until \`activate()\` resolves (the editor may still be activating on \`onStartupFinished\` then) |
+| MusicBrainz tree, provider | ${b.expand375ProviderMs ?? '?'} ms for ${b.expand375Tables ?? '?'} tables | \`getChildren\` + \`getTreeItem\` for every table of the schema, in the extension host |
+| MusicBrainz tree, UI expand (median of ${b.expand375UiMsRuns ?? '?'}) | ${b.expand375UiMsMedian ?? '?'} ms (max ${b.expand375UiMsMax ?? '?'} ms) | click on the schema row until the first table row is painted, playwright in headless Chromium |
+| Index MusicBrainz from the palette | ${b.indexMusicbrainzUiMs ?? '?'} ms | accept in the picker until the "indexed" notification, real \`dist/cli.js\` against PostgreSQL 15 (re-index, 200-row samples) |
+| MCP server start (workbench) | ${b.mcpStartMs ?? '?'} ms | first \`workbench.mcp.startServer\` (retried every 2 s while the workbench does not know the server yet) until the tools are in \`vscode.lm.tools\` |
+| whole VS Code test run | ${out.testWallSeconds} s | integration + browser + vsix phases, setup excluded |
+
+The MusicBrainz schema has 375 tables in its DDL; partitions are folded into their parents, so the tree shows ${b.expand375UiRelations ?? b.expand375Tables ?? '?'} relations.
+`;
+  fs.writeFileSync(path.join(ROOT, 'bench/results/extension.md'), md);
+  log('wrote bench/results/extension.json and extension.md');
+}
+
 function record(phase, passed, failed, skipped, failures = []) {
   summary.phases[phase] = { passed, failed, skipped };
   summary.passed += passed; summary.failed += failed; summary.skipped += skipped;
@@ -209,6 +236,7 @@ try {
   summary.failures.push({ phase: 'setup', title: 'runner', err: e.message });
 }
 summary.wallSeconds = (Date.now() - t0) / 1000;
+if (args.bench === 'true' && summary.bench) writeBench(summary);
 fs.writeFileSync(path.join(RESULTS, 'vscode-summary.json'), JSON.stringify(summary, null, 2));
 if (process.env.SCHEMABRAIN_TEST_SUMMARY) fs.writeFileSync(process.env.SCHEMABRAIN_TEST_SUMMARY, JSON.stringify({ passed: summary.passed, failed: summary.failed, skipped: summary.skipped }));
 console.log(`${summary.passed} passed, ${summary.failed} failed`);

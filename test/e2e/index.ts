@@ -117,10 +117,21 @@ export default async function run(ctx: Ctx): Promise<{ results: Result[]; bench:
     await row(page, /^musicbrainz/).click();
     const schemaRow = row(page, /^musicbrainz\s*\d+ relations/);
     await schemaRow.waitFor({ timeout: 10_000 });
-    const t0 = Date.now();
-    await schemaRow.click();
-    await row(page, /^alternative_medium\b/).waitFor({ timeout: 10_000 });
-    bench.expand375UiMs = Date.now() - t0;
+    // Click to first table row painted, three times (expand, collapse, expand…); the median goes to the bench.
+    const times: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = Date.now();
+      await schemaRow.click();
+      await row(page, /^alternative_medium\b/).waitFor({ timeout: 10_000 });
+      times.push(Date.now() - t0);
+      if (i < 2) {
+        await schemaRow.click();
+        await row(page, /^alternative_medium\b/).waitFor({ state: 'hidden', timeout: 10_000 });
+      }
+    }
+    bench.expand375UiMsRuns = times.length;
+    bench.expand375UiMsMedian = [...times].sort((a, b) => a - b)[1]!;
+    bench.expand375UiMsMax = Math.max(...times);
     const text = await schemaRow.innerText();
     const n = Number(/(\d+) relations/.exec(text)?.[1] ?? 0);
     bench.expand375UiRelations = n;

@@ -3,6 +3,8 @@ import * as vscode from 'vscode';
 import { MCP_API_MISSING_MESSAGE } from '../../src/extension/mcp/provider';
 import { activateApi, bench, sleep } from './helpers';
 
+let startRecorded = false;
+
 /** Starts the provider's server through the workbench, retrying: the workbench learns of provider servers asynchronously. */
 export async function startMcpTools(): Promise<vscode.LanguageModelToolInformation[]> {
   const find = (): vscode.LanguageModelToolInformation[] => vscode.lm.tools.filter((t) => /schemabrain/i.test(t.name) && /list_indexed_schemas$/.test(t.name));
@@ -15,7 +17,8 @@ export async function startMcpTools(): Promise<vscode.LanguageModelToolInformati
     }
     for (let j = 0; j < 4 && find().length === 0; j++) await sleep(500);
   }
-  bench('mcpStartMs', Date.now() - t0);
+  if (!startRecorded) bench('mcpStartMs', Date.now() - t0);
+  startRecorded = true;
   return vscode.lm.tools.filter((t) => /schemabrain/i.test(t.name));
 }
 
