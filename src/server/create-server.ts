@@ -36,7 +36,8 @@ function listEntry(def: ToolDefinition, outputSchema: Record<string, unknown>): 
     inputSchema: inputJsonSchema(def.input) as Tool['inputSchema'],
     outputSchema: outputSchema as Tool['outputSchema'],
     annotations: annotationsFor(def),
-    _meta: { latency_hint: def.latency, idempotent: def.idempotent, side_effects: def.sideEffects },
+    // idempotent travels as annotations.idempotentHint; latency has no MCP hint of its own.
+    _meta: { latency_hint: def.latency, side_effects: def.sideEffects },
   };
 }
 

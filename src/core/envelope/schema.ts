@@ -123,17 +123,16 @@ export interface Envelope<T = unknown> {
  * repeats it in `tools/list`, so it stays small enough to keep the whole listing within its token budget.
  */
 export function compactEnvelopeJsonSchema(): Record<string, unknown> {
-  const nullable = (t: string): { type: string[] } => ({ type: [t, 'null'] });
   return {
     type: 'object',
     properties: {
       status: { enum: [...STATUSES] },
       data: {},
-      error: nullable('object'),
+      error: {},
       confidence: { enum: [...CONFIDENCES, null] },
-      provenance: nullable('object'),
-      follow_up_hints: nullable('array'),
-      degradation_reason: nullable('string'),
+      provenance: {},
+      follow_up_hints: {},
+      degradation_reason: {},
       charter_version: { type: 'string' },
     },
     required: ['status', 'charter_version'],

@@ -11,18 +11,18 @@ export const sourceArg = z
   .min(1)
   .max(200)
   .optional()
-  .describe('Name of the indexed source (see list_indexed_schemas). Needed only when the same name exists in several sources.');
+  .describe('Indexed source; needed only when the name exists in several sources.');
 
 export const responseFormatArg = z
   .enum(['concise', 'detailed'])
   .default('concise')
-  .describe('concise (default) returns the essentials; detailed adds defaults, indexes, constraints and statistics.');
+  .describe('concise (default) or detailed (adds constraints, indexes, statistics).');
 
 export const tableNameArg = z
   .string()
   .min(1)
   .max(512)
-  .describe("Table as 'schema.table' ('main.table' for SQLite); double-quote segments that contain dots.");
+  .describe("'schema.table' ('main.table' for SQLite).");
 
 /** Turns a failed name resolution into the charter error with a recovery the agent can act on. */
 export function resolutionFailure(res: Exclude<Resolution<unknown>, { ok: true }>, tool: string, arg: string, query: string, source?: string): Envelope<never> {

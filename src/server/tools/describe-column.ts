@@ -9,7 +9,7 @@ const input = z.strictObject({
     .string()
     .min(1)
     .max(768)
-    .describe("Column as 'schema.table.column' ('main.table.column' for SQLite); double-quote segments that contain dots."),
+    .describe("'schema.table.column' ('main.table.column' for SQLite)."),
   source: sourceArg,
 });
 

@@ -9,11 +9,11 @@ const input = z.strictObject({
     .string()
     .min(1)
     .max(1000)
-    .describe("The question or keywords in the user's words, e.g. 'which customers bought the most albums'; '*' lists every table."),
-  limit: z.number().int().min(1).max(100).default(10).describe('Maximum tables returned (1–100, default 10).'),
+    .describe("The question in the user's words; '*' lists every table."),
+  limit: z.number().int().min(1).max(100).default(10).describe('Tables returned at most.'),
   source: sourceArg,
   schema: z.string().min(1).max(200).optional().describe('Only tables of this schema.'),
-  with_join_tree: z.boolean().default(false).describe('Also return the foreign-key joins that connect the returned tables.'),
+  with_join_tree: z.boolean().default(false).describe('Also return the FK joins connecting the hits.'),
   response_format: responseFormatArg,
 });
 
