@@ -102,8 +102,16 @@ export interface IndexData extends IndexFrame, IndexBody {
   readonly conceptCache: Map<string, readonly string[]>;
   /** Source/schema filter → membership bytes, filled on first use by rank.ts. */
   readonly filterMasks: Map<string, Uint8Array>;
+  /** Tokenised table text for explanations, by doc (bounded; rank.ts fills it). */
+  readonly explainCache: Map<number, ExplainTokens>;
   /** Per-index scratch for queries (single-threaded), so that a query allocates nothing proportional to the catalog. */
   readonly scratch: Scratch;
+}
+
+export interface ExplainTokens {
+  readonly commentTerms: readonly Term[];
+  readonly columnTerms: ReadonlyArray<ReadonlySet<string>>;
+  readonly columnCommentTerms: ReadonlyArray<ReadonlySet<string> | null>;
 }
 
 export interface Scratch {
@@ -141,7 +149,7 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
     seen: new Uint8Array(n),
     local: [],
   };
-  return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), scratch };
+  return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), explainCache: new Map(), scratch };
 }
 
 export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): IndexFrame {

@@ -136,7 +136,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       if (rid === undefined) continue;
       const rFrom = start[rid]!;
       const rTo = start[rid + 1]!;
-      const rRefine = st.touched.length > 0 && (refineOnly || rTo - rFrom > commonDf);
+      // A related word that is itself common adds a near-constant trickle to most tables: skip it on large catalogs.
+      if (rTo - rFrom > commonDf) continue;
+      const rRefine = refineOnly;
       const f = qt.weight * factor * Math.min(idfOf(n, rTo - rFrom), idf + 1);
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
@@ -452,10 +454,19 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
   const conceptsOf = (w: string) => cachedConcepts(data.conceptCache, data.lexicon, w);
   const nameTerms = termsOf(t.name);
   const schemaTerms = termsOf(t.schema);
-  const commentTerms = t.comment ? textTerms(t.comment) : [];
-  // Tokenise each column once per hit, not once per query word (wide tables have hundreds of described columns).
-  const columnTerms = t.columns.map((c) => new Set(termsOf(c.name).map((x) => x.term)));
-  const columnCommentTerms = t.columns.map((c) => (c.comment ? new Set(textTerms(c.comment).map((x) => x.term)) : null));
+  // Tokenised once per table and kept (bounded): wide tables have hundreds of described columns, and the same
+  // tables come back for query after query.
+  let tok = data.explainCache.get(d);
+  if (tok === undefined) {
+    tok = {
+      commentTerms: t.comment ? textTerms(t.comment) : [],
+      columnTerms: t.columns.map((c) => new Set(termsOf(c.name).map((x) => x.term))),
+      columnCommentTerms: t.columns.map((c) => (c.comment ? new Set(textTerms(c.comment).map((x) => x.term)) : null)),
+    };
+    if (data.explainCache.size >= 1024) data.explainCache.clear();
+    data.explainCache.set(d, tok);
+  }
+  const { commentTerms, columnTerms, columnCommentTerms } = tok;
   for (const qt of parsed.terms) {
     const w = qt.surface;
     const has = (terms: ReadonlyArray<{ term: string }>): boolean => terms.some((x) => x.term === qt.term);
