@@ -25,6 +25,8 @@ const entries = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', 'pg-native'] },
   { entryPoints: ['src/server/main.ts'], outfile: 'dist/server.js' },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // Agent-written SQLite queries run on a worker thread that can be terminated at the time cap.
+  { entryPoints: ['src/core/sql/sqlite-worker-main.ts'], outfile: 'dist/sqlite-worker-main.js' },
 ];
 
 mkdirSync('dist', { recursive: true });

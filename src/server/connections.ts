@@ -1,10 +1,12 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type pg from 'pg';
 import type { Database } from 'sql.js';
 import type { SourceInfo } from '../core/catalog/model';
 import { loadSqlJs } from '../core/catalog/sqljs';
 import { parseSourceSpec, SourceSpecError } from '../core/sources/locator';
-import { createReadOnlyPool } from '../core/sql';
+import { createReadOnlyPool, SqliteQueryWorker } from '../core/sql';
+import type { SqlGuard } from '../core/sql';
 
 /**
  * Live connections to indexed sources for guarded queries, opened lazily and kept per server process: a small
@@ -15,13 +17,25 @@ import { createReadOnlyPool } from '../core/sql';
 
 export type SourceConnection =
   | { readonly engine: 'postgres'; readonly pool: pg.Pool }
-  | { readonly engine: 'sqlite'; readonly db: Database };
+  | {
+      readonly engine: 'sqlite';
+      /** The in-memory copy, for statements SchemaBrain compiles itself (metrics, profiles). */
+      readonly db: Database;
+      /** A worker thread over its own copy, for agent-written SQL: terminated when a statement outruns its cap. */
+      worker(guard: SqlGuard): SqliteQueryWorker;
+    };
+
+/** The worker entry beside the bundle, or the TypeScript source when running from source (tests). */
+function workerEntry(): { workerScript: string; execArgv?: string[] } {
+  if (__filename.endsWith('.ts')) return { workerScript: path.join(__dirname, '..', 'core', 'sql', 'sqlite-worker-main.ts'), execArgv: ['--require', 'tsx/cjs'] };
+  return { workerScript: path.join(__dirname, 'sqlite-worker-main.js') };
+}
 
 export type ConnectionFailure = { readonly kind: 'missing_credential' | 'unreachable'; readonly message: string };
 
 export class SourceConnections {
   private readonly pools = new Map<string, pg.Pool>();
-  private readonly sqlite = new Map<string, { stamp: string; db: Database }>();
+  private readonly sqlite = new Map<string, { stamp: string; db: Database; bytes: Uint8Array; worker: SqliteQueryWorker | null }>();
 
   constructor(
     private readonly secrets: ReadonlyMap<string, string>,
@@ -65,13 +79,21 @@ export class SourceConnections {
     } catch {
       return { kind: 'unreachable', message: `SQLite file ${file} of source '${source.name}' is missing; restore it or re-index.` };
     }
-    const cached = this.sqlite.get(source.name);
-    if (cached && cached.stamp === stamp) return { engine: 'sqlite', db: cached.db };
-    cached?.db.close();
-    const SQL = await loadSqlJs();
-    const db = new SQL.Database(fs.readFileSync(file));
-    this.sqlite.set(source.name, { stamp, db });
-    return { engine: 'sqlite', db };
+    let entry = this.sqlite.get(source.name);
+    if (!entry || entry.stamp !== stamp) {
+      entry?.db.close();
+      void entry?.worker?.close();
+      const SQL = await loadSqlJs();
+      const bytes = fs.readFileSync(file);
+      entry = { stamp, db: new SQL.Database(bytes), bytes, worker: null };
+      this.sqlite.set(source.name, entry);
+    }
+    const e = entry;
+    return {
+      engine: 'sqlite',
+      db: e.db,
+      worker: (guard) => (e.worker ??= new SqliteQueryWorker(guard, { bytes: e.bytes, ...workerEntry() })),
+    };
   }
 
   /** Forgets a pool whose credentials were rejected, so the next call can try again. */
@@ -84,7 +106,10 @@ export class SourceConnections {
   async close(): Promise<void> {
     for (const p of this.pools.values()) await p.end().catch(() => undefined);
     this.pools.clear();
-    for (const { db } of this.sqlite.values()) db.close();
+    for (const { db, worker } of this.sqlite.values()) {
+      db.close();
+      await worker?.close();
+    }
     this.sqlite.clear();
   }
 }

@@ -211,6 +211,26 @@ describe('MCP server over the SDK client (Chinook SQLite)', function () {
   });
 });
 
+describe('run_query on SQLite with a tight time cap', function () {
+  it('stops a runaway statement at the cap and keeps answering', async () => {
+    const dir = tempDir();
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, CHINOOK_SQLITE, 'chinook');
+    const h = await startHarness({ catalogPath: catalog, deps: { limits: { maxRows: 100, maxBytes: 1_000_000, statementTimeoutMs: 500 } } });
+    try {
+      const started = Date.now();
+      const env = (await h.call('run_query', { sql: 'WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT count(*) FROM r' })) as unknown as Env;
+      assert.equal(env.status, 'error');
+      assert.equal(env.error!.kind, 'cost_cap_exceeded');
+      assert.ok(Date.now() - started < 10_000, 'stopped near the cap');
+      const next = (await h.call('run_query', { sql: 'SELECT count(*) FROM Artist' })) as unknown as Env;
+      assert.deepEqual(next.data.rows, [[275]]);
+    } finally {
+      await h.close();
+    }
+  });
+});
+
 describe('MCP server without a usable catalog', () => {
   it('answers index_not_ready with a recovery when no catalog exists', async () => {
     const h = await startHarness();

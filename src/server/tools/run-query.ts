@@ -3,7 +3,7 @@ import { failure, partial, schemaProvenance, success } from '../../core/envelope
 import type { Envelope, PiiCategory } from '../../core/envelope';
 import type { SourceInfo } from '../../core/catalog/model';
 import type { CatalogView, TableEntry } from '../../core/catalog/view';
-import { checkAllowlist, runReadOnlyPostgres, runReadOnlySqlite, toToolError } from '../../core/sql';
+import { checkAllowlist, runReadOnlyPostgres, toToolError } from '../../core/sql';
 import type { GuardAccepted, QueryOutcome } from '../../core/sql';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
@@ -160,7 +160,7 @@ export const runQuery = defineTool({
       });
     }
     const caps = { timeoutMs: ctx.deps.limits.statementTimeoutMs, maxRows: Math.min(args.max_rows ?? ctx.deps.limits.maxRows, ctx.deps.limits.maxRows), maxBytes: ctx.deps.limits.maxBytes, signal: ctx.signal };
-    const outcome: QueryOutcome = conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, args.sql, [], caps) : runReadOnlySqlite(conn.db, guard, args.sql, [], caps);
+    const outcome: QueryOutcome = conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, args.sql, [], caps) : await conn.worker(guard).run(args.sql, [], caps);
     if (!outcome.ok) {
       if (outcome.kind !== 'refused' && outcome.kind === 'connection' && /password|authentication/i.test(outcome.message)) {
         await ctx.deps.connections.drop(source.name);
