@@ -109,20 +109,32 @@ export function memoryOf(pid: number): MemoryReading {
 }
 
 /**
- * Runs a Node script in a child process with a preload that writes `process.resourceUsage().maxRSS` (peak resident
- * memory of the whole process, KiB) to a file on exit; returns the wall time and that peak.
+ * Runs a Node script in a child process with a preload that records `process.resourceUsage()` on exit; returns the
+ * wall time, the peak resident memory of the whole process and the CPU time it used (which, unlike wall time,
+ * does not grow while the process waits for a core on a loaded machine).
  */
-export async function timeNodeWithPeak(script: string, args: readonly string[], opts: { nodeBin?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ProcessRun & { peakMiB: number }> {
+export async function timeNodeWithPeak(script: string, args: readonly string[], opts: { nodeBin?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ProcessRun & { peakMiB: number; cpuMs: number }> {
   const dir = tempDir('sb-bench-rss-');
   const file = path.join(dir, 'maxrss');
   try {
     const env = { ...(opts.env ?? process.env), SB_BENCH_MAXRSS_FILE: file };
     const r = await runOk(opts.nodeBin ?? process.execPath, ['-r', path.join(__dirname, 'maxrss.cjs'), script, ...args], { env, timeoutMs: opts.timeoutMs });
-    const kib = Number(fs.readFileSync(file, 'utf8'));
-    return { ...r, peakMiB: round(kib / 1024, 1) };
+    const usage = JSON.parse(fs.readFileSync(file, 'utf8')) as { maxRssKiB: number; cpuMs: number };
+    return { ...r, peakMiB: round(usage.maxRssKiB / 1024, 1), cpuMs: round(usage.cpuMs, 0) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * CPU time a live process has used so far: utime + stime of /proc/PID/stat (fields 14 and 15, in clock ticks of
+ * 1/100 s on Linux; https://man7.org/linux/man-pages/man5/proc_pid_stat.5.html).
+ */
+export function cpuMsOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces; fields are counted after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 export interface StdioSession {
@@ -133,6 +145,8 @@ export interface StdioSession {
   readonly connectMs: number;
   /** ms from spawn to the first tools/list answer. */
   readonly firstListMs: number;
+  /** CPU time (user + system, all threads) the server process had used when tools/list was answered. */
+  readonly cpuMsAtFirstList: number;
   readonly toolsListJson: string;
   close(): Promise<void>;
 }
@@ -157,12 +171,14 @@ export async function startStdioServer(command: string, args: readonly string[],
   const firstListMs = performance.now() - t0;
   const pid = transport.pid;
   if (pid === null) throw new Error(`${command} exited before answering`);
+  const cpuMsAtFirstList = cpuMsOf(pid);
   return {
     client,
     transport,
     pid,
     connectMs,
     firstListMs,
+    cpuMsAtFirstList,
     toolsListJson: JSON.stringify(list),
     close: async () => {
       await client.close().catch(() => undefined);

@@ -15,7 +15,7 @@ import { CatalogProvider } from '../../src/core/catalog/provider';
 import { inProcessServer, timedRunIndex } from './in-process';
 import type { TimedIndex } from './in-process';
 import { benchMusicBrainz, ensureBuilt, musicBrainzQuestions, pgDumpArgs } from './musicbrainz';
-import { DIST, latency, loadAvg, machineFacts, median, memoryOf, pass, round, runOk, startStdioServer, tempDir, writeResults } from './measure';
+import { DIST, latency, loadAvg, machineFacts, median, memoryOf, pass, round, runOk, startStdioServer, tempDir, timeNodeWithPeak, writeResults } from './measure';
 import type { LatencySummary, MachineFacts } from './measure';
 
 const quick = process.argv.includes('--quick');
@@ -40,11 +40,14 @@ interface CoreFigures {
   readonly pgDumpBytes: number;
   readonly fullIndexCliMs: number;
   readonly fullIndexCliRatio: number;
+  readonly fullIndexCliCpuMs: number;
+  readonly indexerPeakRssMiB: number;
   readonly fullIndexInProcessMs: number;
   readonly fullIndexInProcessRatio: number;
   readonly fullIndexInProcessPhasesMs: Phases;
   readonly unchangedReindexCliMs: number;
   readonly unchangedReindexCliShare: number;
+  readonly unchangedReindexCliCpuMs: number;
   readonly unchangedReindexInProcessMs: number;
   readonly unchangedReindexInProcessShare: number;
   readonly unchangedReindexInProcessPhasesMs: Phases;
@@ -53,6 +56,8 @@ interface CoreFigures {
   readonly columns: number;
   readonly nodeStartMs: number;
   readonly cliHelpMs: number;
+  readonly cliHelpCpuMs: number;
+  readonly serverCpuMsAtFirstToolsList: number;
   readonly serverColdStartToToolsListMs: number;
   readonly serverColdStartToInitializeMs: number;
   readonly firstFindRelevantTablesAfterStartMs: number;
@@ -87,6 +92,9 @@ async function main(): Promise<void> {
     const dump: number[] = [];
     const fullCli: number[] = [];
     const unchangedCli: number[] = [];
+    const fullCliCpu: number[] = [];
+    const fullCliPeak: number[] = [];
+    const unchangedCliCpu: number[] = [];
     let dumpBytes = 0;
     let cliResult: Record<string, unknown> = {};
     const catalogPath = path.join(work, 'catalog.sqlite');
@@ -95,11 +103,14 @@ async function main(): Promise<void> {
       dump.push(d.ms);
       dumpBytes = Buffer.byteLength(d.stdout);
       fs.rmSync(catalogPath, { force: true });
-      const full = await runOk(process.execPath, [cli, 'index', '--source', db.url, '--catalog', catalogPath, '--json']);
+      const full = await timeNodeWithPeak(cli, ['index', '--source', db.url, '--catalog', catalogPath, '--json']);
       fullCli.push(full.ms);
+      fullCliCpu.push(full.cpuMs);
+      fullCliPeak.push(full.peakMiB);
       cliResult = JSON.parse(full.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
       if (cliResult.mode !== 'full') throw new Error(`expected a full index, got ${String(cliResult.mode)}`);
-      const again = await runOk(process.execPath, [cli, 'index', '--source', db.url, '--catalog', catalogPath, '--json']);
+      const again = await timeNodeWithPeak(cli, ['index', '--source', db.url, '--catalog', catalogPath, '--json']);
+      unchangedCliCpu.push(again.cpuMs);
       const r = JSON.parse(again.stdout.trim().split('\n').pop()!) as { mode: string };
       if (r.mode !== 'unchanged') throw new Error(`expected an unchanged re-index, got ${r.mode}`);
       unchangedCli.push(again.ms);
@@ -119,15 +130,20 @@ async function main(): Promise<void> {
     // Cold start: spawn → initialize → first tools/list, and node's own start-up as the floor.
     const nodeBaseline: number[] = [];
     const cliStart: number[] = [];
+    const cliStartCpu: number[] = [];
+    const coldCpu: number[] = [];
     const coldList: number[] = [];
     const coldConnect: number[] = [];
     const firstFind: number[] = [];
     let toolsListBytes = 0;
     for (let i = 0; i < COLD_RUNS; i++) {
       nodeBaseline.push((await runOk(process.execPath, ['-e', '0'])).ms);
-      cliStart.push((await runOk(process.execPath, [cli, '--help'])).ms);
+      const help = await timeNodeWithPeak(cli, ['--help']);
+      cliStart.push(help.ms);
+      cliStartCpu.push(help.cpuMs);
       const s = await startStdioServer(process.execPath, [server, '--catalog', catalogPath, '--no-audit', '--events-path', path.join(work, 'events.jsonl')], { SCHEMABRAIN_HOME: work });
       coldList.push(s.firstListMs);
+      coldCpu.push(s.cpuMsAtFirstList);
       coldConnect.push(s.connectMs);
       toolsListBytes = Buffer.byteLength(s.toolsListJson);
       const t0 = performance.now();
@@ -181,11 +197,14 @@ async function main(): Promise<void> {
       pgDumpBytes: dumpBytes,
       fullIndexCliMs: round(fullCliMs, 1),
       fullIndexCliRatio: round(fullCliMs / dumpMs, 2),
+      fullIndexCliCpuMs: median(fullCliCpu),
+      indexerPeakRssMiB: median(fullCliPeak),
       fullIndexInProcessMs: round(fullInMs, 1),
       fullIndexInProcessRatio: round(fullInMs / dumpMs, 2),
       fullIndexInProcessPhasesMs: mid(fullInProc).phases,
       unchangedReindexCliMs: round(unchangedCliMs, 1),
       unchangedReindexCliShare: round(unchangedCliMs / fullCliMs, 3),
+      unchangedReindexCliCpuMs: median(unchangedCliCpu),
       unchangedReindexInProcessMs: round(unchangedInMs, 1),
       unchangedReindexInProcessShare: round(unchangedInMs / fullInMs, 3),
       unchangedReindexInProcessPhasesMs: mid(unchangedInProc).phases,
@@ -194,6 +213,8 @@ async function main(): Promise<void> {
       columns: Number(cliResult.columns),
       nodeStartMs: round(median(nodeBaseline), 1),
       cliHelpMs: round(median(cliStart), 1),
+      cliHelpCpuMs: median(cliStartCpu),
+      serverCpuMsAtFirstToolsList: median(coldCpu),
       serverColdStartToToolsListMs: round(coldMs, 1),
       serverColdStartToInitializeMs: round(median(coldConnect), 1),
       firstFindRelevantTablesAfterStartMs: round(median(firstFind), 1),
@@ -265,15 +286,15 @@ Dataset: MusicBrainz production schema (${f.tables} relations, ${f.columns} colu
 | measure | result | target | verdict |
 | --- | ---: | ---: | --- |
 | \`pg_dump --schema-only\` (median of ${j.runs.index}) | ${f.pgDumpSchemaOnlyMs} ms (${f.pgDumpBytes} bytes) | — | reference |
-| full index, whole process \`node dist/cli.js index --json\` | ${f.fullIndexCliMs} ms = **${f.fullIndexCliRatio}× pg_dump** | ≤ 2× | ${v.fullIndexCliRatio} |
+| full index, whole process \`node dist/cli.js index --json\` | ${f.fullIndexCliMs} ms = **${f.fullIndexCliRatio}× pg_dump** (CPU ${f.fullIndexCliCpuMs} ms, peak RSS ${f.indexerPeakRssMiB} MiB) | ≤ 2× | ${v.fullIndexCliRatio} |
 | full index, in-process \`runIndex\` | ${f.fullIndexInProcessMs} ms = **${f.fullIndexInProcessRatio}× pg_dump** | ≤ 2× | ${v.fullIndexInProcessRatio} |
-| unchanged re-index, whole process | ${f.unchangedReindexCliMs} ms = **${round(f.unchangedReindexCliShare * 100, 1)} %** of full | ≤ 10 % | ${v.unchangedReindexCliShare} |
+| unchanged re-index, whole process | ${f.unchangedReindexCliMs} ms = **${round(f.unchangedReindexCliShare * 100, 1)} %** of full (CPU ${f.unchangedReindexCliCpuMs} ms) | ≤ 10 % | ${v.unchangedReindexCliShare} |
 | unchanged re-index, in-process | ${f.unchangedReindexInProcessMs} ms = **${round(f.unchangedReindexInProcessShare * 100, 1)} %** of full | ≤ 10 % | ${v.unchangedReindexInProcessShare} |
-| CLI start-up alone (\`node dist/cli.js --help\`) | ${f.cliHelpMs} ms | — | reference |
+| CLI start-up alone (\`node dist/cli.js --help\`) | ${f.cliHelpMs} ms (CPU ${f.cliHelpCpuMs} ms) | — | reference |
 | catalog file size | ${round(f.catalogBytes / 1024, 0)} KiB | — | — |
 | process spawn baseline \`node -e 0\` (median of ${j.runs.coldStart}) | ${f.nodeStartMs} ms | — | reference |
 | server cold start → \`initialize\` answered | ${f.serverColdStartToInitializeMs} ms | — | — |
-| server cold start → first \`tools/list\` answered | **${f.serverColdStartToToolsListMs} ms** | ≤ 300 ms | ${v.serverColdStartToToolsListMs} |
+| server cold start → first \`tools/list\` answered | **${f.serverColdStartToToolsListMs} ms** (server CPU by then ${f.serverCpuMsAtFirstToolsList} ms) | ≤ 300 ms | ${v.serverColdStartToToolsListMs} |
 | first find_relevant_tables after start (catalog load + search index build) | ${f.firstFindRelevantTablesAfterStartMs} ms | — | — |
 | tools/list payload | ${f.toolsListBytes} bytes (~${Math.ceil(f.toolsListBytes / 4)} tokens at 4 chars/token) | — | — |
 | describe_table p50 / p99, in-process callTool (${f.describeTable.calls} calls) | **${lat(f.describeTable)} ms** | ≤ 2 / ≤ 10 ms | ${v.describeTableP50} / ${v.describeTableP99} |

@@ -49,6 +49,7 @@ interface ScaleFigures {
   readonly fullIndexCliMs: number;
   readonly fullIndexCliRatio: number;
   readonly indexerPeakRssMiB: number;
+  readonly fullIndexCliCpuMs: number;
   readonly fullIndexInProcessMs: number;
   readonly fullIndexInProcessPhasesMs: Record<string, number>;
   readonly unchangedReindexCliMs: number;
@@ -56,6 +57,7 @@ interface ScaleFigures {
   readonly catalogBytes: number;
   readonly piiColumns: number;
   readonly serverColdStartToToolsListMs: number;
+  readonly serverCpuMsAtFirstToolsList: number;
   readonly firstFindRelevantTablesAfterStartMs: number;
   readonly serverRssMiB: number;
   readonly serverPeakRssMiB: number;
@@ -74,6 +76,8 @@ async function scale(work: string): Promise<ScaleFigures> {
     const dump: number[] = [];
     const full: number[] = [];
     const peaks: number[] = [];
+    const fullCpu: number[] = [];
+    const coldCpu: number[] = [];
     const unchanged: number[] = [];
     let dumpBytes = 0;
     let result: Record<string, unknown> = {};
@@ -86,6 +90,7 @@ async function scale(work: string): Promise<ScaleFigures> {
       const f = await timeNodeWithPeak(CLI, ['index', '--source', syn.url, '--catalog', catalogPath, '--json'], { timeoutMs: 600_000 });
       full.push(f.ms);
       peaks.push(f.peakMiB);
+      fullCpu.push(f.cpuMs);
       result = JSON.parse(f.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
       const u = await runOk(process.execPath, [CLI, 'index', '--source', syn.url, '--catalog', catalogPath, '--json'], { timeoutMs: 600_000 });
       unchanged.push(u.ms);
@@ -103,6 +108,7 @@ async function scale(work: string): Promise<ScaleFigures> {
     for (let i = 0; i < COLD_RUNS; i++) {
       const s = await startStdioServer(process.execPath, serverArgs, { SCHEMABRAIN_HOME: work });
       cold.push(s.firstListMs);
+      coldCpu.push(s.cpuMsAtFirstList);
       const t0 = performance.now();
       await s.client.callTool({ name: 'find_relevant_tables', arguments: { query: SYNTHETIC_QUERIES[i % SYNTHETIC_QUERIES.length]! } });
       firstFind.push(performance.now() - t0);
@@ -141,6 +147,7 @@ async function scale(work: string): Promise<ScaleFigures> {
       fullIndexCliMs: round(fullMs, 0),
       fullIndexCliRatio: round(fullMs / dumpMs, 2),
       indexerPeakRssMiB: median(peaks),
+      fullIndexCliCpuMs: median(fullCpu),
       fullIndexInProcessMs: round(inProc.ms, 0),
       fullIndexInProcessPhasesMs: inProc.phases,
       unchangedReindexCliMs: round(median(unchanged), 0),
@@ -148,6 +155,7 @@ async function scale(work: string): Promise<ScaleFigures> {
       catalogBytes,
       piiColumns: Number(result.pii_columns ?? NaN),
       serverColdStartToToolsListMs: round(median(cold), 1),
+      serverCpuMsAtFirstToolsList: median(coldCpu),
       firstFindRelevantTablesAfterStartMs: round(median(firstFind), 1),
       serverRssMiB: rss.rssMiB,
       serverPeakRssMiB: rss.peakMiB,
@@ -187,6 +195,7 @@ interface PeerResult {
   readonly ok: boolean;
   readonly error?: string;
   readonly coldStartToToolsListMs?: number;
+  readonly cpuMsAtFirstToolsList?: number;
   readonly toolCount?: number;
   readonly toolsListBytes?: number;
   readonly toolsListTokens?: number;
@@ -212,11 +221,13 @@ function contentText(result: unknown): string {
 async function measurePeer(spec: PeerSpec, tokens: TokenCounter): Promise<PeerResult> {
   const runtime = spec.runtime;
   const cold: number[] = [];
+  const coldCpu: number[] = [];
   let last: Awaited<ReturnType<typeof startStdioServer>> | null = null;
   try {
     for (let i = 0; i < COLD_RUNS; i++) {
       const s = await startStdioServer(spec.command, spec.args, spec.env);
       cold.push(s.firstListMs);
+      coldCpu.push(s.cpuMsAtFirstList);
       if (i < COLD_RUNS - 1) await s.close();
       else last = s;
     }
@@ -261,6 +272,7 @@ async function measurePeer(spec: PeerSpec, tokens: TokenCounter): Promise<PeerRe
       runtime,
       ok: true,
       coldStartToToolsListMs: round(median(cold), 1),
+      cpuMsAtFirstToolsList: median(coldCpu),
       toolCount: list.tools.length,
       toolsListBytes: Buffer.byteLength(s.toolsListJson),
       toolsListTokens: tokens.count(s.toolsListJson),
@@ -417,13 +429,13 @@ function markdown(j: PerfReport): string {
     );
     out.push('| measure | result |', '| --- | ---: |');
     out.push(`| \`pg_dump --schema-only\` (median of ${j.runs.scale}) | ${s.pgDumpSchemaOnlyMs} ms (${round(s.pgDumpBytes / 2 ** 20, 1)} MiB of DDL) |`);
-    out.push(`| full index, whole process \`node dist/cli.js index --json\` | ${s.fullIndexCliMs} ms = **${s.fullIndexCliRatio}× pg_dump** |`);
+    out.push(`| full index, whole process \`node dist/cli.js index --json\` | ${s.fullIndexCliMs} ms = **${s.fullIndexCliRatio}× pg_dump** (CPU ${s.fullIndexCliCpuMs} ms) |`);
     out.push(`| peak RSS of the indexer process (maxRSS) | **${s.indexerPeakRssMiB} MiB** |`);
     out.push(`| full index, in-process runIndex (one run) | ${s.fullIndexInProcessMs} ms |`);
     out.push(`| unchanged re-index, whole process | ${s.unchangedReindexCliMs} ms = ${round(s.unchangedReindexCliShare * 100, 1)} % of full |`);
     out.push(`| catalog file size | **${round(s.catalogBytes / 2 ** 20, 1)} MiB** |`);
     out.push(`| columns tagged as PII by the classifier | ${s.piiColumns} |`);
-    out.push(`| server cold start → first tools/list (median of ${j.runs.coldStart}) | **${s.serverColdStartToToolsListMs} ms** |`);
+    out.push(`| server cold start → first tools/list (median of ${j.runs.coldStart}) | **${s.serverColdStartToToolsListMs} ms** (server CPU by then ${s.serverCpuMsAtFirstToolsList} ms) |`);
     out.push(`| first find_relevant_tables after start (catalog load + search index build) | ${s.firstFindRelevantTablesAfterStartMs} ms |`);
     out.push(`| server RSS after 21 calls (peak) | **${s.serverRssMiB} MiB** (${s.serverPeakRssMiB} MiB) |`);
     out.push(`| describe_table p50 / p99, in-process callTool (${s.describeTable.calls} calls) | **${lat(s.describeTable)}** |`);
@@ -437,10 +449,10 @@ function markdown(j: PerfReport): string {
     out.push('', '## Peers on the same MusicBrainz database', '');
     out.push(`Each server is spawned over stdio by the MCP SDK client, against \`sb_bench_musicbrainz\` (371 relations). Tokens: ${p.tokenizer}.`);
     if (!p.install.ok) out.push('', `Peers could not be installed: \`${p.install.error}\``);
-    out.push('', '| server | runtime | cold start → tools/list | tools | tools/list bytes | tools/list tokens | RSS after the tasks |', '| --- | --- | ---: | ---: | ---: | ---: | ---: |');
+    out.push('', '| server | runtime | cold start → tools/list | its CPU by then | tools | tools/list bytes | tools/list tokens | RSS after the tasks |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
     for (const r of p.results) {
-      if (!r.ok) out.push(`| ${r.name} (${r.package}) | ${r.runtime} | failed: ${r.error?.replace(/\|/g, '\\|').replace(/\n/g, ' ')} | | | | |`);
-      else out.push(`| ${r.name} (${r.package}) | ${r.runtime} | ${r.coldStartToToolsListMs} ms | ${r.toolCount} | ${r.toolsListBytes} | ${r.toolsListTokens} | ${r.rssMiB} MiB |`);
+      if (!r.ok) out.push(`| ${r.name} (${r.package}) | ${r.runtime} | failed: ${r.error?.replace(/\|/g, '\\|').replace(/\n/g, ' ')} | | | | | |`);
+      else out.push(`| ${r.name} (${r.package}) | ${r.runtime} | ${r.coldStartToToolsListMs} ms | ${r.cpuMsAtFirstToolsList} ms | ${r.toolCount} | ${r.toolsListBytes} | ${r.toolsListTokens} | ${r.rssMiB} MiB |`);
     }
     out.push('', '| task | server | call | first call | warm (median) | text bytes | text tokens | whole result bytes |', '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: |');
     for (const task of [TASK_COLUMNS, TASK_ARTIST, `${TASK_ARTIST} (in column names)`]) {
