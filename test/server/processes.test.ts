@@ -178,6 +178,18 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.match(drift.stdout, /main\.Albums/);
   });
 
+  it('demo indexes the bundled sample and runs the scripted agent session end to end', () => {
+    const demoHome = tempDir();
+    const r = cli(['demo', '--home', demoHome]);
+    assert.equal(r.code, 0, r.stderr + r.stdout.slice(-2000));
+    for (const tool of ['list_indexed_schemas', 'find_relevant_tables', 'describe_table', 'suggest_joins', 'run_query', 'list_metrics', 'get_metric', 'get_index_status']) {
+      assert.match(r.stdout, new RegExp(`→ ${tool} `), tool);
+    }
+    assert.match(r.stdout, /← status: refused/);
+    assert.match(r.stdout, /\["Rock",1639\.03\]/, 'fan-out-safe invoice total for Rock');
+    assert.ok(fs.existsSync(path.join(demoHome, 'catalog.sqlite')));
+  });
+
   it('the CLI answers unknown verbs and --help clearly', () => {
     const unknown = cli(['frobnicate']);
     assert.equal(unknown.code, 2);

@@ -34,6 +34,12 @@ const STEPS: readonly Step[] = [
       sql: 'SELECT ar.Name AS artist, SUM(il.UnitPrice * il.Quantity) AS revenue FROM Artist ar JOIN Album al ON al.ArtistId = ar.ArtistId JOIN Track t ON t.AlbumId = al.AlbumId JOIN InvoiceLine il ON il.TrackId = t.TrackId GROUP BY ar.Name ORDER BY revenue DESC LIMIT 5',
     },
   },
+  { say: 'Which governed metrics exist?', tool: 'list_metrics', args: {} },
+  {
+    say: 'Invoice totals by genre: invoices fan out over many lines, so a naive join would double-count; the metric does not.',
+    tool: 'get_metric',
+    args: { name: 'invoice_total', group_by: ['genre.Name'], order_by: [{ column: 'invoice_total', direction: 'desc' }], limit: 5 },
+  },
   { say: 'A mistyped name comes back as a typed error with a recovery.', tool: 'describe_table', args: { qualified_name: 'main.Invoices' } },
   { say: 'A write is refused before it reaches the database.', tool: 'run_query', args: { sql: 'DELETE FROM Invoice' } },
   { say: 'Freshness of the catalog.', tool: 'get_index_status', args: {} },
@@ -84,7 +90,8 @@ export const demoCommand: CliCommand = {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     env.SCHEMABRAIN_HOME = home;
-    const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--catalog', catalog], env, stderr: 'ignore' });
+    const workspace = path.join(root, 'samples', 'chinook-workspace');
+    const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--catalog', catalog, '--workspace', workspace], env, stderr: 'ignore' });
     const client = new Client({ name: 'schemabrain-demo', version: '1.0.0' });
     let failures = 0;
     try {
@@ -105,7 +112,7 @@ export const demoCommand: CliCommand = {
     } finally {
       await client.close().catch(() => undefined);
     }
-    io.stdout.write(`\nDone. Point any MCP client at: node ${serverJs} --catalog ${catalog}\n`);
+    io.stdout.write(`\nDone. Point any MCP client at: node ${serverJs} --catalog ${catalog} --workspace ${workspace}\n`);
     return failures ? EXIT_CHECK_FAILED : EXIT_OK;
   },
 };
