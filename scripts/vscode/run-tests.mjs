@@ -5,7 +5,7 @@
 //   vsix         vsce package, check the .vsix contents, install it into code-server and see it activate
 // Prerequisite: scripts/vscode/setup.sh (node 24, code-server, chromium in .tools/ and apt).
 // Writes {passed, failed, skipped} to $SCHEMABRAIN_TEST_SUMMARY and prints "N passed, N failed".
-// Usage: node scripts/vscode/run-tests.mjs [--only=integration,e2e,vsix] [--verbose] [--no-build]
+// Usage: node scripts/vscode/run-tests.mjs [--only=integration,e2e,vsix] [--verbose] [--no-build] [--keep] [--bench]
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -37,6 +37,7 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-vscode-'));
 const cleanup = [];
 process.on('exit', () => {
   for (const c of cleanup.reverse()) { try { c(); } catch { /* best effort */ } }
+  if (args.keep !== 'true') fs.rmSync(work, { recursive: true, force: true });
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => process.exit(130));
 

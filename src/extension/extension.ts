@@ -73,7 +73,7 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
   );
 
   const mcpDeps = { serverPath: dist('server.js'), extensionVersion: String(context.extension.packageJSON.version ?? '0.0.0'), connections, settings, nodePath: process.execPath, log };
-  let mcp = registerMcpProvider(context, vscode.lm as McpRegistrationApi | undefined, mcpDeps);
+  const mcp = registerMcpProvider(context, vscode.lm as McpRegistrationApi | undefined, mcpDeps);
   if (!mcp.registered) void vscode.window.showWarningMessage(mcp.message);
   void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.mcpApiMissing, !mcp.registered);
 
@@ -94,7 +94,7 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
 
   const refresh = async (): Promise<void> => {
     catalogState = await catalog.check(true);
-    await metricsTree.reload();
+    await metricsTree.reload(catalogState.state === 'ready' ? catalogState.view : undefined);
     auditTree.refresh();
   };
   const syncContext = (): void => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasConnections, connections.list().length > 0 || (catalogState?.state === 'ready' && !catalogState.view.isEmpty));
@@ -124,7 +124,7 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
       if (mcp.registered) mcp.provider.changed();
     }),
     vscode.workspace.onDidSaveTextDocument((d) => {
-      if (/[\\/]\.schemabrain[\\/].*\.ya?ml$/i.test(d.fileName)) void metricsTree.reload();
+      if (/[\\/]\.schemabrain[\\/].*\.ya?ml$/i.test(d.fileName)) void metricsTree.reload(catalogState?.state === 'ready' ? catalogState.view : undefined);
     }),
   );
 

@@ -19,6 +19,7 @@ export async function run(): Promise<void> {
   require('./connections.test');
   require('./mcp.test');
   require('./audit-tail.test');
+  require('./metrics.test');
   require('./failures.test');
   require('./secrets.test');
   const results: TestResult[] = [];

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
+import type { CatalogView } from '../../core/catalog/view';
+import { semanticCatalog } from '../../core/semantic/catalog';
 import { loadSemanticFolder, type LoadResult } from '../../core/semantic/load';
 import type { EntityDef, JoinDef, MetricDef, Trust } from '../../core/semantic/types';
 
@@ -19,9 +21,13 @@ export class MetricsTreeProvider implements vscode.TreeDataProvider<MetricsNode>
   /** Fires with whether any definition exists (drives the welcome content's context key). */
   readonly onDidLoad = this.changed.event;
 
-  async reload(): Promise<LoadResult | undefined> {
+  /** Re-reads `.schemabrain/` of the first workspace folder, validating names against the catalog when there is one. */
+  async reload(view?: CatalogView): Promise<LoadResult | undefined> {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    this.result = folder ? await loadSemanticFolder(path.join(folder.uri.fsPath, '.schemabrain')).catch(() => undefined) : undefined;
+    const catalog = view && !view.isEmpty
+      ? semanticCatalog(view.sources.map((s) => ({ source: s.name, tables: view.tablesOf(s.name).map((e) => e.table) })))
+      : undefined;
+    this.result = folder ? await loadSemanticFolder(path.join(folder.uri.fsPath, '.schemabrain'), catalog).catch(() => undefined) : undefined;
     this.emitter.fire(undefined);
     this.changed.fire(this.count() > 0);
     return this.result;
