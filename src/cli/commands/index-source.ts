@@ -2,11 +2,15 @@ import path from 'node:path';
 import { CatalogError } from '../../core/catalog/store';
 import { IndexCancelledError, moveCorruptCatalogAside, runIndex } from '../../core/indexing/run-index';
 import type { IndexEvent, IndexOutcome } from '../../core/indexing/run-index';
+import { mineExampleQueries } from '../../core/examples';
+import type { ExampleQuery } from '../../core/examples';
 import { classifyColumn, loadPolicy, PolicyError } from '../../core/pii';
+import { createReadOnlyPool, loadSqlGuard } from '../../core/sql';
 import { fetchSecretsFromChannel, scrubSecretChannelEnv } from '../../core/secrets';
 import { createIntrospector } from '../../core/sources';
 import { SourceError } from '../../core/sources/errors';
 import { parseSourceSpec, SourceSpecError } from '../../core/sources/locator';
+import type { SourceSpec } from '../../core/sources/locator';
 import { defaultCatalogPath } from '../../core/util/home';
 import { intFlag, parseArgs, stringFlag, UsageError } from '../args';
 import { EXIT_OK, EXIT_OPERATIONAL } from '../command';
@@ -28,6 +32,18 @@ const USAGE = `schemabrain index --source <postgres URL | sqlite file> [--name N
   --full            re-read everything even when the structure is unchanged (refreshes statistics and samples)
   --rebuild         move a damaged catalog aside and start a fresh one
   --json            JSON lines on stdout (the default when stdout is not a terminal)`;
+
+/** Reads pg_stat_statements over one short-lived read-only connection (the same guarded path run_query uses). */
+async function mineExamples(spec: SourceSpec, secrets: { password?: string }, signal?: AbortSignal): Promise<{ ok: true; queries: readonly ExampleQuery[] } | { ok: false; message: string }> {
+  if (spec.engine !== 'postgres') return { ok: false, message: 'SQLite keeps no query log' };
+  const pool = createReadOnlyPool({ host: spec.host, port: spec.port, database: spec.database, user: spec.user, password: () => secrets.password ?? spec.password, maxConnections: 1 });
+  try {
+    const mined = await mineExampleQueries(pool, await loadSqlGuard(), { timeoutMs: 5000, signal });
+    return mined.ok ? { ok: true, queries: mined.queries } : { ok: false, message: mined.message };
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}
 
 export interface IndexErrorInfo {
   readonly kind: string;
@@ -99,7 +115,7 @@ export const indexCommand: CliCommand = {
         bar?.update(e.percent, e.phase);
       };
       const attempt = (): Promise<IndexOutcome> =>
-        runIndex({ spec, sourceInput: source, password, catalogPath, deps: { createIntrospector, classifyColumn }, policy, full: p.flags.full === true, sampleRows, schemas, signal: controller.signal, onEvent });
+        runIndex({ spec, sourceInput: source, password, catalogPath, deps: { createIntrospector, classifyColumn, mineExamples }, policy, full: p.flags.full === true, sampleRows, schemas, signal: controller.signal, onEvent });
       let outcome: IndexOutcome;
       try {
         outcome = await attempt();

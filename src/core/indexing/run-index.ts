@@ -7,6 +7,8 @@ import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { applyOverrides, DEFAULT_POLICY, findOverride } from '../pii/policy';
 import type { PiiPolicy } from '../pii/policy';
+import { saveExampleQueries } from '../examples/store';
+import type { ExampleQuery } from '../examples/types';
 import { writeJobStatus } from './job-status';
 
 /**
@@ -27,6 +29,11 @@ export interface ClassifyInput {
 
 export interface IndexDeps {
   createIntrospector(spec: SourceSpec, secrets: { password?: string }): Introspector;
+  /**
+   * Example queries from the source's query log (pg_stat_statements), kept in the catalog so get_example_queries
+   * can answer when the log is not readable at call time. Failure never fails the index: it returns a reason.
+   */
+  mineExamples?(spec: SourceSpec, secrets: { password?: string }, signal?: AbortSignal): Promise<{ ok: true; queries: readonly ExampleQuery[] } | { ok: false; message: string }>;
   /** PII classifier; omitted means no classification (operator overrides still apply). */
   classifyColumn?(input: ClassifyInput): PiiTag | null;
 }
@@ -189,6 +196,11 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       }
       // Bodies of every table are rewritten (row estimates and statistics move without structural change);
       // the fingerprint diff decides what counts as changed and what is removed.
+      if (opts.deps.mineExamples && opts.spec.engine === 'postgres') {
+        const mined = await opts.deps.mineExamples(opts.spec, { password: opts.password }, opts.signal).catch((e: unknown) => ({ ok: false as const, message: (e as Error).message }));
+        if (mined.ok) saveExampleQueries(store, info.id, mined.queries);
+        else emit({ type: 'log', message: `example queries not mined: ${mined.message}` });
+      }
       store.writeSource({ info, structureDigest: digest, schemas: result.snapshot.schemas, enums: result.snapshot.enums, changed: tables, removed });
       const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 ? 'unchanged' : 'incremental';
       const durationMs = Date.now() - started;
