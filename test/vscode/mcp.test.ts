@@ -60,6 +60,26 @@ describe('MCP server definition provider', () => {
     assert.ok(tools.length > 0);
   });
 
+  it('offers no server while schemabrain.mcp.enabled is off', async () => {
+    const api = await activateApi();
+    const reg = api.mcp();
+    assert.ok(reg.registered);
+    const cfg = vscode.workspace.getConfiguration('schemabrain');
+    await cfg.update('mcp.enabled', false, vscode.ConfigurationTarget.Global);
+    try {
+      assert.deepEqual(reg.provider.provideMcpServerDefinitions(), []);
+    } finally {
+      await cfg.update('mcp.enabled', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const defs = reg.provider.provideMcpServerDefinitions();
+    assert.equal(defs.length, 1);
+    const def = defs[0]!;
+    assert.equal(def.command, process.execPath);
+    assert.equal(def.env.ELECTRON_RUN_AS_NODE, '1');
+    assert.ok(def.args.some((a) => a.endsWith('dist/server.js')));
+    assert.ok(!Object.keys(def.env).some((k) => /SECRET/.test(k)), 'no secret channel before resolve');
+  });
+
   it('gives a clear message in an editor without the MCP API', async () => {
     const api = await activateApi();
     const r = api.testing.registerMcpWith({});
