@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The whole test suite, as the README's `npm test` and CI run it:
-//   1. build the three bundles (the server and CLI tests start the real dist/ processes);
+//   1. build the three bundles (the server and CLI tests start the real dist/ processes), then lint;
 //   2. unit, server and integration tests (mocha; real PostgreSQL when reachable, embedded PGlite otherwise);
 //   3. the VS Code suite: integration tests in a real extension host and browser UI tests (code-server + Chromium),
 //      after installing what it needs (scripts/vscode/setup.sh). SCHEMABRAIN_SKIP_VSCODE=1 skips it, and says so.
@@ -46,6 +46,12 @@ if (run('build', process.execPath, ['esbuild.mjs']) !== 0) {
   console.log('build failed');
   console.log('0 passed, 1 failed');
   process.exit(1);
+}
+
+// Lint with the layer rules: a violation fails the run like a failing test.
+if (run('lint (eslint with layer rules)', process.execPath, [path.join(root, 'node_modules', 'eslint', 'bin', 'eslint.js'), 'src', 'test', 'bench']) !== 0) {
+  failures.push('lint');
+  totals.failed += 1;
 }
 
 suite('unit, server and integration tests', process.execPath, [path.join(root, 'node_modules', 'mocha', 'bin', 'mocha.js'), '--config', '.mocharc.json'], { SCHEMABRAIN_BUILT: '1' });

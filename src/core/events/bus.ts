@@ -102,8 +102,9 @@ export function createEventBus(opts: EventBusOptions): EventBus {
       if (closed) return;
       try {
         const line = Buffer.from(`${JSON.stringify(redactEvent(event))}\n`, 'utf8');
-        let { fd: d, size } = current();
-        if (size > 0 && size + line.length > maxBytes) {
+        const cur = current();
+        let d = cur.fd;
+        if (cur.size > 0 && cur.size + line.length > maxBytes) {
           rotate();
           ({ fd: d } = current());
         }

@@ -65,7 +65,6 @@ export function createTelemetry(env: NodeJS.ProcessEnv, logger: Logger): Telemet
   let sink: SpanSink | null = null;
   try {
     // A lazy require rather than a static import: with tracing off these modules are never read from disk.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     const sdk = require('./otel-sdk') as typeof import('./otel-sdk');
     sink = sdk.createSpanSink(url, env, warnOnce);
   } catch (err) {
