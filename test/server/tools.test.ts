@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { CatalogStore } from '../../src/core/catalog/store';
+import { CatalogView } from '../../src/core/catalog/view';
 import { EnvelopeSchema } from '../../src/core/envelope';
+import { DEFAULT_POLICY } from '../../src/core/pii';
+import { buildSearchIndex, deserializeIndex, searchInput } from '../../src/core/search';
+import { createPiiGate } from '../../src/server/pii-gate';
 import { CHINOOK_SQLITE, indexInto, startHarness, tempDir } from '../support/server-harness';
 import type { Harness } from '../support/server-harness';
 
@@ -208,6 +213,26 @@ describe('MCP server over the SDK client (Chinook SQLite)', function () {
     assert.match(lines[lines.length - 1]!, /describe_table/);
     const events = fs.readFileSync(h.eventsPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { tool_name?: string });
     assert.equal(events[events.length - 1]!.tool_name, 'describe_table');
+  });
+});
+
+describe('persisted search index', () => {
+  it('is written by the indexer and matches the input the server builds, so the server loads it', async () => {
+    const dir = tempDir();
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, CHINOOK_SQLITE, 'chinook');
+    const store = await CatalogStore.open(catalog);
+    const view = CatalogView.fromStore(store);
+    store.close();
+    assert.ok(view.searchIndexBytes && view.searchIndexBytes.length > 0);
+    const gate = createPiiGate(DEFAULT_POLICY);
+    const input = searchInput(view.entries.map((e) => ({ sourceName: e.source.name, table: e.table })), (tag) => gate.blockedCategories(tag).length > 0);
+    const loaded = deserializeIndex(view.searchIndexBytes, input);
+    assert.ok(loaded, 'bytes match the server-side input');
+    assert.deepEqual(loaded.search('songs by genre').hits.map((h) => h.qualifiedName), buildSearchIndex(input).search('songs by genre').hits.map((h) => h.qualifiedName));
+    // A server with a stricter policy (here: every column blocked) indexes other input: the bytes are refused and it rebuilds.
+    const strict = searchInput(view.entries.map((e) => ({ sourceName: e.source.name, table: e.table })), () => true);
+    assert.equal(deserializeIndex(view.searchIndexBytes, strict), null);
   });
 });
 

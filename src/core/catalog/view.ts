@@ -2,6 +2,7 @@ import type { ColumnInfo, ForeignKeyInfo, SourceInfo, TableInfo } from './model'
 import { formatName, splitName } from './names';
 import type { CatalogStore, IndexRun } from './store';
 import { fuzzyMatches } from '../envelope/fuzzy';
+import { SEARCH_INDEX_ARTIFACT } from '../search/input';
 
 /**
  * The read model every tool uses: the whole catalog in memory with the lookups tools need (by name, case-folded,
@@ -43,6 +44,8 @@ export class CatalogView {
     tables: ReadonlyArray<{ sourceId: string; table: TableInfo }>,
     readonly runs: readonly IndexRun[] = [],
     readonly savedAt: string | null = null,
+    /** The search index persisted by the indexer for this generation, if any (see core/search/input.ts). */
+    readonly searchIndexBytes: Uint8Array | null = null,
   ) {
     this.sources = sources;
     const byId = new Map(sources.map((s) => [s.id, s]));
@@ -73,6 +76,7 @@ export class CatalogView {
       store.loadAllTables(),
       store.listRuns(50),
       store.getMeta('saved_at'),
+      store.getArtifact(SEARCH_INDEX_ARTIFACT),
     );
   }
 

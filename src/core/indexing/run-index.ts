@@ -5,7 +5,8 @@ import { acquireCatalogLock } from '../catalog/lock';
 import { CatalogError, CatalogStore } from '../catalog/store';
 import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
-import { applyOverrides, DEFAULT_POLICY, findOverride } from '../pii/policy';
+import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
+import { buildSearchIndex, SEARCH_INDEX_ARTIFACT, searchInput, serializeIndex } from '../search';
 import type { PiiPolicy } from '../pii/policy';
 import { saveExampleQueries } from '../examples/store';
 import type { ExampleQuery } from '../examples/types';
@@ -204,6 +205,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       store.writeSource({ info, structureDigest: digest, schemas: result.snapshot.schemas, enums: result.snapshot.enums, changed: tables, removed });
       const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 ? 'unchanged' : 'incremental';
       const durationMs = Date.now() - started;
+      persistSearchIndex(store, opts.policy ?? DEFAULT_POLICY);
       store.recordRun({
         sourceId: info.id,
         sourceName: info.name,
@@ -257,4 +259,18 @@ export function connectTemplate(spec: SourceSpec, input?: string): string {
   const host = spec.host.includes(':') ? `[${spec.host}]` : spec.host;
   const params = new URLSearchParams(spec.params as Record<string, string>).toString();
   return `postgres://${user}${ref ? `:${ref}` : ''}@${host}:${spec.port}/${encodeURIComponent(spec.database)}${params ? `?${params}` : ''}`;
+}
+
+/**
+ * Builds the search index over every source in the catalog with the same input the server builds (PII-blocked
+ * columns left out under the operator policy) and stores it, so the server loads it instead of rebuilding.
+ */
+function persistSearchIndex(store: CatalogStore, policy: PiiPolicy): void {
+  const names = new Map(store.listSources().map((s) => [s.info.id, s.info.name]));
+  const tables = store.loadAllTables().flatMap(({ sourceId, table }) => {
+    const sourceName = names.get(sourceId);
+    return sourceName ? [{ sourceName, table }] : [];
+  });
+  const input = searchInput(tables, (tag) => blockedCategories([tag], policy).length > 0);
+  store.setArtifact(SEARCH_INDEX_ARTIFACT, serializeIndex(buildSearchIndex(input)));
 }

@@ -51,3 +51,5 @@ function wrap(data: IndexData, input: BuildSearchIndexInput): SearchIndex {
     serialize: () => encodeBody(data, input),
   };
 }
+
+export { searchInput, SEARCH_INDEX_ARTIFACT } from './input';
