@@ -38,8 +38,8 @@ function expandHome(p: string, env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Environment for child processes (MCP server, CLI indexer). Settings travel as plain values; secrets never do
- * (they go over the secret channel). ELECTRON_RUN_AS_NODE makes the editor's own binary behave as Node; where
+ * Environment for child processes (MCP server, CLI indexer): where the files are. Secrets never travel here (they go
+ * over the secret channel); query limits and the PII block list go to the server as flags. ELECTRON_RUN_AS_NODE makes the editor's own binary behave as Node; where
  * the host already is Node (code-server, remote hosts) it is ignored.
  */
 export function childEnv(settings: Settings, extra: Readonly<Record<string, string>> = {}): Record<string, string> {
@@ -47,9 +47,7 @@ export function childEnv(settings: Settings, extra: Readonly<Record<string, stri
     ELECTRON_RUN_AS_NODE: '1',
     SCHEMABRAIN_HOME: settings.home,
     SCHEMABRAIN_EVENTS_PATH: settings.eventsPath,
-    SCHEMABRAIN_PII_BLOCK: settings.piiBlock.join(','),
-    SCHEMABRAIN_ROW_CAP: String(settings.rowCap),
-    SCHEMABRAIN_STATEMENT_TIMEOUT_MS: String(settings.statementTimeoutMs),
+    SCHEMABRAIN_AUDIT_PATH: settings.auditPath,
     ...extra,
   };
 }

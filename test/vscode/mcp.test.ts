@@ -77,6 +77,10 @@ describe('MCP server definition provider', () => {
     assert.equal(def.command, process.execPath);
     assert.equal(def.env.ELECTRON_RUN_AS_NODE, '1');
     assert.ok(def.args.some((a) => a.endsWith('dist/server.js')));
+    const flag = (f: string): string | undefined => def.args[def.args.indexOf(f) + 1];
+    assert.equal(flag('--max-rows'), '100');
+    assert.equal(flag('--statement-timeout-ms'), '5000');
+    assert.equal(flag('--pii-block'), 'credential,government_id,payment_card');
     assert.ok(!Object.keys(def.env).some((k) => /SECRET/.test(k)), 'no secret channel before resolve');
   });
 

@@ -50,7 +50,18 @@ export class SchemaBrainMcpProvider implements vscode.McpServerDefinitionProvide
     this.provideCalls += 1;
     const settings = this.deps.settings();
     if (!settings.mcpEnabled || !fs.existsSync(this.deps.serverPath)) return [];
-    const args = [this.deps.serverPath, '--catalog', settings.catalogPath, '--audit-path', settings.auditPath, '--events-path', settings.eventsPath];
+    // Settings travel as the server's own flags (none of them is a secret).
+    const args = [
+      this.deps.serverPath,
+      '--catalog', settings.catalogPath,
+      '--audit-path', settings.auditPath,
+      '--events-path', settings.eventsPath,
+      '--pii-block', settings.piiBlock.join(','),
+      '--max-rows', String(settings.rowCap),
+      '--statement-timeout-ms', String(settings.statementTimeoutMs),
+    ];
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (folder?.uri.scheme === 'file') args.push('--workspace', folder.uri.fsPath);
     const def = new vscode.McpStdioServerDefinition(MCP_SERVER_LABEL, this.deps.nodePath, args, childEnv(settings), this.version());
     return [def];
   }
