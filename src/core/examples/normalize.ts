@@ -1,4 +1,4 @@
-import { scanSync } from 'libpg-query';
+import { pgParser } from '../sql/pg-parser';
 
 /**
  * Token-level rewriting of PostgreSQL statements with the real PostgreSQL scanner (libpg_query). Callers must have
@@ -32,7 +32,7 @@ function charOffsets(sql: string): (b: number) => number {
 
 function tokens(sql: string): Token[] {
   const at = charOffsets(sql);
-  return scanSync(sql).tokens.map((t) => {
+  return pgParser().scanSync(sql).tokens.map((t) => {
     const start = at(t.start);
     const end = at(t.end);
     const text = sql.slice(start, end);

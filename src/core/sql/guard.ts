@@ -1,4 +1,4 @@
-import { loadModule } from 'libpg-query';
+import { pgParser } from './pg-parser';
 import { guardPostgres } from './pg-guard';
 import { guardSqlite } from './sqlite-guard';
 import type { GuardResult, SqlDialect } from './types';
@@ -10,7 +10,7 @@ export interface SqlGuard {
 
 /** Loads the PostgreSQL parser (WASM, once per process; libpg-query caches it) and returns a synchronous guard. */
 export async function loadSqlGuard(): Promise<SqlGuard> {
-  await loadModule();
+  await pgParser().loadModule();
   return {
     guard: (sql, dialect) => (dialect === 'postgres' ? guardPostgres(sql) : guardSqlite(sql)),
   };

@@ -1,4 +1,4 @@
-import { parseSync, scanSync, hasSqlDetails } from 'libpg-query';
+import { pgParser } from './pg-parser';
 import { isAggregateFunction, isAllowedPostgresFromFunction, isDeniedPostgresFunction } from './function-policy';
 import { byteToCharOffsets, fingerprintTokens, normalizeTokens, type SqlToken } from './tokens';
 import type { GuardAccepted, GuardReason, GuardRefused, GuardResult, Projection, StatementKind } from './types';
@@ -246,7 +246,7 @@ function analyseProjection(val: unknown): { refs: string[]; raw: boolean; aggs: 
 
 function pgTokens(sql: string): SqlToken[] {
   const toChar = byteToCharOffsets(sql);
-  return scanSync(sql).tokens.map((t) => {
+  return pgParser().scanSync(sql).tokens.map((t) => {
     const start = toChar(t.start);
     const end = toChar(t.end);
     let kind: SqlToken['kind'];
@@ -317,9 +317,9 @@ export function guardPostgres(sql: string): GuardResult {
   }
   let parsed: { stmts?: unknown[] };
   try {
-    parsed = parseSync(sql) as { stmts?: unknown[] };
+    parsed = pgParser().parseSync(sql) as { stmts?: unknown[] };
   } catch (e) {
-    const msg = hasSqlDetails(e) && e.sqlDetails ? e.sqlDetails.message : e instanceof Error ? e.message : 'unparseable';
+    const msg = pgParser().hasSqlDetails(e) && e.sqlDetails ? e.sqlDetails.message : e instanceof Error ? e.message : 'unparseable';
     return refused('parse_error', `argument 'sql' is not valid PostgreSQL: ${msg}`, msg);
   }
   const stmts = (parsed.stmts ?? []).map((s) => (isObject(s) ? s.stmt : undefined)).filter((s) => s !== undefined);
