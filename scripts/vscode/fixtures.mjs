@@ -12,7 +12,8 @@ import net from 'node:net';
 import path from 'node:path';
 import zlib from 'node:zlib';
 
-const SHARED = '/work/shared/data';
+// The shared sample databases (Chinook, MusicBrainz); override where they live elsewhere.
+const SHARED = process.env.SCHEMABRAIN_SHARED_DATA ?? '/work/shared/data';
 const PG_BIN = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').sort().reverse().map((v) => `/usr/lib/postgresql/${v}/bin`).find((d) => fs.existsSync(`${d}/initdb`)) : undefined;
 
 const freePort = () => new Promise((r) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
