@@ -2,7 +2,7 @@
  * Measurement helpers shared by the core and perf benchmarks: statistics, machine facts, timed child processes,
  * resident memory from /proc, MCP server cold start over stdio, and in-process tool latency.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,8 +39,19 @@ export interface MachineFacts {
   readonly memGiB: number;
   readonly node: string;
   readonly platform: string;
+  /** The commit measured, and how many files under src/ differed from it in the working tree at the start. */
+  readonly commit: string;
+  readonly srcFilesModified: number;
   readonly loadAvgStart: readonly number[];
   loadAvgEnd?: readonly number[];
+}
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return '';
+  }
 }
 
 export function loadAvg(): number[] {
@@ -54,6 +65,8 @@ export function machineFacts(): MachineFacts {
     memGiB: round(os.totalmem() / 2 ** 30, 1),
     node: process.version,
     platform: `${os.platform()} ${os.release()}`,
+    commit: git(['rev-parse', '--short', 'HEAD']) || 'unknown',
+    srcFilesModified: git(['status', '--porcelain', '--', 'src']).split('\n').filter(Boolean).length,
     loadAvgStart: loadAvg(),
   };
 }
