@@ -32,7 +32,7 @@ export async function checkVsix({ root, work, log, openWorkbench, fixtures, shot
   };
   const vsixPath = path.join(work, 'schemabrain.vsix');
   await test('vsce package builds a .vsix', async () => {
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', vsixPath],
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsixPath],
       { cwd: root, encoding: 'utf8', input: 'y\n', timeout: 180000 });
     if (r.status !== 0) throw new Error(`vsce failed: ${(r.stderr || r.stdout).slice(-800)}`);
     if (!fs.existsSync(vsixPath)) throw new Error('no .vsix written');
@@ -40,7 +40,7 @@ export async function checkVsix({ root, work, log, openWorkbench, fixtures, shot
   });
   await test('the .vsix holds the bundles, the wasm, media and syntaxes, and nothing from src/ or test/', async () => {
     const entries = zipEntries(vsixPath).map((e) => e.replace(/^extension\//, ''));
-    for (const need of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/sql-wasm.wasm', 'media/icon.png', 'media/schemabrain.svg', 'media/audit/panel.js', 'syntaxes/schemabrain-tail.tmLanguage.json']) {
+    for (const need of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/sqlite-worker-main.js', 'dist/sql-wasm.wasm', 'dist/libpg-query.wasm', 'media/icon.png', 'media/schemabrain.svg', 'media/audit/panel.js', 'syntaxes/schemabrain-tail.tmLanguage.json']) {
       if (!entries.includes(need)) throw new Error(`${need} missing from the .vsix`);
     }
     const bad = entries.filter((e) => /^(src|test|scripts|bench|\.tools|node_modules|test-results)\//.test(e) || /\.map$/.test(e) || /\.ts$/.test(e));
