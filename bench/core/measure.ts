@@ -207,7 +207,8 @@ export interface LatencySummary {
   readonly maxMs: number;
   /**
    * CPU time (user + system) of this process per call: on a loaded machine wall time includes waiting for a core,
-   * CPU time does not, so it shows the call's own cost.
+   * CPU time does not. It counts every thread of the process (parallel garbage collection included), so on an idle
+   * machine it can exceed wall time.
    */
   readonly cpuP50Ms: number;
   readonly cpuP99Ms: number;

@@ -324,7 +324,7 @@ What dominates, from the figures above:
 - find_relevant_tables p99: ${f.findRelevantTables.p99Ms} ms wall against ${f.findRelevantTables.cpuP99Ms} ms of CPU per call${
     f.findRelevantTables.p99Ms > 1.5 * f.findRelevantTables.cpuP99Ms
       ? `; the difference is time spent waiting for a core, which a load average of ${j.machine.loadAvgStart[0]} on ${j.machine.nproc} CPUs makes likely`
-      : ': the tail is the calls\' own work (the longest questions), not waiting for a core'
+      : ': wall time is not inflated by waiting for a core (CPU time counts every thread of the process, garbage collection included, so it can exceed wall time)'
   }.
 
 Raw runs (ms): ${rawLine('pg_dump', raw.dump!)}; ${rawLine('full index (CLI)', raw.fullCli!)}; ${rawLine('unchanged (CLI)', raw.unchangedCli!)}; ${rawLine('cold start to tools/list', raw.coldList!)}.
