@@ -58,6 +58,8 @@ interface ScaleFigures {
   readonly piiColumns: number;
   readonly serverColdStartToToolsListMs: number;
   readonly serverCpuMsAtFirstToolsList: number;
+  readonly serverColdStartNoCatalogMs: number;
+  readonly serverCpuMsAtFirstToolsListNoCatalog: number;
   readonly firstFindRelevantTablesAfterStartMs: number;
   readonly serverRssMiB: number;
   readonly serverPeakRssMiB: number;
@@ -105,7 +107,15 @@ async function scale(work: string): Promise<ScaleFigures> {
     const firstFind: number[] = [];
     let rss = { rssMiB: NaN, peakMiB: NaN };
     const serverArgs = [SERVER, '--catalog', catalogPath, '--no-audit', '--events-path', path.join(work, 'events.jsonl')];
+    // The same start with no catalog file, alternating with the real one: the difference is what the catalog costs
+    // before the first answer (the server starts loading it before it serves the transport).
+    const coldEmpty: number[] = [];
+    const coldEmptyCpu: number[] = [];
     for (let i = 0; i < COLD_RUNS; i++) {
+      const e = await startStdioServer(process.execPath, [SERVER, '--catalog', path.join(work, 'no-catalog.sqlite'), '--no-audit', '--events-path', path.join(work, 'events.jsonl')], { SCHEMABRAIN_HOME: work });
+      coldEmpty.push(e.firstListMs);
+      coldEmptyCpu.push(e.cpuMsAtFirstList);
+      await e.close();
       const s = await startStdioServer(process.execPath, serverArgs, { SCHEMABRAIN_HOME: work });
       cold.push(s.firstListMs);
       coldCpu.push(s.cpuMsAtFirstList);
@@ -156,12 +166,14 @@ async function scale(work: string): Promise<ScaleFigures> {
       piiColumns: Number(result.pii_columns ?? NaN),
       serverColdStartToToolsListMs: round(median(cold), 1),
       serverCpuMsAtFirstToolsList: median(coldCpu),
+      serverColdStartNoCatalogMs: round(median(coldEmpty), 1),
+      serverCpuMsAtFirstToolsListNoCatalog: median(coldEmptyCpu),
       firstFindRelevantTablesAfterStartMs: round(median(firstFind), 1),
       serverRssMiB: rss.rssMiB,
       serverPeakRssMiB: rss.peakMiB,
       describeTable,
       findRelevantTables,
-      raw: { pgDump: dump.map((x) => round(x, 0)), fullIndexCli: full.map((x) => round(x, 0)), unchangedCli: unchanged.map((x) => round(x, 0)), coldStart: cold.map((x) => round(x, 0)) },
+      raw: { pgDump: dump.map((x) => round(x, 0)), fullIndexCli: full.map((x) => round(x, 0)), unchangedCli: unchanged.map((x) => round(x, 0)), coldStart: cold.map((x) => round(x, 0)), coldStartNoCatalog: coldEmpty.map((x) => round(x, 0)) },
     };
   } finally {
     await pg.stop();
@@ -443,6 +455,7 @@ function markdown(j: PerfReport): string {
     out.push(`| catalog file size | **${round(s.catalogBytes / 2 ** 20, 1)} MiB** |`);
     out.push(`| columns tagged as PII by the classifier | ${s.piiColumns} |`);
     out.push(`| server cold start → first tools/list (median of ${j.runs.coldStart}) | **${s.serverColdStartToToolsListMs} ms** (server CPU by then ${s.serverCpuMsAtFirstToolsList} ms) |`);
+    out.push(`| the same start with no catalog file, alternating with the above | ${s.serverColdStartNoCatalogMs} ms (CPU ${s.serverCpuMsAtFirstToolsListNoCatalog} ms) |`);
     out.push(`| first find_relevant_tables after start (catalog load + search index build) | ${s.firstFindRelevantTablesAfterStartMs} ms |`);
     out.push(`| server RSS after 21 calls (peak) | **${s.serverRssMiB} MiB** (${s.serverPeakRssMiB} MiB) |`);
     out.push(`| describe_table p50 / p99, in-process callTool (${s.describeTable.calls} calls) | **${lat(s.describeTable)}** |`);
