@@ -1,3 +1,5 @@
+import { CATASTROPHIC_PII } from '../core/envelope/kinds';
+
 /** Every id the manifest (package.json `contributes`) and the code share. Keep in sync with scripts/vscode/contributes.mjs. */
 export const EXTENSION_ID = 'schemabrain.schemabrain';
 
@@ -58,18 +60,5 @@ export const CONTEXT_KEYS = {
 
 export const WALKTHROUGH_ID = 'schemabrain.gettingStarted';
 
-export const PII_CATEGORIES = [
-  'contact',
-  'financial',
-  'payment_card',
-  'health',
-  'genetic',
-  'biometric',
-  'behavioral',
-  'online_identifier',
-  'credential',
-  'government_id',
-  'location',
-  'demographic_protected',
-] as const;
-export const PII_FLOOR = ['credential', 'payment_card', 'government_id'] as const;
+/** The always-on floor, from the charter's vocabulary in core. */
+export const PII_FLOOR: readonly string[] = [...CATASTROPHIC_PII];

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
+import { processAlive } from '../util/process';
 import path from 'node:path';
 
 /**
@@ -45,15 +46,6 @@ function parseOwner(text: string): Owner | undefined {
   return { pid: p, host, token };
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function readLock(lockPath: string): { owner: Owner | undefined; ageMs: number } | undefined {
   try {
@@ -72,7 +64,7 @@ function breakIfStale(lockPath: string, staleMs: number): boolean {
   if (!seen) return true;
   const { owner, ageMs } = seen;
   // An owner-less file is a lock being written right now, unless it has been like that for staleMs.
-  const stale = ageMs > staleMs || (owner !== undefined && owner.host === HOST && owner.pid !== process.pid && !isAlive(owner.pid));
+  const stale = ageMs > staleMs || (owner !== undefined && owner.host === HOST && owner.pid !== process.pid && !processAlive(owner.pid));
   if (!stale) return false;
   const aside = `${lockPath}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
   try {
@@ -221,7 +213,7 @@ function removeDeadDrafts(lockPath: string): void {
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
     const m = /^(\d+)-[0-9a-f]{24}$/.exec(name.slice(prefix.length));
-    if (!m || isAlive(Number(m[1]))) continue;
+    if (!m || processAlive(Number(m[1]))) continue;
     try {
       fs.unlinkSync(path.join(dir, name));
     } catch {

@@ -1,20 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CatalogError } from './store';
+import { processAlive } from '../util/process';
 
 /**
  * Single-writer lock for the catalog: `<catalog>.lock` created with O_EXCL holding the owner's pid. A lock whose
  * owner is no longer alive (an indexer killed with SIGKILL) is taken over, so a crash never wedges indexing.
  */
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export interface CatalogLock {
   release(): void;
@@ -56,7 +49,7 @@ export async function acquireCatalogLock(catalogPath: string, timeoutMs = 30_000
     } catch {
       continue;
     }
-    if (!Number.isFinite(owner) || owner <= 0 || !alive(owner)) {
+    if (!Number.isFinite(owner) || owner <= 0 || !processAlive(owner)) {
       fs.rmSync(lockPath, { force: true });
       continue;
     }

@@ -1,3 +1,4 @@
+import { rawColumnRefs } from '../sql/projections';
 import type { SqlGuard } from '../sql';
 import { scrubText } from '../pii/redact';
 import { replaceIdentifiers } from './normalize';
@@ -54,8 +55,6 @@ export interface ServeResult {
   readonly matched: number;
 }
 
-const RAW_AGGREGATES = new Set(['min', 'max', 'array_agg', 'string_agg', 'json_agg', 'jsonb_agg', 'json_object_agg', 'jsonb_object_agg', 'mode', 'first_value', 'last_value', 'percentile_disc']);
-
 function same(a: RelationRef, b: RelationRef): boolean {
   return a.schema === b.schema && a.name === b.name;
 }
@@ -86,21 +85,14 @@ export function examplesForTable(input: ServeInput): ServeResult {
     }
     for (const r of known) byQualifier.set(r.name.toLowerCase(), r);
     const rawBlocked: string[] = [];
-    for (const p of g.projections) {
-      const raw = !p.aggregated || p.aggregateFunctions.some((f) => RAW_AGGREGATES.has(f));
-      if (!raw) continue;
-      for (const ref of p.sourceColumns) {
-        const parts = ref.replace(/"/g, '').split('.');
-        const col = parts[parts.length - 1]!;
-        const qual = parts.length >= 2 ? parts[parts.length - 2]!.toLowerCase() : null;
-        const candidates = qual ? [byQualifier.get(qual)].filter((r): r is RelationRef => !!r) : known;
-        for (const r of candidates) {
-          const gate = gates.get(key(r))?.gate ?? input.gate(r);
-          for (const [name, cats] of gate.categories) {
-            if (col === '*' || name.toLowerCase() === col.toLowerCase()) {
-              rawBlocked.push(name);
-              cats.forEach((c) => withheldCats.add(c));
-            }
+    for (const { qualifier, column: col } of rawColumnRefs(g)) {
+      const candidates = qualifier ? [byQualifier.get(qualifier)].filter((r): r is RelationRef => !!r) : known;
+      for (const r of candidates) {
+        const gate = gates.get(key(r))?.gate ?? input.gate(r);
+        for (const [name, cats] of gate.categories) {
+          if (col === '*' || name.toLowerCase() === col.toLowerCase()) {
+            rawBlocked.push(name);
+            cats.forEach((c) => withheldCats.add(c));
           }
         }
       }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { processAlive } from '../util/process';
 
 /**
  * Progress of an index run, shared between the indexer process and its readers (the MCP server's
@@ -32,14 +33,6 @@ export function writeJobStatus(catalogPath: string, status: JobStatus): void {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 export function readJobStatus(catalogPath: string): JobStatus {
   let status: JobStatus;
@@ -48,7 +41,7 @@ export function readJobStatus(catalogPath: string): JobStatus {
   } catch {
     return { state: 'idle' };
   }
-  if (status.state === 'running' && status.pid && !alive(status.pid)) {
+  if (status.state === 'running' && status.pid && !processAlive(status.pid)) {
     // The indexer died without finishing (killed); the previous catalog is intact.
     return { ...status, state: 'failed', errorKind: 'interrupted', message: 'the index run was interrupted; the previous catalog is unchanged' };
   }

@@ -10,3 +10,4 @@ export { sendCancelRequest } from './pg-cancel';
 export { createReadOnlyPool, type PostgresSourceConfig } from './pg-pool';
 export { checkAllowlist, type AllowlistViolation } from './allowlist';
 export { toToolError } from './errors';
+export { rawColumnRefs, VALUE_DISCLOSING_AGGREGATES, type RawColumnRef } from './projections';

@@ -3,7 +3,7 @@ import { failure, partial, schemaProvenance, success } from '../../core/envelope
 import type { Envelope, PiiCategory } from '../../core/envelope';
 import type { SourceInfo } from '../../core/catalog/model';
 import type { CatalogView, TableEntry } from '../../core/catalog/view';
-import { checkAllowlist, runReadOnlyPostgres, toToolError } from '../../core/sql';
+import { checkAllowlist, rawColumnRefs, runReadOnlyPostgres, toToolError } from '../../core/sql';
 import type { GuardAccepted, QueryOutcome } from '../../core/sql';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
@@ -14,8 +14,6 @@ const input = z.strictObject({
   source: sourceArg,
   max_rows: z.number().int().min(1).max(10_000).optional().describe('Rows returned at most (default: the server cap); more rows set truncated and status partial.'),
 });
-
-const RAW_AGGREGATES = new Set(['min', 'max', 'array_agg', 'string_agg', 'json_agg', 'jsonb_agg', 'group_concat', 'json_group_array', 'mode', 'first_value', 'last_value']);
 
 export function pickSource(catalog: CatalogView, name: string | undefined, tool: string, args: Record<string, unknown>): SourceInfo | Envelope<never> {
   if (name) {
@@ -71,16 +69,9 @@ function rawPiiProjections(ctx: ToolContext, source: SourceInfo, g: GuardAccepte
       .filter((c) => col === '*' || c.name.toLowerCase() === col.toLowerCase())
       .map((c) => ({ name: `${e.qualifiedName}.${c.name}`, cats: ctx.deps.pii.blockedCategories(c.pii) }))
       .filter((x) => x.cats.length > 0);
-  for (const p of g.projections) {
-    const raw = !p.aggregated || p.aggregateFunctions.some((f) => RAW_AGGREGATES.has(f));
-    if (!raw) continue;
-    for (const ref of p.sourceColumns) {
-      const parts = ref.replace(/"/g, '').split('.');
-      const col = parts[parts.length - 1]!;
-      const qual = parts.length >= 2 ? parts[parts.length - 2]!.toLowerCase() : null;
-      const candidates = qual ? [byAlias.get(qual)].filter((e): e is TableEntry => !!e) : tables;
-      for (const e of candidates) for (const b of blockedIn(e, col)) out.push({ column: b.name, categories: b.cats, expression: p.expression, viaStar: col === '*', entry: e });
-    }
+  for (const { expression, qualifier, column: col } of rawColumnRefs(g)) {
+    const candidates = qualifier ? [byAlias.get(qualifier)].filter((e): e is TableEntry => !!e) : tables;
+    for (const e of candidates) for (const b of blockedIn(e, col)) out.push({ column: b.name, categories: b.cats, expression, viaStar: col === '*', entry: e });
   }
   return out;
 }
