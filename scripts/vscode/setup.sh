@@ -13,6 +13,10 @@ NODE24_VERSION=24.21.0
 CODE_SERVER_VERSION=4.139.1
 export DEBIAN_FRONTEND=noninteractive
 
+# Run from `npm test`, this script inherits the outer npm's npm_config_* variables; npm reads them back as config,
+# so `npm_config_user_agent` would tell code-server's postinstall it runs under node 20. Start from a clean slate.
+for v in $(env | sed -n 's/^\(npm_config_[A-Za-z0-9_]*\)=.*/\1/p'); do unset "$v"; done
+
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
