@@ -247,9 +247,3 @@ export function writeResults(name: string, json: unknown, markdown: string): voi
 export function pass(value: number, target: number): 'pass' | 'miss' {
   return value <= target ? 'pass' : 'miss';
 }
-
-/** A markdown table from rows of cells. */
-export function mdTable(head: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const align = head.map((_, i) => (i === 0 ? '---' : '---:'));
-  return [`| ${head.join(' | ')} |`, `| ${align.join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
-}
