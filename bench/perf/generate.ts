@@ -80,7 +80,10 @@ function planTables(opts: SyntheticOptions, rnd: () => number): Planned[] {
   const planned: Planned[] = [];
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
   const entityTables: { schema: string; table: string }[] = [];
+  // Small schemas use fewer entities per domain, so at least half of each domain's share is left for variants.
+  const entityCount = Math.max(1, Math.min(...DOMAINS.map((d) => d.entities.length), Math.floor(perDomain / 2)));
   for (const d of DOMAINS) {
+    const entities = d.entities.slice(0, entityCount);
     const names = new Set<string>();
     const mine: Planned[] = [];
     const add = (p: Planned): void => {
@@ -89,22 +92,22 @@ function planTables(opts: SyntheticOptions, rnd: () => number): Planned[] {
       mine.push(p);
     };
     // Entities: each may reference up to two earlier entities of its domain, and now and then one of an earlier domain.
-    d.entities.forEach((e, i) => {
+    entities.forEach((e, i) => {
       const refs: { schema: string; table: string }[] = [];
       const nRefs = i === 0 ? 0 : Math.floor(rnd() * 3);
       for (let k = 0; k < nRefs; k++) {
-        const target = d.entities[Math.floor(rnd() * i)]!;
+        const target = entities[Math.floor(rnd() * i)]!;
         if (!refs.some((r) => r.table === target)) refs.push({ schema: d.schema, table: target });
       }
       if (entityTables.length > 0 && rnd() < 0.15) refs.push(pick(entityTables));
       const comment = rnd() < 0.8 ? `${capital(plural(human(e)))} in the ${d.schema} domain (${d.about}). One row per ${human(e)}.` : undefined;
       add({ schema: d.schema, name: e, kind: 'entity', domain: d, entity: e, refs, comment });
     });
-    for (const e of d.entities) entityTables.push({ schema: d.schema, table: e });
+    for (const e of entities) entityTables.push({ schema: d.schema, table: e });
     // Satellites, qualified variants and junctions until the domain has its share of tables.
     let guard = 0;
     while (mine.length < perDomain && guard++ < perDomain * 50) {
-      const e = pick(d.entities);
+      const e = pick(entities);
       const r = rnd();
       if (r < 0.38) {
         const s = pick(SUFFIXES);
@@ -115,7 +118,7 @@ function planTables(opts: SyntheticOptions, rnd: () => number): Planned[] {
         const comment = rnd() < 0.6 ? `${capital(q)} ${plural(human(e))}, kept apart from the live ${human(e)} table.` : undefined;
         add({ schema: d.schema, name: `${q}_${e}`, kind: 'qualified', domain: d, entity: e, refs: [{ schema: d.schema, table: e }], comment });
       } else {
-        const other = pick(d.entities);
+        const other = pick(entities);
         if (other === e) continue;
         const comment = rnd() < 0.5 ? `Links each ${human(e)} to the ${plural(human(other))} it relates to.` : undefined;
         add({
@@ -137,17 +140,21 @@ function planTables(opts: SyntheticOptions, rnd: () => number): Planned[] {
   // Trim to the exact count from the end of each domain's variants (entities stay).
   while (planned.length > opts.tables) {
     const idx = planned.map((p, i) => (p.kind !== 'entity' ? i : -1)).filter((i) => i >= 0);
-    planned.splice(idx[Math.floor(rnd() * idx.length)]!, 1);
+    // Only entities left: drop from the end, where nothing created earlier depends on them.
+    planned.splice(idx.length > 0 ? idx[Math.floor(rnd() * idx.length)]! : planned.length - 1, 1);
   }
   return planned;
 }
 
 /** Column counts per table around the mean, adjusted so they add up to exactly `total`. */
 function columnCounts(n: number, total: number, minimum: readonly number[], rnd: () => number): number[] {
+  const floor = minimum.reduce((a, b) => a + b, 0);
+  if (floor > total) throw new Error(`${n} tables need at least ${floor} columns (id, references, two attributes); asked for ${total}`);
   const mean = total / n;
   const counts = minimum.map((m) => Math.max(m, Math.round(mean * (0.4 + 1.2 * rnd()))));
   let sum = counts.reduce((a, b) => a + b, 0);
   const cap = Math.max(60, Math.ceil(mean * 3));
+  if (total > n * cap) throw new Error(`${total} columns do not fit ${n} tables of at most ${cap} columns`);
   while (sum !== total) {
     const i = Math.floor(rnd() * n);
     if (sum < total && counts[i]! < cap) {
@@ -231,9 +238,10 @@ export interface SyntheticDatabase {
   readonly url: string;
   readonly database: string;
   readonly schema: SyntheticSchema;
-  /** ms spent creating it in this run; null when an existing database was reused. */
+  /** ms its creation took (in this run, or as recorded when a reused one was made); null when not recorded. */
   readonly createdMs: number | null;
   readonly roundTrips: number;
+  readonly reused: boolean;
 }
 
 /** Creates the synthetic database unless one with the same marker exists (then it is reused as is). */
@@ -246,7 +254,13 @@ export async function ensureSyntheticDatabase(pg: TestPostgres, opts: SyntheticO
   await probe.connect();
   try {
     const r = await probe.query<{ m: string | null }>(`SELECT shobj_description(oid, 'pg_database') AS m FROM pg_database WHERE datname = current_database()`);
-    if (!force && r.rows[0]?.m === marker(opts)) return { url, database, schema, createdMs: null, roundTrips: 0 };
+    // The marker may carry how long the creation took (`… created_ms=N round_trips=N`), so a reused database still
+    // reports it.
+    const m = r.rows[0]?.m ?? '';
+    if (!force && (m === marker(opts) || m.startsWith(`${marker(opts)} `))) {
+      const made = / created_ms=(\d+) round_trips=(\d+)$/.exec(m);
+      return { url, database, schema, createdMs: made ? Number(made[1]) : null, roundTrips: made ? Number(made[2]) : 0, reused: true };
+    }
   } finally {
     await probe.end().catch(() => undefined);
   }
@@ -267,12 +281,13 @@ export async function ensureSyntheticDatabase(pg: TestPostgres, opts: SyntheticO
     }
     // Planner statistics as a maintained database has them (row estimates known, here 0: no data is generated).
     await c.query('ANALYZE');
-    await c.query(`COMMENT ON DATABASE ${ident(database)} IS ${literal(marker(opts))}`);
     roundTrips += 2;
+    const createdMs = Math.round(performance.now() - t0);
+    await c.query(`COMMENT ON DATABASE ${ident(database)} IS ${literal(`${marker(opts)} created_ms=${createdMs} round_trips=${roundTrips}`)}`);
+    return { url, database, schema, createdMs, roundTrips, reused: false };
   } finally {
     await c.end().catch(() => undefined);
   }
-  return { url, database, schema, createdMs: performance.now() - t0, roundTrips };
 }
 
 function flag(name: string): string | undefined {
@@ -293,7 +308,7 @@ if (require.main === module) {
       const s = db.schema;
       process.stdout.write(
         `${db.database}: ${s.tables.length} tables, ${s.columnCount} columns, ${s.foreignKeyCount} foreign keys, ${s.commentCount} comments in ${s.schemas.length} schemas; ` +
-          (db.createdMs === null ? 'reused\n' : `created in ${(db.createdMs / 1000).toFixed(1)} s over ${db.roundTrips} round trips\n`),
+          `${db.reused ? 'reused; it was ' : ''}${db.createdMs === null ? 'created earlier\n' : `created in ${(db.createdMs / 1000).toFixed(1)} s over ${db.roundTrips} round trips\n`}`,
       );
     } finally {
       await pg.stop();

@@ -41,8 +41,9 @@ interface ScaleFigures {
   readonly foreignKeys: number;
   readonly comments: number;
   readonly schemas: number;
-  /** null when an existing database with the same marker was reused. */
+  /** How long creating the database took (recorded in its marker when reused); null when not recorded. */
   readonly generateMs: number | null;
+  readonly generateReused: boolean;
   readonly generateRoundTrips: number;
   readonly pgDumpSchemaOnlyMs: number;
   readonly pgDumpBytes: number;
@@ -152,6 +153,7 @@ async function scale(work: string): Promise<ScaleFigures> {
       schemas: syn.schema.schemas.length,
       generateMs: syn.createdMs === null ? null : round(syn.createdMs, 0),
       generateRoundTrips: syn.roundTrips,
+      generateReused: syn.reused,
       pgDumpSchemaOnlyMs: round(dumpMs, 0),
       pgDumpBytes: dumpBytes,
       fullIndexCliMs: round(fullMs, 0),
@@ -442,7 +444,8 @@ function markdown(j: PerfReport): string {
     out.push('', `## Scale: ${s.tables.toLocaleString('en')} tables, ${s.columns.toLocaleString('en')} columns`, '');
     out.push(
       `Synthetic schema \`${s.database}\` from \`bench/perf/generate.ts\`: ${s.schemas} domain schemas, ${s.foreignKeys.toLocaleString('en')} foreign keys, ${s.comments.toLocaleString('en')} COMMENT ON texts, names from a domain vocabulary (12 domains × 40 entities, their attributes, 30 qualifiers, 22 suffixes, junctions). ` +
-        (s.generateMs === null ? 'The database was reused from an earlier run (same generator version and seed).' : `Created in ${round(s.generateMs / 1000, 1)} s over ${s.generateRoundTrips} round trips.`) +
+        `${s.generateReused ? 'The database was reused from an earlier run (same generator version and seed); it was created' : 'Created'}` +
+        (s.generateMs === null ? ' earlier.' : ` in ${round(s.generateMs / 1000, 1)} s over ${s.generateRoundTrips} round trips (the load average then is not recorded).`) +
         ' No rows: tables are ANALYZEd, so row estimates are 0 and no samples are read.',
       '',
     );
