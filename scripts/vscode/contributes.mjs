@@ -41,6 +41,9 @@ const contributes = {
     cmd('copyQualifiedName', 'copy'),
     cmd('describeTable', 'info'),
     cmd('restartMcpServer', 'debug-restart'),
+    cmd('runMetric', 'play'),
+    cmd('profileTable', 'pulse'),
+    cmd('applySuggestions', 'lightbulb'),
   ],
   menus: {
     commandPalette: [
@@ -51,6 +54,8 @@ const contributes = {
       { command: 'schemabrain.addConnection', when: 'view == schemabrain.connections', group: 'navigation@1' },
       { command: 'schemabrain.reindexAll', when: 'view == schemabrain.connections', group: 'navigation@2' },
       { command: 'schemabrain.refresh', when: 'view == schemabrain.connections || view == schemabrain.metrics', group: 'navigation@3' },
+      { command: 'schemabrain.runMetric', when: 'view == schemabrain.metrics', group: 'navigation@1' },
+      { command: 'schemabrain.applySuggestions', when: 'view == schemabrain.metrics', group: 'navigation@2' },
       { command: 'schemabrain.openAuditPanel', when: 'view == schemabrain.audit', group: 'navigation@1' },
       { command: 'schemabrain.verifyAudit', when: 'view == schemabrain.audit', group: 'navigation@2' },
       { command: 'schemabrain.showTail', when: 'view == schemabrain.audit', group: 'navigation@3' },
@@ -61,6 +66,10 @@ const contributes = {
       { command: 'schemabrain.removeConnection', when: 'view == schemabrain.connections && viewItem =~ /^source/', group: '1_edit@2' },
       { command: 'schemabrain.copyQualifiedName', when: 'view == schemabrain.connections && viewItem =~ /^(table|view|column)/', group: 'inline@2' },
       { command: 'schemabrain.describeTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)/', group: 'inline@1' },
+      { command: 'schemabrain.profileTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)$/', group: 'inline@3' },
+      { command: 'schemabrain.profileTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)$/', group: '2_data@1' },
+      { command: 'schemabrain.runMetric', when: 'view == schemabrain.metrics && viewItem == definition.metric', group: 'inline@1' },
+      { command: 'schemabrain.runMetric', when: 'view == schemabrain.metrics && viewItem == definition.metric', group: '1_run@1' },
     ],
   },
   configuration: {
@@ -99,6 +108,11 @@ const contributes = {
       'schemabrain.mcp.enabled': { type: 'boolean', scope: 'window', default: true, markdownDescription: '%schemabrain.config.mcpEnabled%' },
     },
   },
+  // Completion and hover for .schemabrain/ definitions where a YAML language server is installed (e.g. redhat.vscode-yaml);
+  // the extension's own diagnostics work without one.
+  yamlValidation: [
+    { fileMatch: ['**/.schemabrain/*.yaml', '**/.schemabrain/**/*.yaml', '**/.schemabrain/*.yml', '**/.schemabrain/**/*.yml'], url: './schemas/semantic.schema.json' },
+  ],
   languages: [{ id: 'schemabrain-tail', aliases: ['SchemaBrain Tail'], mimetypes: ['text/x-schemabrain-tail'] }],
   grammars: [{ language: 'schemabrain-tail', scopeName: 'source.schemabrain-tail', path: './syntaxes/schemabrain-tail.tmLanguage.json' }],
   mcpServerDefinitionProviders: [{ id: 'schemabrain.mcp', label: 'SchemaBrain', when: 'config.schemabrain.mcp.enabled' }],

@@ -38,9 +38,9 @@ export async function checkVsix({ root, work, log, openWorkbench, fixtures, shot
     if (!fs.existsSync(vsixPath)) throw new Error('no .vsix written');
     log(`  vsix ${(fs.statSync(vsixPath).size / 1024 / 1024).toFixed(1)} MiB`);
   });
-  await test('the .vsix holds the bundles, the wasm, media and syntaxes, and nothing from src/ or test/', async () => {
+  await test('the .vsix holds the bundles, the wasm, media, syntaxes and the definitions schema, and nothing from src/ or test/', async () => {
     const entries = zipEntries(vsixPath).map((e) => e.replace(/^extension\//, ''));
-    for (const need of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/sqlite-worker-main.js', 'dist/sql-wasm.wasm', 'dist/libpg-query.wasm', 'media/icon.png', 'media/schemabrain.svg', 'media/audit/panel.js', 'syntaxes/schemabrain-tail.tmLanguage.json']) {
+    for (const need of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/sqlite-worker-main.js', 'dist/sql-wasm.wasm', 'dist/libpg-query.wasm', 'media/icon.png', 'media/schemabrain.svg', 'media/audit/panel.js', 'syntaxes/schemabrain-tail.tmLanguage.json', 'schemas/semantic.schema.json', 'media/metric/metric.js', 'media/metric/metric.css']) {
       if (!entries.includes(need)) throw new Error(`${need} missing from the .vsix`);
     }
     const bad = entries.filter((e) => /^(src|test|scripts|bench|\.tools|node_modules|test-results)\//.test(e) || /\.map$/.test(e) || /\.ts$/.test(e));

@@ -23,7 +23,18 @@ export const COMMAND_IDS = {
   copyQualifiedName: 'schemabrain.copyQualifiedName',
   describeTable: 'schemabrain.describeTable',
   restartMcpServer: 'schemabrain.restartMcpServer',
+  runMetric: 'schemabrain.runMetric',
+  profileTable: 'schemabrain.profileTable',
+  applySuggestions: 'schemabrain.applySuggestions',
 } as const;
+
+export const WEBVIEW_TYPES = {
+  metric: 'schemabrain.metricPanel',
+  profile: 'schemabrain.profilePanel',
+} as const;
+
+/** Source name of the squiggles on `.schemabrain/*.yaml` (Problems panel, code actions). */
+export const DIAGNOSTIC_SOURCE = 'SchemaBrain';
 
 export const MCP_PROVIDER_ID = 'schemabrain.mcp';
 export const MCP_SERVER_LABEL = 'SchemaBrain';

@@ -9,6 +9,7 @@ import { CONFIG_SECTION, CONTEXT_KEYS, LOG_CHANNEL_NAME, VIEW_IDS } from './cons
 import { IndexController } from './indexing/index-controller';
 import { createLog } from './log';
 import { registerMcpProvider, type McpRegistration, type McpRegistrationApi } from './mcp/provider';
+import { registerSemanticFeatures, type SemanticFeatures } from './semantic/register';
 import { Notifier, windowPrompter, type Prompter } from './prompter';
 import { StatusBar } from './status-bar';
 import { TailChannel } from './tail/tail-channel';
@@ -34,6 +35,8 @@ export interface SchemaBrainApi {
   readonly mcp: () => McpRegistration;
   /** The open audit panel, if any (a getter: checks run from another bundle and cannot see the class's static). */
   readonly auditPanel: () => AuditPanel | undefined;
+  /** Run Metric / Profile Table panels and the definitions' diagnostics. */
+  readonly semantic: SemanticFeatures;
   readonly activationMs: number;
   /** Where the editor keeps this extension's files (checked for leaked secrets). */
   readonly storagePaths: readonly string[];
@@ -143,6 +146,21 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     log,
   });
 
+  const semantic = registerSemanticFeatures(context, {
+    extensionUri: context.extensionUri,
+    nodePath: process.execPath,
+    cliPath: dist('cli.js'),
+    settings,
+    store: connections,
+    prompter: () => prompter,
+    notifier,
+    log,
+    catalogView: () => (catalogState?.state === 'ready' ? catalogState.view : undefined),
+    definitions: () => metricsTree.loaded,
+    reloadDefinitions: () => metricsTree.reload(catalogState?.state === 'ready' ? catalogState.view : undefined),
+  });
+  context.subscriptions.push(catalog.onDidChange(() => semantic.diagnostics.schedule()));
+
   tail.follow(settings().eventsPath);
   syncContext();
   void refresh();
@@ -153,6 +171,7 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     connections, settings, catalog, connectionsTree, metricsTree, auditTree, audit, indexer, tail, statusBar, notifier,
     mcp: () => mcp,
     auditPanel: () => AuditPanel.instance,
+    semantic,
     activationMs,
     storagePaths: [context.globalStorageUri.fsPath, context.storageUri?.fsPath, context.logUri.fsPath].filter((p): p is string => Boolean(p)),
     testing: {

@@ -33,6 +33,11 @@ export class MetricsTreeProvider implements vscode.TreeDataProvider<MetricsNode>
     return this.result;
   }
 
+  /** The last load of `.schemabrain/` (model and diagnostics), if any. */
+  get loaded(): LoadResult | undefined {
+    return this.result;
+  }
+
   count(): number {
     const m = this.result?.model;
     return m ? m.entities.size + m.joins.size + m.metrics.size : 0;
@@ -82,7 +87,7 @@ export class MetricsTreeProvider implements vscode.TreeDataProvider<MetricsNode>
       case 'join':
         return trustItem(node.def.name, node.def, `${node.def.from} → ${node.def.to} (${node.def.cardinality.replace(/_/g, ' ')})`, 'git-merge', node.def.description);
       case 'metric':
-        return trustItem(node.def.name, node.def, `${node.def.measure.agg}(${node.def.measure.column ?? node.def.measure.expression ?? '*'}) of ${node.def.entity}`, 'graph', node.def.description);
+        return trustItem(node.def.name, node.def, `${node.def.measure.agg}(${node.def.measure.column ?? node.def.measure.expression ?? '*'}) of ${node.def.entity}`, 'graph', node.def.description, 'definition.metric');
       case 'problem': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.description = `${path.basename(node.file)}:${node.line}`;
@@ -94,7 +99,7 @@ export class MetricsTreeProvider implements vscode.TreeDataProvider<MetricsNode>
   }
 }
 
-function trustItem(name: string, t: Trust, detail: string, icon: string, description: string | null): vscode.TreeItem {
+function trustItem(name: string, t: Trust, detail: string, icon: string, description: string | null, contextValue = 'definition'): vscode.TreeItem {
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.description = `${detail} · ${t.validationState}`;
   const md = new vscode.MarkdownString();
@@ -104,6 +109,6 @@ function trustItem(name: string, t: Trust, detail: string, icon: string, descrip
   item.tooltip = md;
   const color = /invalid|failed|stale/.test(String(t.validationState)) ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined;
   item.iconPath = new vscode.ThemeIcon(icon, color);
-  item.contextValue = 'definition';
+  item.contextValue = contextValue;
   return item;
 }
