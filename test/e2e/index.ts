@@ -2,6 +2,7 @@
 // Bundled to dist/test/e2e.mjs and run by scripts/vscode/run-tests.mjs with the dev extension loaded, SCHEMABRAIN_HOME
 // holding Chinook and MusicBrainz indexed by the real CLI, and both connections in the user settings.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -12,7 +13,7 @@ interface Ctx {
   readonly log: (...m: unknown[]) => void;
   readonly shots: string;
   readonly root: string;
-  readonly fixtures: { home: string; env: Record<string, string> };
+  readonly fixtures: { home: string; workspace: string; env: Record<string, string> };
 }
 
 interface Result {
@@ -193,7 +194,73 @@ export default async function run(ctx: Ctx): Promise<{ results: Result[]; bench:
     await shot('07-audit-panel');
   });
 
+  await test('Run Metric from the Metrics view draws the result chart', async () => {
+    await runMetricFromView(ctx, shot);
+  });
+
   return { results, bench };
+}
+
+/** Opens only the named pane of the SchemaBrain container (the others collapse, rows are virtualised). */
+async function focusPane(page: Page, open: string): Promise<void> {
+  for (const title of ['Connections', 'Metrics', 'Audit']) {
+    const header = page.locator('.pane-header', { hasText: new RegExp(`^${title}`) }).first();
+    const expanded = (await header.getAttribute('aria-expanded')) === 'true';
+    if (expanded !== (title === open)) await header.click();
+  }
+}
+
+/**
+ * Writes a small definitions file for the indexed Chinook, reloads the Metrics view, runs the metric from its
+ * inline action through the two pickers, and waits for the chart the webview draws.
+ */
+async function runMetricFromView(ctx: Ctx, shot: (name: string) => Promise<unknown>): Promise<void> {
+  const { page } = ctx;
+  const dir = path.join(ctx.fixtures.workspace, '.schemabrain');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'e2e-metrics.yaml');
+  fs.writeFileSync(file, [
+    'version: 1',
+    'entities:',
+    '  - { name: e2e_invoice, table: main.Invoice, identity: InvoiceId, time_dimension: InvoiceDate, source: chinook }',
+    '  - { name: e2e_customer, table: main.Customer, identity: CustomerId, source: chinook }',
+    'joins:',
+    '  - { name: e2e_invoice_customer, from: e2e_invoice, to: e2e_customer, on: [{ from: CustomerId, to: CustomerId }], cardinality: many_to_one }',
+    'metrics:',
+    '  - { name: e2e_revenue, entity: e2e_invoice, measure: { agg: sum, column: Total } }',
+    '',
+  ].join('\n'));
+  try {
+    await palette(page, 'SchemaBrain: Refresh');
+    await focusPane(page, 'Metrics');
+    const metric = row(page, /^e2e_revenue/);
+    await metric.waitFor({ timeout: 15_000 });
+    await metric.hover();
+    await metric.locator('.action-label[aria-label="Run Metric"]').click();
+    const quick = page.locator('.quick-input-widget');
+    await quick.filter({ hasText: "break 'e2e_revenue' down by" }).waitFor({ timeout: 10_000 });
+    await page.keyboard.type('e2e_customer.Country');
+    const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: 'e2e_customer.Country' }).first();
+    await choice.waitFor({ timeout: 10_000 });
+    await choice.locator('input[type="checkbox"], .quick-input-list-checkbox').first().click();
+    await shot('08-metric-group-by');
+    await page.keyboard.press('Enter');
+    await quick.filter({ hasText: "time grain for 'e2e_revenue'" }).waitFor({ timeout: 10_000 });
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: /^year/ }).first().click();
+    const frame = await waitForFrame(page, (f) => f.locator('#chart').count().then((c) => c > 0), 60_000);
+    await frame.locator('#chart circle.point').first().waitFor({ timeout: 60_000 });
+    assert.match(await frame.locator('#status').innerText(), /success/);
+    const points = await frame.locator('#chart circle.point').count();
+    const rows = await frame.locator('#rows tbody tr').count();
+    assert.ok(points > 0 && rows >= points, `${points} points, ${rows} rows`);
+    assert.match(await frame.locator('#title').innerText(), /e2e_revenue by e2e_customer\.Country per year/);
+    await frame.locator('#toggleSql').click();
+    await frame.locator('#sqlBox').waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await frame.locator('#sql').innerText(), /GROUP BY/);
+    await shot('09-metric-chart');
+  } finally {
+    fs.rmSync(file, { force: true });
+  }
 }
 
 /** The webview's content frame (VS Code nests the page inside an iframe within an iframe). */

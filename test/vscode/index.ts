@@ -20,6 +20,7 @@ export async function run(): Promise<void> {
   require('./mcp.test');
   require('./audit-tail.test');
   require('./metrics.test');
+  require('./semantic.test');
   require('./failures.test');
   require('./secrets.test');
   const results: TestResult[] = [];
