@@ -75,16 +75,17 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
-  // Warm the catalog before the first request so tools/list and the first call are fast.
-  void deps.catalog.get();
   deps.recorder?.serverEvent('server_start', { catalog: deps.catalog.path });
   let closeTransport: () => Promise<void>;
   if (options.httpPort !== null) {
+    void deps.catalog.get(); // warm before the first request
     const http = await startHttpServer(deps, { port: options.httpPort });
     deps.logger.info(`listening on ${http.url}`);
     closeTransport = http.close;
   } else {
     const { server } = createServer(deps);
+    // Load the catalog once the handshake is done: tools/list never waits for it, the first tool call rarely does.
+    server.oninitialized = () => void deps.catalog.get();
     await server.connect(new StdioServerTransport());
     closeTransport = () => server.close();
     process.stdin.on('close', () => void stop('stdin closed'));

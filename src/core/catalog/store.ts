@@ -352,6 +352,10 @@ export class CatalogStore {
     return r.length ? (r[0]!.value as Uint8Array) : null;
   }
 
+  deleteArtifact(key: string): void {
+    this.run(`DELETE FROM artifacts WHERE key = ?`, [key]);
+  }
+
   setArtifact(key: string, value: Uint8Array): void {
     this.run(`INSERT INTO artifacts (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
   }

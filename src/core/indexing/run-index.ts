@@ -262,11 +262,22 @@ export function connectTemplate(spec: SourceSpec, input?: string): string {
 }
 
 /**
+ * Below this many relations the server builds the search index faster than an index run can afford to build and
+ * store it (tens of milliseconds at a few hundred tables); above it, loading the stored postings wins.
+ */
+export const PERSIST_SEARCH_MIN_TABLES = 1000;
+
+/**
  * Builds the search index over every source in the catalog with the same input the server builds (PII-blocked
  * columns left out under the operator policy) and stores it, so the server loads it instead of rebuilding.
  */
 function persistSearchIndex(store: CatalogStore, policy: PiiPolicy): void {
-  const names = new Map(store.listSources().map((s) => [s.info.id, s.info.name]));
+  const sources = store.listSources();
+  if (sources.reduce((n, s) => n + s.info.tableCount, 0) < PERSIST_SEARCH_MIN_TABLES) {
+    store.deleteArtifact(SEARCH_INDEX_ARTIFACT);
+    return;
+  }
+  const names = new Map(sources.map((s) => [s.info.id, s.info.name]));
   const tables = store.loadAllTables().flatMap(({ sourceId, table }) => {
     const sourceName = names.get(sourceId);
     return sourceName ? [{ sourceName, table }] : [];

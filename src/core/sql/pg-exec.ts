@@ -1,5 +1,6 @@
 import type { ClientBase, FieldDef, PoolClient } from 'pg';
-import Cursor from 'pg-cursor';
+import type Cursor from 'pg-cursor';
+import { pgCursor } from './pg-driver';
 import type { SqlGuard } from './guard';
 import { RowBudget, toJsonValue } from './caps';
 import { sendCancelRequest } from './pg-cancel';
@@ -114,7 +115,8 @@ export async function executeReadOnlyPostgres(
     await client.query(`SET LOCAL lock_timeout = ${timeoutMs}`);
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(timeoutMs * 2, 1000)}`);
 
-    const cursor = client.query(new Cursor<unknown[]>(sql, params as unknown[], { rowMode: 'array' }));
+    const PgCursor = pgCursor();
+    const cursor = client.query(new PgCursor<unknown[]>(sql, params as unknown[], { rowMode: 'array' }));
     let fields: FieldDef[] = [];
     let cancelled = false;
     for (;;) {

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from './pg-driver';
 
 /**
  * Connection pool for one PostgreSQL source, used by guarded queries. A fourth belt under the three layers:
@@ -24,7 +25,7 @@ export interface PostgresSourceConfig {
 
 export function createReadOnlyPool(cfg: PostgresSourceConfig): pg.Pool {
   const password = cfg.password;
-  const pool = new pg.Pool({
+  const pool = new (pgDriver().Pool)({
     host: cfg.host,
     port: cfg.port ?? 5432,
     database: cfg.database,

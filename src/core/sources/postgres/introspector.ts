@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { Client, type ClientConfig, type QueryResultRow } from 'pg';
+import type { Client, ClientConfig, QueryResultRow } from 'pg';
+import { pgDriver } from '../../sql/pg-driver';
 import { qualifiedName } from '../../catalog/model';
 import { SourceError, toSourceError } from '../errors';
 import { FINGERPRINT_VERSION } from '../fingerprint';
@@ -188,7 +189,7 @@ export class PostgresIntrospector implements Introspector {
 
   private async connect(): Promise<Client> {
     if (this.client) return this.client;
-    const client = new Client(clientConfig(this.spec, this.options));
+    const client = new (pgDriver().Client)(clientConfig(this.spec, this.options));
     // An idle client whose server goes away emits 'error'; without a listener that would crash the process.
     client.on('error', () => undefined);
     await client.connect();
