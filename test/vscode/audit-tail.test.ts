@@ -4,15 +4,12 @@ import { AUDIT_ANCHOR_STATE_KEY, COMMAND_IDS } from '../../src/extension/constan
 import type { VerificationState } from '../../src/extension/audit/audit-service';
 import type { AuditNode } from '../../src/extension/views/audit-tree';
 import { activateApi, waitFor } from './helpers';
-import { startMcpTools } from './mcp.test';
+import { invokeSchemaBrainTool } from './mcp.test';
 
 describe('Tail channel and audit', () => {
   it('shows one tail line per tool call in the output channel', async () => {
     const api = await activateApi();
-    await startMcpTools();
-    const tool = vscode.lm.tools.find((t) => /schemabrain/i.test(t.name) && t.name.endsWith('find_relevant_tables'));
-    assert.ok(tool, 'the MCP server is running');
-    await vscode.lm.invokeTool(tool.name, { input: { query: 'invoice lines' }, toolInvocationToken: undefined });
+    await invokeSchemaBrainTool('find_relevant_tables', { query: 'invoice lines' });
     const text = await waitFor('tail line for find_relevant_tables', () => (/find_relevant_tables\s+\w+/.test(api.tail.text()) ? api.tail.text() : ''), 15_000);
     assert.match(text, /\d{2}:\d{2}:\d{2}\.\d{3}\s+find_relevant_tables\s+(success|empty|partial)/);
     const shown = await vscode.commands.executeCommand(COMMAND_IDS.showTail);

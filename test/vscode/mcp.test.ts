@@ -22,6 +22,29 @@ export async function startMcpTools(): Promise<vscode.LanguageModelToolInformati
   return vscode.lm.tools.filter((t) => /schemabrain/i.test(t.name));
 }
 
+/**
+ * Invokes a SchemaBrain tool, retrying while the workbench swaps servers: after a restart or a settings change,
+ * vscode.lm.tools can still list the old server's tools for a moment, and invoking one then fails with
+ * "was not contributed".
+ */
+export async function invokeSchemaBrainTool(suffix: string, input: object): Promise<vscode.LanguageModelToolResult> {
+  let last: unknown;
+  for (let attempt = 0; attempt < 20; attempt++) {
+    await startMcpTools();
+    const tool = vscode.lm.tools.find((t) => /schemabrain/i.test(t.name) && t.name.endsWith(suffix));
+    if (tool) {
+      try {
+        return await vscode.lm.invokeTool(tool.name, { input, toolInvocationToken: undefined });
+      } catch (e) {
+        last = e;
+        if (!/not contributed|not found|not running/i.test(String(e))) throw e;
+      }
+    }
+    await sleep(750);
+  }
+  throw new Error(`tool ${suffix} never became invocable: ${String(last)}`);
+}
+
 describe('MCP server definition provider', () => {
   it('registers the provider with the editor', async () => {
     const api = await activateApi();

@@ -6,7 +6,7 @@ import type { ConnectionCommandResult } from '../../src/extension/commands/conne
 import type { IndexOutcome } from '../../src/extension/indexing/run-index';
 import { COMMAND_IDS } from '../../src/extension/constants';
 import { activateApi, fixtures, ScriptedPrompter, waitFor } from './helpers';
-import { startMcpTools } from './mcp.test';
+import { invokeSchemaBrainTool } from './mcp.test';
 
 /** Every regular file under `dir` (bounded), skipping what cannot be read. */
 function* filesUnder(dir: string, depth = 0): Generator<string> {
@@ -65,11 +65,8 @@ describe('Secrets', () => {
 
     // The MCP server is restarted with the new connection and answers a tool call about it.
     await vscode.commands.executeCommand(COMMAND_IDS.restartMcpServer);
-    await startMcpTools();
-    const tool = vscode.lm.tools.find((t) => /schemabrain/i.test(t.name) && t.name.endsWith('run_query'));
-    assert.ok(tool, 'run_query offered');
     // run_query opens a real connection to the scram-protected server: it only succeeds with the password.
-    const res = await vscode.lm.invokeTool(tool.name, { input: { sql: 'SELECT id, label FROM vault_item', source: 'secure' }, toolInvocationToken: undefined });
+    const res = await invokeSchemaBrainTool('run_query', { sql: 'SELECT id, label FROM vault_item', source: 'secure' });
     const text = res.content.map((c) => (c instanceof vscode.LanguageModelTextPart ? c.value : '')).join('');
     assert.match(text, /"status":\s*"success"/, text.slice(0, 400));
     await waitFor('tail shows run_query', () => /run_query/.test(api.tail.text()), 10_000);
