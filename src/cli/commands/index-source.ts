@@ -38,6 +38,9 @@ async function mineExamples(spec: SourceSpec, secrets: { password?: string }, si
   if (spec.engine !== 'postgres') return { ok: false, message: 'SQLite keeps no query log' };
   const pool = createReadOnlyPool({ host: spec.host, port: spec.port, database: spec.database, user: spec.user, password: () => secrets.password ?? spec.password, maxConnections: 1 });
   try {
+    // Most databases do not have the extension: find out with one catalog query before loading the SQL parser.
+    const ext = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_stat_statements'`);
+    if (!ext.rows[0]?.n) return { ok: false, message: 'pg_stat_statements is not installed in this database' };
     const mined = await mineExampleQueries(pool, await loadSqlGuard(), { timeoutMs: 5000, signal });
     return mined.ok ? { ok: true, queries: mined.queries } : { ok: false, message: mined.message };
   } finally {
