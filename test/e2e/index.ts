@@ -242,22 +242,25 @@ async function runMetricFromView(ctx: Ctx, shot: (name: string) => Promise<unkno
     await page.keyboard.type('e2e_customer.Country');
     const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: 'e2e_customer.Country' }).first();
     await choice.waitFor({ timeout: 10_000 });
-    await choice.locator('input[type="checkbox"], .quick-input-list-checkbox').first().click();
+    // A click on a row of a multi-select QuickPick toggles its checkbox; OK accepts.
+    await choice.click();
+    await quick.locator('.quick-input-count', { hasText: /1 Selected/ }).waitFor({ timeout: 5_000 });
     await shot('08-metric-group-by');
-    await page.keyboard.press('Enter');
+    await quick.locator('.monaco-button', { hasText: /^OK$/ }).first().click();
     await quick.filter({ hasText: "time grain for 'e2e_revenue'" }).waitFor({ timeout: 10_000 });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: /^year/ }).first().click();
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: /^No time grain/ }).first().click();
     const frame = await waitForFrame(page, (f) => f.locator('#chart').count().then((c) => c > 0), 60_000);
-    await frame.locator('#chart circle.point').first().waitFor({ timeout: 60_000 });
+    await frame.locator('#chart rect.bar').first().waitFor({ timeout: 60_000 });
     assert.match(await frame.locator('#status').innerText(), /success/);
-    const points = await frame.locator('#chart circle.point').count();
+    const bars = await frame.locator('#chart rect.bar').count();
     const rows = await frame.locator('#rows tbody tr').count();
-    assert.ok(points > 0 && rows >= points, `${points} points, ${rows} rows`);
-    assert.match(await frame.locator('#title').innerText(), /e2e_revenue by e2e_customer\.Country per year/);
+    assert.ok(bars === 24 && rows === 24, `${bars} bars, ${rows} rows (Chinook customers live in 24 countries)`);
+    assert.match(await frame.locator('#title').innerText(), /e2e_revenue by e2e_customer\.Country$/);
+    await shot('09-metric-chart');
     await frame.locator('#toggleSql').click();
     await frame.locator('#sqlBox').waitFor({ state: 'visible', timeout: 5_000 });
     assert.match(await frame.locator('#sql').innerText(), /GROUP BY/);
-    await shot('09-metric-chart');
+    await shot('10-metric-sql');
   } finally {
     fs.rmSync(file, { force: true });
   }

@@ -80,7 +80,7 @@ describe('Semantic layer in the editor: Run Metric, Profile Table, definitions a
     const node = metrics.find((n): n is Extract<MetricsNode, { kind: 'metric' }> => n.kind === 'metric' && n.def.name === 'rm_revenue');
     assert.ok(node, 'rm_revenue is in the Metrics view');
     assert.equal(api.metricsTree.getTreeItem(node).contextValue, 'definition.metric', 'the node carries the Run Metric menu');
-    const p = new MultiScriptedPrompter([{ match: /time grain for 'rm_revenue'/, answer: 'year' }], [{ match: /break 'rm_revenue' down by/, labels: ['rm_customer.Country'] }]);
+    const p = new MultiScriptedPrompter([{ match: /time grain for 'rm_revenue'/, answer: 'year' }], [{ match: /break 'rm_revenue' down by/, labels: ['rm_customer.SupportRepId'] }]);
     api.testing.setPrompter(p);
     let run: MetricRun | undefined;
     try {

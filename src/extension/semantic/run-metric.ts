@@ -142,9 +142,11 @@ export async function runMetric(deps: SemanticDeps, target?: RunMetricTarget): P
     }
   }
 
-  const limit = Math.min(args?.limit ?? deps.settings().rowCap, METRIC_LIMIT_MAX);
   const argv = ['metric', chosen.name, ...groupBy.flatMap((g) => ['--group-by', g]), ...(grain ? ['--grain', grain] : []), ...(args?.filters ?? []).flatMap((f) => ['--filter', f])];
-  argv.push('--limit', String(limit), '--max-rows', String(deps.settings().rowCap), '--workspace', ws);
+  // No --limit unless asked: a limit without an order is reported degraded; the row cap bounds the rows instead
+  // (more come back partial, truncated), as for the agent.
+  if (args?.limit !== undefined) argv.push('--limit', String(Math.min(args.limit, METRIC_LIMIT_MAX)));
+  argv.push('--max-rows', String(deps.settings().rowCap), '--workspace', ws);
   if (args?.source) argv.push('--source', args.source);
 
   const outcome = await vscode.window.withProgress(
