@@ -1,6 +1,7 @@
 import type { CatalogView } from '../core/catalog/view';
 import { buildSearchIndex, deserializeIndex, searchInput } from '../core/search';
 import type { SearchIndex } from '../core/search';
+import type { SemanticModel } from '../core/semantic';
 import type { PiiGate } from './deps';
 
 /**
@@ -10,19 +11,39 @@ import type { PiiGate } from './deps';
  */
 export class DerivedData {
   private readonly search = new WeakMap<CatalogView, SearchIndex>();
+  private readonly withSemantic = new WeakMap<CatalogView, { model: SemanticModel; index: SearchIndex }>();
 
   constructor(private readonly pii: PiiGate) {}
 
-  searchIndex(view: CatalogView): SearchIndex {
+  /**
+   * The index over the catalog's tables; with a semantic model that defines entities, their names and descriptions
+   * and their metrics' words are indexed on the bound tables too (cached per catalog generation and model).
+   */
+  searchIndex(view: CatalogView, semantic?: SemanticModel): SearchIndex {
+    if (semantic && semantic.entities.size > 0) {
+      const hit = this.withSemantic.get(view);
+      if (hit && hit.model === semantic) return hit.index;
+      const index = buildSearchIndex({
+        ...this.tableInput(view),
+        entities: [...semantic.entities.values()].map((e) => ({ name: e.name, description: e.description, table: `${e.table.schema}.${e.table.name}`, ...(e.source ? { sourceName: e.source } : {}) })),
+        metrics: [...semantic.metrics.values()].map((m) => ({ name: m.name, description: m.description, entity: m.entity })),
+      });
+      this.withSemantic.set(view, { model: semantic, index });
+      return index;
+    }
     let idx = this.search.get(view);
     if (!idx) {
-      const input = searchInput(
-        view.entries.map((e) => ({ sourceName: e.source.name, table: e.table })),
-        (tag) => this.pii.blockedCategories(tag).length > 0,
-      );
+      const input = this.tableInput(view);
       idx = (view.searchIndexBytes && deserializeIndex(view.searchIndexBytes, input)) || buildSearchIndex(input);
       this.search.set(view, idx);
     }
     return idx;
+  }
+
+  private tableInput(view: CatalogView): ReturnType<typeof searchInput> {
+    return searchInput(
+      view.entries.map((e) => ({ sourceName: e.source.name, table: e.table })),
+      (tag) => this.pii.blockedCategories(tag).length > 0,
+    );
   }
 }

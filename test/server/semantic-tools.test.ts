@@ -98,6 +98,17 @@ describe('semantic-layer tools over the SDK client (Chinook SQLite)', function (
     db?.close();
   });
 
+  it('find_relevant_tables ranks tables by the entity and metric words defined on them', async () => {
+    type Hits = { status: string; data: { tables: Array<{ table: string; why: string[] }> } };
+    const args = { query: 'revenue by genre', limit: 3, response_format: 'detailed' };
+    const raw = (await (await open({ workspaceDir: null })).call('find_relevant_tables', args)) as Hits;
+    assert.ok(!raw.data.tables.some((t) => t.table === 'main.InvoiceLine'), 'no table is named for revenue');
+    const env = (await h.call('find_relevant_tables', args)) as Hits;
+    const line = env.data.tables.find((t) => t.table === 'main.InvoiceLine');
+    assert.ok(line, JSON.stringify(env.data.tables));
+    assert.ok(line.why.some((w) => /metric 'line_revenue'/.test(w)), line.why.join(' | '));
+  });
+
   describe('list_entities, describe_entity, find_relevant_entities', () => {
     it('lists the entities with their tables, identity and trust, and reports skipped definitions with file and line', async () => {
       const env = await call('list_entities');

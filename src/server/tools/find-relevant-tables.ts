@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { confidenceFromScore, empty, success } from '../../core/envelope';
 import { formatName } from '../../core/catalog/names';
+import { loadForTool } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
 import { responseFormatArg, sourceArg } from './common';
 
@@ -26,8 +27,10 @@ export const findRelevantTables = defineTool({
   latency: 'fast',
   idempotent: true,
   sideEffects: 'read',
-  handler(args, ctx) {
-    const index = ctx.derived.searchIndex(ctx.catalog);
+  async handler(args, ctx) {
+    // Entities and metrics defined in the workspace lend their names and descriptions to the tables they bind.
+    const semantic = ctx.deps.workspaceDir ? (await loadForTool(ctx)).model : undefined;
+    const index = ctx.derived.searchIndex(ctx.catalog, semantic);
     const source = args.source ? (ctx.catalog.sourceByName(args.source)?.name ?? args.source) : undefined;
     const result = index.search(args.query, { limit: args.limit, source, schema: args.schema, withJoinTree: args.with_join_tree });
     const detailed = args.response_format === 'detailed';
