@@ -143,12 +143,15 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
   let introspector: Introspector | null = null;
   try {
     job('running', { phase: 'connect', progress: 0 });
+    throwIfCancelled();
+    introspector = opts.deps.createIntrospector(opts.spec, { password: opts.password });
+    // The digest query runs while the catalog file is read: one waits on the database, the other on the CPU.
+    const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
+    digestRun.catch(() => undefined); // awaited below; a failed catalog open must not leave it unhandled
     const store = await CatalogStore.openOrCreate(opts.catalogPath);
     try {
-      throwIfCancelled();
-      introspector = opts.deps.createIntrospector(opts.spec, { password: opts.password });
       const prior = store.getSourceByName(opts.spec.name);
-      const digest = await introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
+      const digest = await digestRun;
       if (!opts.full && prior && prior.info.id === opts.spec.id && prior.structureDigest === digest) {
         // Nothing structural changed since the last run: the catalog is left exactly as it is (no write, same
         // generation, readers keep their loaded view). The check is recorded in the job status.
