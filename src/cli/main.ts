@@ -1,8 +1,9 @@
 import { VERSION } from '../server/version';
 import { UsageError } from './args';
 import { EXIT_OK, EXIT_OPERATIONAL } from './command';
-import type { CliCommand, CliIO } from './command';
+import type { CliIO } from './command';
 import { commands } from './commands';
+import type { CommandEntry } from './commands';
 
 /** dist/cli.js: `schemabrain <verb> …`. Exit codes: 0 ok, 1 check failed, 2 operational error. */
 
@@ -15,12 +16,12 @@ function help(io: CliIO): void {
   );
 }
 
-export function findCommand(argv: readonly string[]): { command: CliCommand; rest: readonly string[] } | null {
+export function findCommand(argv: readonly string[]): { entry: CommandEntry; rest: readonly string[] } | null {
   // Longest verb first, so `audit verify` wins over a hypothetical `audit`.
   const sorted = [...commands].sort((a, b) => b.name.split(' ').length - a.name.split(' ').length);
   for (const c of sorted) {
     const words = c.name.split(' ');
-    if (words.every((w, i) => argv[i] === w)) return { command: c, rest: argv.slice(words.length) };
+    if (words.every((w, i) => argv[i] === w)) return { entry: c, rest: argv.slice(words.length) };
   }
   return null;
 }
@@ -34,12 +35,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     io.stdout.write(`${VERSION}\n`);
     return EXIT_OK;
   }
-  const found = findCommand(argv);
-  if (!found) {
+  const matched = findCommand(argv);
+  if (!matched) {
     io.stderr.write(`schemabrain: unknown command '${argv.join(' ')}'\n`);
     help({ ...io, stdout: io.stderr });
     return EXIT_OPERATIONAL;
   }
+  const found = { command: matched.entry.load(), rest: matched.rest };
   if (found.rest.includes('--help') || found.rest.includes('-h')) {
     io.stdout.write(`${found.command.summary}\n\nusage: ${found.command.usage}\n`);
     return EXIT_OK;

@@ -1,12 +1,24 @@
 import type { CliCommand } from '../command';
-import { auditListCommand, auditVerifyCommand } from './audit';
-import { checkCommand } from './check';
-import { demoCommand } from './demo';
-import { indexCommand } from './index-source';
-import { metricCommand } from './metric';
-import { profileCommand } from './profile';
-import { serveCommand } from './serve';
-import { tailCommand } from './tail';
 
-/** Every CLI verb, listed by hand. */
-export const commands: readonly CliCommand[] = [indexCommand, serveCommand, tailCommand, auditVerifyCommand, auditListCommand, checkCommand, demoCommand, metricCommand, profileCommand];
+/**
+ * Every CLI verb, listed by hand. A verb's module is required only when that verb runs: `index` never pays for the
+ * MCP client `demo` uses or the tool schemas `metric` builds, which keeps each start-up (and every indexer the
+ * editor spawns) short. The summaries are repeated here for `--help`; a test keeps them equal to the modules'.
+ */
+export interface CommandEntry {
+  readonly name: string;
+  readonly summary: string;
+  load(): CliCommand;
+}
+
+export const commands: readonly CommandEntry[] = [
+  { name: 'index', summary: 'Index a PostgreSQL database or a SQLite file into the catalog', load: () => (require('./index-source') as typeof import('./index-source')).indexCommand },
+  { name: 'serve', summary: 'Run the MCP server on stdio (what MCP clients launch)', load: () => (require('./serve') as typeof import('./serve')).serveCommand },
+  { name: 'tail', summary: 'Print tool-call events as they happen (redacted); --no-follow prints and exits', load: () => (require('./tail') as typeof import('./tail')).tailCommand },
+  { name: 'audit verify', summary: 'Check the audit log hash chain (and its anchor): exit 0 intact, 1 broken', load: () => (require('./audit') as typeof import('./audit')).auditVerifyCommand },
+  { name: 'audit list', summary: 'List audit rows (newest first), filtered by time, status or tool', load: () => (require('./audit') as typeof import('./audit')).auditListCommand },
+  { name: 'check', summary: 'Check .schemabrain/ definitions against the catalog (drift, bad references); exit 1 on problems', load: () => (require('./check') as typeof import('./check')).checkCommand },
+  { name: 'metric', summary: 'Compute a governed metric from .schemabrain/ definitions (get_metric); exit 1 when refused', load: () => (require('./metric') as typeof import('./metric')).metricCommand },
+  { name: 'profile', summary: 'Profile a table and check its data quality (profile_table); writes HTML/JSON reports', load: () => (require('./profile') as typeof import('./profile')).profileCommand },
+  { name: 'demo', summary: 'Index the bundled Chinook sample and run a scripted agent session against it through a real MCP client', load: () => (require('./demo') as typeof import('./demo')).demoCommand },
+];
