@@ -1,4 +1,5 @@
 import { pgParser } from '../sql/pg-parser';
+import { byteToCharOffsets } from '../sql/tokens';
 
 /**
  * Token-level rewriting of PostgreSQL statements with the real PostgreSQL scanner (libpg_query). Callers must have
@@ -15,23 +16,8 @@ interface Token {
   readonly word: boolean;
 }
 
-function charOffsets(sql: string): (b: number) => number {
-  if (/^[\x00-\x7f]*$/.test(sql)) return (b) => b;
-  const map: number[] = [];
-  let byte = 0;
-  for (let i = 0; i < sql.length; i++) {
-    const cp = sql.codePointAt(i) as number;
-    const len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-    for (let k = 0; k < len; k++) map[byte + k] = i;
-    byte += len;
-    if (cp >= 0x10000) i++;
-  }
-  map[byte] = sql.length;
-  return (b) => map[b] ?? sql.length;
-}
-
 function tokens(sql: string): Token[] {
-  const at = charOffsets(sql);
+  const at = byteToCharOffsets(sql);
   return pgParser().scanSync(sql).tokens.map((t) => {
     const start = at(t.start);
     const end = at(t.end);
