@@ -190,6 +190,25 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.ok(fs.existsSync(path.join(demoHome, 'catalog.sqlite')));
   });
 
+  it('init prints a client configuration and merges it into an existing file', () => {
+    // Pretty-printed JSON (for people to paste), so it is read whole rather than as JSON lines.
+    const printed = spawnSync(process.execPath, [DIST_CLI, 'init', '--client', 'vscode', '--catalog', catalog], { encoding: 'utf8' });
+    assert.equal(printed.status, 0, printed.stderr);
+    const cfg = JSON.parse(printed.stdout) as { servers: { schemabrain: { type: string; command: string; args: string[] } } };
+    assert.equal(cfg.servers.schemabrain.type, 'stdio');
+    assert.deepEqual(cfg.servers.schemabrain.args, [DIST_SERVER, '--catalog', catalog]);
+    const file = path.join(tempDir(), 'mcp.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { other: { command: 'x' } } }));
+    assert.equal(cli(['init', '--client', 'cursor', '--catalog', catalog, '--write', file]).code, 0);
+    const merged = JSON.parse(fs.readFileSync(file, 'utf8')) as { mcpServers: Record<string, unknown> };
+    assert.deepEqual(Object.keys(merged.mcpServers).sort(), ['other', 'schemabrain']);
+    fs.writeFileSync(file, '{ not json');
+    const broken = cli(['init', '--write', file]);
+    assert.equal(broken.code, 2);
+    assert.equal(fs.readFileSync(file, 'utf8'), '{ not json', 'a broken file is left as it was');
+    assert.equal(cli(['init', '--client', 'emacs']).code, 2);
+  });
+
   it('the CLI answers unknown verbs and --help clearly', () => {
     const unknown = cli(['frobnicate']);
     assert.equal(unknown.code, 2);

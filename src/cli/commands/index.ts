@@ -20,5 +20,6 @@ export const commands: readonly CommandEntry[] = [
   { name: 'check', summary: 'Check .schemabrain/ definitions against the catalog (drift, bad references); exit 1 on problems', load: () => (require('./check') as typeof import('./check')).checkCommand },
   { name: 'metric', summary: 'Compute a governed metric from .schemabrain/ definitions (get_metric); exit 1 when refused', load: () => (require('./metric') as typeof import('./metric')).metricCommand },
   { name: 'profile', summary: 'Profile a table and check its data quality (profile_table); writes HTML/JSON reports', load: () => (require('./profile') as typeof import('./profile')).profileCommand },
+  { name: 'init', summary: 'Print or write the MCP client configuration that starts this server (VS Code, Claude, Cursor)', load: () => (require('./init') as typeof import('./init')).initCommand },
   { name: 'demo', summary: 'Index the bundled Chinook sample and run a scripted agent session against it through a real MCP client', load: () => (require('./demo') as typeof import('./demo')).demoCommand },
 ];

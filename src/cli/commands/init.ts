@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { defaultCatalogPath } from '../../core/util/home';
+import { parseArgs, stringFlag, UsageError } from '../args';
+import { EXIT_OK, EXIT_OPERATIONAL } from '../command';
+import type { CliCommand } from '../command';
+
+const CLIENTS = ['vscode', 'claude', 'cursor', 'generic'] as const;
+type Client = (typeof CLIENTS)[number];
+
+const USAGE = `schemabrain init [--client vscode|claude|cursor|generic] [--catalog PATH] [--workspace DIR] [--write FILE]
+
+  Prints the MCP client configuration that starts this SchemaBrain server (no secrets: passwords come from
+  \${VAR} references in the indexed URL, PGPASSWORD or ~/.pgpass). --write merges it into FILE (e.g.
+  .vscode/mcp.json or ~/.cursor/mcp.json), keeping the other servers there.`;
+
+/** The server entry for one client's config format (VS Code uses `servers`, the others `mcpServers`). */
+export function serverConfig(client: Client, serverJs: string, catalog: string, workspace: string | null): { key: string; entry: Record<string, unknown> } {
+  const args = [serverJs, '--catalog', catalog, ...(workspace ? ['--workspace', workspace] : [])];
+  const entry = client === 'vscode' ? { type: 'stdio', command: 'node', args } : { command: 'node', args };
+  return { key: client === 'vscode' ? 'servers' : 'mcpServers', entry };
+}
+
+export const initCommand: CliCommand = {
+  name: 'init',
+  summary: 'Print or write the MCP client configuration that starts this server (VS Code, Claude, Cursor)',
+  usage: USAGE,
+  async run(argv, io) {
+    const p = parseArgs(argv, { client: 'string', catalog: 'string', workspace: 'string', write: 'string' });
+    const client = (stringFlag(p, 'client') ?? 'generic') as Client;
+    if (!CLIENTS.includes(client)) throw new UsageError(`--client must be one of ${CLIENTS.join(', ')}`);
+    const serverJs = path.join(__dirname, 'server.js');
+    if (!fs.existsSync(serverJs)) {
+      io.stderr.write(`schemabrain init: ${serverJs} is missing; run 'npm run build' first\n`);
+      return EXIT_OPERATIONAL;
+    }
+    const catalog = path.resolve(stringFlag(p, 'catalog') ?? defaultCatalogPath(io.env));
+    const workspace = stringFlag(p, 'workspace');
+    const { key, entry } = serverConfig(client, serverJs, catalog, workspace ? path.resolve(workspace) : null);
+    const target = stringFlag(p, 'write');
+    if (!target) {
+      io.stdout.write(`${JSON.stringify({ [key]: { schemabrain: entry } }, null, 2)}\n`);
+      return EXIT_OK;
+    }
+    const file = path.resolve(target);
+    let existing: Record<string, unknown> = {};
+    if (fs.existsSync(file)) {
+      try {
+        existing = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      } catch (e) {
+        io.stderr.write(`schemabrain init: ${file} is not valid JSON (${(e as Error).message}); fix or move it, nothing was written\n`);
+        return EXIT_OPERATIONAL;
+      }
+    }
+    const servers = { ...((existing[key] as Record<string, unknown> | undefined) ?? {}), schemabrain: entry };
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify({ ...existing, [key]: servers }, null, 2)}\n`);
+    io.stdout.write(`wrote the schemabrain server into ${file} (${key}.schemabrain)\n`);
+    return EXIT_OK;
+  },
+};
