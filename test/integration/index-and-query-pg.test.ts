@@ -7,7 +7,7 @@ import { CatalogStore } from '../../src/core/catalog/store';
 import { readJobStatus } from '../../src/core/indexing/job-status';
 import { EnvelopeSchema } from '../../src/core/envelope';
 import { DIST_CLI, ensureBuilt } from '../support/build';
-import { getTestPostgres } from '../support/pg';
+import { getTestPostgres, postgresServerAnswers } from '../support/pg';
 import type { TestPostgres } from '../support/pg';
 import { loadDataset } from '../support/datasets';
 import { startHarness, tempDir } from '../support/server-harness';
@@ -37,6 +37,8 @@ describe('PostgreSQL end to end: index with the CLI, query through the server', 
 
   before(async function () {
     this.timeout(600_000);
+    // The CLI, the server and the test each hold their own connection; the embedded engine serves one at a time.
+    if (!(await postgresServerAnswers())) this.skip();
     ensureBuilt();
     pg = await getTestPostgres();
     pagilaUrl = (await loadDataset(pg, 'pagila', 'sb_e2e_pagila')).url;

@@ -77,6 +77,16 @@ async function start(env: NodeJS.ProcessEnv): Promise<SharedPostgres> {
   return pglitePostgres();
 }
 
+/**
+ * Whether a real PostgreSQL server answers (the one tests use by default, or SCHEMABRAIN_TEST_PG_URL). Suites that
+ * need what only a server offers — psql/pg_dump byte comparisons, a second cluster, server-wide settings — skip
+ * themselves with this when it is false, while everything else runs on the embedded engine.
+ */
+export async function postgresServerAnswers(env: NodeJS.ProcessEnv = process.env): Promise<boolean> {
+  if (env.SCHEMABRAIN_TEST_FORCE_PGLITE === '1') return false;
+  return answers(env.SCHEMABRAIN_TEST_PG_URL?.trim() || DEFAULT_URL);
+}
+
 async function answers(url: string): Promise<boolean> {
   const c = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
   c.on('error', () => undefined);

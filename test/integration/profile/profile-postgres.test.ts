@@ -6,6 +6,7 @@ import { EnvelopeSchema } from '../../../src/core/envelope';
 import { getTestPostgres } from '../../support/pg';
 import type { TestPostgres } from '../../support/pg';
 import { indexInto, startHarness, tempDir } from '../../support/server-harness';
+import { postgresServerAnswers } from '../../support/pg';
 import type { Harness } from '../../support/server-harness';
 
 /**
@@ -68,6 +69,8 @@ describe('profile_table on PostgreSQL with planted quality problems', function (
   };
 
   before(async function () {
+    // Needs a real server (psql/pg_dump or server-wide settings); the embedded engine covers the rest of the suite.
+    if (!(await postgresServerAnswers())) this.skip();
     pg = await getTestPostgres();
     await pg.ensureDatabase(DB);
     const c = new Client({ connectionString: pg.urlFor(DB) });

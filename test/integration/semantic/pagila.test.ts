@@ -3,6 +3,7 @@ import type { Client } from 'pg';
 import type { CompiledMetric, MetricRequest, SemanticCatalog, SemanticModel } from '../../../src/core/semantic';
 import { compileMetric, loadSemanticFolder, semanticCatalog } from '../../../src/core/semantic';
 import { introspectPostgres } from './support/introspect';
+import { postgresServerAnswers } from '../../support/pg';
 import { ensurePagila, pagilaClient } from './support/pagila';
 
 /**
@@ -29,7 +30,9 @@ describe('semantic layer on Pagila (PostgreSQL)', function () {
   let model: SemanticModel;
   let catalog: SemanticCatalog;
 
-  before(async () => {
+  before(async function () {
+    // Needs a real server (psql/pg_dump or server-wide settings); the embedded engine covers the rest of the suite.
+    if (!(await postgresServerAnswers())) this.skip();
     await ensurePagila();
     client = pagilaClient();
     await client.connect();

@@ -7,6 +7,7 @@ import { executeReadOnlySqlite, runReadOnlySqlite } from '../../../src/core/sql/
 import { createReadOnlyPool } from '../../../src/core/sql/pg-pool';
 import { toToolError } from '../../../src/core/sql/errors';
 import type { QueryOutcome, QueryResult } from '../../../src/core/sql/types';
+import { postgresServerAnswers } from '../../support/pg';
 import { CHINOOK_SQLITE, PG, ensurePagila, openSqliteCopy, pgClient } from './support/databases';
 
 const META = { statementKind: 'select' as const, fingerprint: 'test' };
@@ -22,6 +23,8 @@ describe('guarded SQL execution', function () {
   let client: pg.Client;
 
   before(async function () {
+    // Needs a real server (psql/pg_dump or server-wide settings); the embedded engine covers the rest of the suite.
+    if (!(await postgresServerAnswers())) this.skip();
     guard = await loadSqlGuard();
     db = ensurePagila();
     client = pgClient(db);
