@@ -41,22 +41,10 @@ export interface AuditRowInput {
   readonly catalogGeneration: number | null;
 }
 
-export interface AuditRecord {
+/** A row as stored: the caller's fields plus its position and place in the hash chain. */
+export interface AuditRecord extends Omit<AuditRowInput, 'time'> {
   readonly seq: number;
   readonly time: string;
-  readonly sessionId: string;
-  readonly clientName: string | null;
-  readonly clientVersion: string | null;
-  readonly tool: string;
-  readonly status: Status;
-  readonly errorKind: string | null;
-  readonly piiCategories: readonly string[];
-  readonly argsFingerprint: string;
-  readonly sqlFingerprint: string | null;
-  readonly rowCount: number | null;
-  readonly truncated: boolean | null;
-  readonly durationMs: number;
-  readonly catalogGeneration: number | null;
   readonly prevHash: string;
   readonly hash: string;
 }
