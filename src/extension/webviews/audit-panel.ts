@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { scriptedPanelHtml } from './panel-html';
 import { describeVerification, type AuditQuery, type AuditService } from '../audit/audit-service';
 
 /** Messages the webview sends. */
@@ -94,27 +94,12 @@ export class AuditPanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-    const nonce = crypto.randomBytes(16).toString('base64');
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'audit', 'panel.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'audit', 'panel.css'));
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      `img-src ${webview.cspSource} data:`,
-      `font-src ${webview.cspSource}`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>SchemaBrain Audit</title>
-</head>
-<body>
-<header>
+    return scriptedPanelHtml(webview, extensionUri, {
+      mediaDir: 'audit',
+      css: 'panel.css',
+      js: 'panel.js',
+      title: 'SchemaBrain Audit',
+      body: `<header>
   <div id="verification" class="verification unverified" role="status" aria-live="polite">Audit chain not verified yet</div>
   <button id="verify" type="button">Verify chain</button>
 </header>
@@ -131,10 +116,8 @@ export class AuditPanel implements vscode.Disposable {
 </table>
 <div id="empty" class="empty" hidden>No audit rows match these filters.</div>
 <nav class="pager"><button id="prev" type="button">Newer</button><span id="pageInfo"></span><button id="next" type="button">Older</button></nav>
-<section id="details" class="details" hidden aria-label="Row details"><h2>Row details</h2><dl id="detailList"></dl></section>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+<section id="details" class="details" hidden aria-label="Row details"><h2>Row details</h2><dl id="detailList"></dl></section>`,
+    });
   }
 
   dispose(): void {

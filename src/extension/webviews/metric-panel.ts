@@ -1,5 +1,5 @@
-import crypto from 'node:crypto';
 import * as vscode from 'vscode';
+import { scriptedPanelHtml } from './panel-html';
 import type { Envelope } from '../../core/envelope';
 import { WEBVIEW_TYPES } from '../constants';
 
@@ -117,20 +117,12 @@ export class MetricPanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
-    const nonce = crypto.randomBytes(16).toString('base64');
-    const media = (f: string): string => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, 'media', 'metric', f)).toString();
-    const csp = ["default-src 'none'", `style-src ${webview.cspSource}`, `script-src 'nonce-${nonce}'`, `img-src ${webview.cspSource} data:`, `font-src ${webview.cspSource}`].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${media('metric.css')}">
-<title>SchemaBrain Metric</title>
-</head>
-<body>
-<header>
+    return scriptedPanelHtml(webview, extensionUri, {
+      mediaDir: 'metric',
+      css: 'metric.css',
+      js: 'metric.js',
+      title: 'SchemaBrain Metric',
+      body: `<header>
   <h1 id="title">Running…</h1>
   <span id="status" class="status" role="status" aria-live="polite"></span>
   <span id="meta" class="meta"></span>
@@ -142,10 +134,8 @@ export class MetricPanel implements vscode.Disposable {
 <div class="actions"><button id="toggleSql" type="button" aria-expanded="false" aria-controls="sqlBox" hidden>Show SQL</button></div>
 <section id="sqlBox" class="sql" hidden aria-label="Compiled SQL"><pre id="sql"></pre><div id="params" class="meta"></div></section>
 <table id="rows" aria-label="Metric rows" hidden><thead></thead><tbody></tbody></table>
-<div id="empty" class="empty" hidden>No rows: the filters matched nothing.</div>
-<script nonce="${nonce}" src="${media('metric.js')}"></script>
-</body>
-</html>`;
+<div id="empty" class="empty" hidden>No rows: the filters matched nothing.</div>`,
+    });
   }
 
   dispose(): void {
