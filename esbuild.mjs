@@ -27,6 +27,8 @@ const entries = [
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
   // Agent-written SQLite queries run on a worker thread that can be terminated at the time cap.
   { entryPoints: ['src/core/sql/sqlite-worker-main.ts'], outfile: 'dist/sqlite-worker-main.js' },
+  // The MySQL driver and grammars (~1.6 MB), required only when a MySQL/MariaDB source is used.
+  { entryPoints: ['src/core/sql/mysql-vendor.ts'], outfile: 'dist/mysql-vendor.js' },
 ];
 
 mkdirSync('dist', { recursive: true });

@@ -22,7 +22,9 @@ const BENCHMARKS = [
   { name: 'pii', script: 'bench/pii/run.ts', quick: false },
   { name: 'audit', script: 'bench/audit/run.ts', quick: true },
   { name: 'sql', script: 'bench/sql/run.ts', quick: false },
+  { name: 'sql-mask', script: 'bench/sql/mask-latency.ts', quick: false },
   { name: 'semantic', script: 'bench/semantic/run.ts', quick: false },
+  { name: 'mcp', script: 'bench/mcp/run.ts', quick: true },
 ];
 
 function listFlag(args, name) {

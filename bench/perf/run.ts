@@ -137,7 +137,8 @@ async function scale(work: string): Promise<ScaleFigures> {
     const names = state.view.entries.map((e) => e.qualifiedName);
     const srv = await inProcessServer(catalogPath, work);
     const env = await srv.bare.callTool('find_relevant_tables', { query: SYNTHETIC_QUERIES[0]! });
-    if (env.status !== 'success') throw new Error(`find_relevant_tables at scale answered ${env.status}: ${JSON.stringify(env.error)}`);
+    // A weak match answers degraded with its candidates; only an error or an empty answer is a failure here.
+    if (env.status !== 'success' && env.status !== 'degraded') throw new Error(`find_relevant_tables at scale answered ${env.status}: ${JSON.stringify(env.error)}`);
     const describeTable = await latency(CALLS, (i) => srv.bare.callTool('describe_table', { qualified_name: names[(i * 7919) % names.length]! }));
     const findRelevantTables = await latency(CALLS, (i) => srv.bare.callTool('find_relevant_tables', { query: SYNTHETIC_QUERIES[i % SYNTHETIC_QUERIES.length]! }));
     await srv.close();

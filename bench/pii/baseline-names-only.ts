@@ -1,6 +1,6 @@
 /**
  * Baseline: a names-only classifier equivalent to the original SchemaBrain's `classifier.py` rule table as
- * described in /work/shared/reference/original-schemabrain.md §7.2: `_kw` token matching on non-alphanumeric
+ * described in ../shared/reference/original-schemabrain.md §7.2: `_kw` token matching on non-alphanumeric
  * boundaries over the lowercased column name, the union of every matching rule, the S1 thing-noun guard for
  * `<prefix>_name`, and the S2 integer foreign-key guard. Samples, comments and types other than the S2 check are
  * ignored, as in the original.

@@ -1,14 +1,15 @@
 /**
  * Extracts the column inventory that the labelled evaluation set is built from: real schemas under
- * /work/shared/data (PostgreSQL dumps, SQLite files, BIRD/Spider tables.json). Run once with
+ * ../shared/data beside the repository (PostgreSQL dumps, SQLite files, BIRD/Spider tables.json). Run once with
  * `npx tsx bench/pii/extract-columns.ts > bench/pii/columns.jsonl`; labels are then written by hand in
  * bench/pii/labels-positive.txt and merged by build-labels.ts. The inventory is committed so the set is stable.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import initSqlJs from 'sql.js';
 
-const DATA = process.env.SCHEMABRAIN_SHARED_DATA ?? '/work/shared/data';
+const DATA = process.env.SCHEMABRAIN_SHARED_DATA ?? path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
 
 interface ExtractedColumn {
   readonly source: string;

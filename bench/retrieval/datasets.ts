@@ -1,5 +1,5 @@
 /**
- * Benchmark sets: catalogs converted from the external data in /work/shared/data (or SCHEMABRAIN_BENCH_DATA) and
+ * Benchmark sets: catalogs converted from the external data in ../shared/data beside the repository (or SCHEMABRAIN_BENCH_DATA) and
  * their questions with gold tables. Gold is a list of groups; a group is satisfied when any of its tables is
  * retrieved (a Spider 2.0 wildcard such as `ga_sessions_*` accepts any shard).
  */
@@ -11,7 +11,7 @@ import { parseDdlColumns } from './ddl';
 import { parsePgDump } from './pg-dump';
 import { fk, makeTable, type ColumnSpec } from './table-info';
 
-export const DATA_DIR = process.env.SCHEMABRAIN_BENCH_DATA ?? '/work/shared/data';
+export const DATA_DIR = process.env.SCHEMABRAIN_BENCH_DATA ?? process.env.SCHEMABRAIN_SHARED_DATA ?? path.resolve(__dirname, '..', '..', '..', 'shared', 'data');
 const QUESTIONS_DIR = path.join(__dirname, 'questions');
 
 export interface BenchQuestion {

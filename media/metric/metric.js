@@ -106,7 +106,7 @@
         chart.appendChild(dot);
         marks++;
       });
-      if (pts.length > 1) chart.insertBefore(svg('polyline', { points: pts.join(' '), class: `s${k}` }), chart.firstChild);
+      if (pts.length > 1) chart.insertBefore(svg('polyline', { points: pts.join(' '), class: `s${k} line` }), chart.firstChild);
       if (s.name !== null) {
         const ly = top + plotH + bottom - 8 + k * 18;
         chart.appendChild(svg('rect', { x: left, y: ly, width: 10, height: 10, class: `s${k}` }));
@@ -116,7 +116,7 @@
     return marks;
   }
 
-  /** Picks the chart: time bucket → lines (one per group, the largest first), otherwise bars in row order. */
+  /** Picks the chart: time bucket → lines (one per group, the largest first), otherwise bars, largest value first. */
   function drawChart(data) {
     const chart = $('chart');
     clear(chart);
@@ -142,9 +142,13 @@
       $('caption').textContent = `${cols[m].name} by ${cols[t].name}` + (series.length > MAX_SERIES ? ` (the ${MAX_SERIES} largest of ${series.length} series)` : '');
       return { chart: 'line', marks: drawLines(chart, xs, series.slice(0, MAX_SERIES)) };
     }
-    const labels = rows.map((r) => (groups.length ? groups.map((g) => fmt(r[g])).join(' · ') : cols[m].name));
-    const values = rows.map((r) => num(r[m]));
-    $('caption').textContent = `${cols[m].name}${groups.length ? ' by ' + groups.map((g) => cols[g].name).join(', ') : ''}` + (rows.length > MAX_BARS ? ` (first ${MAX_BARS} of ${rows.length} rows)` : '');
+    // Bars largest first (the table below keeps the query's order); rows without a number go last.
+    const bars = rows
+      .map((r) => ({ label: groups.length ? groups.map((g) => fmt(r[g])).join(' · ') : cols[m].name, value: num(r[m]) }))
+      .sort((a, b) => { const x = a.value ?? -Infinity, y = b.value ?? -Infinity; return x === y ? 0 : y > x ? 1 : -1; });
+    const labels = bars.map((b) => b.label);
+    const values = bars.map((b) => b.value);
+    $('caption').textContent = `${cols[m].name}${groups.length ? ' by ' + groups.map((g) => cols[g].name).join(', ') : ''}` + (rows.length > MAX_BARS ? ` (the ${MAX_BARS} largest of ${rows.length} rows)` : '');
     return { chart: 'bar', marks: drawBars(chart, labels, values) };
   }
 

@@ -25,7 +25,8 @@ const contributes = {
   },
   viewsWelcome: [
     { view: 'schemabrain.connections', contents: '%schemabrain.welcome.connections%', when: '!schemabrain.hasConnections' },
-    { view: 'schemabrain.metrics', contents: '%schemabrain.welcome.metrics%', when: '!schemabrain.hasDefinitions' },
+    { view: 'schemabrain.metrics', contents: '%schemabrain.welcome.metrics%', when: '!schemabrain.hasDefinitions && schemabrain.hasIndex' },
+    { view: 'schemabrain.metrics', contents: '%schemabrain.welcome.metricsNoIndex%', when: '!schemabrain.hasDefinitions && !schemabrain.hasIndex' },
     { view: 'schemabrain.audit', contents: '%schemabrain.welcome.audit%' },
   ],
   commands: [
@@ -44,30 +45,41 @@ const contributes = {
     cmd('runMetric', 'play'),
     cmd('profileTable', 'pulse'),
     cmd('applySuggestions', 'lightbulb'),
+    cmd('askAgent', 'copilot'),
   ],
   menus: {
+    // Every command is in the palette; those that act on a tree item ask which one when run from there. The
+    // palette hides what cannot apply yet (nothing to re-index, nothing indexed to suggest from).
     commandPalette: [
-      { command: 'schemabrain.copyQualifiedName', when: 'false' },
-      { command: 'schemabrain.describeTable', when: 'false' },
+      { command: 'schemabrain.reindexAll', when: 'schemabrain.hasConnections' },
+      { command: 'schemabrain.applySuggestions', when: 'schemabrain.hasIndex' },
+      { command: 'schemabrain.profileTable', when: 'schemabrain.hasIndex' },
+      { command: 'schemabrain.describeTable', when: 'schemabrain.hasIndex' },
+      { command: 'schemabrain.copyQualifiedName', when: 'schemabrain.hasIndex' },
     ],
     'view/title': [
       { command: 'schemabrain.addConnection', when: 'view == schemabrain.connections', group: 'navigation@1' },
-      { command: 'schemabrain.reindexAll', when: 'view == schemabrain.connections', group: 'navigation@2' },
+      { command: 'schemabrain.reindexAll', when: 'view == schemabrain.connections && schemabrain.hasConnections', group: 'navigation@2' },
       { command: 'schemabrain.refresh', when: 'view == schemabrain.connections || view == schemabrain.metrics', group: 'navigation@3' },
-      { command: 'schemabrain.runMetric', when: 'view == schemabrain.metrics', group: 'navigation@1' },
-      { command: 'schemabrain.applySuggestions', when: 'view == schemabrain.metrics', group: 'navigation@2' },
+      { command: 'schemabrain.runMetric', when: 'view == schemabrain.metrics && schemabrain.hasDefinitions', group: 'navigation@1' },
+      { command: 'schemabrain.applySuggestions', when: 'view == schemabrain.metrics && schemabrain.hasIndex', group: 'navigation@2' },
       { command: 'schemabrain.openAuditPanel', when: 'view == schemabrain.audit', group: 'navigation@1' },
       { command: 'schemabrain.verifyAudit', when: 'view == schemabrain.audit', group: 'navigation@2' },
       { command: 'schemabrain.showTail', when: 'view == schemabrain.audit', group: 'navigation@3' },
     ],
+    // Each inline (hover) action is also in the item's context menu (Shift+F10 / the Menu key), so the keyboard
+    // reaches all of them.
     'view/item/context': [
       { command: 'schemabrain.indexConnection', when: 'view == schemabrain.connections && viewItem =~ /^source/', group: 'inline@1' },
-      { command: 'schemabrain.editConnection', when: 'view == schemabrain.connections && viewItem =~ /^source/', group: '1_edit@1' },
-      { command: 'schemabrain.removeConnection', when: 'view == schemabrain.connections && viewItem =~ /^source/', group: '1_edit@2' },
-      { command: 'schemabrain.copyQualifiedName', when: 'view == schemabrain.connections && viewItem =~ /^(table|view|column)/', group: 'inline@2' },
+      { command: 'schemabrain.indexConnection', when: 'view == schemabrain.connections && viewItem =~ /^source/', group: '0_index@1' },
+      { command: 'schemabrain.editConnection', when: 'view == schemabrain.connections && viewItem =~ /^source(\\.|$)/', group: '1_edit@1' },
+      { command: 'schemabrain.removeConnection', when: 'view == schemabrain.connections && viewItem =~ /^source(\\.|$)/', group: '1_edit@2' },
       { command: 'schemabrain.describeTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)/', group: 'inline@1' },
+      { command: 'schemabrain.copyQualifiedName', when: 'view == schemabrain.connections && viewItem =~ /^(table|view|column)/', group: 'inline@2' },
       { command: 'schemabrain.profileTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)$/', group: 'inline@3' },
+      { command: 'schemabrain.describeTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view|column)/', group: '0_describe@1' },
       { command: 'schemabrain.profileTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)$/', group: '2_data@1' },
+      { command: 'schemabrain.copyQualifiedName', when: 'view == schemabrain.connections && viewItem =~ /^(table|view|column|schema)/', group: '9_copy@1' },
       { command: 'schemabrain.runMetric', when: 'view == schemabrain.metrics && viewItem == definition.metric', group: 'inline@1' },
       { command: 'schemabrain.runMetric', when: 'view == schemabrain.metrics && viewItem == definition.metric', group: '1_run@1' },
     ],
@@ -77,7 +89,8 @@ const contributes = {
     properties: {
       'schemabrain.connections': {
         type: 'array',
-        scope: 'machine-overridable',
+        // Shown in User, Remote and Workspace settings: a team can keep its connections (never passwords) in the repo.
+        scope: 'resource',
         default: [],
         markdownDescription: '%schemabrain.config.connections%',
         items: {
@@ -97,14 +110,15 @@ const contributes = {
           },
         },
       },
-      'schemabrain.catalog.home': { type: 'string', scope: 'machine', default: '', markdownDescription: '%schemabrain.config.catalogHome%' },
-      'schemabrain.events.path': { type: 'string', scope: 'machine', default: '', markdownDescription: '%schemabrain.config.eventsPath%' },
+      'schemabrain.catalog.home': { type: 'string', scope: 'machine-overridable', default: '', markdownDescription: '%schemabrain.config.catalogHome%' },
+      'schemabrain.events.path': { type: 'string', scope: 'machine-overridable', default: '', markdownDescription: '%schemabrain.config.eventsPath%' },
       'schemabrain.pii.block': {
-        type: 'array', scope: 'machine-overridable', default: ['credential', 'payment_card', 'government_id'], uniqueItems: true,
+        type: 'array', scope: 'window', default: ['credential', 'payment_card', 'government_id'], uniqueItems: true,
         items: { type: 'string', enum: PII }, markdownDescription: '%schemabrain.config.piiBlock%',
       },
-      'schemabrain.query.rowCap': { type: 'integer', scope: 'machine-overridable', default: 100, minimum: 1, maximum: 10000, markdownDescription: '%schemabrain.config.rowCap%' },
-      'schemabrain.query.statementTimeoutMs': { type: 'integer', scope: 'machine-overridable', default: 5000, minimum: 100, maximum: 600000, markdownDescription: '%schemabrain.config.statementTimeout%' },
+      'schemabrain.query.rowCap': { type: 'integer', scope: 'window', default: 100, minimum: 1, maximum: 10000, markdownDescription: '%schemabrain.config.rowCap%' },
+      'schemabrain.query.personRowCap': { type: 'integer', scope: 'window', default: 5000, minimum: 1, maximum: 10000, markdownDescription: '%schemabrain.config.personRowCap%' },
+      'schemabrain.query.statementTimeoutMs': { type: 'integer', scope: 'window', default: 5000, minimum: 100, maximum: 600000, markdownDescription: '%schemabrain.config.statementTimeout%' },
       'schemabrain.mcp.enabled': { type: 'boolean', scope: 'window', default: true, markdownDescription: '%schemabrain.config.mcpEnabled%' },
     },
   },
@@ -127,7 +141,7 @@ const contributes = {
         { id: 'index', title: '%schemabrain.walkthrough.index.title%', description: '%schemabrain.walkthrough.index.description%',
           media: { markdown: 'media/walkthrough/index.md' }, completionEvents: ['onCommand:schemabrain.indexConnection', 'onCommand:schemabrain.reindexAll'] },
         { id: 'ask', title: '%schemabrain.walkthrough.ask.title%', description: '%schemabrain.walkthrough.ask.description%',
-          media: { markdown: 'media/walkthrough/ask.md' }, completionEvents: ['onCommand:schemabrain.showTail'] },
+          media: { markdown: 'media/walkthrough/ask.md' }, completionEvents: ['onCommand:schemabrain.askAgent'] },
       ],
     },
   ],
@@ -135,8 +149,10 @@ const contributes = {
 
 const pkg = JSON.parse(fs.readFileSync(pkgPath, 'utf8'));
 pkg.contributes = contributes;
-// onView/onCommand/onMcpCollection activation events are generated by VS Code from the contributions.
-pkg.activationEvents = ['onStartupFinished'];
+// onView/onCommand/onMcpCollection activation events are generated by VS Code from the contributions (views, commands,
+// the MCP server definition provider).
+// No onStartupFinished: windows without a database stay untouched. A workspace with definitions activates on open.
+pkg.activationEvents = ['workspaceContains:.schemabrain/**'];
 pkg.icon = 'media/icon.png';
 pkg.galleryBanner = { color: '#1e2a3a', theme: 'dark' };
 pkg.keywords = ['database', 'schema', 'catalog', 'postgresql', 'sqlite', 'mcp', 'copilot', 'agent'];

@@ -13,7 +13,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 
 // The shared sample databases (Chinook, MusicBrainz); override where they live elsewhere.
-const SHARED = process.env.SCHEMABRAIN_SHARED_DATA ?? '/work/shared/data';
+const SHARED = process.env.SCHEMABRAIN_SHARED_DATA ?? path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', '..', 'shared', 'data');
 const PG_BIN = fs.existsSync('/usr/lib/postgresql') ? fs.readdirSync('/usr/lib/postgresql').sort().reverse().map((v) => `/usr/lib/postgresql/${v}/bin`).find((d) => fs.existsSync(`${d}/initdb`)) : undefined;
 
 const freePort = () => new Promise((r) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
@@ -77,7 +77,7 @@ export async function prepareFixtures({ root, work, log }) {
   fs.mkdirSync(path.join(workspace, '.schemabrain'), { recursive: true });
   const chinook = path.join(work, 'data', 'chinook.sqlite');
   fs.mkdirSync(path.dirname(chinook), { recursive: true });
-  fs.copyFileSync(path.join(SHARED, 'chinook/Chinook_Sqlite.sqlite'), chinook);
+  fs.copyFileSync(path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'samples', 'chinook.sqlite'), chinook);
 
   // Shared server: a small database (created fresh each run so the tests are idempotent).
   psql('DROP DATABASE IF EXISTS sb_ext_fixture WITH (FORCE)');
@@ -94,7 +94,9 @@ export async function prepareFixtures({ root, work, log }) {
   const mbExists = psql("SELECT count(*) FROM pg_database WHERE datname = 'sb_ext_musicbrainz'") === '1';
   const mbTables = mbExists ? Number(psql("SELECT count(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog','information_schema')", { db: 'sb_ext_musicbrainz' })) : 0;
   if (mbTables < 375) {
-    const dump = fs.readdirSync(path.join(SHARED, 'musicbrainz')).find((f) => /pg_dump.*\.sql\.gz$/.test(f));
+    const mbDir = path.join(SHARED, 'musicbrainz');
+    const dump = fs.existsSync(mbDir) ? fs.readdirSync(mbDir).find((f) => /pg_dump.*\.sql\.gz$/.test(f)) : undefined;
+    if (!dump) log(`MusicBrainz sample not found under ${mbDir} (set SCHEMABRAIN_SHARED_DATA): the large-tree checks will skip`);
     if (dump) {
       psql('DROP DATABASE IF EXISTS sb_ext_musicbrainz WITH (FORCE)');
       psql('CREATE DATABASE sb_ext_musicbrainz');

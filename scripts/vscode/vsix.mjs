@@ -32,15 +32,18 @@ export async function checkVsix({ root, work, log, openWorkbench, fixtures, shot
   };
   const vsixPath = path.join(work, 'schemabrain.vsix');
   await test('vsce package builds a .vsix', async () => {
-    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--out', vsixPath],
-      { cwd: root, encoding: 'utf8', input: 'y\n', timeout: 180000 });
+    // No flags: the manifest itself must satisfy vsce (repository, license, bundled dependencies), with no warning.
+    const r = spawnSync(process.execPath, [path.join(root, 'node_modules/@vscode/vsce/vsce'), 'package', '--out', vsixPath],
+      { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 180000 });
     if (r.status !== 0) throw new Error(`vsce failed: ${(r.stderr || r.stdout).slice(-800)}`);
+    const warnings = `${r.stdout}\n${r.stderr}`.split('\n').filter((l) => /WARNING|warn/i.test(l));
+    if (warnings.length) throw new Error(`vsce warned: ${warnings.join(' | ').slice(0, 600)}`);
     if (!fs.existsSync(vsixPath)) throw new Error('no .vsix written');
     log(`  vsix ${(fs.statSync(vsixPath).size / 1024 / 1024).toFixed(1)} MiB`);
   });
   await test('the .vsix holds the bundles, the wasm, media, syntaxes and the definitions schema, and nothing from src/ or test/', async () => {
     const entries = zipEntries(vsixPath).map((e) => e.replace(/^extension\//, ''));
-    for (const need of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/sqlite-worker-main.js', 'dist/sql-wasm.wasm', 'dist/libpg-query.wasm', 'media/icon.png', 'media/schemabrain.svg', 'media/audit/panel.js', 'syntaxes/schemabrain-tail.tmLanguage.json', 'schemas/semantic.schema.json', 'media/metric/metric.js', 'media/metric/metric.css']) {
+    for (const need of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/sqlite-worker-main.js', 'dist/sql-wasm.wasm', 'dist/libpg-query.wasm', 'media/icon.png', 'media/schemabrain.svg', 'media/audit/panel.js', 'syntaxes/schemabrain-tail.tmLanguage.json', 'schemas/semantic.schema.json', 'media/metric/metric.js', 'media/metric/metric.css', 'media/connection/form.js', 'media/connection/form.css']) {
       if (!entries.includes(need)) throw new Error(`${need} missing from the .vsix`);
     }
     const bad = entries.filter((e) => /^(src|test|scripts|bench|\.tools|node_modules|test-results)\//.test(e) || /\.map$/.test(e) || /\.ts$/.test(e));
@@ -54,16 +57,30 @@ export async function checkVsix({ root, work, log, openWorkbench, fixtures, shot
     if (r.status !== 0 || !/successfully installed/i.test(r.stdout + r.stderr)) throw new Error(`install failed: ${(r.stdout + r.stderr).slice(-500)}`);
     const installed = fs.readdirSync(extDir).find((d) => d.startsWith('schemabrain.schemabrain'));
     if (!installed) throw new Error('not in the extensions dir');
-    const wb = await openWorkbench({ name: 'vsix', env: fixtures.env, extensionsDir: extDir, userSettings: { 'schemabrain.connections': fixtures.seedConnections } });
+    const wb = await openWorkbench({ name: 'vsix', env: fixtures.env, extensionsDir: extDir, userSettings: { 'schemabrain.connections': fixtures.seedConnections }, smoke: false });
     try {
       const page = wb.page;
       await page.waitForSelector('.monaco-workbench .part.activitybar', { timeout: 90000 });
-      // onStartupFinished activation puts the status bar item up; the container lists the saved connection.
-      await page.locator('.statusbar-item', { hasText: /SchemaBrain:/ }).first().waitFor({ timeout: 60000 });
       const icon = page.locator('.part.activitybar .action-item a[aria-label^="SchemaBrain"], .part.activitybar li[aria-label^="SchemaBrain"]').first();
+      await icon.waitFor({ timeout: 60000 });
+      // A window without a .schemabrain/ folder is left alone: no activation, no status bar item, until the view opens.
+      await page.waitForTimeout(4000);
+      if (await page.locator('.statusbar-item', { hasText: /SchemaBrain:/ }).count()) throw new Error('activated in a window that never asked for SchemaBrain');
       await icon.click();
+      await page.locator('.statusbar-item', { hasText: /SchemaBrain:/ }).first().waitFor({ timeout: 60000 });
       await page.locator('.monaco-list-row', { hasText: 'chinook' }).first().waitFor({ timeout: 30000 });
       await page.screenshot({ path: path.join(shots, 'vsix-installed.png') });
+      // Without the smoke-test driver the toasts show: index from the palette and read the progress and result toasts.
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').fill('>SchemaBrain: Index Connection');
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'Index Connection' }).first().waitFor({ timeout: 10000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget', { hasText: 'index which connection' }).waitFor({ timeout: 10000 });
+      await page.keyboard.type('chinook');
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'chinook' }).first().waitFor({ timeout: 10000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.notifications-toasts', { hasText: /indexed 'chinook' \(11 tables\)/ }).first().waitFor({ timeout: 90000 });
+      await page.screenshot({ path: path.join(shots, 'vsix-toast.png') });
     } finally {
       await wb.close();
     }

@@ -11,6 +11,8 @@ export interface Settings {
   readonly eventsPath: string;
   readonly piiBlock: readonly string[];
   readonly rowCap: number;
+  /** Row cap for runs a person starts in the editor (Run Metric, Preview Rows); the agent keeps `rowCap`. */
+  readonly personRowCap: number;
   readonly statementTimeoutMs: number;
   readonly mcpEnabled: boolean;
 }
@@ -20,7 +22,15 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const homeSetting = cfg.get<string>(SETTING_KEYS.catalogHome, '').trim();
   const home = homeSetting ? path.resolve(expandHome(homeSetting, env)) : schemabrainHome(env);
   const eventsSetting = cfg.get<string>(SETTING_KEYS.eventsPath, '').trim();
-  const block = new Set<string>([...PII_FLOOR, ...cfg.get<string[]>(SETTING_KEYS.piiBlock, [])]);
+  // The block list may be set per workspace, but a workspace can only add categories: the user's list (or the
+  // default) plus every workspace level, plus the floor.
+  const levels = cfg.inspect<string[]>(SETTING_KEYS.piiBlock);
+  const block = new Set<string>([
+    ...PII_FLOOR,
+    ...(levels?.globalValue ?? levels?.defaultValue ?? []),
+    ...(levels?.workspaceValue ?? []),
+    ...(levels?.workspaceFolderValue ?? []),
+  ]);
   return {
     home,
     catalogPath: path.join(home, 'catalog.sqlite'),
@@ -28,6 +38,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     eventsPath: eventsSetting ? path.resolve(expandHome(eventsSetting, env)) : path.join(home, 'events.jsonl'),
     piiBlock: [...block].sort(),
     rowCap: cfg.get<number>(SETTING_KEYS.rowCap, 100),
+    personRowCap: cfg.get<number>(SETTING_KEYS.personRowCap, 5000),
     statementTimeoutMs: cfg.get<number>(SETTING_KEYS.statementTimeoutMs, 5000),
     mcpEnabled: cfg.get<boolean>(SETTING_KEYS.mcpEnabled, true),
   };

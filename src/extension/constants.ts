@@ -26,6 +26,7 @@ export const COMMAND_IDS = {
   runMetric: 'schemabrain.runMetric',
   profileTable: 'schemabrain.profileTable',
   applySuggestions: 'schemabrain.applySuggestions',
+  askAgent: 'schemabrain.askAgent',
 } as const;
 
 export const WEBVIEW_TYPES = {
@@ -46,6 +47,7 @@ export const SETTING_KEYS = {
   eventsPath: 'events.path',
   piiBlock: 'pii.block',
   rowCap: 'query.rowCap',
+  personRowCap: 'query.personRowCap',
   statementTimeoutMs: 'query.statementTimeoutMs',
   mcpEnabled: 'mcp.enabled',
 } as const;
@@ -66,6 +68,8 @@ export const CONTEXT_KEYS = {
   hasConnections: 'schemabrain.hasConnections',
   hasDefinitions: 'schemabrain.hasDefinitions',
   indexing: 'schemabrain.indexing',
+  /** At least one source is in the catalog (Apply Suggestions, Preview Rows, Describe make sense). */
+  hasIndex: 'schemabrain.hasIndex',
   mcpApiMissing: 'schemabrain.mcpApiMissing',
 } as const;
 

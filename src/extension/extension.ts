@@ -15,8 +15,10 @@ import { StatusBar } from './status-bar';
 import { TailChannel } from './tail/tail-channel';
 import { AuditTreeProvider } from './views/audit-tree';
 import { ConnectionsTreeProvider } from './views/connections-tree';
+import { DescribeProvider } from './views/describe-provider';
 import { MetricsTreeProvider } from './views/metrics-tree';
 import { AuditPanel } from './webviews/audit-panel';
+import { ConnectionForm } from './webviews/connection-form';
 import type { CatalogState } from '../core/catalog/provider';
 
 /** What `activate` returns: the services, for other extensions and for the integration checks. */
@@ -33,6 +35,8 @@ export interface SchemaBrainApi {
   readonly statusBar: StatusBar;
   readonly notifier: Notifier;
   readonly mcp: () => McpRegistration;
+  /** The open connection form, if any. */
+  readonly connectionForm: () => ConnectionForm | undefined;
   /** The open audit panel, if any (a getter: checks run from another bundle and cannot see the class's static). */
   readonly auditPanel: () => AuditPanel | undefined;
   /** Run Metric / Profile Table panels and the definitions' diagnostics. */
@@ -66,7 +70,7 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
   context.subscriptions.push(connections, catalog, audit, tail, statusBar);
 
   let catalogState: CatalogState | undefined;
-  const connectionsTree = new ConnectionsTreeProvider({ connections: () => connections.list(), catalog: () => catalogState, indexing: () => indexer.progress });
+  const connectionsTree = new ConnectionsTreeProvider({ connections: () => connections.list(), catalog: () => catalogState, indexing: () => indexer.progress, failures: () => indexer.failures });
   const metricsTree = new MetricsTreeProvider();
   const auditTree = new AuditTreeProvider(audit);
   context.subscriptions.push(
@@ -86,7 +90,12 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     cliPath: dist('cli.js'),
     nodePath: process.execPath,
     notifier,
+    prompter: () => prompter,
     log,
+    indexedAt: async (name) => {
+      const s = await catalog.check();
+      return s.state === 'ready' ? s.view.sourceByName(name)?.indexedAt : undefined;
+    },
     onProgress: (running) => {
       const first = [...running.entries()][0];
       statusBar.setProgress(first ? `indexing ${first[0]} ${first[1]}` : undefined);
@@ -100,7 +109,11 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     await metricsTree.reload(catalogState.state === 'ready' ? catalogState.view : undefined);
     auditTree.refresh();
   };
-  const syncContext = (): void => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasConnections, connections.list().length > 0 || (catalogState?.state === 'ready' && !catalogState.view.isEmpty));
+  const syncContext = (): void => {
+    const indexed = catalogState?.state === 'ready' && !catalogState.view.isEmpty;
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasConnections, connections.list().length > 0);
+    void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasIndex, indexed);
+  };
 
   context.subscriptions.push(
     catalog.onDidChange((state) => {
@@ -144,7 +157,11 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     mcpUnavailableMessage: () => (mcp.registered ? undefined : mcp.message),
     refresh,
     log,
+    catalogView: () => (catalogState?.state === 'ready' ? catalogState.view : undefined),
   });
+
+  const describe = DescribeProvider.register(context, () => (catalogState?.state === 'ready' ? catalogState.view : undefined));
+  context.subscriptions.push(catalog.onDidChange(() => describe.refresh()));
 
   const semantic = registerSemanticFeatures(context, {
     extensionUri: context.extensionUri,
@@ -171,6 +188,7 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     connections, settings, catalog, connectionsTree, metricsTree, auditTree, audit, indexer, tail, statusBar, notifier,
     mcp: () => mcp,
     auditPanel: () => AuditPanel.instance,
+    connectionForm: () => ConnectionForm.instance,
     semantic,
     activationMs,
     storagePaths: [context.globalStorageUri.fsPath, context.storageUri?.fsPath, context.logUri.fsPath].filter((p): p is string => Boolean(p)),

@@ -18,3 +18,32 @@ export function formatAge(iso: string | null | undefined, now: number = Date.now
   if (s < 86400) return `${Math.round(s / 3600)} h ago`;
   return `${Math.round(s / 86400)} d ago`;
 }
+
+/** `1 table`, `2 tables`, `1,234 tables`. */
+export function plural(n: number, one: string, many: string = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+/** Human-readable size: `812 B`, `1.2 KiB`, `884 KiB`, `3.4 MiB`, `1.1 GiB`. */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '?';
+  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let v = n;
+  let u = 0;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${n} B` : `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[u]}`;
+}
+
+/**
+ * A Markdown code span holding `s` verbatim. Backslash escapes do not work inside code spans (they would show), so the
+ * text is left as is and the fence is made longer than any run of backticks inside it, per CommonMark.
+ */
+export function codeSpan(s: string): string {
+  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${s}${pad}${fence}`;
+}

@@ -5,6 +5,8 @@ export interface Log {
   info(msg: string): void;
   warn(msg: string): void;
   error(msg: string): void;
+  /** Reveals the channel (the "Show Log" button of error toasts). */
+  show(): void;
 }
 
 export function createLog(channel: vscode.LogOutputChannel): Log {
@@ -12,5 +14,6 @@ export function createLog(channel: vscode.LogOutputChannel): Log {
     info: (m) => channel.info(m),
     warn: (m) => channel.warn(m),
     error: (m) => channel.error(m),
+    show: () => channel.show(true),
   };
 }

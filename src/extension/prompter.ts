@@ -27,6 +27,8 @@ export const windowPrompter: Prompter = {
 export interface Notice {
   readonly severity: 'info' | 'warning' | 'error';
   readonly message: string;
+  /** The buttons the toast offered. */
+  readonly buttons: readonly string[];
 }
 
 export class Notifier {
@@ -35,7 +37,7 @@ export class Notifier {
 
   /** Shows the message without waiting for the user (buttons resolve later through `onChoice`). */
   notify(severity: Notice['severity'], message: string, buttons: readonly string[] = [], onChoice?: (choice: string) => void): void {
-    this.notices.push({ severity, message });
+    this.notices.push({ severity, message, buttons });
     if (this.notices.length > 200) this.notices.shift();
     void this.prompter()
       .choose(severity, message, ...buttons)

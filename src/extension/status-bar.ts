@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CatalogState } from '../core/catalog/provider';
 import { COMMAND_IDS, VIEW_IDS } from './constants';
-import { formatAge } from './format';
+import { formatAge, plural } from './format';
 
 /** Catalog freshness, or indexing progress while an index runs. */
 export class StatusBar implements vscode.Disposable {
@@ -53,7 +53,7 @@ export class StatusBar implements vscode.Disposable {
       const newest = v.sources.map((x) => x.indexedAt).sort().at(-1) ?? null;
       const tables = v.sources.reduce((n, x) => n + x.tableCount, 0);
       this.item.text = `$(database) SchemaBrain: ${v.sources.length} source${v.sources.length === 1 ? '' : 's'} · ${formatAge(newest)}`;
-      this.item.tooltip = `${v.sources.length} sources, ${tables} tables, catalog generation ${v.generation}. Newest index ${newest ?? 'never'}.`;
+      this.item.tooltip = `${plural(v.sources.length, 'source')}, ${plural(tables, 'table')}, catalog generation ${v.generation}. Newest index ${newest ?? 'never'}.`;
       this.item.backgroundColor = undefined;
     }
   }

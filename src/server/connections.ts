@@ -1,12 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type pg from 'pg';
 import type { Database } from 'sql.js';
 import type { SourceInfo } from '../core/catalog/model';
 import { loadSqlJs } from '../core/catalog/sqljs';
 import { parseSourceSpec, SourceSpecError } from '../core/sources/locator';
-import { createReadOnlyPool, SqliteQueryWorker } from '../core/sql';
-import type { SqlGuard } from '../core/sql';
+import { SqliteQueryWorker } from '../core/sql';
+import type { MysqlExecTarget } from '../core/sql/mysql-exec';
+import { mysqlConnectionOptions } from '../core/sql/mysql-driver';
+import type { SqlGuard, SqliteMaskPlan } from '../core/sql';
+import { SourcePool, type SourcePoolOptions } from '../core/sql/pg-pool';
+import { createFunctionPolicy, type SqlObjectAllowances } from '../core/sql/function-policy';
 
 /**
  * Live connections to indexed sources for guarded queries, opened lazily and kept per server process: a small
@@ -16,13 +19,15 @@ import type { SqlGuard } from '../core/sql';
  */
 
 export type SourceConnection =
-  | { readonly engine: 'postgres'; readonly pool: pg.Pool }
+  | { readonly engine: 'postgres'; readonly pool: SourcePool }
+  /** MySQL/MariaDB: options for a fresh connection per statement (no session state survives a call). */
+  | { readonly engine: 'mysql'; readonly target: MysqlExecTarget }
   | {
       readonly engine: 'sqlite';
       /** The in-memory copy, for statements SchemaBrain compiles itself (metrics, profiles). */
       readonly db: Database;
       /** A worker thread over its own copy, for agent-written SQL: terminated when a statement outruns its cap. */
-      worker(guard: SqlGuard): SqliteQueryWorker;
+      worker(guard: SqlGuard, mask?: SqliteMaskPlan): SqliteQueryWorker;
     };
 
 /** The worker entry beside the bundle, or the TypeScript source when running from source (tests). */
@@ -33,13 +38,21 @@ function workerEntry(): { workerScript: string; execArgv?: string[] } {
 
 export type ConnectionFailure = { readonly kind: 'missing_credential' | 'unreachable'; readonly message: string };
 
+export interface SourceConnectionOptions {
+  /** User functions and views the operator allows agent SQL to reach (function-policy.ts). */
+  readonly allow?: SqlObjectAllowances;
+  /** Queue settings for every PostgreSQL source (pg-pool.ts SourcePool). */
+  readonly queue?: Omit<SourcePoolOptions, 'policy'> & { readonly maxConnections?: number };
+}
+
 export class SourceConnections {
-  private readonly pools = new Map<string, pg.Pool>();
+  private readonly pools = new Map<string, SourcePool>();
   private readonly sqlite = new Map<string, { stamp: string; db: Database; bytes: Uint8Array; worker: SqliteQueryWorker | null }>();
 
   constructor(
     private readonly secrets: ReadonlyMap<string, string>,
     private readonly env: NodeJS.ProcessEnv = process.env,
+    private readonly options: SourceConnectionOptions = {},
   ) {}
 
   async get(source: SourceInfo): Promise<SourceConnection | ConnectionFailure> {
@@ -47,6 +60,7 @@ export class SourceConnections {
       return { kind: 'missing_credential', message: `Source '${source.name}' has no connection details in the catalog; re-index it to enable queries.` };
     }
     if (source.engine === 'sqlite') return this.sqliteDb(source);
+    if (source.engine === 'mysql') return this.mysqlTarget(source);
     const existing = this.pools.get(source.name);
     if (existing) return { engine: 'postgres', pool: existing };
     let spec;
@@ -58,16 +72,32 @@ export class SourceConnections {
     }
     if (spec.engine !== 'postgres') return { kind: 'unreachable', message: `Source '${source.name}' has an unexpected connection template.` };
     const password = this.secrets.get(source.name) ?? spec.password;
-    const pool = createReadOnlyPool({
-      host: spec.host,
-      port: spec.port,
-      database: spec.database,
-      user: spec.user,
-      ...(password !== undefined ? { password: () => password } : {}),
-      ...(spec.params.sslmode && spec.params.sslmode !== 'disable' ? { ssl: { rejectUnauthorized: spec.params.sslmode === 'verify-full' } } : {}),
-    });
+    const pool = new SourcePool(
+      {
+        host: spec.host,
+        port: spec.port,
+        database: spec.database,
+        user: spec.user,
+        maxConnections: this.options.queue?.maxConnections ?? 4,
+        ...(password !== undefined ? { password: () => password } : {}),
+        ...(spec.params.sslmode && spec.params.sslmode !== 'disable' ? { ssl: { rejectUnauthorized: spec.params.sslmode === 'verify-full' } } : {}),
+      },
+      { ...this.options.queue, policy: createFunctionPolicy(this.options.allow) },
+    );
     this.pools.set(source.name, pool);
     return { engine: 'postgres', pool };
+  }
+
+  private mysqlTarget(source: SourceInfo): SourceConnection | ConnectionFailure {
+    let spec;
+    try {
+      spec = parseSourceSpec(source.connectTemplate!, { name: source.name, env: this.env });
+    } catch (e) {
+      if (e instanceof SourceSpecError) return { kind: 'missing_credential', message: `${e.message} ${e.hint}` };
+      throw e;
+    }
+    if (spec.engine !== 'mysql') return { kind: 'unreachable', message: `Source '${source.name}' has an unexpected connection template.` };
+    return { engine: 'mysql', target: { options: mysqlConnectionOptions(spec, { password: this.secrets.get(source.name) }) } };
   }
 
   private async sqliteDb(source: SourceInfo): Promise<SourceConnection | ConnectionFailure> {
@@ -92,7 +122,7 @@ export class SourceConnections {
     return {
       engine: 'sqlite',
       db: e.db,
-      worker: (guard) => (e.worker ??= new SqliteQueryWorker(guard, { bytes: e.bytes, ...workerEntry() })),
+      worker: (guard, mask) => (e.worker ??= new SqliteQueryWorker(guard, { bytes: e.bytes, mask, ...workerEntry() })),
     };
   }
 

@@ -1,15 +1,36 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CompleteRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CatalogView } from '../core/catalog/view';
-import { compactEnvelopeJsonSchema, failure } from '../core/envelope';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { failure } from '../core/envelope';
+import { scrubEnvelope } from '../core/pii/secrets';
 import type { Envelope } from '../core/envelope';
 import type { ServerDeps } from './deps';
 import { DerivedData } from './derived';
 import { annotationsFor } from './tool';
 import type { CallTrace, ToolDefinition } from './tool';
 import { allTools } from './tools';
-import { inputJsonSchema, validateArgs } from './validate';
+import { inputJsonSchema, MAX_ARGUMENT_DEPTH, nestedDeeperThan, setToolCallHandler, validateArgs } from './validate';
+import { Completer } from './completion/complete';
+import { compactInputSchema, ENVELOPE_STATUSES_TEXT, listedEnvelopeSchema } from './listing';
+import { passes } from './logging/client-log';
+import { startProgress } from './progress';
+import { listPrompts, promptArgKind, Prompts } from './prompts/prompts';
+import { CatalogResources, RESOURCE_NOT_FOUND } from './resources/catalog-resources';
+import { parseResourceUri, RESOURCE_TEMPLATES } from './resources/uri';
+import { catalogWatcher } from './resources/watch';
 
 export const SERVER_NAME = 'schemabrain';
 
@@ -17,7 +38,9 @@ const INSTRUCTIONS = [
   'SchemaBrain is a catalog of indexed PostgreSQL and SQLite schemas. Start with list_indexed_schemas or',
   'find_relevant_tables, then describe_table / describe_column, suggest_joins for join paths, and list_metrics →',
   'get_metric for governed numbers; run_query runs one guarded read-only statement. Every response is a charter v1.2',
-  "envelope: branch on 'status'; on error follow error.recovery.suggested_tool with suggested_args.",
+  `envelope: branch on 'status' (${ENVELOPE_STATUSES_TEXT}); on error follow error.recovery.suggested_tool with suggested_args.`,
+  'Tables, views, entities and metrics are also resources (schemabrain://<source>/<schema>/<table>), and the prompts',
+  'explore_database, answer_with_sql, explain_metric and review_table_quality start common tasks.',
 ].join(' ');
 
 function toResult(envelope: Envelope<unknown>): CallToolResult {
@@ -33,12 +56,32 @@ function listEntry(def: ToolDefinition, outputSchema: Record<string, unknown>): 
     name: def.name,
     title: def.title,
     description: def.description,
-    inputSchema: inputJsonSchema(def.input) as Tool['inputSchema'],
+    inputSchema: compactInputSchema(inputJsonSchema(def.input)) as Tool['inputSchema'],
     outputSchema: outputSchema as Tool['outputSchema'],
     annotations: annotationsFor(def),
     // idempotent travels as annotations.idempotentHint; latency has no MCP hint of its own.
-    _meta: { latency_hint: def.latency, side_effects: def.sideEffects },
+    // side_effects is in the annotations already (readOnlyHint / openWorldHint).
+    _meta: { latency_hint: def.latency },
   };
+}
+
+/** The answer to a call whose audit row could not be made durable: retryable, and without the call's data. */
+function auditUnavailable(tool: string, kind: string): Envelope<unknown> {
+  const why =
+    kind === 'lock_timeout'
+      ? 'another SchemaBrain server holds the audit log lock (it may be paused)'
+      : kind === 'unwritable'
+        ? 'the audit log cannot be written (disk full or read-only)'
+        : 'the audit log could not record the call';
+  return failure('audit_unavailable', `${tool} ran but its audit row could not be made durable: ${why}, so no data is returned. Retry in a few seconds; the server log says what the operator must fix.`, {
+    recovery: { suggested_tool: tool, suggested_args: null },
+  });
+}
+
+/** A source that cannot be reached is worth a line in the client's server log (names only, no message text). */
+function warnUnreachable(deps: ServerDeps, tool: string, args: unknown): void {
+  const source = (args as { source?: unknown } | null)?.source;
+  deps.logger.warn(`${typeof source === 'string' ? `source ${source.slice(0, 100)}` : 'a source'} is unreachable (${tool}); check that the database is up, then call get_index_status`);
 }
 
 export interface SchemaBrainServer {
@@ -46,17 +89,30 @@ export interface SchemaBrainServer {
   readonly tools: readonly ToolDefinition[];
   /** Runs one tool call exactly as the protocol handler does (used by tests and the CLI demo). */
   callTool(name: string, args: unknown, signal?: AbortSignal): Promise<Envelope<unknown>>;
+  /** The catalog as MCP resources (list, read), shared with prompts and completion. */
+  readonly resources: CatalogResources;
 }
+
+/** Client log threshold until the client sends logging/setLevel: warnings and errors only. */
+const DEFAULT_LOG_LEVEL: LoggingLevel = 'warning';
+const REPLAY_DELAY_MS = 300;
 
 export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] = allTools): SchemaBrainServer {
   const server = new Server(
     { name: SERVER_NAME, title: 'SchemaBrain', version: deps.version },
-    { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
+    {
+      // The tool and prompt sets are fixed for the life of the process; the resource list follows the catalog.
+      capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: false }, completions: {}, logging: {} },
+      instructions: INSTRUCTIONS,
+    },
   );
   const byName = new Map(tools.map((t) => [t.name, t]));
-  const outputSchema = compactEnvelopeJsonSchema();
+  const outputSchema = listedEnvelopeSchema();
   const listing = tools.map((t) => listEntry(t, outputSchema));
   const derived = new DerivedData(deps.pii);
+  const resources = new CatalogResources(deps, derived);
+  const prompts = new Prompts(resources, derived);
+  const completer = new Completer(deps, derived, resources, promptArgKind);
 
   async function dispatch(def: ToolDefinition, rawArgs: unknown, trace: CallTrace, signal: AbortSignal): Promise<{ env: Envelope<unknown>; generation: number | null }> {
     const v = validateArgs(def.name, def.input, rawArgs);
@@ -68,7 +124,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     else {
       const why = state.state === 'missing' ? `No catalog at ${state.path} yet.` : `The catalog at ${state.path} cannot be read: ${state.reason}.`;
       return {
-        env: failure('index_not_ready', `${why} Index a database first: run 'schemabrain index --source <postgres URL | sqlite file> --name <name>' or, in VS Code, 'SchemaBrain: Index Connection'.`, {
+        env: failure('index_not_ready', `${why} Index a database first: run 'schemabrain index --source <postgres or mysql URL | sqlite file> --name <name>' or, in VS Code, 'SchemaBrain: Index Connection'.`, {
           recovery: { suggested_tool: 'get_index_status', suggested_args: {} },
         }),
         generation: null,
@@ -76,14 +132,15 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     }
     if (catalog.isEmpty && def.needsCatalog !== false) {
       return {
-        env: failure('index_not_ready', "The catalog holds no indexed source yet. Run 'schemabrain index --source <postgres URL | sqlite file> --name <name>' or 'SchemaBrain: Index Connection' in VS Code.", {
+        env: failure('index_not_ready', "The catalog holds no indexed source yet. Run 'schemabrain index --source <postgres or mysql URL | sqlite file> --name <name>' or 'SchemaBrain: Index Connection' in VS Code.", {
           recovery: { suggested_tool: 'get_index_status', suggested_args: {} },
         }),
         generation: catalog.generation,
       };
     }
     try {
-      const env = await def.handler(v.args, { catalog, deps, derived, signal, trace });
+      // last line of defence: no floor secret (card, SSN, key, token, private key) leaves any tool (core/pii/secrets.ts)
+      const env = scrubEnvelope(await def.handler(v.args, { catalog, deps, derived, signal, trace }));
       return { env, generation: catalog.generation };
     } catch (e) {
       deps.logger.error(`tool ${def.name} failed: ${(e as Error).stack ?? String(e)}`);
@@ -97,7 +154,19 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
   }
 
   async function callTool(name: string, args: unknown, signal: AbortSignal = new AbortController().signal): Promise<Envelope<unknown>> {
+    const leave = deps.gate?.enter();
+    try {
+      return await auditedCall(name, args, signal);
+    } finally {
+      leave?.();
+    }
+  }
+
+  async function auditedCall(name: string, rawArgs: unknown, signal: AbortSignal): Promise<Envelope<unknown>> {
     const started = performance.now();
+    const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
+    // What is validated, dispatched and recorded: over-deep input is replaced before anything walks it.
+    const args: unknown = tooDeep ? { arguments: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels (not recorded)` } : rawArgs;
     const trace: CallTrace = { piiCategories: [], sql: null, rowCount: null, truncated: false };
     const def = byName.get(name);
     let env: Envelope<unknown>;
@@ -107,18 +176,25 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
       env = failure('invalid_argument', `unknown tool '${name}'`, {
         recovery: { suggested_tool: 'list_indexed_schemas', suggested_args: {}, fuzzy_matches: names.filter((n) => n.includes(name) || name.includes(n)).slice(0, 3) },
       });
+    } else if (tooDeep) {
+      env = failure('invalid_argument', `arguments of '${name}' are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`, {
+        recovery: { suggested_tool: name, suggested_args: {} },
+      });
     } else {
-      ({ env, generation } = await dispatch(def, args, trace, signal));
+      const denied = deps.access?.check(name, args) ?? null;
+      if (denied) env = denied;
+      else ({ env, generation } = await dispatch(def, args, trace, signal));
     }
     if (deps.recorder) {
       const client = server.getClientVersion();
-      await deps.recorder.record({
+      const outcome = await deps.recorder.record({
         sessionId: deps.sessionId,
         client: { name: client?.name ?? null, version: client?.version ?? null },
         tool: name,
         args,
-        status: env.status,
-        errorKind: env.error?.kind ?? null,
+        status: signal.aborted ? 'error' : env.status,
+        // A call the client cancelled (notifications/cancelled) is recorded as such, whatever the tool returned.
+        errorKind: signal.aborted ? 'cancelled' : (env.error?.kind ?? null),
         piiCategories: [...new Set([...trace.piiCategories, ...(env.error?.pii_categories ?? [])])],
         sql: trace.sql,
         rowCount: trace.rowCount,
@@ -127,12 +203,76 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
         generation,
         resultSummary: def?.summarize?.(env) ?? {},
       });
+      // Nothing is answered without its durable audit row (unless the operator chose --audit-fail-open).
+      if (outcome.auditFailure) return auditUnavailable(name, outcome.auditFailure.kind);
     }
+    if (!signal.aborted && env.status === 'error' && /could not be reached|is missing; restore it/i.test(env.error?.message ?? '')) warnUnreachable(deps, name, args);
     return env;
   }
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => toResult(await callTool(req.params.name, req.params.arguments, extra.signal)));
+  // arguments that are null, a string or an array get an invalid_argument envelope, not a protocol error
+  setToolCallHandler(server, async (req, extra) => {
+    const token = req.params._meta?.progressToken;
+    const def = byName.get(req.params.name);
+    // Slow tools report progress while the database works; fast ones answer before a client could show it.
+    const done = token !== undefined && def && def.latency !== 'fast' ? startProgress(token, def.name, (n) => extra.sendNotification(n)) : null;
+    const env = await callTool(req.params.name, req.params.arguments, extra.signal);
+    await done?.(extra.signal.aborted ? 'cancelled' : env.status);
+    return toResult(env);
+  });
 
-  return { server, tools, callTool };
+  server.setRequestHandler(ListResourcesRequestSchema, (req) => resources.list(req.params?.cursor));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES.map((t) => ({ ...t })) }));
+  server.setRequestHandler(ReadResourceRequestSchema, (req) => resources.read(req.params.uri));
+  const subscriptions = new Set<string>();
+  server.setRequestHandler(SubscribeRequestSchema, (req) => {
+    if (!parseResourceUri(req.params.uri)) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${req.params.uri.slice(0, 300)} (only schemabrain:// catalog URIs can be subscribed to)`, { uri: req.params.uri });
+    subscriptions.add(req.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (req) => {
+    subscriptions.delete(req.params.uri);
+    return {};
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listPrompts() }));
+  server.setRequestHandler(GetPromptRequestSchema, (req) => prompts.get(req.params.name, req.params.arguments));
+  server.setRequestHandler(CompleteRequestSchema, (req) => completer.complete(req.params));
+
+  let logLevel: LoggingLevel = DEFAULT_LOG_LEVEL;
+  server.setRequestHandler(SetLevelRequestSchema, (req) => {
+    logLevel = req.params.level;
+    return {};
+  });
+  const sendLog = (level: LoggingLevel, message: string): void => {
+    if (passes(level, logLevel)) void server.sendLoggingMessage({ level, logger: SERVER_NAME, data: message }).catch(() => undefined);
+  };
+
+  // After the handshake: catalog changes become list_changed / updated notifications, server warnings log messages.
+  const unsubscribe: Array<() => void> = [];
+  server.oninitialized = () => {
+    unsubscribe.push(
+      catalogWatcher(deps).subscribe((change) => {
+        if (change.listChanged) void server.sendResourceListChanged().catch(() => undefined);
+        for (const uri of change.changed) if (subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+      }),
+    );
+    if (deps.clientLog) {
+      const bus = deps.clientLog;
+      // Over HTTP the client opens its notification stream (GET) just after `initialized`; replaying start-up
+      // warnings at once would send them into no stream.
+      const replay = setTimeout(() => {
+        for (const e of bus.recent()) sendLog(e.level, e.message);
+        unsubscribe.push(bus.subscribe((e) => sendLog(e.level, e.message)));
+      }, REPLAY_DELAY_MS);
+      replay.unref();
+      unsubscribe.push(() => clearTimeout(replay));
+    }
+  };
+  server.onclose = () => {
+    for (const u of unsubscribe.splice(0)) u();
+  };
+
+  return { server, tools, callTool, resources };
 }

@@ -1,10 +1,12 @@
 import type { CatalogProvider } from '../core/catalog/provider';
 import type { PiiTag } from '../core/catalog/model';
 import type { CallRecorder } from '../core/audit';
-import type { PiiCategory } from '../core/envelope';
+import type { Envelope, PiiCategory } from '../core/envelope';
 import type { SqlGuard } from '../core/sql';
 import type { Logger } from '../core/util/logger';
 import type { SourceConnections } from './connections';
+import type { CallGate } from './inflight';
+import type { ClientLogBus } from './logging/client-log';
 import type { SemanticModels } from './semantic-model';
 
 /** Decides what of a column may leave the server. */
@@ -38,6 +40,15 @@ export interface ServerDeps {
   readonly connections: SourceConnections;
   /** Schemas agents may query; undefined means every non-system schema. */
   readonly allowedSchemas?: readonly string[];
+  /** Warnings and errors forwarded to MCP clients as notifications/message (the logger tees into it). */
+  readonly clientLog?: ClientLogBus;
+  /** Tool calls in flight, drained on shutdown before the transport, audit log and pools close. */
+  readonly gate?: CallGate;
+  /**
+   * A team server's role, source and rate checks (src/server/team/access.ts): an envelope refuses the call before
+   * it runs (and is audited like any answer); null lets it run. Absent for the single-user server.
+   */
+  readonly access?: { check(tool: string, args: unknown): Envelope<unknown> | null };
 }
 
 export const DEFAULT_LIMITS: ServerLimits = { maxRows: 1000, maxBytes: 1_000_000, statementTimeoutMs: 15_000 };

@@ -1,51 +1,207 @@
+import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from './create-server';
 import type { ServerDeps } from './deps';
 
+/** A session nobody has used for this long is closed (its client re-initialises on the 404). */
+export const SESSION_IDLE_MS = 30 * 60_000;
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+interface Session {
+  readonly transport: StreamableHTTPServerTransport;
+  readonly close: () => Promise<void>;
+  lastSeen: number;
+}
+
 /**
- * Streamable HTTP on loopback only (a team can put a proxy with authentication in front). Stateless: each POST gets
- * its own protocol server over the shared deps, so sessions cost nothing to keep. Host and Origin headers are
- * checked against loopback names to stop DNS-rebinding from a browser page.
+ * What a team server adds to the HTTP layer (see src/server/team): `route` answers paths outside /mcp (health,
+ * metrics, OAuth metadata) before any other check; `authenticate` runs after the Host and Origin checks and either
+ * answers the request itself (401, 403) and returns null, or returns the function that runs the request as its
+ * principal.
  */
-export async function startHttpServer(deps: ServerDeps, opts: { port: number; host?: string }): Promise<{ url: string; close(): Promise<void> }> {
+export interface HttpHooks {
+  route?(req: http.IncomingMessage, res: http.ServerResponse): boolean;
+  /**
+   * Idle keep-alive sockets are closed after this long (Node's default is 5 s). Behind a load balancer, or with
+   * busy clients, it must outlast the peer's idle timeout, or a request sent on a socket the server is closing
+   * fails with ECONNRESET.
+   */
+  keepAliveMs?: number;
+  authenticate?(req: http.IncomingMessage, res: http.ServerResponse): Promise<(<T>(fn: () => T) => T) | null>;
+}
+
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
+}
+
+function jsonError(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+function readBody(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error('request body too large'));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      } catch {
+        resolve(undefined);
+      }
+    });
+    req.on('error', reject);
+  });
+}
+
+/**
+ * Streamable HTTP with sessions: `initialize` (a POST without `Mcp-Session-Id`) opens a session with its own protocol
+ * server over the shared deps; later POSTs, the GET stream that carries server notifications (list_changed, log
+ * messages) and DELETE use its id. Every request's `Host` must name this server and a browser's `Origin` must be this
+ * server, which stops DNS-rebinding and cross-site pages. Binding off loopback is allowed with `--host`, with a
+ * warning: there is no authentication, so anyone who can reach the port can read the catalog.
+ */
+export async function startHttpServer(deps: ServerDeps, opts: { port: number; host?: string; hooks?: HttpHooks }): Promise<{ url: string; sessions(): number; close(): Promise<void> }> {
   const host = opts.host ?? '127.0.0.1';
-  const httpServer = http.createServer((req, res) => {
-    if (!req.url || !req.url.startsWith('/mcp')) {
+  const sessions = new Map<string, Session>();
+  let allowedHosts = new Set<string>();
+  let allowedOrigins = new Set<string>();
+
+  async function openSession(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+    const { server } = createServer(deps);
+    let session: Session | undefined;
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => crypto.randomUUID(),
+      onsessioninitialized: (id) => {
+        session = { transport, close: () => server.close(), lastSeen: Date.now() };
+        sessions.set(id, session);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, body);
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = req.url ?? '';
+    if (opts.hooks?.route?.(req, res)) return;
+    if (!(url === '/mcp' || url.startsWith('/mcp?') || url.startsWith('/mcp/'))) {
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'not found; the MCP endpoint is /mcp' }));
       return;
     }
-    if (req.method !== 'POST') {
-      res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null }));
+    const hostHeader = (req.headers.host ?? '').toLowerCase();
+    // With bearer authentication (team servers behind a load balancer, whose public name is not known here) a
+    // rebound DNS name gains nothing: the browser does not hold the token. The Origin check still applies.
+    if (!opts.hooks?.authenticate && !allowedHosts.has(hostHeader)) {
+      jsonError(res, 403, `Invalid Host header: ${hostHeader.slice(0, 100)}`);
       return;
     }
-    const port = (httpServer.address() as AddressInfo).port;
-    const { server } = createServer(deps);
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableDnsRebindingProtection: true,
-      allowedHosts: [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`],
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin.toLowerCase())) {
+      jsonError(res, 403, `Invalid Origin header: ${origin.slice(0, 100)}`);
+      return;
+    }
+    if (opts.hooks?.authenticate) {
+      const runAs = await opts.hooks.authenticate(req, res);
+      if (!runAs) return;
+      return runAs(() => serve(req, res));
+    }
+    return serve(req, res);
+  }
+
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const sid = req.headers['mcp-session-id'];
+    const sessionId = Array.isArray(sid) ? sid[0] : sid;
+    if (req.method === 'POST') {
+      const body = await readBody(req);
+      if (!sessionId) {
+        if (isInitializeRequest(body) || (Array.isArray(body) && body.some((m) => isInitializeRequest(m)))) return openSession(req, res, body);
+        jsonError(res, 400, 'Bad Request: no Mcp-Session-Id header; send initialize first.');
+        return;
+      }
+      const s = sessions.get(sessionId);
+      if (!s) {
+        jsonError(res, 404, 'Session not found; initialize a new session.');
+        return;
+      }
+      s.lastSeen = Date.now();
+      return s.transport.handleRequest(req, res, body);
+    }
+    if (req.method === 'GET' || req.method === 'DELETE') {
+      const s = sessionId ? sessions.get(sessionId) : undefined;
+      if (!s) {
+        jsonError(res, sessionId ? 404 : 400, sessionId ? 'Session not found; initialize a new session.' : 'Bad Request: no Mcp-Session-Id header.');
+        return;
+      }
+      s.lastSeen = Date.now();
+      return s.transport.handleRequest(req, res);
+    }
+    jsonError(res, 405, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
+  }
+
+  const httpServer = http.createServer((req, res) => {
+    handle(req, res).catch((e: unknown) => {
+      deps.logger.error(`http request failed: ${(e as Error).message}`);
+      if (!res.headersSent) jsonError(res, 500, 'Internal server error');
+      else res.end();
     });
-    res.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    server
-      .connect(transport)
-      .then(() => transport.handleRequest(req, res))
-      .catch((e: unknown) => {
-        deps.logger.error(`http request failed: ${(e as Error).message}`);
-        if (!res.headersSent) res.writeHead(500).end();
-      });
   });
+  if (opts.hooks?.keepAliveMs) {
+    httpServer.keepAliveTimeout = opts.hooks.keepAliveMs;
+    httpServer.headersTimeout = opts.hooks.keepAliveMs + 1000;
+  }
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(opts.port, host, () => resolve());
   });
   const { port } = httpServer.address() as AddressInfo;
+  const names = ['127.0.0.1', 'localhost', '[::1]'];
+  if (!isLoopback(host)) names.push(host.includes(':') ? `[${host}]` : host, os.hostname().toLowerCase());
+  if (!isLoopback(host) && !opts.hooks?.authenticate) {
+    deps.logger.warn(
+      `listening on ${host}:${port}, beyond this machine: the MCP endpoint has no authentication, so anyone who can reach this port can read the catalog and run read-only queries. Put an authenticating proxy in front, or bind 127.0.0.1.`,
+    );
+  }
+  allowedHosts = new Set(names.map((n) => `${n}:${port}`));
+  allowedOrigins = new Set(names.map((n) => `http://${n}:${port}`));
+
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, s] of sessions) {
+      if (now - s.lastSeen > SESSION_IDLE_MS) {
+        sessions.delete(id);
+        void s.transport.close();
+        void s.close();
+      }
+    }
+  }, 60_000);
+  sweep.unref();
+
+  const shown = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${host}:${port}/mcp`,
-    close: () => new Promise<void>((resolve) => httpServer.close(() => resolve())),
+    url: `http://${shown}:${port}/mcp`,
+    sessions: () => sessions.size,
+    close: async () => {
+      clearInterval(sweep);
+      for (const s of sessions.values()) {
+        await s.transport.close().catch(() => undefined);
+        await s.close().catch(() => undefined);
+      }
+      sessions.clear();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
   };
 }

@@ -9,6 +9,8 @@ export interface ServerOptions {
   readonly catalogPath: string | null;
   readonly auditPath: string | null;
   readonly noAudit: boolean;
+  /** `--audit-fail-open`: answer calls even when their audit row cannot be written (recorded in the log as markers). */
+  readonly auditFailOpen?: boolean;
   readonly eventsPath: string | null;
   readonly workspaceDir: string | null;
   readonly piiBlock: PiiCategory[];
@@ -17,11 +19,26 @@ export interface ServerOptions {
   readonly limits: Partial<ServerLimits>;
   /** Streamable HTTP on loopback instead of stdio (0 = any free port). */
   readonly httpPort: number | null;
+  /** Address the HTTP server binds (default 127.0.0.1); anything off loopback is warned about at start. */
+  readonly httpHost?: string;
+  /** `--store postgres://…` (or SCHEMABRAIN_STORE): a team replica over the shared store (src/server/team). */
+  readonly store?: string;
+  /** Team server: tool calls per second per principal on this replica (0: no limit; default 50). */
+  readonly rateLimit?: number;
+  /** Team server: where the replica keeps its copy of the catalog and definitions (default: a fresh temp dir). */
+  readonly teamCacheDir?: string;
+  /** Team server: the OAuth authorization server whose JWT access tokens are accepted (resource-server mode). */
+  readonly oauthIssuer?: string;
+  /** Team server: the audience those tokens must carry (this server's resource URL). */
+  readonly oauthAudience?: string;
+  /** Team server: the issuer's JWKS URL (default: discovered from the issuer's metadata). */
+  readonly oauthJwks?: string;
 }
 
-export const SERVER_USAGE = `schemabrain serve [--catalog PATH] [--audit-path PATH | --no-audit] [--events-path PATH]
+export const SERVER_USAGE = `schemabrain serve [--catalog PATH] [--audit-path PATH | --no-audit] [--audit-fail-open] [--events-path PATH]
                   [--workspace DIR] [--pii-policy FILE] [--pii-block CATEGORIES] [--allow-schemas a,b] [--max-rows N] [--statement-timeout-ms N]
-                  [--http PORT]   (Streamable HTTP on 127.0.0.1 instead of stdio)`;
+                  [--http PORT [--host ADDR]]   (Streamable HTTP on 127.0.0.1, or ADDR, instead of stdio)
+                  [--store postgres://user@host/db [--rate-limit N] [--cache-dir DIR] [--oauth-issuer URL --oauth-audience URL [--oauth-jwks URL]]]   (team replica, needs --http)`;
 
 function intFlag(name: string, v: string | undefined, min: number, max: number): number {
   const n = Number(v);
@@ -37,10 +54,18 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
   let eventsPath: string | null = null;
   let workspaceDir = env.SCHEMABRAIN_WORKSPACE || null;
   let noAudit = false;
+  let auditFailOpen = false;
   let piiBlock: PiiCategory[] = [];
   let piiPolicyPath: string | null = env.SCHEMABRAIN_PII_POLICY || null;
   let allowSchemas: string[] | undefined;
   let httpPort: number | null = null;
+  let httpHost: string | undefined;
+  let store: string | undefined = env.SCHEMABRAIN_STORE || undefined;
+  let rateLimit: number | undefined;
+  let teamCacheDir: string | undefined;
+  let oauthIssuer: string | undefined;
+  let oauthAudience: string | undefined;
+  let oauthJwks: string | undefined;
   const limits: { -readonly [K in keyof ServerLimits]?: ServerLimits[K] } = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -59,6 +84,9 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
         break;
       case '--no-audit':
         noAudit = true;
+        break;
+      case '--audit-fail-open':
+        auditFailOpen = true;
         break;
       case '--events-path':
         eventsPath = value();
@@ -91,10 +119,33 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
       case '--http':
         httpPort = intFlag(flag, value(), 0, 65535);
         break;
+      case '--host':
+        httpHost = value();
+        if (!/^[A-Za-z0-9.:-]+$/.test(httpHost)) throw new ServerOptionsError(`--host needs an address or host name, got '${httpHost.slice(0, 100)}'`);
+        break;
+      case '--store':
+        store = value();
+        if (!/^postgres(ql)?:\/\//i.test(store)) throw new ServerOptionsError('--store needs a postgres:// URL (the team store)');
+        break;
+      case '--rate-limit':
+        rateLimit = intFlag(flag, value(), 0, 100_000);
+        break;
+      case '--cache-dir':
+        teamCacheDir = path.resolve(value());
+        break;
+      case '--oauth-issuer':
+        oauthIssuer = value();
+        break;
+      case '--oauth-audience':
+        oauthAudience = value();
+        break;
+      case '--oauth-jwks':
+        oauthJwks = value();
+        break;
       default:
         throw new ServerOptionsError(`unknown option '${a}'\nusage: ${SERVER_USAGE}`);
     }
   }
   const abs = (p: string | null): string | null => (p ? path.resolve(p) : null);
-  return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, piiPolicyPath: abs(piiPolicyPath), allowSchemas, limits, httpPort };
+  return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, auditFailOpen, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, piiPolicyPath: abs(piiPolicyPath), allowSchemas, limits, httpPort, ...(httpHost !== undefined ? { httpHost } : {}), ...(store ? { store } : {}), ...(rateLimit !== undefined ? { rateLimit } : {}), ...(teamCacheDir ? { teamCacheDir } : {}), ...(oauthIssuer ? { oauthIssuer } : {}), ...(oauthAudience ? { oauthAudience } : {}), ...(oauthJwks ? { oauthJwks } : {}) };
 }

@@ -11,11 +11,13 @@ import type { ServerOptions } from './options';
  */
 export function createRecorder(options: ServerOptions, sessionId: string, logger: Logger, env: NodeJS.ProcessEnv = process.env): CallRecorder {
   if (options.noAudit) logger.warn('auditing is off (--no-audit): tool calls are not recorded in the audit log');
+  else if (options.auditFailOpen) logger.warn('--audit-fail-open: tool calls are answered even when their audit row cannot be written; the log records each such gap');
   return openRecorder({
     sessionId,
     auditPath: options.noAudit ? null : (options.auditPath ?? defaultAuditPath(env)),
     eventsPath: resolveEventsPath(options.eventsPath ?? undefined, env),
     env,
     logger,
+    failOpen: options.auditFailOpen === true,
   });
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { AuditError } from '../core/audit/log';
 import { CatalogProvider } from '../core/catalog/provider';
 import { loadPolicy, PolicyError } from '../core/pii';
 import { fetchSecretsFromChannel, scrubSecretChannelEnv } from '../core/secrets';
@@ -8,20 +9,30 @@ import type { SqlGuard } from '../core/sql';
 import { defaultCatalogPath } from '../core/util/home';
 import { createStderrLogger } from '../core/util/logger';
 import { SourceConnections } from './connections';
+import { installLastResortHandlers } from './last-resort';
+import { parseAllowanceList } from '../core/sql/function-policy';
 import { createServer } from './create-server';
 import { DEFAULT_LIMITS } from './deps';
 import type { ServerDeps } from './deps';
 import { startHttpServer } from './http';
+import { runTeamServer } from './team/run-team';
+import { ClientLogBus, teeLogger } from './logging/client-log';
 import { parseServerOptions, ServerOptionsError } from './options';
 import type { ServerOptions } from './options';
 import { createPiiGate } from './pii-gate';
+import { createCallGate } from './inflight';
 import { createRecorder } from './recorder';
 import { SemanticModels } from './semantic-model';
 import { VERSION } from './version';
 
+/** How long shutdown waits for calls in flight (a query is bounded by the statement timeout, 15 s by default). */
+const SHUTDOWN_DRAIN_MS = 20_000;
+
 /** Everything one server process shares between calls (and, over HTTP, between sessions). */
 export async function buildServerDeps(options: ServerOptions, env: NodeJS.ProcessEnv = process.env): Promise<ServerDeps> {
-  const logger = createStderrLogger('schemabrain-server');
+  // Warnings and errors also reach MCP clients (notifications/message), scrubbed; stderr keeps the full text.
+  const clientLog = new ClientLogBus();
+  const logger = teeLogger(createStderrLogger('schemabrain-server'), clientLog);
   let secrets = new Map<string, string>();
   try {
     secrets = await fetchSecretsFromChannel(env);
@@ -36,6 +47,7 @@ export async function buildServerDeps(options: ServerOptions, env: NodeJS.Proces
       logger.debug(`catalog generation ${view.generation} loaded (${view.entries.length} relations)`),
     ),
     logger,
+    clientLog,
     pii: createPiiGate(loadPolicy({ file: options.piiPolicyPath, extraBlock: options.piiBlock, env })),
     recorder: createRecorder(options, sessionId, logger, env),
     sessionId,
@@ -45,8 +57,9 @@ export async function buildServerDeps(options: ServerOptions, env: NodeJS.Proces
     semantic: new SemanticModels(options.workspaceDir, logger),
     version: VERSION,
     sqlGuard: () => (guard ??= loadSqlGuard()),
-    connections: new SourceConnections(secrets, env),
+    connections: new SourceConnections(secrets, env, { allow: { functions: parseAllowanceList(env.SCHEMABRAIN_ALLOW_FUNCTIONS), views: parseAllowanceList(env.SCHEMABRAIN_ALLOW_VIEWS) } }),
     allowedSchemas: options.allowSchemas,
+    gate: createCallGate(),
   };
 }
 
@@ -65,39 +78,59 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
+  if (options.store) return runTeamServer({ ...options, store: options.store });
   let deps: ServerDeps;
   try {
     deps = await buildServerDeps(options);
   } catch (e) {
-    if (e instanceof PolicyError) {
+    if (e instanceof PolicyError || e instanceof AuditError) {
       process.stderr.write(`schemabrain serve: ${e.message}\n`);
       return 2;
     }
     throw e;
   }
+  installLastResortHandlers(deps.logger);
   deps.recorder?.serverEvent('server_start', { catalog: deps.catalog.path });
   let closeTransport: () => Promise<void>;
+  let stopAccepting: () => void;
   if (options.httpPort !== null) {
     void deps.catalog.get(); // warm before the first request
-    const http = await startHttpServer(deps, { port: options.httpPort });
+    const http = await startHttpServer(deps, { port: options.httpPort, host: options.httpHost });
     deps.logger.info(`listening on ${http.url}`);
-    closeTransport = http.close;
+    // close() stops the listener at once and resolves when the open connections have ended.
+    let closing: Promise<void> | undefined;
+    stopAccepting = () => void (closing ??= http.close());
+    closeTransport = () => (closing ??= http.close());
   } else {
     const { server } = createServer(deps);
     // Load the catalog once the handshake is done: tools/list never waits for it, the first tool call rarely does.
-    server.oninitialized = () => void deps.catalog.get();
+    const afterHandshake = server.oninitialized;
+    server.oninitialized = () => {
+      afterHandshake?.();
+      void deps.catalog.get();
+    };
     await server.connect(new StdioServerTransport());
     closeTransport = () => server.close();
+    stopAccepting = () => process.stdin.pause(); // no further requests are read; responses still go out
     process.stdin.on('close', () => void stop('stdin closed'));
   }
   let stopping = false;
+  /**
+   * Drains before closing, in this order: stop accepting requests, wait (bounded) for the calls in flight to be
+   * answered with their audit rows, then close the transport, the audit log and the pools. A call still running
+   * at the bound finds the log closed and is answered audit_unavailable (never with data and no row).
+   */
   async function stop(reason: string): Promise<void> {
     if (stopping) return;
     stopping = true;
-    deps.recorder?.serverEvent('server_stop', { reason });
+    stopAccepting();
+    const left = await deps.gate!.drain(SHUTDOWN_DRAIN_MS);
+    if (left) deps.logger.warn(`shutdown: ${left} tool call(s) still running after ${SHUTDOWN_DRAIN_MS} ms; closing anyway`);
+    await new Promise((r) => setImmediate(r)); // the last answers leave through the transport before it closes
+    deps.recorder?.serverEvent('server_stop', { reason, unfinished_calls: left });
+    await Promise.race([closeTransport().catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
     await deps.recorder?.close();
     await deps.connections.close();
-    await closeTransport().catch(() => undefined);
     process.exit(0);
   }
   process.on('SIGINT', () => void stop('SIGINT'));

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol, type RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { failure, fuzzyMatches } from '../core/envelope';
 import type { Envelope } from '../core/envelope';
 
@@ -98,8 +101,8 @@ function repairedArgs(input: Record<string, unknown>, issues: readonly Issue[], 
 export type Validated<T> = { readonly ok: true; readonly args: T } | { readonly ok: false; readonly envelope: Envelope<never> };
 
 export function validateArgs<S extends z.ZodObject>(toolName: string, schema: S, raw: unknown): Validated<z.infer<S>> {
-  const input = raw === undefined || raw === null ? {} : raw;
-  if (typeof input !== 'object' || Array.isArray(input)) {
+  const input = raw === undefined ? {} : raw;
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return {
       ok: false,
       envelope: failure('invalid_argument', `arguments of '${toolName}' must be an object`, {
@@ -131,4 +134,42 @@ export function inputJsonSchema(schema: z.ZodObject): Record<string, unknown> {
   const js = z.toJSONSchema(schema, { target: 'draft-7', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   delete js.$schema;
   return js;
+}
+
+/**
+ * `tools/call` as the SDK defines it, except that `arguments` may be anything: a call whose arguments are null, a
+ * string, a number or an array must reach `validateArgs` and get an `invalid_argument` envelope, not a JSON-RPC
+ * protocol error the agent cannot act on.
+ */
+export const LenientCallToolRequestSchema = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
+
+export type LenientCallToolRequest = z.infer<typeof LenientCallToolRequestSchema>;
+
+/**
+ * Registers the tools/call handler with the lenient schema. The SDK's `Server.setRequestHandler` re-validates every
+ * tools/call against its strict schema before the handler runs, so the registration goes through the protocol layer
+ * underneath it; results are the envelopes `toResult` builds, valid CallToolResults by construction.
+ */
+export function setToolCallHandler(server: Server, handler: (req: LenientCallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<CallToolResult>): void {
+  Protocol.prototype.setRequestHandler.call(server, LenientCallToolRequestSchema, handler as never);
+}
+
+/** The deepest nesting any tool argument may have; every tool's own schema needs at most three levels. */
+export const MAX_ARGUMENT_DEPTH = 32;
+
+/**
+ * True when `value` nests objects or arrays deeper than `limit`, found without recursion so that an argument nested
+ * thousands of levels deep is refused before validation, redaction or the audit fingerprint walk it.
+ */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= limit) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }

@@ -75,7 +75,12 @@ export default async function run(ctx: Ctx): Promise<{ results: Result[]; bench:
   const results: Result[] = [];
   const bench: Record<string, number> = {};
   const shot = (name: string) => page.screenshot({ path: path.join(shots, `e2e-${name}.png`) }).catch(() => undefined);
+  const grep = process.env.SCHEMABRAIN_VSCODE_GREP ? new RegExp(process.env.SCHEMABRAIN_VSCODE_GREP) : undefined;
   const test = async (title: string, fn: () => Promise<void>) => {
+    if (grep && !grep.test(title)) {
+      results.push({ title, state: 'skipped' });
+      return;
+    }
     const t0 = Date.now();
     try {
       await fn();
@@ -110,7 +115,15 @@ export default async function run(ctx: Ctx): Promise<{ results: Result[]; bench:
     await albumId.waitFor({ timeout: 10_000 });
     assert.match(await albumId.innerText(), /INTEGER.*FK → Album/i);
     assert.match(await row(page, /^TrackId/).innerText(), /PK/);
+    // The hover a person reads: names in code spans, without Markdown escapes showing.
+    await albumId.hover();
+    const hover = page.locator('.workbench-hover, .monaco-hover').filter({ hasText: /References/ }).first();
+    await hover.waitFor({ timeout: 10_000 });
+    const text = await hover.innerText();
+    assert.match(text, /References main\.Album\(AlbumId\)/, text);
+    assert.ok(!text.includes('\\'), `backslashes in the hover: ${text}`);
     await shot('02-expanded-columns');
+    await page.mouse.move(5, 5);
     await row(page, /^chinook/).click();
   });
 
@@ -194,11 +207,93 @@ export default async function run(ctx: Ctx): Promise<{ results: Result[]; bench:
     await shot('07-audit-panel');
   });
 
+  await test('the connection form works from the keyboard and shows a failed test next to the field', async () => {
+    await palette(page, 'SchemaBrain: Add Connection');
+    const frame = await waitForFrame(page, (f) => f.locator('#form').count().then((c) => c > 0), 30_000);
+    await frame.locator('#name').click();
+    await page.keyboard.type('e2e_form');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('1');
+    await shot('12-connection-form');
+    await page.keyboard.press('Enter');
+    await frame.locator('#error-host', { hasText: /Cannot reach PostgreSQL at 127\.0\.0\.1:1/ }).waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('#name').inputValue(), 'e2e_form', 'the values stay after a failed test');
+    assert.equal(await frame.locator('#port').inputValue(), '1');
+    assert.equal(await frame.locator('#host').getAttribute('aria-invalid'), 'true');
+    await shot('13-connection-form-error');
+    await page.keyboard.press('Escape');
+    await frame.locator('#form').waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
+  });
+
   await test('Run Metric from the Metrics view draws the result chart', async () => {
     await runMetricFromView(ctx, shot);
   });
 
+  await test('writes the README screenshots', async () => {
+    await readmeScreenshots(ctx);
+  });
+
   return { results, bench };
+}
+
+/**
+ * The README's pictures, from the product as it is now: the Connections tree, the agent's chat with the SchemaBrain
+ * tools, the audit panel, the metric chart and a table profile, in the light theme, into media/readme/.
+ */
+async function readmeScreenshots(ctx: Ctx): Promise<void> {
+  const { page } = ctx;
+  const dir = path.join(ctx.root, 'media', 'readme');
+  fs.mkdirSync(dir, { recursive: true });
+  const written: string[] = [];
+  // Light only for now: switching the colour theme from the keyboard is not reliable in code-server's web client.
+  for (const [theme, label] of [['light', 'Light Modern']] as const) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+T');
+    await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
+    await page.keyboard.type(label);
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(800);
+    const save = async (name: string): Promise<void> => {
+      const f = path.join(dir, `${name}-${theme}.png`);
+      await page.screenshot({ path: f });
+      written.push(f);
+    };
+    await page.keyboard.press('Escape');
+    await palette(page, 'View: Close All Editors');
+    await focusPane(page, 'Connections');
+    if (!(await row(page, /^Track\b/).isVisible().catch(() => false))) {
+      await row(page, /^chinook/).click();
+      await row(page, /^main/).click();
+      await row(page, /^Track\b/).click();
+    }
+    await row(page, /^AlbumId/).waitFor({ timeout: 10_000 });
+    await row(page, /^AlbumId/).hover();
+    await page.locator('.workbench-hover, .monaco-hover').filter({ hasText: /References/ }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
+    await save('connections');
+    await page.mouse.move(5, 5);
+    await palette(page, 'SchemaBrain: Open Audit Panel');
+    const audit = await waitForFrame(page, (f) => f.locator('#rows tbody tr').count().then((c) => c > 0));
+    await audit.locator('#rows tbody tr').first().click();
+    await save('audit');
+    await palette(page, 'View: Close All Editors');
+    await palette(page, 'SchemaBrain: Profile Table');
+    await page.keyboard.type('main.Invoice');
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'main.Invoice' }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await waitForFrame(page, (f) => f.locator('text=/findings/i').count().then((c) => c > 0), 60_000).catch(() => undefined);
+    await page.waitForTimeout(1000);
+    await save('profile');
+    await palette(page, 'View: Close All Editors');
+    await palette(page, 'SchemaBrain: Ask the Agent');
+    await page.locator('.interactive-input-part, .chat-input-container').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+    await page.waitForTimeout(3000);
+    await save('agent');
+  }
+  assert.ok(written.length >= 4, written.join(', '));
 }
 
 /** Opens only the named pane of the SchemaBrain container (the others collapse, rows are virtualised). */
@@ -256,11 +351,39 @@ async function runMetricFromView(ctx: Ctx, shot: (name: string) => Promise<unkno
     const rows = await frame.locator('#rows tbody tr').count();
     assert.ok(bars === 24 && rows === 24, `${bars} bars, ${rows} rows (Chinook customers live in 24 countries)`);
     assert.match(await frame.locator('#title').innerText(), /e2e_revenue by e2e_customer\.Country$/);
+    // Bars are drawn largest first (the table keeps the query's order).
+    const widths = (await frame.locator('#chart rect.bar').evaluateAll((els) => els.map((e) => Number(e.getAttribute('width'))))) as number[];
+    assert.ok(widths.every((w, i) => i === 0 || w <= widths[i - 1]!), `bar widths not sorted: ${widths.slice(0, 6).join(', ')}…`);
     await shot('09-metric-chart');
+    fs.mkdirSync(path.join(ctx.root, 'media', 'readme'), { recursive: true });
+    await page.screenshot({ path: path.join(ctx.root, 'media', 'readme', 'metric-chart-light.png') });
     await frame.locator('#toggleSql').click();
     await frame.locator('#sqlBox').waitFor({ state: 'visible', timeout: 5_000 });
     assert.match(await frame.locator('#sql').innerText(), /GROUP BY/);
     await shot('10-metric-sql');
+
+    // A time grain draws a line chart: the series is a stroked line, not a filled polygon.
+    await focusPane(page, 'Metrics');
+    await metric.hover();
+    await metric.locator('.action-label[aria-label="Run Metric"]').click();
+    await quick.filter({ hasText: "break 'e2e_revenue' down by" }).waitFor({ timeout: 10_000 });
+    await quick.locator('.monaco-button', { hasText: /^OK$/ }).first().click();
+    await quick.filter({ hasText: "time grain for 'e2e_revenue'" }).waitFor({ timeout: 10_000 });
+    // fill() focuses the picker's input first (typing can land before the new picker has focus).
+    await quick.locator('input').first().fill('month');
+    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'month' }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Enter');
+    await frame.locator('#chart polyline').first().waitFor({ timeout: 60_000 });
+    const line = frame.locator('#chart polyline').first();
+    const style = (await line.evaluate((e) => {
+      // Runs in the webview page (the project's tsconfig has no DOM lib).
+      const cs = (globalThis as unknown as { getComputedStyle(x: unknown): { fill: string; stroke: string } }).getComputedStyle(e);
+      return { fill: cs.fill, stroke: cs.stroke };
+    })) as { fill: string; stroke: string };
+    assert.equal(style.fill, 'none', `the series line is filled with ${style.fill}`);
+    assert.notEqual(style.stroke, 'none');
+    assert.ok((await frame.locator('#chart circle.point').count()) > 12, 'one point per month');
+    await shot('11-metric-line-chart');
   } finally {
     fs.rmSync(file, { force: true });
   }

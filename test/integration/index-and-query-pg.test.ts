@@ -9,7 +9,7 @@ import { EnvelopeSchema } from '../../src/core/envelope';
 import { DIST_CLI, ensureBuilt } from '../support/build';
 import { getTestPostgres, postgresServerAnswers } from '../support/pg';
 import type { TestPostgres } from '../support/pg';
-import { loadDataset } from '../support/datasets';
+import { loadDataset, skipWithoutData } from '../support/datasets';
 import { startHarness, tempDir } from '../support/server-harness';
 import type { Harness } from '../support/server-harness';
 
@@ -36,6 +36,7 @@ describe('PostgreSQL end to end: index with the CLI, query through the server', 
   };
 
   before(async function () {
+    skipWithoutData(this, 'pagila/pagila-schema.sql', 'musicbrainz');
     this.timeout(600_000);
     // The CLI, the server and the test each hold their own connection; the embedded engine serves one at a time.
     if (!(await postgresServerAnswers())) this.skip();

@@ -104,6 +104,8 @@ describe('PII: no tool returns raw values of blocked columns', function () {
 
   it('never names a blocked column in catalog answers unless the agent named it first', () => {
     for (const o of outputs) {
+      // run_query answers a statement over the table itself: its result columns and `masked_columns` name what was masked
+      if (o.tool === 'run_query') continue;
       const argText = JSON.stringify(o.args);
       for (const col of ['password_hash', 'card_number', 'ssn']) {
         if (argText.includes(col)) continue;
@@ -112,31 +114,34 @@ describe('PII: no tool returns raw values of blocked columns', function () {
     }
   });
 
-  it('refuses raw projections with pii_blocked and an aggregating rewrite', async () => {
-    const env = (await h.call('run_query', { sql: 'SELECT ssn, card_number FROM customer_account' })) as {
+  it('answers blocked columns named outright with NULLs, degraded, and never their values', async () => {
+    const env = (await h.call('run_query', { sql: 'SELECT city, ssn, card_number AS c, count(ssn) OVER () AS n FROM customer_account' })) as {
       status: string;
-      error: { kind: string; pii_categories: string[]; recovery: { suggested_rewrite: { rewritten: string } } };
+      degradation_reason: string;
+      data: { rows: unknown[][]; masked_columns: string[] };
     };
-    assert.equal(env.status, 'refused');
-    assert.equal(env.error.kind, 'pii_blocked');
-    assert.deepEqual([...env.error.pii_categories].sort(), ['government_id', 'payment_card']);
-    assert.match(env.error.recovery.suggested_rewrite.rewritten, /count\(DISTINCT ssn\)/);
-    const rewritten = (await h.call('run_query', { sql: 'SELECT count(DISTINCT ssn) AS n FROM customer_account' })) as { status: string; data: { rows: unknown[][] } };
-    assert.equal(rewritten.status, 'success');
-    assert.deepEqual(rewritten.data.rows, [[5]]);
+    assert.equal(env.status, 'degraded');
+    assert.equal(env.degradation_reason, 'pii_masked');
+    assert.deepEqual([...env.data.masked_columns].sort(), ['main.customer_account.card_number', 'main.customer_account.ssn']);
+    assert.equal(env.data.rows.length, 40);
+    // stored values read as the empty value ('' here); NULL would stay NULL; no value, length or prefix survives
+    for (const r of env.data.rows) assert.deepEqual(r.slice(1), ['', '', 40]);
+    const plain = (await h.call('run_query', { sql: 'SELECT city, count(*) FROM customer_account GROUP BY city' })) as { status: string };
+    assert.equal(plain.status, 'success', 'a statement that reaches no blocked column is not degraded');
   });
 
-  it('rewrites SELECT * to the visible columns, and the rewrite runs', async () => {
-    const env = (await h.call('run_query', { sql: 'SELECT * FROM customer_account WHERE city = \'Oslo\'' })) as {
+  it('answers SELECT * with the blocked columns masked at the source (degraded, masked columns named)', async () => {
+    const env = (await h.call('run_query', { sql: "SELECT * FROM customer_account WHERE city = 'Oslo'" })) as {
       status: string;
-      error: { recovery: { suggested_args: { sql: string } } };
+      degradation_reason: string;
+      data: { columns: Array<{ name: string }>; rows: unknown[][]; masked_columns: string[] };
     };
-    assert.equal(env.status, 'refused');
-    const sql = env.error.recovery.suggested_args.sql;
-    assert.match(sql, /^SELECT account_id, full_name, email, city FROM customer_account/);
-    const ok = (await h.call('run_query', { sql })) as { status: string; data: { columns: Array<{ name: string }> } };
-    assert.equal(ok.status, 'success');
-    assert.deepEqual(ok.data.columns.map((c) => c.name), ['account_id', 'full_name', 'email', 'city']);
+    assert.equal(env.status, 'degraded');
+    assert.equal(env.degradation_reason, 'pii_masked');
+    assert.deepEqual(env.data.columns.map((c) => c.name), ['account_id', 'full_name', 'email', 'password_hash', 'card_number', 'ssn', 'city']);
+    assert.deepEqual([...env.data.masked_columns].sort(), ['main.customer_account.card_number', 'main.customer_account.password_hash', 'main.customer_account.ssn']);
+    assert.ok(env.data.rows.length > 0);
+    for (const r of env.data.rows) assert.deepEqual([r[3], r[4], r[5]], ['', '', '']);
   });
 
   it('keeps raw values out of the audit log and the event file', () => {

@@ -12,7 +12,7 @@ import { createPolicy } from '../../src/core/pii';
 import type { PiiCategory } from '../../src/core/envelope';
 import { createPiiGate } from '../../src/server/pii-gate';
 import { SemanticModels } from '../../src/server/semantic-model';
-import { loadDataset } from '../support/datasets';
+import { loadDataset, skipWithoutData } from '../support/datasets';
 import { getTestPostgres, postgresServerAnswers } from '../support/pg';
 import type { TestPostgres } from '../support/pg';
 import { CHINOOK_SQLITE, indexInto, REPO_ROOT, startHarness, tempDir } from '../support/server-harness';
@@ -568,6 +568,7 @@ describe('get_metric on Pagila (PostgreSQL) through the SDK client', function ()
   let client: Client;
 
   before(async function () {
+    skipWithoutData(this, 'pagila/pagila-schema.sql', 'pagila/pagila-data.sql.gz');
     // Checks against hand-written SQL over a second connection; the embedded engine serves one connection at a time.
     if (!(await postgresServerAnswers())) this.skip();
     pg = await getTestPostgres();

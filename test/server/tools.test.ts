@@ -166,9 +166,14 @@ describe('MCP server over the SDK client (Chinook SQLite)', function () {
     for (const t of env.data.tables as Array<{ why: string[] }>) assert.ok(t.why.length > 0);
   });
 
-  it('find_relevant_tables with a query that matches nothing is empty, not an error', async () => {
+  it('find_relevant_tables with a query that matches nothing is degraded with candidates and a map of areas, never a dead end', async () => {
     const env = await call('find_relevant_tables', { query: 'zzqx wplk' });
-    assert.equal(env.status, 'empty');
+    assert.equal(env.status, 'degraded');
+    assert.equal((env as unknown as { degradation_reason: string }).degradation_reason, 'no_confident_match');
+    assert.equal(env.data.match, 'no_match');
+    assert.ok((env.data.tables as unknown[]).length > 0);
+    const areas = env.data.areas as Array<{ area: string; tables: number; summary: string; examples: string[] }>;
+    assert.ok(areas.length > 0 && areas.every((a) => a.tables > 0 && a.summary.length > 0 && a.examples.length > 0), JSON.stringify(areas));
   });
 
   it('run_query returns rows read-only and flags truncation with status partial', async () => {

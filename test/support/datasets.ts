@@ -10,7 +10,7 @@
  * a PostgreSQL advisory lock per database name, so concurrent test processes do not load the same database twice.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { Client } from 'pg';
@@ -25,13 +25,27 @@ export function sharedDir(env: NodeJS.ProcessEnv = process.env): string {
   return fromEnv ? path.resolve(fromEnv) : path.resolve(REPO_ROOT, '../shared');
 }
 
+/** The sample data folder: `SCHEMABRAIN_SHARED_DATA`, else `data/` of the shared folder beside the repository. */
 export function dataPath(...parts: string[]): string {
-  return path.join(sharedDir(), 'data', ...parts);
+  const fromEnv = process.env.SCHEMABRAIN_SHARED_DATA?.trim();
+  return path.join(fromEnv ? path.resolve(fromEnv) : path.join(sharedDir(), 'data'), ...parts);
+}
+
+/**
+ * Skips the calling suite or test, with the reason in the report, when a shared sample file is absent (a clone
+ * without `../shared/data`); the suites that need only the bundled Chinook sample never call this.
+ */
+export function skipWithoutData(ctx: Mocha.Context, ...relatives: string[]): void {
+  const missing = relatives.map((r) => dataPath(r)).filter((f) => !existsSync(f));
+  if (missing.length === 0) return;
+  const where = ctx.test?.parent?.fullTitle() ?? ctx.test?.fullTitle() ?? 'suite';
+  process.stderr.write(`skipped "${where}": sample data not found (${missing.join(', ')}); set SCHEMABRAIN_SHARED_DATA to the data folder\n`);
+  ctx.skip();
 }
 
 /** Ready-made SQLite sample files (read-only; open them, never write them). */
 export const sqliteDatasets = {
-  chinook: (): string => dataPath('chinook', 'Chinook_Sqlite.sqlite'),
+  chinook: (): string => path.join(REPO_ROOT, 'samples', 'chinook.sqlite'),
   sakila: (): string => dataPath('sakila-sqlite', 'sakila.db'),
 };
 

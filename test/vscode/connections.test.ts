@@ -6,7 +6,7 @@ import type { ConnectionNode } from '../../src/extension/views/connections-tree'
 import type { ConnectionCommandResult } from '../../src/extension/commands/connection-commands';
 import { CatalogStore } from '../../src/core/catalog/store';
 import { COMMAND_IDS } from '../../src/extension/constants';
-import { activateApi, bench, fixtures, ScriptedPrompter } from './helpers';
+import { activateApi, addThroughForm, bench, fixtures } from './helpers';
 
 function label(api: Awaited<ReturnType<typeof activateApi>>, n: ConnectionNode): string {
   const l = api.connectionsTree.getTreeItem(n).label;
@@ -16,24 +16,11 @@ function label(api: Awaited<ReturnType<typeof activateApi>>, n: ConnectionNode):
 describe('Connections, indexing and the Connections tree', () => {
   const fx = fixtures();
 
-  it('adds a SQLite connection through the guided flow and tests it', async () => {
+  it('adds a SQLite connection through the connection form and tests it', async () => {
     const api = await activateApi();
-    const p = new ScriptedPrompter(
-      [
-        { match: /engine/, answer: 'SQLite file' },
-        { match: /connection name/, answer: 'chinook_ui' },
-      ],
-      fx.chinook,
-    );
-    api.testing.setPrompter(p);
-    try {
-      const r = (await vscode.commands.executeCommand(COMMAND_IDS.addConnection)) as ConnectionCommandResult;
-      assert.equal(r.saved, true, JSON.stringify(r));
-      assert.ok(r.test?.ok);
-      assert.deepEqual(p.asked.slice(0, 2), ['SchemaBrain: Add Connection (1/3) — engine', 'openFile']);
-    } finally {
-      api.testing.setPrompter(undefined);
-    }
+    const r = await addThroughForm(api, 'save', { engine: 'sqlite', name: 'chinook_ui', file: fx.chinook });
+    assert.equal(r.saved, true, JSON.stringify(r));
+    assert.ok(r.test?.ok);
     assert.equal(api.connections.get('chinook_ui')?.file, fx.chinook);
   });
 

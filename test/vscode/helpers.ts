@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { SchemaBrainApi } from '../../src/extension/extension';
 import type { Prompter } from '../../src/extension/prompter';
+import type { ConnectionCommandResult } from '../../src/extension/commands/connection-commands';
+import type { FormAction, FormValues } from '../../src/extension/webviews/connection-form';
 
 export interface Fixtures {
   readonly home: string;
@@ -90,4 +92,16 @@ export class ScriptedPrompter implements Prompter {
 export function bench(key: string, value: unknown): void {
   const g = globalThis as { __sbBench?: Record<string, unknown> };
   g.__sbBench = { ...(g.__sbBench ?? {}), [key]: value };
+}
+
+/**
+ * Runs Add Connection with no arguments (it opens the connection form), waits for the page to load, then submits
+ * the values as the form's buttons do; resolves with the command's result once the form saved or closed.
+ */
+export async function addThroughForm(api: SchemaBrainApi, action: FormAction, values: FormValues, command = 'schemabrain.addConnection', ...args: unknown[]): Promise<ConnectionCommandResult> {
+  const pending = vscode.commands.executeCommand(command, ...args) as Thenable<ConnectionCommandResult>;
+  const form = await waitFor('the connection form', () => (api.connectionForm()?.isReady ? api.connectionForm() : undefined), 30_000, 100);
+  const reply = await form.submit(action, values);
+  if (!reply.saved) form.panel.dispose();
+  return pending;
 }

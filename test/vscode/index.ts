@@ -12,17 +12,25 @@ interface TestResult {
 
 export async function run(): Promise<void> {
   const resultFile = process.env.SB_TEST_RESULT_FILE;
-  const mocha = new Mocha({ ui: 'bdd', timeout: 90_000, color: false, reporter: 'spec' });
+  // SCHEMABRAIN_VSCODE_GREP narrows the run to matching test titles; SCHEMABRAIN_VSCODE_FILES to some files
+  // (comma-separated base names such as `connections,mcp`). Both reach the extension host through code-server's env.
+  const grep = process.env.SCHEMABRAIN_VSCODE_GREP;
+  const files = process.env.SCHEMABRAIN_VSCODE_FILES?.split(',').map((f) => f.trim().replace(/\.test(\.ts)?$/, '')).filter(Boolean);
+  const mocha = new Mocha({ ui: 'bdd', timeout: 90_000, color: false, reporter: 'spec', ...(grep ? { grep } : {}) });
   mocha.suite.emit('pre-require', globalThis, 'inline', mocha);
   // Required after pre-require so describe/it exist; esbuild keeps these lazy.
-  require('./activation.test');
-  require('./connections.test');
-  require('./mcp.test');
-  require('./audit-tail.test');
-  require('./metrics.test');
-  require('./semantic.test');
-  require('./failures.test');
-  require('./secrets.test');
+  const suites: Record<string, () => unknown> = {
+    activation: () => require('./activation.test'),
+    connections: () => require('./connections.test'),
+    mcp: () => require('./mcp.test'),
+    'audit-tail': () => require('./audit-tail.test'),
+    metrics: () => require('./metrics.test'),
+    semantic: () => require('./semantic.test'),
+    failures: () => require('./failures.test'),
+    secrets: () => require('./secrets.test'),
+    ux: () => require('./ux.test'),
+  };
+  for (const [name, load] of Object.entries(suites)) if (!files || files.includes(name)) load();
   const results: TestResult[] = [];
   return new Promise((resolve, reject) => {
     const runner = mocha.run((failures) => {

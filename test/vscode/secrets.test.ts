@@ -2,10 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { ConnectionCommandResult } from '../../src/extension/commands/connection-commands';
 import type { IndexOutcome } from '../../src/extension/indexing/run-index';
 import { COMMAND_IDS } from '../../src/extension/constants';
-import { activateApi, fixtures, ScriptedPrompter, waitFor } from './helpers';
+import { activateApi, addThroughForm, fixtures, waitFor } from './helpers';
 import { invokeSchemaBrainTool } from './mcp.test';
 
 /** Every regular file under `dir` (bounded), skipping what cannot be read. */
@@ -39,22 +38,7 @@ describe('Secrets', () => {
     if (!fx.secure) this.skip();
     const s = fx.secure!;
     const api = await activateApi();
-    const p = new ScriptedPrompter([
-      { match: /engine/, answer: 'PostgreSQL' },
-      { match: /host/, answer: s.host },
-      { match: /port/, answer: String(s.port) },
-      { match: /database/, answer: s.database },
-      { match: /user/, answer: s.user },
-      { match: /password/, answer: s.canary },
-      { match: /connection name/, answer: 'secure' },
-    ]);
-    api.testing.setPrompter(p);
-    let r: ConnectionCommandResult;
-    try {
-      r = (await vscode.commands.executeCommand(COMMAND_IDS.addConnection)) as ConnectionCommandResult;
-    } finally {
-      api.testing.setPrompter(undefined);
-    }
+    const r = await addThroughForm(api, 'save', { engine: 'postgres', name: 'secure', host: s.host, port: String(s.port), database: s.database, user: s.user, password: s.canary, sslmode: 'prefer' });
     assert.equal(r.saved, true, JSON.stringify(r));
     assert.ok(r.test?.ok, 'the connection test used the password');
     assert.equal(await api.connections.getPassword('secure'), s.canary);

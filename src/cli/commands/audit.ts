@@ -49,7 +49,7 @@ function describeBreak(b: AuditBreak): string {
   return `line ${b.line}${b.seq !== null ? `, seq ${b.seq}` : ''}: ${b.reason} — ${b.detail}`;
 }
 
-const VERIFY_USAGE = 'schemabrain audit verify [--full] [--since ISO|DURATION] [--path P] [--no-anchor] [--json]';
+const VERIFY_USAGE = 'schemabrain audit verify [--full] [--since ISO|DURATION] [--path P] [--no-anchor] [--json] | --checkpoints FILE --public-key FILE [--path P] [--json]';
 
 /**
  * `audit verify`: exit 0 intact, 1 break, 2 operational error. The anchor file `<log>.anchor` (written here, never by
@@ -61,7 +61,13 @@ export const auditVerifyCommand: CliCommand = {
   summary: 'Check the audit log hash chain (and its anchor): exit 0 intact, 1 broken',
   usage: VERIFY_USAGE,
   run: (argv, io) =>
-    guarded(io, 'audit verify', VERIFY_USAGE, async () => {
+    // --store: the team store's chain (see store-audit.ts) instead of a file.
+    argv.some((a) => a === '--store' || a.startsWith('--store='))
+      ? (require('./store-audit') as typeof import('./store-audit')).verifyStoreCommand(argv, io)
+      : guarded(io, 'audit verify', VERIFY_USAGE, async () => {
+      if (argv.some((a) => a === '--checkpoints' || a.startsWith('--checkpoints='))) {
+        return (require('./audit-checkpoint') as typeof import('./audit-checkpoint')).verifyCheckpointsCommand(argv, io);
+      }
       const p = parseArgs(argv, { full: 'boolean', since: 'string', path: 'string', json: 'boolean', 'no-anchor': 'boolean' });
       if (p.positional.length) throw new UsageError(`unexpected argument '${p.positional[0]}'`);
       const file = resolveAuditPath(stringFlag(p, 'path'), io.env);
@@ -112,6 +118,12 @@ function verifyText(file: string, r: VerifyResult, anchor: AuditHead | undefined
     lines.push(`audit chain intact: ${r.rows} rows verified in ${file}, head seq ${r.headSeq} (${r.headHash.slice(0, 16)}…)`);
     if (anchor) lines.push(`anchor seq ${anchor.seq} matches`);
     if (anchorUpdated) lines.push(`anchor updated to seq ${r.headSeq}`);
+    // Say plainly what a chain check alone cannot prove: the writer of the log can rebuild the chain, and the
+    // anchor file lives beside the log where the same writer can rewrite it.
+    lines.push(
+      'proven: no row was edited, inserted, reordered or removed between the first and the last row.',
+      `not provable without signed checkpoints: that rows were not removed from the end, appended or re-chained by whoever can write ${path.basename(file)} (and ${path.basename(file)}.anchor); use 'audit verify --checkpoints FILE --public-key FILE'`,
+    );
   } else {
     lines.push(`audit chain BROKEN in ${file} at ${describeBreak(r.breakAt)}`);
     if (r.breaks.length > 1) for (const b of r.breaks.slice(1)) lines.push(`  also at ${describeBreak(b)}`);

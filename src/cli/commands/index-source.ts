@@ -18,7 +18,7 @@ import type { CliCommand, CliIO } from '../command';
 import { readStdin } from '../io';
 import { ProgressBar } from '../progress';
 
-const USAGE = `schemabrain index --source <postgres URL | sqlite file> [--name NAME] [--catalog PATH]
+const USAGE = `schemabrain index --source <postgres or mysql URL | sqlite file> [--name NAME] [--catalog PATH]
                  [--password-stdin] [--schemas a,b] [--sample-rows N] [--pii-policy FILE] [--full] [--rebuild] [--json]
 
   --source          postgres://user@host:5432/db (\${ENV_VAR} references are expanded; the password may come
@@ -72,14 +72,20 @@ export function describeIndexError(e: unknown, catalogPath: string): IndexErrorI
             : 'check the path and its permissions';
     return { kind: `catalog_${e.code}`, message: e.message, hint };
   }
+  if (/database disk image is malformed|file is not a database|database corrupt/i.test((e as Error)?.message ?? '')) {
+    // SQLite found damage in the catalog while reading it (after the check on open): the same answer as on open.
+    return { kind: 'catalog_corrupt', message: `catalog ${catalogPath} is damaged: ${(e as Error).message}`, hint: `re-run with --rebuild to move ${catalogPath} aside and index afresh` };
+  }
   return { kind: 'internal_error', message: `unexpected failure: ${(e as Error).message}`, hint: 'this is a bug; please report it with the output above' };
 }
 
 export const indexCommand: CliCommand = {
   name: 'index',
-  summary: 'Index a PostgreSQL database or a SQLite file into the catalog',
+  summary: 'Index a PostgreSQL or MySQL/MariaDB database or a SQLite file into the catalog',
   usage: USAGE,
   async run(argv: readonly string[], io: CliIO): Promise<number> {
+    // --store: the same run against a copy of the team store's newest generation, published as the next one.
+    if (argv.some((a) => a === '--store' || a.startsWith('--store='))) return (require('./store-index') as typeof import('./store-index')).indexIntoStore(argv, io, indexCommand);
     const json = !io.isTTY || argv.includes('--json');
     const write = (obj: Record<string, unknown>): void => {
       if (json) io.stdout.write(`${JSON.stringify(obj)}\n`);

@@ -37,11 +37,13 @@ async function runTail(argv: readonly string[], io: CliIO, opts: TailCommandOpti
   let file: string;
   let since: string;
   let json: boolean;
+  let defaultSince = false;
   try {
     const p = parseArgs(argv, { since: 'string', follow: 'boolean', 'no-follow': 'boolean', json: 'boolean', 'events-path': 'string' });
     if (p.positional.length) throw new UsageError(`unexpected argument '${p.positional[0]}'`);
     if (p.flags.follow === true && p.flags['no-follow'] === true) throw new UsageError('--follow and --no-follow exclude each other');
     follow = p.flags.follow === true ? true : p.flags['no-follow'] === true ? false : io.isTTY;
+    defaultSince = stringFlag(p, 'since') === undefined;
     const rawSince = stringFlag(p, 'since') ?? DEFAULT_SINCE;
     const parsed = parseSince(rawSince);
     if (!parsed) throw new UsageError(`--since '${rawSince}' is neither an ISO 8601 timestamp nor a duration such as 30s, 5m or 24h`);
@@ -65,6 +67,8 @@ async function runTail(argv: readonly string[], io: CliIO, opts: TailCommandOpti
       io.stderr.write(`schemabrain tail: no events file at ${file} (start 'schemabrain serve' or set --events-path)\n`);
       return EXIT_OPERATIONAL;
     }
+    // Never silently: a script reading the output must know that older events were left out.
+    if (defaultSince) io.stderr.write(`schemabrain tail: showing events of the last ${DEFAULT_SINCE} (the default); use --since 30d or an ISO time for older ones\n`);
     try {
       readEvents(file, { since }).forEach(print);
     } catch (e) {

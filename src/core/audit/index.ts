@@ -5,3 +5,4 @@ export * from './log';
 export * from './verify';
 export * from './sql-fingerprint';
 export * from './recorder';
+export * from './checkpoint';

@@ -8,10 +8,12 @@ import { encodeRow, GENESIS_HASH, lineHashInput, parseLineRow, type AuditHead, t
 const fdatasync = promisify(fs.fdatasync);
 
 /**
- * Why an append failed. The server logs each kind once and lets the tool call proceed (fail-open on auditing,
- * like the original); messages carry the path and an errno code, never row content.
+ * Why an append failed. The server answers the tool call with a retryable `audit_unavailable` error instead of its
+ * data (unless the operator chose `--audit-fail-open`); messages carry the path and an errno code, never row
+ * content. `lock_lost`: the lock file no longer carried this writer's token right before the write, so nothing
+ * was written.
  */
-export type AuditErrorKind = 'unwritable' | 'lock_timeout' | 'corrupt_tail' | 'closed' | 'io';
+export type AuditErrorKind = 'unwritable' | 'lock_timeout' | 'lock_lost' | 'corrupt_tail' | 'closed' | 'io';
 
 export class AuditError extends Error {
   constructor(
@@ -48,6 +50,13 @@ interface Pending {
 interface Tail extends AuditHead {
   readonly size: number;
   readonly ino: number;
+  /** The last row's time ('' for an empty log): new rows never go back before it. */
+  readonly time: string;
+}
+
+/** ISO 8601 UTC strings of one shape compare by code unit; a row's time is never before its predecessor's. */
+function monotonicTime(time: string, prev: string): string {
+  return prev.length === time.length && prev > time ? prev : time;
 }
 
 /**
@@ -64,6 +73,7 @@ export function openAuditLog(file: string, opts: AuditLogOptions = {}): AuditLog
   const logPath = path.resolve(file);
   const lockPath = `${logPath}.lock`;
   const lockOpts: LockOptions = { ...DEFAULT_LOCK_OPTIONS, ...opts.lock };
+  assertRegularLogPath(logPath);
   const fileLock = createFileLock(lockPath, lockOpts);
   const maxBatch = Math.max(1, opts.maxBatch ?? 256);
   const queue: Pending[] = [];
@@ -131,22 +141,32 @@ export function openAuditLog(file: string, opts: AuditLogOptions = {}): AuditLog
     }
     try {
       const d = currentFd();
-      let tail: AuditHead = readTail(d);
-      const size0 = (tail as Tail).size;
-      const ino = (tail as Tail).ino;
+      const read = readTail(d);
+      let tail: AuditHead = read;
+      let time = read.time;
       const lines: string[] = [];
       const records: AuditRecord[] = [];
       for (const p of batch) {
-        const { line, record } = encodeRow(p.input, p.time, tail);
+        time = monotonicTime(p.time, time);
+        const { line, record } = encodeRow(p.input, time, tail);
         lines.push(line);
         records.push(record);
         tail = record;
       }
       const buf = Buffer.from(lines.join(''), 'utf8');
       cached = null; // until the write and fsync are known to have succeeded
+      // Right before the write: the lock must still be ours and the file must still end where we chained. A lock
+      // can only be lost if it was (wrongly) broken while we held it; writing then would fork the chain.
+      if (!lock.stillHeld()) throw new AuditError('lock_lost', `audit: the lock ${lockPath} was taken over before the write; nothing was written`);
+      if (fs.fstatSync(d).size !== read.size) throw new AuditError('lock_lost', `audit: ${logPath} grew under the lock before the write; nothing was written`);
       writeAll(d, buf);
       await fdatasync(d);
-      cached = { seq: tail.seq, hash: tail.hash, size: size0 + buf.length, ino };
+      const after = fs.fstatSync(d).size;
+      if (after !== read.size + buf.length) {
+        // Another writer appended at the same time: our rows are in the file but the chain around them is broken.
+        throw new AuditError('lock_lost', `audit: another writer appended to ${logPath} during this write; run \`schemabrain audit verify\``);
+      }
+      cached = { seq: tail.seq, hash: tail.hash, size: after, ino: read.ino, time };
       return records;
     } finally {
       lock.release();
@@ -194,6 +214,23 @@ export function openAuditLog(file: string, opts: AuditLogOptions = {}): AuditLog
   };
 }
 
+/**
+ * The log must be a regular file (or not exist yet) on an ordinary path: a character device, a FIFO or a file
+ * under /proc or /sys never takes an append and can make the tail reader spin.
+ */
+function assertRegularLogPath(logPath: string): void {
+  if (/^\/(proc|sys|dev)(\/|$)/.test(logPath)) {
+    throw new AuditError('unwritable', `audit: ${logPath} is under a kernel file system; choose a path on a disk`, 'EINVAL');
+  }
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(logPath);
+  } catch {
+    return; // created on the first append
+  }
+  if (!st.isFile()) throw new AuditError('unwritable', `audit: ${logPath} is not a regular file`, 'EINVAL');
+}
+
 function writeAll(fd: number, buf: Buffer): void {
   let off = 0;
   while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
@@ -228,8 +265,8 @@ function toAuditError(err: unknown, logPath: string): AuditError {
  * Reads the last committed row by seeking from the end: O(1) in the log's size. With `repairFd` (the writer, under
  * the lock), a torn final fragment is moved to `<path>.torn` and cut off; without it, the fragment is just skipped.
  */
-export function readLastRow(fd: number, size: number, logPath: string, repair = true): AuditHead & { size: number } {
-  if (size === 0) return { seq: 0, hash: GENESIS_HASH, size: 0 };
+export function readLastRow(fd: number, size: number, logPath: string, repair = true): AuditHead & { size: number; time: string } {
+  if (size === 0) return { seq: 0, hash: GENESIS_HASH, size: 0, time: '' };
   let chunk = Math.min(size, 8192);
   for (;;) {
     const start = size - chunk;
@@ -248,7 +285,7 @@ export function readLastRow(fd: number, size: number, logPath: string, repair = 
         return readLastRow(fd, committed, logPath, repair);
       }
       end = nl + 1;
-      if (end === 0) return { seq: 0, hash: GENESIS_HASH, size: committed };
+      if (end === 0) return { seq: 0, hash: GENESIS_HASH, size: committed, time: '' };
     }
     const prevNl = end >= 2 ? buf.lastIndexOf(0x0a, end - 2) : -1;
     if (prevNl === -1 && start > 0) {
@@ -260,7 +297,7 @@ export function readLastRow(fd: number, size: number, logPath: string, repair = 
     if (!row) {
       throw new AuditError('corrupt_tail', `audit: the last line of ${logPath} is not an audit row; run \`schemabrain audit verify\``);
     }
-    return { seq: row.seq, hash: row.hash, size: start + end };
+    return { seq: row.seq, hash: row.hash, size: start + end, time: row.time };
   }
 }
 

@@ -76,9 +76,9 @@ export interface AuditHead {
   readonly hash: string;
 }
 
-/** Builds the line (with its trailing newline) and its hash for a row that follows `prev`. */
-export function encodeRow(input: AuditRowInput, time: string, prev: AuditHead): { line: string; record: AuditRecord } {
-  const row: Omit<AuditLineRow, 'hash'> = {
+/** The members of a row that follows `prev`, without its hash (shared by the file log and the team store). */
+export function auditRowBody(input: AuditRowInput, time: string, prev: AuditHead): Omit<AuditLineRow, 'hash'> {
+  return {
     v: AUDIT_FORMAT_VERSION,
     seq: prev.seq + 1,
     time,
@@ -97,6 +97,11 @@ export function encodeRow(input: AuditRowInput, time: string, prev: AuditHead): 
     catalog_generation: finiteOrNull(input.catalogGeneration),
     prev_hash: prev.hash,
   };
+}
+
+/** Builds the line (with its trailing newline) and its hash for a row that follows `prev`. */
+export function encodeRow(input: AuditRowInput, time: string, prev: AuditHead): { line: string; record: AuditRecord } {
+  const row = auditRowBody(input, time, prev);
   const body = canonicalJson(row);
   const hash = sha256Hex(prev.hash + body);
   const line = `${body.slice(0, -1)},"hash":"${hash}"}\n`;

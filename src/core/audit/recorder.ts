@@ -6,7 +6,7 @@ import { isoMicros } from '../events/time';
 import { createTelemetry, type Telemetry } from '../telemetry/telemetry';
 import type { Logger } from '../util/logger';
 import { canonicalJson, sha256Hex } from './canonical';
-import { AuditError, openAuditLog, type AuditLog } from './log';
+import { AuditError, openAuditLog, type AuditErrorKind, type AuditLog } from './log';
 import { sqlFingerprint } from './sql-fingerprint';
 
 /** Everything the server knows about one finished tool call. */
@@ -36,7 +36,18 @@ export interface RecordOutcome {
   /** The audit row's hash: the call's tamper-evident id (also the span's gen_ai.tool.call.id). Absent when not audited. */
   readonly auditHash?: string;
   readonly auditSeq?: number;
+  /**
+   * Set when the call's row could not be made durable and auditing fails closed (the default): the server must
+   * answer with a retryable `audit_unavailable` error instead of the call's data. Never set with `failOpen`.
+   */
+  readonly auditFailure?: { readonly kind: AuditErrorKind; readonly message: string };
 }
+
+/** Marker rows the recorder writes into the log itself (their `tool` never names an MCP tool). */
+export const AUDIT_MARKER_FAIL_OPEN = 'audit:fail_open';
+export const AUDIT_MARKER_GAP = 'audit:gap';
+/** A checkpoint candidate event is emitted at every multiple of this seq (and at close). */
+export const CHECKPOINT_CANDIDATE_EVERY = 1000;
 
 export interface CallRecorderDeps {
   /** null with auditing off (`--no-audit`). */
@@ -47,6 +58,12 @@ export interface CallRecorderDeps {
   readonly logger: Logger;
   /** The server session, for lifecycle events (tool calls carry their own). */
   readonly sessionId?: string;
+  /**
+   * `--audit-fail-open`: answer calls whose row cannot be written. The first row the session writes is an
+   * `audit:fail_open` marker, and once the log takes rows again an `audit:gap` marker records how many calls were
+   * answered without a row (row_count) and the audit error kind, before the next call's row.
+   */
+  readonly failOpen?: boolean;
 }
 
 export interface CallRecorder {
@@ -80,6 +97,63 @@ export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
     reported.add(key);
     deps.logger.warn(msg);
   };
+  const sessionId = deps.sessionId ?? 'unknown';
+  let failOpenMarked = false;
+  /** Calls answered without a row under fail-open, not yet recorded by an `audit:gap` marker. */
+  let gap: { count: number; first: string; last: string; kind: AuditErrorKind } | null = null;
+  let head: { seq: number; hash: string } | null = null;
+  let candidateSeq = 0;
+
+  const marker = (tool: string, time: string, fields: { status: Status; errorKind: string | null; rowCount: number | null; detail: Record<string, unknown> }) =>
+    deps.audit!.append({
+      time,
+      sessionId,
+      clientName: null,
+      clientVersion: null,
+      tool,
+      status: fields.status,
+      errorKind: fields.errorKind,
+      piiCategories: [],
+      argsFingerprint: sha256Hex(canonicalJson(fields.detail)),
+      sqlFingerprint: null,
+      rowCount: fields.rowCount,
+      truncated: null,
+      durationMs: 0,
+      catalogGeneration: null,
+    });
+
+  /** Under fail-open, the markers that must precede the next row: the mode itself (once), then any gap. */
+  const writeMarkers = async (time: string): Promise<void> => {
+    if (!deps.failOpen) return;
+    // Claimed before the await, so concurrent calls write each marker once; given back if the write fails.
+    if (!failOpenMarked) {
+      failOpenMarked = true;
+      try {
+        await marker(AUDIT_MARKER_FAIL_OPEN, time, { status: 'success', errorKind: null, rowCount: null, detail: { fail_open: true } });
+      } catch (e) {
+        failOpenMarked = false;
+        throw e;
+      }
+    }
+    if (gap) {
+      const g = gap;
+      gap = null;
+      try {
+        await marker(AUDIT_MARKER_GAP, time, { status: 'error', errorKind: 'audit_unavailable', rowCount: g.count, detail: { first: g.first, last: g.last, kind: g.kind } });
+      } catch (e) {
+        const later = gap as typeof g | null;
+        gap = later ? { ...g, count: g.count + later.count, last: later.last } : g;
+        throw e;
+      }
+      deps.events?.emit(serverEvent(sessionId, 'audit_unavailable', JSON.stringify({ recovered: true, unaudited_calls: g.count, kind: g.kind })));
+    }
+  };
+
+  const emitCandidate = (seq: number, hash: string): void => {
+    if (!deps.audit || seq <= candidateSeq) return;
+    candidateSeq = seq;
+    deps.events?.emit(serverEvent(sessionId, 'audit_checkpoint', JSON.stringify({ seq, hash, path: deps.audit.path })));
+  };
 
   return {
     async record(call: ToolCallRecord): Promise<RecordOutcome> {
@@ -87,6 +161,7 @@ export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
       let outcome: RecordOutcome = {};
       if (deps.audit) {
         try {
+          await writeMarkers(time);
           const rec = await deps.audit.append({
             time,
             sessionId: call.sessionId,
@@ -104,10 +179,22 @@ export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
             catalogGeneration: call.generation,
           });
           outcome = { auditHash: rec.hash, auditSeq: rec.seq };
+          head = { seq: rec.seq, hash: rec.hash };
+          if (Math.floor(rec.seq / CHECKPOINT_CANDIDATE_EVERY) > Math.floor(candidateSeq / CHECKPOINT_CANDIDATE_EVERY)) emitCandidate(rec.seq, rec.hash);
         } catch (err) {
-          const kind = err instanceof AuditError ? err.kind : 'io';
+          const kind: AuditErrorKind = err instanceof AuditError ? err.kind : 'io';
           const msg = err instanceof AuditError ? err.message : 'audit: append failed';
-          once(`audit:${kind}`, `${msg}; tool calls proceed unaudited until it recovers (further ${kind} failures are not reported)`);
+          if (deps.failOpen) {
+            gap = gap ? { ...gap, count: gap.count + 1, last: time } : { count: 1, first: time, last: time, kind };
+            once(`audit:${kind}`, `${msg}; --audit-fail-open: tool calls are answered unaudited until it recovers, then an audit:gap row records how many (further ${kind} failures are not reported)`);
+          } else {
+            outcome = { auditFailure: { kind, message: msg } };
+            once(`audit:${kind}`, `${msg}; tool calls are answered with a retryable audit_unavailable error until it recovers (further ${kind} failures are not reported)`);
+          }
+          if (!reported.has(`event:${kind}`)) {
+            reported.add(`event:${kind}`);
+            deps.events?.emit(serverEvent(sessionId, 'audit_unavailable', JSON.stringify({ kind, fail_open: deps.failOpen === true })));
+          }
         }
       }
       const resultSummary: ResultSummary = outcome.auditSeq !== undefined ? { ...call.resultSummary, audit_seq: outcome.auditSeq } : { ...call.resultSummary };
@@ -143,6 +230,8 @@ export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
       deps.events?.emit(serverEvent(deps.sessionId ?? 'unknown', subtype, message));
     },
     async close(): Promise<void> {
+      if (deps.audit && gap) await writeMarkers(isoMicros()).catch(() => undefined);
+      if (head) emitCandidate(head.seq, head.hash);
       await deps.audit?.close().catch(() => undefined);
       deps.events?.close();
       await deps.telemetry?.shutdown();
@@ -159,6 +248,8 @@ export interface OpenRecorderOptions {
   /** Read for OTEL_EXPORTER_OTLP_ENDPOINT and friends. */
   readonly env: NodeJS.ProcessEnv;
   readonly logger: Logger;
+  /** `--audit-fail-open` (see CallRecorderDeps.failOpen). */
+  readonly failOpen?: boolean;
 }
 
 /** Wires the three sinks for one server session; touches no file until the first call. */
@@ -169,5 +260,6 @@ export function openRecorder(opts: OpenRecorderOptions): CallRecorder {
     events: opts.eventsPath ? createEventBus({ path: opts.eventsPath, logger: opts.logger }) : null,
     telemetry: createTelemetry(opts.env, opts.logger),
     logger: opts.logger,
+    failOpen: opts.failOpen === true,
   });
 }

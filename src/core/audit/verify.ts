@@ -43,6 +43,8 @@ export interface VerifyOptions {
   readonly since?: string;
   /** A head recorded earlier outside the writer's reach; a coherent rewrite of the log cannot reproduce its hash. */
   readonly anchor?: AuditHead;
+  /** Called with each well-formed row's seq and hash, in file order (checkpoint verification). */
+  readonly onRow?: (seq: number, hash: string) => void;
 }
 
 /** How far ahead a seq break looks for the missing seq, to tell a reordering from a deletion. */
@@ -178,6 +180,7 @@ export async function verifyAudit(file: string, opts: VerifyOptions = {}): Promi
     }
     headSeq = row.seq;
     headHash = row.hash;
+    opts.onRow?.(row.seq, row.hash);
     const brokenBefore = breaks.length;
     const pendingBefore = pending;
     checkRow(row, body, lineNo);

@@ -1,15 +1,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { CatalogError } from './store';
+import { createFileLock, LockTimeoutError } from '../audit/lock';
 import { processAlive } from '../util/process';
+import { CatalogError } from './store';
 
 /**
- * Single-writer lock for the catalog: `<catalog>.lock` created with O_EXCL holding the owner's pid. A lock whose
- * owner is no longer alive (an indexer killed with SIGKILL) is taken over, so a crash never wedges indexing.
+ * Single-writer lock for the catalog: `<catalog>.lock`, the same lock file as the audit writer's (see
+ * audit/lock.ts). It appears atomically with its complete owner record (pid, host, token, process start time: a
+ * hard link of a fully written private file), so a second indexer can never read an empty or half-written lock
+ * and take it for a dead owner's. A lock whose owner is gone (an indexer killed with SIGKILL, or a pid since
+ * reused) is taken over, so a crash never wedges indexing; a live owner is waited for, however long it runs.
+ * The writer checks `stillHeld()` right before it renames its new catalog into place.
  */
 
-
 export interface CatalogLock {
+  /** True while the lock file still carries this indexer's token. */
+  stillHeld(): boolean;
   release(): void;
 }
 
@@ -20,42 +26,56 @@ export async function acquireCatalogLock(catalogPath: string, timeoutMs = 30_000
   } catch (e) {
     throw new CatalogError('io', `cannot create the catalog directory ${path.dirname(catalogPath)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const fd = fs.openSync(lockPath, 'wx', 0o600);
-      fs.writeSync(fd, String(process.pid));
-      fs.closeSync(fd);
-      let released = false;
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          try {
-            if (fs.readFileSync(lockPath, 'utf8') === String(process.pid)) fs.rmSync(lockPath, { force: true });
-          } catch {
-            // already gone
-          }
-        },
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new CatalogError('io', `cannot create lock ${lockPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
-      }
+  const lock = createFileLock(lockPath, { timeoutMs });
+  let held;
+  try {
+    held = await lock.acquire();
+  } catch (e) {
+    lock.dispose();
+    if (e instanceof LockTimeoutError) {
+      throw new CatalogError('locked', `catalog is being written by ${e.ownerPid ? `process ${e.ownerPid}` : 'another process'} (lock ${lockPath}); try again when it finishes`);
     }
-    let owner = NaN;
-    try {
-      owner = Number(fs.readFileSync(lockPath, 'utf8'));
-    } catch {
-      continue;
-    }
-    if (!Number.isFinite(owner) || owner <= 0 || !processAlive(owner)) {
-      fs.rmSync(lockPath, { force: true });
-      continue;
-    }
-    if (Date.now() > deadline) {
-      throw new CatalogError('locked', `catalog is being written by process ${owner} (lock ${lockPath}); try again when it finishes`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
+    throw new CatalogError('io', `cannot create lock ${lockPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }
+  removeDeadTempCatalogs(catalogPath);
+  let released = false;
+  return {
+    stillHeld: () => !released && held.stillHeld(),
+    release() {
+      if (released) return;
+      released = true;
+      held.release();
+      lock.dispose();
+    },
+  };
+}
+
+/**
+ * `.catalog.sqlite.<pid>.<ms>.tmp` files are an indexer's catalog being written (store.save); one whose pid no
+ * longer runs was left by an indexer killed before its rename. Called under the lock, so no live writer of this
+ * catalog is between its write and its rename (a live pid's file is kept regardless).
+ */
+export function removeDeadTempCatalogs(catalogPath: string): string[] {
+  const dir = path.dirname(catalogPath);
+  const prefix = `.${path.basename(catalogPath)}.`;
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const m = /^(\d+)\.\d+\.tmp$/.exec(name.slice(prefix.length));
+    const pid = m ? Number(m[1]) : 0;
+    if (!m || pid === process.pid || processAlive(pid)) continue;
+    try {
+      fs.unlinkSync(path.join(dir, name));
+      removed.push(name);
+    } catch {
+      // removed by someone else
+    }
+  }
+  return removed;
 }

@@ -3,7 +3,7 @@
  * inside `core/sources/<engine>/`) into these shapes once; everything downstream reads only these.
  */
 
-export type Engine = 'postgres' | 'sqlite';
+export type Engine = 'postgres' | 'sqlite' | 'mysql';
 
 export type RelationKind = 'table' | 'view' | 'materialized_view' | 'partitioned_table' | 'foreign_table';
 
@@ -127,6 +127,23 @@ export interface SourceInfo {
   readonly indexedAt: string;
   readonly tableCount: number;
   readonly columnCount: number;
+}
+
+/**
+ * What the indexing role may do on the source, read at index time. Agent SQL is guarded either way; a role that can
+ * write (or is a superuser) is reported so an operator can switch to a dedicated read-only role (`schemabrain role-sql`).
+ */
+export interface SourcePrivileges {
+  readonly role: string;
+  readonly superuser: boolean;
+  readonly bypassRls: boolean;
+  /** INSERT, UPDATE, DELETE or TRUNCATE on at least one user table. */
+  readonly canWrite: boolean;
+}
+
+/** Catalog artifact key under which a source's privilege record is kept. */
+export function privilegesArtifact(sourceId: string): string {
+  return `privileges:${sourceId}`;
 }
 
 /** Everything the introspector returns for one source. */

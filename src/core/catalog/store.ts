@@ -105,6 +105,13 @@ export class CatalogStore {
     try {
       db = new SQL.Database(bytes);
       db.exec('SELECT count(*) FROM sqlite_schema');
+      // A damaged interior page is invisible to the schema query and surfaces later, in whichever query first
+      // touches it; quick_check (every page, no index cross-check) finds it here, so readers and the indexer agree.
+      const check = db.exec('PRAGMA quick_check(1)')[0]?.values[0]?.[0];
+      if (check !== 'ok') {
+        db.close();
+        throw new Error(String(check ?? 'quick_check returned nothing').replace(/\s+/g, ' '));
+      }
     } catch (e) {
       throw new CatalogError('corrupt', `catalog ${filePath} is damaged: ${(e as Error).message}`);
     }
@@ -363,8 +370,9 @@ export class CatalogStore {
   /**
    * Bumps the generation and writes the whole catalog atomically: temp file in the same directory, fsync, rename,
    * fsync of the directory. A crash at any point leaves either the old or the new file, never a mix.
+   * `beforeRename` (the writer's lock check) runs right before the rename and aborts the save by throwing.
    */
-  save(filePath: string | null = this.path): number {
+  save(filePath: string | null = this.path, beforeRename?: () => void): number {
     if (!filePath) throw new CatalogError('io', 'catalog has no path to save to');
     const generation = this.generation + 1;
     this.setMeta('generation', String(generation));
@@ -381,6 +389,7 @@ export class CatalogStore {
       fs.closeSync(fd);
     }
     try {
+      beforeRename?.();
       fs.renameSync(tmp, filePath);
     } catch (e) {
       fs.rmSync(tmp, { force: true });

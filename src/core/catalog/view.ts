@@ -1,4 +1,4 @@
-import type { ColumnInfo, ForeignKeyInfo, SourceInfo, TableInfo } from './model';
+import { privilegesArtifact, type ColumnInfo, type ForeignKeyInfo, type SourceInfo, type SourcePrivileges, type TableInfo } from './model';
 import { formatName, splitName } from './names';
 import type { CatalogStore, IndexRun } from './store';
 import { fuzzyMatches } from '../envelope/fuzzy';
@@ -46,6 +46,8 @@ export class CatalogView {
     readonly savedAt: string | null = null,
     /** The search index persisted by the indexer for this generation, if any (see core/search/input.ts). */
     readonly searchIndexBytes: Uint8Array | null = null,
+    /** What each source's indexing role may do, by source id (recorded at its last full read). */
+    readonly privileges: ReadonlyMap<string, SourcePrivileges> = new Map(),
   ) {
     this.sources = sources;
     const byId = new Map(sources.map((s) => [s.id, s]));
@@ -77,6 +79,10 @@ export class CatalogView {
       store.listRuns(50),
       store.getMeta('saved_at'),
       store.getArtifact(SEARCH_INDEX_ARTIFACT),
+      new Map(store.listSources().flatMap((s) => {
+        const bytes = store.getArtifact(privilegesArtifact(s.info.id));
+        return bytes ? [[s.info.id, JSON.parse(Buffer.from(bytes).toString('utf8')) as SourcePrivileges] as const] : [];
+      })),
     );
   }
 

@@ -29,10 +29,10 @@ export type InferenceMethod = (typeof INFERENCE_METHODS)[number];
 export const VALIDATION_STATES = ['draft', 'applied', 'confirmed'] as const;
 export type ValidationState = (typeof VALIDATION_STATES)[number];
 
-export const DEGRADATION_REASONS = ['fan_out_join', 'missing_order_by_with_limit', 'time_dimension_unavailable'] as const;
+export const DEGRADATION_REASONS = ['fan_out_join', 'missing_order_by_with_limit', 'time_dimension_unavailable', 'pii_masked', 'no_confident_match'] as const;
 export type DegradationReason = (typeof DEGRADATION_REASONS)[number];
 
-/** The closed 26-kind registry of seed 001; `invalid_argument` is among them and, unlike the original, we return it inside an envelope. */
+/** The closed 26-kind registry of seed 001 plus the v1.3 additions; `invalid_argument` is among them and, unlike the original, we return it inside an envelope. */
 export const ERROR_KINDS = [
   // v1.0 core
   'unknown_name',
@@ -67,8 +67,19 @@ export const ERROR_KINDS = [
   'ambiguous_time_dimension',
   // MCP dispatch
   'invalid_argument',
+  // v1.3 (minor), retryable: the call's audit row could not be made durable (full or read-only disk, audit lock
+  // held by a stalled process), so no data is returned; and a source that cannot be reached right now (connection
+  // refused, host down: the indexer's `unreachable`). See docs/charter.md.
+  'audit_unavailable',
+  'unreachable',
+  // v1.3 (minor), retryable: a team server's per-principal call budget is spent for now; retry after the delay
+  // the message gives. See docs/charter.md.
+  'rate_limited',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+/** Kinds where the same call may succeed later without any change (the recovery says when and how to check). */
+export const RETRYABLE_KINDS: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['audit_unavailable', 'unreachable', 'rate_limited']);
 
 export const REFUSAL_KINDS: ReadonlySet<ErrorKind> = new Set<ErrorKind>(['pii_blocked', 'policy_blocked', 'allowlist_violation']);
 

@@ -6,7 +6,12 @@ import type { Redacted } from './redact';
  * other tools (log shippers, `jq`) read, which is why their members are snake_case like the seed.
  */
 
-export const SERVER_EVENT_SUBTYPES = ['server_start', 'server_stop', 'schema_version_mismatch', 'events_path_init'] as const;
+/**
+ * `audit_unavailable`: an audit row could not be made durable (the call was answered with an error, or unaudited
+ * under --audit-fail-open); `audit_checkpoint`: a checkpoint candidate (seq and hash of a durable row) for an
+ * external witness or SIEM to keep out of the log writer's reach.
+ */
+export const SERVER_EVENT_SUBTYPES = ['server_start', 'server_stop', 'schema_version_mismatch', 'events_path_init', 'audit_unavailable', 'audit_checkpoint'] as const;
 export type ServerEventSubtype = (typeof SERVER_EVENT_SUBTYPES)[number];
 
 /** Counts and fingerprints only, never row data. */

@@ -1,9 +1,14 @@
+import { redactFloorSecrets } from '../pii/secrets';
+
 /**
  * The seed 002 redactor. Four rules apply to every value, recursively; keys are never modified:
  * 1. connection URLs → `<redacted-connection-url>`
  * 2. strings larger than 2 KiB → `<truncated:N bytes>`
  * 3. every value inside a `filters` argument → `<value>` (filter values are user data; column names and operators survive)
  * 4. email-shaped strings → `<email>`
+ * Inside longer strings (a sentence, a query, a message) the same secrets are cut out where they stand: connection
+ * URLs, e-mail addresses, the always-on floor secrets (card numbers passing Luhn, SSNs, API keys and tokens, JWTs,
+ * private keys, password hashes: see pii/secrets.ts) and, in SQL-shaped text, every string literal (`'<value>'`).
  * The same redacted form feeds the events file and the audit `args_fingerprint`, so neither ever carries the raw value.
  */
 
@@ -14,6 +19,12 @@ export const MAX_STRING_BYTES = 2048;
 
 const CONNECTION_URL = /^(postgresql|postgres|mysql|sqlite)(\+\w+)?:\/\//i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const URL_IN_TEXT = /\b(?:postgresql|postgres|mysql|mariadb|sqlite)(?:\+\w+)?:\/\/[^\s'"`<>]+/gi;
+const EMAIL_IN_TEXT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}/g;
+/** Text that reads as SQL: a statement keyword followed later by one of its clauses. */
+const SQL_SHAPE = /\b(?:select|insert|update|delete|with|values)\b[\s\S]*?\b(?:from|into|set|where|values|select)\b/i;
+/** 'literal' (with '' escapes, an optional E/N prefix) and $tag$…$tag$ dollar quotes, bounded. */
+const SQL_LITERAL = /\b[EeNn]?'(?:[^']|''){0,2048}'|'(?:[^']|''){0,2048}'|\$([A-Za-z_]\w{0,30})?\$[\s\S]{0,4096}?\$\1\$/g;
 /** Nesting deeper than this is cut rather than walked: args come from an agent and must not be able to stall the bus. */
 const MAX_DEPTH = 32;
 
@@ -27,7 +38,17 @@ export function redactString(value: string): string {
     if (bytes > MAX_STRING_BYTES) return `<truncated:${bytes} bytes>`;
   }
   if (EMAIL.test(value)) return REDACTED_EMAIL;
-  return value;
+  return redactInside(value);
+}
+
+/** Secrets embedded in a longer string, replaced where they stand (the rest of the text stays readable). */
+function redactInside(value: string): string {
+  if (value.length < 6) return value;
+  let out = value;
+  if (out.includes('://')) out = out.replace(URL_IN_TEXT, REDACTED_URL);
+  if ((out.includes("'") || out.includes('$')) && SQL_SHAPE.test(out)) out = out.replace(SQL_LITERAL, `'${REDACTED_VALUE}'`);
+  if (out.includes('@')) out = out.replace(EMAIL_IN_TEXT, REDACTED_EMAIL);
+  return redactFloorSecrets(out).text;
 }
 
 /** Every leaf below a `filters` key becomes `<value>`, whatever its type; structure and keys stay. */

@@ -72,6 +72,11 @@ export interface FollowOptions {
   readonly signal: AbortSignal;
   /** Poll interval; seed 002's tail polls every 100 ms. */
   readonly pollMs?: number;
+  /**
+   * Subscribes to change notifications (e.g. fs.watch on the folder) that end the wait between polls early, so a
+   * follower can poll slowly and still see lines at once; returns the unsubscribe function.
+   */
+  readonly wake?: (notify: () => void) => () => void;
 }
 
 /**
@@ -169,6 +174,8 @@ export async function followEvents(file: string, opts: FollowOptions): Promise<v
     drain();
   };
 
+  let nudge: (() => void) | undefined;
+  const unwake = opts.wake?.(() => nudge?.());
   try {
     while (!opts.signal.aborted) {
       try {
@@ -176,9 +183,10 @@ export async function followEvents(file: string, opts: FollowOptions): Promise<v
       } catch (err) {
         report(err);
       }
-      await sleep(pollMs, opts.signal);
+      await (opts.wake ? Promise.race([sleep(pollMs, opts.signal), new Promise<void>((r) => (nudge = r))]) : sleep(pollMs, opts.signal));
     }
   } finally {
+    unwake?.();
     if (fd !== null) fs.closeSync(fd);
   }
 }

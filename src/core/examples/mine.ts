@@ -34,7 +34,8 @@ export interface MineOptions {
 }
 
 export async function mineExampleQueries(conn: PgConnectable, guard: SqlGuard, opts: MineOptions = {}): Promise<MineOutcome> {
-  const outcome = await runReadOnlyPostgres(conn, guard, MINE_SQL, [], { timeoutMs: opts.timeoutMs ?? 5000, maxRows: 5000, maxBytes: 32_000_000, signal: opts.signal });
+  // SchemaBrain's own constant statement: it reads the pg_stat_statements extension view on purpose
+  const outcome = await runReadOnlyPostgres(conn, guard, MINE_SQL, [], { timeoutMs: opts.timeoutMs ?? 5000, maxRows: 5000, maxBytes: 32_000_000, signal: opts.signal }, { checkObjects: false });
   if (!outcome.ok) {
     if (outcome.kind === 'refused') return { ok: false, reason: 'error', message: outcome.guard.message, hint: ENABLE_HINT };
     if (outcome.kind === 'unknown_relation') {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { ColumnInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model';
-import { qualifiedName } from '../catalog/model';
+import { privilegesArtifact, qualifiedName } from '../catalog/model';
 import { acquireCatalogLock } from '../catalog/lock';
 import { CatalogError, CatalogStore } from '../catalog/store';
 import type { SourceSpec } from '../sources/locator';
@@ -141,13 +141,14 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
   const job = (state: 'running' | 'succeeded' | 'failed' | 'cancelled', extra: Record<string, unknown> = {}): void =>
     writeJobStatus(opts.catalogPath, { state, source: opts.spec.name, pid: process.pid, startedAt, ...extra });
   let introspector: Introspector | null = null;
+  let digestSettled: Promise<unknown> = Promise.resolve();
   try {
     job('running', { phase: 'connect', progress: 0 });
     throwIfCancelled();
     introspector = opts.deps.createIntrospector(opts.spec, { password: opts.password });
     // The digest query runs while the catalog file is read: one waits on the database, the other on the CPU.
     const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
-    digestRun.catch(() => undefined); // awaited below; a failed catalog open must not leave it unhandled
+    digestSettled = digestRun.catch(() => undefined); // awaited below; a failed catalog open must not leave it unhandled
     const store = await CatalogStore.openOrCreate(opts.catalogPath);
     try {
       const prior = store.getSourceByName(opts.spec.name);
@@ -206,6 +207,8 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         else emit({ type: 'log', message: `example queries not mined: ${mined.message}` });
       }
       store.writeSource({ info, structureDigest: digest, schemas: result.snapshot.schemas, enums: result.snapshot.enums, changed: tables, removed });
+      if (result.privileges) store.setArtifact(privilegesArtifact(info.id), Buffer.from(JSON.stringify(result.privileges), 'utf8'));
+      else store.deleteArtifact(privilegesArtifact(info.id));
       const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 ? 'unchanged' : 'incremental';
       const durationMs = Date.now() - started;
       persistSearchIndex(store, opts.policy ?? DEFAULT_POLICY);
@@ -224,7 +227,10 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         errorMessage: null,
       });
       throwIfCancelled();
-      const generation = store.save(opts.catalogPath);
+      const generation = store.save(opts.catalogPath, () => {
+        // Never replace a catalog written by another indexer that (wrongly) took the lock from us.
+        if (!lock.stillHeld()) throw new CatalogError('locked', `the catalog lock ${opts.catalogPath}.lock was taken over during this run; nothing was written, index again`);
+      });
       emit({ type: 'progress', phase: 'save', done: 1, total: 1, percent: 100 });
       job('succeeded', { progress: 100, phase: 'done' });
       return { source: info, generation, mode, tablesTotal: tables.length, tablesChanged: changed.length, tablesRemoved: removed.length, piiColumns, durationMs };
@@ -239,6 +245,9 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
     job('failed', { errorKind: (e as { code?: string }).code ?? 'error', message: (e as Error).message });
     throw e;
   } finally {
+    // The digest query may still be connecting when the catalog open fails: closing before it settles would miss
+    // the connection it is about to open, and that idle connection would keep the process alive for good.
+    await digestSettled;
     await introspector?.close().catch(() => undefined);
     lock.release();
   }
@@ -261,6 +270,7 @@ export function connectTemplate(spec: SourceSpec, input?: string): string {
   const user = encodeURIComponent(spec.user);
   const host = spec.host.includes(':') ? `[${spec.host}]` : spec.host;
   const params = new URLSearchParams(spec.params as Record<string, string>).toString();
+  if (spec.engine === 'mysql') return `${spec.scheme}://${user}${ref ? `:${ref}` : ''}@${host}:${spec.port}/${encodeURIComponent(spec.database)}${params ? `?${params}` : ''}`;
   return `postgres://${user}${ref ? `:${ref}` : ''}@${host}:${spec.port}/${encodeURIComponent(spec.database)}${params ? `?${params}` : ''}`;
 }
 

@@ -34,6 +34,7 @@ import {
   type ValueKind,
 } from './lexicon';
 import { foldAscii, segment, singular, splitIdentifier } from './tokens';
+import { embeddedSecretCategories } from './secrets';
 import { digitShare, scanSamples, type ValueDetector, type ValueEvidence } from './values';
 
 export interface ClassifyInput {
@@ -321,6 +322,13 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
       const base = e.detector === 'secret_shaped' ? 0.45 : STRONG_DETECTORS.has(e.detector) ? 0.6 : 0.5;
       signals.push({ category: e.category, label: `values:${e.detector} ${e.matched}/${e.total}`, weight: Math.min(0.97, base + 0.35 * frac) });
     }
+  }
+
+  // 5b. Free text holding floor secrets (a `memo` with card numbers, keys or SSNs inside sentences): the whole
+  // column is tagged, so it is masked like any blocked column, whatever else it holds.
+  if (samples.length > 0 && (type === 'text' || type === 'structured' || type === 'other')) {
+    const have = new Set(evidence.map((e) => e.category));
+    for (const c of embeddedSecretCategories(samples)) if (!have.has(c)) signals.push({ category: c, label: `values:embedded_${c}`, weight: 0.9 });
   }
 
   // 6. A clinical table's measurements (`Laboratory.HGB`) are health data when nothing else claimed them.

@@ -9,6 +9,7 @@ export {
   findOverride,
   FLOOR_CATEGORIES,
   isBlocked,
+  OPERATOR_BLOCK_SIGNAL,
   overrideKey,
   parseCategoryList,
   parsePolicyYaml,
@@ -35,3 +36,4 @@ export {
 } from './redact';
 export { isCardNumber, isCpf, isDniNie, isEmail, isIban, isNino, isPhone, isSsn, luhnValid, scanSamples, type ValueDetector, type ValueEvidence } from './values';
 export { defaultPolicyPath, loadPolicy } from './load-policy';
+export { embeddedSecretCategories, findFloorSecrets, redactDeep, redactFloorSecrets, scrubEnvelope, type SecretHit } from './secrets';

@@ -11,6 +11,7 @@
  * column_overrides:                 # `schema.table.column`, or `source:schema.table.column` for one source
  *   public.users.nickname: none     # not PII (floor categories the classifier found are kept unless forced)
  *   crm:public.leads.notes: { categories: [contact], sensitivity: confidential }
+ *   public.customers.contact: { categories: [contact], block: true }   # this column blocked, whatever the category list
  * ```
  *
  * Overrides are applied after classification (`applyOverrides`), so re-indexing never wipes them.
@@ -43,6 +44,15 @@ export interface ColumnOverride {
   readonly sensitivity: Sensitivity;
   /** Allows the override to drop floor categories the classifier found. */
   readonly force: boolean;
+  /** The operator blocks this one column (masked like a floor column) without blocking its whole category. */
+  readonly block?: boolean;
+}
+
+/** Signal on a tag whose column the operator blocked by name (`column_overrides: … block: true`). */
+export const OPERATOR_BLOCK_SIGNAL = 'override:block';
+
+function operatorBlocked(tag: PiiTag): boolean {
+  return tag.signals.includes(OPERATOR_BLOCK_SIGNAL);
 }
 
 export interface PiiPolicy {
@@ -112,7 +122,7 @@ export function effectiveBlockSet(policy: PiiPolicy): ReadonlySet<PiiCategory> {
 /** Whether a column (or derived value) with this tag is blocked. The propagation fail-closed sentinel always is. */
 export function isBlocked(tag: PiiTag | null | undefined, policy: PiiPolicy): boolean {
   if (!tag) return false;
-  if (isFailClosed(tag)) return true;
+  if (isFailClosed(tag) || operatorBlocked(tag)) return true;
   const blocked = effectiveBlockSet(policy);
   return tag.categories.some((c) => blocked.has(c as PiiCategory));
 }
@@ -124,6 +134,10 @@ export function blockedCategories(tags: readonly (PiiTag | null | undefined)[], 
   for (const t of tags) {
     if (!t) continue;
     if (isFailClosed(t)) for (const c of FLOOR_CATEGORIES) hit.add(c);
+    if (operatorBlocked(t)) {
+      for (const c of t.categories) hit.add(c as PiiCategory);
+      if (t.categories.length === 0) hit.add('contact');
+    }
     for (const c of t.categories) if (blocked.has(c as PiiCategory)) hit.add(c as PiiCategory);
   }
   return PII_CATEGORIES.filter((c) => hit.has(c));
@@ -147,7 +161,7 @@ export function findOverride(policy: PiiPolicy, source: string, schema: string, 
 export function applyOverrides(classifierTag: PiiTag | null, override: ColumnOverride | null | undefined): PiiTag | null {
   if (!override) return classifierTag;
   const categories = new Set<string>(override.categories);
-  const signals = ['override:operator'];
+  const signals = ['override:operator', ...(override.block ? [OPERATOR_BLOCK_SIGNAL] : [])];
   let sensitivity = override.sensitivity;
   if (!override.force && classifierTag) {
     const kept = classifierTag.categories.filter((c) => CATASTROPHIC_PII.has(c as PiiCategory) && !categories.has(c));
@@ -162,7 +176,7 @@ export function applyOverrides(classifierTag: PiiTag | null, override: ColumnOve
 }
 
 const TOP_KEYS = new Set(['version', 'description', 'block', 'allow', 'force', 'column_overrides']);
-const OVERRIDE_KEYS = new Set(['categories', 'sensitivity', 'force']);
+const OVERRIDE_KEYS = new Set(['categories', 'sensitivity', 'force', 'block']);
 const COLUMN_KEY = /^(?:[^:\s]+:)?[^.\s]+\.[^.\s]+\.[^.\s]+$/;
 
 function categoryArray(value: unknown, path: string): PiiCategory[] {
@@ -215,7 +229,8 @@ export function parsePolicyYaml(text: string): PiiPolicy {
         throw new PolicyError('bad_value', `${path}.sensitivity`, `${path}.sensitivity must be one of: ${SENSITIVITIES.join(', ')}`);
       }
       if (o.force !== undefined && typeof o.force !== 'boolean') throw new PolicyError('bad_value', `${path}.force`, `${path}.force must be true or false`);
-      overrides.set(key, { categories, sensitivity: sensitivity as Sensitivity, force: o.force === true || force });
+      if (o.block !== undefined && typeof o.block !== 'boolean') throw new PolicyError('bad_value', `${path}.block`, `${path}.block must be true or false`);
+      overrides.set(key, { categories, sensitivity: sensitivity as Sensitivity, force: o.force === true || force, ...(o.block === true ? { block: true } : {}) });
     }
   }
   return createPolicy({

@@ -68,7 +68,7 @@ export function planSample(engine: Engine, table: TableInfo, rows: number): Samp
     return { method, from: `${rel} TABLESAMPLE ${method.toUpperCase()} (${pct.toFixed(6)}) REPEATABLE (${REPEATABLE_SEED})`, order: '', wholeIfShort: false };
   }
   if (est !== null && est >= 0 && est <= rows) return { method: 'full_table', from: rel, order: '', wholeIfShort: true };
-  if (est !== null && est <= SQLITE_RANDOM_MAX_ROWS) return { method: 'random_order', from: rel, order: ' ORDER BY random()', wholeIfShort: true };
+  if (est !== null && est <= SQLITE_RANDOM_MAX_ROWS) return { method: 'random_order', from: rel, order: engine === 'mysql' ? ' ORDER BY RAND()' : ' ORDER BY random()', wholeIfShort: true };
   return { method: 'first_rows', from: rel, order: '', wholeIfShort: true };
 }
 

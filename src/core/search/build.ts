@@ -9,10 +9,10 @@
 import type { ColumnInfo, TableInfo } from '../catalog/model';
 import { loadLexicon, type Lexicon } from './lexicon';
 import { identifierTerms, splitIdentifierRaw, stem, textTerms, type Term } from './tokenize';
-import type { BuildSearchIndexInput } from './types';
+import type { BuildSearchIndexInput, SchemaArea } from './types';
 
 /** BM25F fields, in posting order. */
-export const FIELDS = ['name', 'schema', 'column', 'comment', 'columnComment', 'semantic'] as const;
+export const FIELDS = ['name', 'schema', 'column', 'comment', 'columnComment', 'semantic', 'role'] as const;
 export type FieldName = (typeof FIELDS)[number];
 export const F_NAME = 0;
 export const F_SCHEMA = 1;
@@ -20,14 +20,19 @@ export const F_COLUMN = 2;
 export const F_COMMENT = 3;
 export const F_COLUMN_COMMENT = 4;
 export const F_SEMANTIC = 5;
+/**
+ * Role words mined from the catalog: the FK column names other tables use for this table (`loan.borrower_id` →
+ * "borrower" for `member`), minus the words of the table's own name. They name what the rows are *in a role*.
+ */
+export const F_ROLE = 6;
 export const NF = FIELDS.length;
 
 /** BM25F constants used at build time (the saturated frequency is precomputed per posting). */
 export const BM25F = {
   k1: 1.2,
-  /** Field weights and length normalisation, in FIELDS order: name, schema, column, comment, column comment, semantic. */
-  weight: [3.0, 0.4, 1.0, 1.3, 0.5, 2.0],
-  b: [0.5, 0.3, 0.75, 0.75, 0.75, 0.5],
+  /** Field weights and length normalisation, in FIELDS order: name, schema, column, comment, column comment, semantic, role. */
+  weight: [3.0, 0.4, 1.0, 1.3, 0.5, 2.0, 0.9],
+  b: [0.5, 0.3, 0.75, 0.75, 0.75, 0.5, 0.75],
 } as const;
 
 /** Term postings as compressed sparse rows: postings of term t are at [start[t], start[t+1]). */
@@ -68,7 +73,19 @@ export interface DocData {
   readonly semantic: ReadonlyArray<{ readonly label: string; readonly terms: readonly Term[] }>;
   /** A junction: at least two FKs to distinct tables and few other columns. */
   readonly isBridge: boolean;
+  /** Structural role inferred from the name, keys and shape (see tableRole). */
+  readonly role: TableRole;
+  /** For an auxiliary table: the name words that make it one (`history`, `alias`…), stemmed. */
+  readonly auxWords: readonly string[];
 }
+
+/**
+ * What a table is for, from its shape alone: `lookup` — a small code/kind list other tables point at (`*_type`,
+ * `*_status`, a name and little else); `bridge` — a junction between two or more tables; `auxiliary` — bookkeeping
+ * beside an entity (history, archive, raw imports, aliases, redirects, annotations, logs, edits), which a question
+ * only wants when it asks for it; `entity` — everything else.
+ */
+export type TableRole = 'entity' | 'lookup' | 'bridge' | 'auxiliary';
 
 /** Structure recomputed from the tables on every load (cheap, linear). */
 export interface IndexFrame {
@@ -86,6 +103,10 @@ export interface IndexFrame {
   readonly personDocs: Int32Array;
   readonly placeDocs: Int32Array;
   readonly vocab: Lexicon;
+  /** Largest FK degree of any table (normalises the hub prior in rank.ts). */
+  readonly maxDegree: number;
+  /** FK role words per doc (see F_ROLE), with the referencing `table.column` each came from. */
+  readonly roleWords: ReadonlyArray<ReadonlyArray<{ readonly word: string; readonly via: string }> | undefined>;
 }
 
 /** The expensive part (tokenisation, lexicon look-ups), which serialize.ts persists. */
@@ -100,6 +121,8 @@ export interface IndexData extends IndexFrame, IndexBody {
   /** Identifier → terms, shared by build and explanations. */
   readonly termCache: Map<string, Term[]>;
   readonly conceptCache: Map<string, readonly string[]>;
+  /** Source/schema filter → map of the catalog's areas (areas.ts), filled on the first weak answer. */
+  readonly areaCache: Map<string, readonly SchemaArea[]>;
   /** Source/schema filter → membership bytes, filled on first use by rank.ts. */
   readonly filterMasks: Map<string, Uint8Array>;
   /** Tokenised table text for explanations, by doc (bounded; rank.ts fills it). */
@@ -129,7 +152,69 @@ const MAX_VALUE_LENGTH = 60;
 const MAX_VALUE_CARDINALITY = 500;
 
 /** Fields whose words are looked up in the lexicon. */
-const CONCEPT_FIELDS: ReadonlySet<number> = new Set([F_NAME, F_COLUMN, F_COMMENT, F_SEMANTIC]);
+const CONCEPT_FIELDS: ReadonlySet<number> = new Set([F_NAME, F_COLUMN, F_COMMENT, F_SEMANTIC, F_ROLE]);
+
+/**
+ * Name words that mark bookkeeping kept beside an entity rather than the entity itself. General data-modelling
+ * vocabulary, not any schema's table names. A one-word table needs a word from AUX_ALONE (`audit`, `log`) to count.
+ */
+const AUX_WORDS: ReadonlySet<string> = new Set([
+  'history', 'histories', 'archive', 'archived', 'raw', 'annotation', 'alias', 'aliases', 'redirect', 'log', 'logs',
+  'audit', 'backup', 'bak', 'tmp', 'temp', 'staging', 'snapshot', 'changelog', 'revision', 'revisions', 'edit', 'edits',
+  'pending', 'deleted', 'old', 'legacy', 'gid', 'mirror', 'alternative',
+]);
+const AUX_ALONE: ReadonlySet<string> = new Set(['history', 'archive', 'changelog', 'audit', 'log', 'logs', 'annotation', 'alias', 'redirect']);
+const LABEL_WORDS: ReadonlySet<string> = new Set(['name', 'code', 'description', 'title', 'label', 'value', 'abbreviation']);
+/** Name words of code lists. */
+const LOOKUP_WORDS: ReadonlySet<string> = new Set(['type', 'types', 'status', 'statuses', 'kind', 'kinds', 'format', 'formats', 'category', 'categories', 'class', 'level', 'mode', 'method', 'reason', 'code', 'codes', 'packaging', 'gender', 'currency', 'unit', 'language', 'lookup']);
+
+/**
+ * A lookup is narrow (a name or code, maybe a description and a parent, bookkeeping columns) and points at nothing
+ * but itself, or its name ends in a code-list word (`release_status`, `phonenumbertype`).
+ */
+function isLookup(table: TableInfo, nameWords: readonly string[], fkCols: ReadonlySet<string>): boolean {
+  const last = nameWords[nameWords.length - 1] ?? '';
+  const external = table.foreignKeys.filter((f) => f.targetTable !== table.name).length;
+  if (external > 1) return false;
+  if (LOOKUP_WORDS.has(last) || /(?:type|status|kind|format|category|reason|method)$/.test(last)) return true;
+  let content = 0;
+  let named = false;
+  for (const c of table.columns) {
+    if (fkCols.has(c.name)) continue;
+    const w = splitIdentifierRaw(c.name);
+    if (w.includes('id') || w.includes('gid') || /^(?:modified|created|updated|last|rowguid|child|parent|edits)/.test(c.name)) continue;
+    // `name`, `code`, `category_name`: the label of the row. `first_name` + `last_name` is a person, not a code list.
+    const labelWord = LABEL_WORDS.has(w[w.length - 1]!) && (w.length === 1 || nameWords.includes(w[0]!));
+    if (labelWord) named = true;
+    else content++;
+  }
+  return external === 0 && named && content <= 1;
+}
+
+/**
+ * FK role words per table: the words of each FK column that points at it, less `id`, digits and the words of the
+ * target's own name (`rental.customer_id` says nothing new about `customer`; `document.owner` says `owner`).
+ */
+function roleWords(docs: readonly DocData[], edges: readonly EdgeData[][]): Array<Array<{ word: string; via: string }> | undefined> {
+  const out: Array<Array<{ word: string; via: string }> | undefined> = new Array(docs.length);
+  edges.forEach((list, d) => {
+    for (const e of list) {
+      if (!e.outgoing || e.to === d) continue;
+      const own = new Set(docs[e.to]!.nameWords);
+      const ownStems = new Set(docs[e.to]!.nameStems);
+      for (const col of e.fromColumns) {
+        for (const w of splitIdentifierRaw(col)) {
+          if (w.length < 3 || /\d/.test(w) || w === 'id' || w === 'ids' || w === 'key' || w === 'code' || w === 'fk' || own.has(w) || ownStems.has(stem(w))) continue;
+          // A word of the referencing table's own name is that table, not a role of the target (`track.recording`).
+          if (docs[d]!.nameWords.includes(w)) continue;
+          const list2 = out[e.to] ?? (out[e.to] = []);
+          if (!list2.some((r) => r.word === w)) list2.push({ word: w, via: `${docs[d]!.name}.${col}` });
+        }
+      }
+    }
+  });
+  return out;
+}
 
 export function buildIndexData(input: BuildSearchIndexInput): IndexData {
   const lexicon = input.lexicon ?? loadLexicon();
@@ -149,7 +234,7 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
     seen: new Uint8Array(n),
     local: [],
   };
-  return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), explainCache: new Map(), scratch };
+  return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), scratch };
 }
 
 export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): IndexFrame {
@@ -173,6 +258,8 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
     const cls = classify(table, nameWords, fkCols, lexicon, senses);
     personTable[d] = cls.person;
     placeTable[d] = cls.place;
+    const isBridge = fkTargets.size >= 2 && otherCols <= fkCols.size + 2;
+    const auxWords = nameWords.length >= 2 || AUX_ALONE.has(nameWords[0] ?? '') ? nameWords.filter((w) => AUX_WORDS.has(w)).map(stem) : [];
     return {
       source: sourceName,
       schema: table.schema,
@@ -182,7 +269,9 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
       nameStems: nameWords.map(stem),
       table,
       semantic: semantic.get(`${sourceName}\u0000${qn}`) ?? semantic.get(`\u0000${qn}`) ?? semantic.get(`\u0000${table.name}`) ?? [],
-      isBridge: fkTargets.size >= 2 && otherCols <= fkCols.size + 2,
+      isBridge,
+      role: auxWords.length > 0 ? 'auxiliary' : isBridge ? 'bridge' : isLookup(table, nameWords, fkCols) ? 'lookup' : 'entity',
+      auxWords,
     };
   });
   const edges = buildEdges(input.tables.map((t) => t.table), input.tables.map((t) => t.sourceName), byKey);
@@ -196,8 +285,9 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
   });
   const order = new Int32Array(n);
   sorted.forEach((d, i) => (order[d] = i));
+  const roles = roleWords(docs, edges);
   const nonZero = (a: Float32Array): Int32Array => Int32Array.from(a.reduce<number[]>((acc, v, d) => (v > 0 ? (acc.push(d), acc) : acc), []));
-  return { docs, values, edges, bridges, order, personTable, placeTable, personDocs: nonZero(personTable), placeDocs: nonZero(placeTable), vocab };
+  return { docs, values, edges, bridges, order, personTable, placeTable, personDocs: nonZero(personTable), placeDocs: nonZero(placeTable), vocab, roleWords: roles, maxDegree: edges.reduce((m, e) => Math.max(m, e.length), 0) };
 }
 
 /** Growable typed buffers for the posting stream of the build. */
@@ -290,6 +380,7 @@ function buildBody(input: BuildSearchIndexInput, frame: IndexFrame, lexicon: Lex
       if (col.comment) add(d, F_COLUMN_COMMENT, textTerms(col.comment));
     }
     for (const s of frame.docs[d]!.semantic) add(d, F_SEMANTIC, s.terms);
+    for (const r of frame.roleWords[d] ?? []) add(d, F_ROLE, idTerms(r.word));
     for (let i = 0; i < docTerms.length; i++) stream.push(docTerms[i]!, d, docTf, i);
   });
 
@@ -385,7 +476,8 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
     if (sense.isKey) continue;
     if (sense.personName || (sense.personIfText && /char|text|string/i.test(c.dataType))) personColumn = true;
     if (sense.nameLike) nameColumn = true;
-    if (sense.place || (c.comment !== null && c.comment.toLowerCase().split(/[^a-z]+/).some((w) => w.length >= 4 && lexicon.isPlace(w)))) placeColumns++;
+    // A place-named column holds places only when it holds text: `position` or `location_id` numbers are not places.
+    if ((sense.place && /char|text|string/i.test(c.dataType)) || (c.comment !== null && c.comment.toLowerCase().split(/[^a-z]+/).some((w) => w.length >= 4 && lexicon.isPlace(w)))) placeColumns++;
   }
   const head = nameWords[nameWords.length - 1] ?? '';
   const personNoun = head.length > 0 && lexicon.isPerson(head);
@@ -422,14 +514,25 @@ function indexValues(values: Map<string, ValueEntry[]>, d: number, col: ColumnIn
   if (distinct !== null && distinct > MAX_VALUE_CARDINALITY) return;
   const seen = new Set<string>();
   for (const v of [...(col.enumLabels ?? []), ...(col.stats?.mostCommonValues ?? [])]) {
-    const key = v.trim().toLowerCase();
-    if (key.length < 2 || key.length > MAX_VALUE_LENGTH || /^[\d.\-:/ ]+$/.test(key) || seen.has(key)) continue;
+    const trimmed = v.trim().toLowerCase();
+    if (trimmed.length < 2 || trimmed.length > MAX_VALUE_LENGTH || /^[\d.\-:/ ]+$/.test(trimmed)) continue;
+    const key = valueKey(trimmed);
+    if (key.length < 2 || seen.has(key)) continue;
     seen.add(key);
     const list = values.get(key);
     const entry = { d, column: col.name, value: v.trim() };
     if (list === undefined) values.set(key, [entry]);
     else list.push(entry);
   }
+}
+
+/**
+ * Values are keyed by their stemmed words, so an inflected question word reaches the stored label
+ * ("documentaries" → 'Documentary', "refunded" → 'refund'); query probes go through the same function.
+ */
+export function valueKey(text: string): string {
+  const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  return words.map((w) => stem(w)).join(' ');
 }
 
 function buildEdges(tables: readonly TableInfo[], sources: readonly string[], byKey: ReadonlyMap<string, number>): EdgeData[][] {

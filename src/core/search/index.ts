@@ -11,7 +11,9 @@ import type { BuildSearchIndexInput, SearchIndex } from './types';
 export type {
   BuildSearchIndexInput,
   JoinEdge,
+  SchemaArea,
   SearchEntityInput,
+  SearchFallback,
   SearchHit,
   SearchIndex,
   SearchMetricInput,

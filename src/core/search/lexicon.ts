@@ -49,42 +49,88 @@ const EXTRA_WORDS =
 let cached: Lexicon | null = null;
 
 /**
- * Build the lexicon from the bundled data. Parsing takes tens of milliseconds, so the immutable result is memoised
- * per process (it holds no connection or state, only constant data).
+ * Build the lexicon from the bundled data. The WordNet concept list is not parsed into a map: an array of entry
+ * offsets into the sorted string is enough for a binary search per word, which keeps start-up to a few
+ * milliseconds and the heap free of tens of thousands of small arrays. The immutable result is memoised per
+ * process (it holds no connection or state, only constant data).
  */
 export function loadLexicon(): Lexicon {
   if (cached !== null) return cached;
   const words = new Set<string>(WORDNET_WORDS.split(' '));
   for (const w of EXTRA_WORDS.split(/\s+/)) words.add(w);
-  const concepts = new Map<string, string[]>();
-  for (const entry of WORDNET_CONCEPTS.split('|')) {
-    const sp = entry.indexOf(' ');
-    concepts.set(entry.slice(0, sp), entry.slice(sp + 1).split(' '));
-  }
+  const wordnet = conceptIndex(WORDNET_CONCEPTS);
+  const thesaurus = new Map<string, string[]>();
   THESAURUS.forEach((group, i) => {
     const id = `t${i}`;
     for (const w of group) {
-      const list = concepts.get(w);
-      if (list === undefined) concepts.set(w, [id]);
+      const list = thesaurus.get(w);
+      if (list === undefined) thesaurus.set(w, [id]);
       else list.push(id);
     }
   });
+  const conceptsOf = (c: string): readonly string[] => {
+    const wn = wordnet(c);
+    const th = thesaurus.get(c);
+    return th === undefined ? wn : [...wn, ...th];
+  };
+  const hasConcepts = (c: string): boolean => thesaurus.has(c) || wordnet(c).length > 0;
   const persons = new Set(WORDNET_PERSONS.split(' '));
   const places = new Set(WORDNET_PLACES.split(' '));
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
   const lemma = (word: string): string => {
-    for (const c of lemmaCandidates(word)) if (concepts.has(c) || words.has(c)) return c;
+    for (const c of lemmaCandidates(word)) if (words.has(c) || hasConcepts(c)) return c;
     return word.toLowerCase();
   };
+  const conceptMemo = new Map<string, readonly string[]>();
   cached = {
     has: (w) => {
       for (const c of lemmaCandidates(w)) if (words.has(c)) return true;
       return false;
     },
     lemma,
-    concepts: (w) => concepts.get(lemma(w)) ?? [],
+    // Every candidate lemma that carries concepts: "starred" is a word of its own, but "star" has the sense that
+    // links it to `actor`. Memoised: the ranker asks for the same words query after query.
+    concepts: (w) => {
+      let hit = conceptMemo.get(w);
+      if (hit !== undefined) return hit;
+      const found: string[] = [];
+      for (const c of lemmaCandidates(w)) for (const id of conceptsOf(c)) if (!found.includes(id)) found.push(id);
+      hit = found;
+      if (conceptMemo.size > 50000) conceptMemo.clear();
+      conceptMemo.set(w, hit);
+      return hit;
+    },
     isPerson: (w) => inClass(persons, w),
     isPlace: (w) => inClass(places, w),
   };
   return cached;
+}
+
+/**
+ * Look-up over `word c c|word c c|…` sorted by word (scripts/build-wordnet.mjs writes it so): one pass records
+ * where each entry starts, then each look-up is a binary search on the entry's leading word.
+ */
+function conceptIndex(raw: string): (word: string) => readonly string[] {
+  let count = 1;
+  for (let i = raw.indexOf('|'); i >= 0; i = raw.indexOf('|', i + 1)) count++;
+  const starts = new Int32Array(count + 1);
+  let k = 0;
+  starts[k++] = 0;
+  for (let i = raw.indexOf('|'); i >= 0; i = raw.indexOf('|', i + 1)) starts[k++] = i + 1;
+  starts[k] = raw.length + 1;
+  const none: readonly string[] = [];
+  return (word) => {
+    let lo = 0;
+    let hi = count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const from = starts[mid]!;
+      const space = raw.indexOf(' ', from);
+      const key = raw.slice(from, space);
+      if (key === word) return raw.slice(space + 1, starts[mid + 1]! - 1).split(' ');
+      if (key < word) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return none;
+  };
 }

@@ -22,6 +22,8 @@ export interface ParsedQuery {
   readonly quoted: readonly string[];
   /** Proper names that look like a person ("Lewis Hamilton", "Neil McGuigan's") or a place ("in South Bohemia"). */
   readonly mentions: readonly Mention[];
+  /** The question asks for people ("who", "whoever", "whose"): the tables that hold people's names matter. */
+  readonly asksPerson: boolean;
 }
 
 export interface Mention {
@@ -33,7 +35,7 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = query.trim();
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false };
   const quoted: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
@@ -68,13 +70,16 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
       probes.add(gram);
     }
   }
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common) };
+  const asksPerson = words.some((w) => PERSON_QUESTION_WORDS.has(w.toLowerCase()));
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common), asksPerson };
 }
+
+const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);
 
 /** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
 const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'du', 'bin', 'al', 'dos', 'das']);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'from', 'at', 'near', 'of']);
-const CAPITALISED = /^(?:[A-Z][a-z]+(?:[A-Z][a-z]+)*|Mc[A-Z][a-z]+|O'[A-Z][a-z]+)$/;
+const CAPITALISED = /^(?:\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*|Mc\p{Lu}\p{Ll}+|O'\p{Lu}\p{Ll}+)$/u;
 
 /**
  * Capitalised spans that are not ordinary English words: two or more such words are a person's name ("Lewis

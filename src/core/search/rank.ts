@@ -5,10 +5,11 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { BM25F, cachedConcepts, cachedTerms, type IndexData } from './build';
+import { BM25F, cachedConcepts, cachedTerms, valueKey, type IndexData } from './build';
+import { schemaAreas } from './areas';
 import { parseQuery, type ParsedQuery } from './query';
 import { textTerms } from './tokenize';
-import type { JoinEdge, SearchHit, SearchOptions, SearchResult } from './types';
+import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
 
 export const RANKING = {
   ...BM25F,
@@ -19,8 +20,17 @@ export const RANKING = {
   value: 1.5,
   /** A person-like or place-like proper name in the question, matched by tables that hold people or places. */
   mention: 2.0,
+  /** Share of `mention` for a question that asks "who" without naming anyone. */
+  asksPerson: 0.5,
   /** Multiplier per fraction of the table name's words the question covers. */
   nameCoverage: 0.35,
+  /** Largest boost of the hub prior, for the most joined table of the catalog (log of FK degree). */
+  centrality: 0.25,
+  /**
+   * Share of the score lost by a table none of whose name words the question uses: `medium_attribute_type_allowed_format`
+   * matched on one word ranks below `medium` matched on its whole name.
+   */
+  nameUncovered: 0.3,
   /**
    * FK neighbours of the top hits: a table the question names outright (every word of its name is a query word)
    * rises to this share of the hit it joins; any other neighbour gains `neighbour` of it.
@@ -28,6 +38,20 @@ export const RANKING = {
   namedNeighbour: 0.75,
   neighbour: 0.12,
   neighbourTop: 3,
+  /**
+   * Auxiliary tables (history, aliases, raw imports, redirects, edits…) keep this share of their score unless the
+   * question uses the word that makes them auxiliary: they share every word with the entity they shadow.
+   */
+  auxiliary: 0.45,
+  /**
+   * Query words that match nothing in the catalog are often values ("horror", "French", "night"): the lookup tables
+   * next to the top hits (directly, or behind a junction) rise to this share of the hit, where such values live (at most 40 % of the hit: on small schemas a lookup that outranks
+   * the other tables a question needs costs recall).
+   */
+  valueLookup: 0.4,
+  valueLookupTop: 3,
+  /** Below this share of the question's idf covered by the best hit, the answer is a weak match and maps the areas. */
+  weakCoverage: 0.2,
   /** Junction tables whose FK targets both match. */
   bridge: 0.5,
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
@@ -107,6 +131,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const ordered = parsed.terms.map((qt) => ({ qt, df: dfOf(qt.term) })).sort((a, b) => a.df - b.df);
   const commonDf = n >= RANKING.commonMinTables ? RANKING.commonShare * n : Infinity;
   const local = data.scratch.local;
+  const unmatched: string[] = [];
   for (const { qt, df } of ordered) {
     const id = termIds.get(qt.term);
     const from = id === undefined ? 0 : start[id]!;
@@ -148,6 +173,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
         if (s > best[d]!) best[d] = s;
       }
     }
+    if (local.length === 0) unmatched.push(qt.surface);
     for (const d of local) {
       if (best[d] === 0) continue;
       st.touch(d);
@@ -164,6 +190,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   let ranked = topCandidates(data, st, RANKING.candidates);
   const queryTerms = new Set(parsed.terms.map((t) => t.term));
   const queryConcepts = new Set(parsed.terms.flatMap((t) => cachedConcepts(data.conceptCache, data.lexicon, t.surface)));
+  const maxDegreeLog = Math.max(1, Math.log2(1 + data.maxDegree));
   for (const d of ranked) {
     const { nameWords: words, nameStems } = data.docs[d]!;
     if (words.length === 0) continue;
@@ -173,10 +200,21 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       if (queryTerms.has(nameStems[i]!)) cover += 1;
       else if (cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c))) cover += 0.5;
     }
-    st.score[d]! *= 1 + (RANKING.nameCoverage * cover) / words.length;
+    st.score[d]! *= (1 + (RANKING.nameCoverage * cover) / words.length) * (1 - RANKING.nameUncovered * (1 - cover / words.length));
+    const doc = data.docs[d]!;
+    // Hub prior: a table many others join to is more often what a question is about (an order header rather
+    // than the archive that repeats its words).
+    st.score[d]! *= 1 + (RANKING.centrality * Math.log2(1 + data.edges[d]!.length)) / maxDegreeLog;
+    if (doc.role === 'auxiliary' && !doc.auxWords.some((w) => queryTerms.has(w) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)))) {
+      st.score[d]! *= RANKING.auxiliary;
+    }
   }
-  addNeighbours(data, ranked, queryTerms, st, allowed);
+  addNeighbours(data, ranked, queryTerms, queryConcepts, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
+  if (unmatched.length > 0) {
+    addValueLookups(data, ranked, unmatched, st, allowed);
+    ranked = topCandidates(data, st, RANKING.candidates);
+  }
   addBridges(data, ranked, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
   ranked = fillPaths(data, ranked, st, allowed);
@@ -197,8 +235,52 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   });
   let totalMatches = 0;
   for (const d of st.touched) if (st.score[d]! > 0) totalMatches++;
-  const result: SearchResult = { hits, totalMatches, terms: parsed.terms.map((t) => t.term) };
+  if (ranked.length === 0) return noMatch(data, parsed, allowed, limit, opts);
+  const weak = coverageTop < RANKING.weakCoverage;
+  const result: SearchResult = {
+    hits,
+    totalMatches,
+    terms: parsed.terms.map((t) => t.term),
+    ...(weak ? { fallback: { reason: 'weak_match' as const, areas: cachedAreas(data, opts, allowed) } } : {}),
+  };
   return opts.withJoinTree ? { ...result, joinTree: joinTree(data, ranked.slice(0, limit)) } : result;
+}
+
+/**
+ * Never a dead end: a question none of whose words the catalog knows gets the most connected tables in scope as
+ * candidates and the map of the catalog's areas, so the caller can browse rather than stop.
+ */
+function noMatch(data: IndexData, parsed: ParsedQuery, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {
+  const ds: number[] = [];
+  for (let d = 0; d < data.docs.length; d++) if (allowed(d) && data.docs[d]!.role === 'entity') ds.push(d);
+  if (ds.length === 0) for (let d = 0; d < data.docs.length; d++) if (allowed(d)) ds.push(d);
+  ds.sort((x, y) => data.edges[y]!.length - data.edges[x]!.length || data.order[x]! - data.order[y]!);
+  const top = ds.slice(0, limit);
+  const hits: SearchHit[] = top.map((d, i) => ({
+    sourceName: data.docs[d]!.source,
+    qualifiedName: data.docs[d]!.qualifiedName,
+    score: round(0.2 * (1 - i / Math.max(1, top.length))),
+    why: [`no word of the question matched; a central table (${data.edges[d]!.length} foreign-key links)`],
+    matchedColumns: [],
+  }));
+  const result: SearchResult = {
+    hits,
+    totalMatches: 0,
+    terms: parsed.terms.map((t) => t.term),
+    ...(top.length > 0 ? { fallback: { reason: 'no_match' as const, areas: cachedAreas(data, opts, allowed) } } : {}),
+  };
+  return opts.withJoinTree ? { ...result, joinTree: joinTree(data, top) } : result;
+}
+
+function cachedAreas(data: IndexData, opts: SearchOptions, allowed: (d: number) => boolean): readonly SchemaArea[] {
+  const key = `${opts.source ?? ''}\u0000${opts.schema ?? ''}`;
+  let areas = data.areaCache.get(key);
+  if (areas === undefined) {
+    areas = schemaAreas(data, allowed);
+    if (data.areaCache.size > 64) data.areaCache.clear();
+    data.areaCache.set(key, areas);
+  }
+  return areas;
 }
 
 /** Per-filter membership bytes, cached on the index: the filter check runs for every posting visited. */
@@ -229,15 +311,18 @@ function idfOf(n: number, df: number): number {
 function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number {
   let added = 0;
   for (const kind of ['person', 'place'] as const) {
-    const mention = parsed.mentions.find((m) => m.kind === kind);
+    const named = parsed.mentions.find((m) => m.kind === kind);
+    // "Who …?" asks for people without naming one: the tables of people count, at a lower weight.
+    const mention = named ?? (kind === 'person' && parsed.asksPerson ? { kind, text: 'who' } : undefined);
     if (mention === undefined) continue;
+    const weight = named === undefined ? RANKING.asksPerson : 1;
     const docs = kind === 'person' ? data.personDocs : data.placeDocs;
     const strength = kind === 'person' ? data.personTable : data.placeTable;
     const idf = idfOf(data.docs.length, docs.length);
-    added += idf;
+    added += weight * idf;
     for (const d of docs) {
       if (!allowed(d)) continue;
-      const s = RANKING.mention * idf * strength[d]!;
+      const s = weight * RANKING.mention * idf * strength[d]!;
       st.touch(d);
       st.score[d]! += s;
       st.matchedIdf[d]! += idf;
@@ -251,8 +336,12 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
 function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number {
   const n = data.docs.length;
   let added = 0;
+  const probed = new Set<string>();
   for (const probe of parsed.valueProbes) {
-    const list = data.values.get(probe);
+    const k = valueKey(probe);
+    if (probed.has(k)) continue;
+    probed.add(k);
+    const list = data.values.get(k);
     if (list === undefined) continue;
     const idf = idfOf(n, new Set(list.map((e) => e.d)).size);
     const quoted = parsed.quoted.includes(probe);
@@ -276,15 +365,25 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
  * `artist_ipi`) is the entity the hit hangs off and rises close to it; other neighbours gain a little, which orders
  * the tables a query is likely to join when the words alone do not decide.
  */
-function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): void {
+function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: ReadonlySet<string>, queryConcepts: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): void {
   const boosts = new Map<number, { value: number; named: boolean; via: number }>();
+  const asked = (word: string, stemmed: string): boolean =>
+    queryTerms.has(stemmed) || cachedConcepts(data.conceptCache, data.lexicon, word).some((c) => queryConcepts.has(c));
   for (const h of ranked.slice(0, RANKING.neighbourTop)) {
     const base = st.score[h]!;
+    const own = data.docs[h]!.nameStems;
     for (const e of data.edges[h]!) {
       const p = e.to;
       if (p === h || !allowed(p)) continue;
-      const stems = data.docs[p]!.nameStems;
-      const named = stems.length > 0 && stems.every((w) => queryTerms.has(w));
+      const pd = data.docs[p]!;
+      const stems = pd.nameStems;
+      // A lookup the hit points at is named by the words it adds to the hit's name (`release` → `release_status`
+      // by "status"), or by the FK column that points at it (`medium.format`).
+      const lookupNamed =
+        pd.role === 'lookup' &&
+        e.outgoing &&
+        (stems.some((w) => !own.includes(w)) ? stems.every((w, i) => own.includes(w) || asked(pd.nameWords[i]!, w)) : false);
+      const named = (stems.length > 0 && stems.every((w) => queryTerms.has(w))) || lookupNamed;
       const value = named ? Math.max(0, RANKING.namedNeighbour * base - st.score[p]!) : RANKING.neighbour * base;
       const prev = boosts.get(p);
       if (prev === undefined || value > prev.value) boosts.set(p, { value, named, via: h });
@@ -296,6 +395,43 @@ function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: R
     st.score[p]! += b.value;
     if (b.named) pushExtra(st, p, { weight: b.value, text: `joins ${data.docs[b.via]!.name}`, show: 1 });
     else if (st.score[p]! === b.value) pushExtra(st, p, { weight: b.value, text: `joins ${data.docs[b.via]!.name}`, show: 0.3 });
+  }
+}
+
+/**
+ * Words the catalog does not know are likely values of a code list (a genre, a language, a shift name): the lookup
+ * tables of the top hits, directly referenced or behind a junction (`film` → `film_category` → `category`), rise
+ * with their entity, together with the junction.
+ */
+function addValueLookups(data: IndexData, ranked: readonly number[], words: readonly string[], st: QueryState, allowed: (d: number) => boolean): void {
+  const boosts = new Map<number, { value: number; text: string }>();
+  const offer = (d: number, value: number, text: string): void => {
+    if (!allowed(d) || st.score[d]! >= value) return;
+    const prev = boosts.get(d);
+    if (prev === undefined || prev.value < value) boosts.set(d, { value, text });
+  };
+  const label = words.slice(0, 2).map((w) => `'${w}'`).join(', ');
+  for (const h of ranked.slice(0, RANKING.valueLookupTop)) {
+    const target = RANKING.valueLookup * st.score[h]!;
+    for (const e of data.edges[h]!) {
+      const p = e.to;
+      if (p === h) continue;
+      const pd = data.docs[p]!;
+      if (e.outgoing && pd.role === 'lookup') offer(p, target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
+      else if (!e.outgoing && pd.role === 'bridge') {
+        for (const e2 of data.edges[p]!) {
+          if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup') continue;
+          offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`);
+          offer(p, target * 0.9, `joins ${data.docs[h]!.name} to ${data.docs[e2.to]!.name}`);
+        }
+      }
+    }
+  }
+  for (const [d, b] of boosts) {
+    st.touch(d);
+    const add = b.value - st.score[d]!;
+    st.score[d] = b.value;
+    pushExtra(st, d, { weight: add, text: b.text, show: 1.1 });
   }
 }
 
@@ -481,6 +617,10 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
     else if (cols.length > 0) [text, weight] = [`column ${cols.slice(0, 2).join(', ')} matches '${w}'`, 1.2];
     else if (commentCols.length > 0) [text, weight] = [`comment on ${commentCols[0]} mentions '${w}'`, 0.8];
     else if (has(schemaTerms)) [text, weight] = [`schema matches '${w}'`, 0.5];
+    else {
+      const role = data.roleWords[d]?.find((r) => termsOf(r.word).some((x) => x.term === qt.term));
+      if (role !== undefined) [text, weight] = [`referenced as '${role.word}' by ${role.via}`, 1.4];
+    }
     for (const c of [...cols, ...commentCols]) colWeight.set(c, (colWeight.get(c) ?? 0) + weight);
     if (text === null) {
       const qc = new Set(conceptsOf(w));

@@ -61,8 +61,29 @@ export interface JoinEdge {
   readonly constraint: string;
 }
 
+/** One area of the catalog: a cluster of tables around its most connected entity. */
+export interface SchemaArea {
+  readonly name: string;
+  readonly sourceName: string;
+  readonly tables: number;
+  /** One line: size, the central table (and its comment), how many lookups/junctions/history tables. */
+  readonly summary: string;
+  /** Up to five tables of the area, the central one first. */
+  readonly examples: readonly string[];
+}
+
+/**
+ * Set when the question matched nothing, or only a small part of it matched: the hits are the best candidates
+ * (or, with no match at all, the most connected tables in scope) and `areas` maps the catalog for browsing.
+ */
+export interface SearchFallback {
+  readonly reason: 'no_match' | 'weak_match';
+  readonly areas: readonly SchemaArea[];
+}
+
 export interface SearchResult {
   readonly hits: readonly SearchHit[];
+  readonly fallback?: SearchFallback;
   /** How many tables matched before `limit` was applied (lets callers report truncation). */
   readonly totalMatches: number;
   /** The query terms after stop-word removal and stemming (empty for `*`). */

@@ -129,6 +129,9 @@ export function compileMetric(model: SemanticModel, catalog: SemanticCatalog, re
 }
 
 function compile(model: SemanticModel, catalog: SemanticCatalog, req: MetricRequest, dialect: Dialect): CompiledMetric {
+  // MySQL reads "x" as a string literal unless ANSI_QUOTES is on, so its identifiers are back-quoted.
+  const q = dialect === 'mysql' ? qMysql : qStandard;
+  const tableSql = (t: TableInfo): string => `${q(t.schema)}.${q(t.name)}`;
   const metric = model.metrics.get(req.name);
   if (!metric) {
     const fuzzy = fuzzyMatches(req.name, model.metrics.keys());
@@ -588,9 +591,11 @@ export function q(id: string): string {
   return `"${id.replace(/"/g, '""')}"`;
 }
 
-function tableSql(t: TableInfo): string {
-  return `${q(t.schema)}.${q(t.name)}`;
+/** MySQL/MariaDB identifier quoting: back-quotes, embedded back-quotes doubled. */
+export function qMysql(id: string): string {
+  return `\`${id.replace(/`/g, '``')}\``;
 }
+const qStandard = q;
 
 function indent(s: string): string {
   return s
@@ -610,6 +615,22 @@ export function bucketSql(dialect: Dialect, kind: TimeKind, grain: TimeGrain, co
   if (dialect === 'postgres') {
     const src = kind === 'timestamp' ? col : `CAST(${col} AS timestamp)`;
     return `date_trunc('${grain}', ${src})`;
+  }
+  if (dialect === 'mysql') {
+    // MySQL/MariaDB have no date_trunc: DATE() for days, WEEKDAY() (0 = Monday) for ISO weeks, MAKEDATE for years
+    // and quarters; every bucket is a DATE (https://dev.mysql.com/doc/refman/8.0/en/date-and-time-functions.html).
+    switch (grain) {
+      case 'day':
+        return `DATE(${col})`;
+      case 'week':
+        return `DATE_SUB(DATE(${col}), INTERVAL WEEKDAY(${col}) DAY)`;
+      case 'month':
+        return `DATE_SUB(DATE(${col}), INTERVAL (DAYOFMONTH(${col}) - 1) DAY)`;
+      case 'quarter':
+        return `DATE_ADD(MAKEDATE(YEAR(${col}), 1), INTERVAL (QUARTER(${col}) - 1) QUARTER)`;
+      case 'year':
+        return `MAKEDATE(YEAR(${col}), 1)`;
+    }
   }
   switch (grain) {
     case 'day':

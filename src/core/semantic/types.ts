@@ -26,7 +26,7 @@ export type TimeGrain = (typeof TIME_GRAINS)[number];
 export const FILTER_OPS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte', 'in', 'not_in', 'is_null', 'not_null'] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
 
-export type Dialect = 'postgres' | 'sqlite';
+export type Dialect = 'postgres' | 'sqlite' | 'mysql';
 
 export type ScalarValue = string | number | boolean;
 

@@ -78,6 +78,8 @@ export function classifyDriverError(err: unknown, spec: SourceSpec, secrets: rea
     return out('other', `reading SQLite file ${file} failed: ${detail}`, 'Open the file with the sqlite3 shell to check it, then retry.');
   }
 
+  if (spec.engine === 'mysql') return classifyMysql(code, raw, detail, spec, out);
+
   const host = `${spec.host}:${spec.port}`;
   if (PG_AUTH.has(code)) {
     const noHba = /pg_hba\.conf/i.test(raw);
@@ -120,6 +122,34 @@ export function classifyDriverError(err: unknown, spec: SourceSpec, secrets: rea
   return out('other', `PostgreSQL error on ${host}/${spec.database}: ${detail}`, 'Retry; if it persists, run the failing catalog query in psql to see the full error.');
 }
 
+/** mysql2 error codes are the server's symbolic names (https://dev.mysql.com/doc/mysql-errors/8.0/en/server-error-reference.html). */
+function classifyMysql(
+  code: string,
+  raw: string,
+  detail: string,
+  spec: Extract<SourceSpec, { engine: 'mysql' }>,
+  out: (c: SourceErrorCode, message: string, hint: string) => ClassifiedError,
+): ClassifiedError {
+  const host = `${spec.host}:${spec.port}`;
+  if (code === 'ER_ACCESS_DENIED_ERROR' || code === 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR' || code === 'ER_NOT_SUPPORTED_AUTH_MODE') {
+    return out('auth_failed', `MySQL at ${host} rejected the credentials of user '${spec.user}': ${detail}`, 'Check the user name and password (SchemaBrain: Set Source Password, a ${ENV} reference in the URL, or --password-stdin).');
+  }
+  if (code === 'ER_BAD_DB_ERROR') return out('database_missing', `database '${spec.database}' does not exist on ${host}`, 'Check the database name in the URL; list databases with SHOW DATABASES.');
+  if (code === 'ER_DBACCESS_DENIED_ERROR' || code === 'ER_TABLEACCESS_DENIED_ERROR' || code === 'ER_SPECIFIC_ACCESS_DENIED_ERROR') {
+    return out('permission_denied', `user '${spec.user}' lacks a privilege on ${host}/${spec.database}: ${detail}`, 'Grant the user SELECT (and SHOW VIEW for views) on the databases to index.');
+  }
+  if (code === 'ER_STATEMENT_TIMEOUT' || code === 'ER_QUERY_TIMEOUT' || /max_statement_time|maximum statement execution time/i.test(raw)) {
+    return out('timeout', `a catalog query on ${host} hit the statement time limit`, 'Raise the statement timeout, or index fewer databases at a time.');
+  }
+  if (code === 'ETIMEDOUT' || /connect ETIMEDOUT|timed out/i.test(raw)) {
+    return out('timeout', `connecting to MySQL at ${host} timed out`, 'Check that the host is reachable from this machine (VPN, firewall) and the port is right.');
+  }
+  if (NET_UNREACHABLE.has(code) || code === 'PROTOCOL_CONNECTION_LOST' || /connect ECONNREFUSED|getaddrinfo/i.test(raw)) {
+    return out('unreachable', `cannot reach MySQL at ${host}: ${detail}`, code === 'ENOTFOUND' || code === 'EAI_AGAIN' ? `Check the host name '${spec.host}'.` : 'Check that the server is running and listening on that host and port.');
+  }
+  return out('other', `MySQL error on ${host}/${spec.database}: ${detail}`, 'Retry; if it persists, run the failing catalog query in the mysql client to see the full error.');
+}
+
 /** Wraps anything thrown while reading a source into a `SourceError` with a safe message. */
 export function toSourceError(err: unknown, spec: SourceSpec, secrets: readonly (string | undefined)[] = []): SourceError {
   if (err instanceof SourceError) return err;
@@ -128,5 +158,5 @@ export function toSourceError(err: unknown, spec: SourceSpec, secrets: readonly 
 }
 
 function safe(text: string, spec: SourceSpec, secrets: readonly (string | undefined)[]): string {
-  return redactSecrets(text, [spec.engine === 'postgres' ? spec.password : undefined, ...secrets]);
+  return redactSecrets(text, [spec.engine !== 'sqlite' ? spec.password : undefined, ...secrets]);
 }

@@ -2,6 +2,7 @@ import type { Introspector } from './introspector';
 import type { SourceSpec } from './locator';
 import { PostgresIntrospector, type PostgresIntrospectorOptions } from './postgres/introspector';
 import { SqliteIntrospector, type SqliteIntrospectorOptions } from './sqlite/introspector';
+import { MysqlIntrospector, type MysqlIntrospectorOptions } from './mysql/introspector';
 
 export * from './errors';
 export * from './fingerprint';
@@ -9,10 +10,12 @@ export * from './introspector';
 export * from './locator';
 export { PostgresIntrospector, type PostgresIntrospectorOptions } from './postgres/introspector';
 export { SqliteIntrospector, type SqliteIntrospectorOptions } from './sqlite/introspector';
+export { MysqlIntrospector, type MysqlIntrospectorOptions } from './mysql/introspector';
 
 export interface CreateIntrospectorOptions {
   readonly postgres?: Omit<PostgresIntrospectorOptions, 'password'>;
   readonly sqlite?: SqliteIntrospectorOptions;
+  readonly mysql?: Omit<MysqlIntrospectorOptions, 'password'>;
 }
 
 /**
@@ -21,5 +24,6 @@ export interface CreateIntrospectorOptions {
  */
 export function createIntrospector(spec: SourceSpec, secrets: { readonly password?: string } = {}, options: CreateIntrospectorOptions = {}): Introspector {
   if (spec.engine === 'postgres') return new PostgresIntrospector(spec, { ...options.postgres, password: secrets.password });
+  if (spec.engine === 'mysql') return new MysqlIntrospector(spec, { ...options.mysql, password: secrets.password });
   return new SqliteIntrospector(spec, options.sqlite);
 }

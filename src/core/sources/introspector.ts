@@ -1,4 +1,4 @@
-import type { Engine, SourceSnapshot } from '../catalog/model';
+import type { Engine, SourcePrivileges, SourceSnapshot } from '../catalog/model';
 
 /** Progress reported while introspecting; the CLI turns these into a bar or JSON lines. */
 export interface IntrospectProgress {
@@ -27,6 +27,8 @@ export interface IntrospectResult {
   readonly samples: SampleValues;
   /** Non-fatal problems (a table whose samples could not be read, a view whose columns could not be resolved). */
   readonly warnings?: readonly string[];
+  /** What the connecting role may do (engines that have roles). */
+  readonly privileges?: SourcePrivileges;
 }
 
 /** One interface, one implementation per engine (kysely's dialect introspectors are the model). */

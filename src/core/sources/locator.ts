@@ -60,7 +60,27 @@ export interface SqliteSourceSpec {
   toJSON(): Record<string, unknown>;
 }
 
-export type SourceSpec = PostgresSourceSpec | SqliteSourceSpec;
+export interface MysqlSourceSpec {
+  readonly engine: 'mysql';
+  /** The scheme as written (`mysql` or `mariadb`); the server's own flavour is read at connection time. */
+  readonly scheme: 'mysql' | 'mariadb';
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+  /** Default database; empty means every non-system database on the server. */
+  readonly database: string;
+  readonly user: string;
+  /** Non-enumerable; never serialised. `undefined` means "ask elsewhere" (SecretStorage, a prompt). */
+  readonly password: string | undefined;
+  /** Connection parameters other than credentials (`ssl-mode`, `connect_timeout`, `charset`). */
+  readonly params: Readonly<Record<string, string>>;
+  /** Credential-free canonical form: `mysql://host:port/db` (or `mariadb://…`). */
+  readonly locator: string;
+  readonly id: string;
+  toJSON(): Record<string, unknown>;
+}
+
+export type SourceSpec = PostgresSourceSpec | SqliteSourceSpec | MysqlSourceSpec;
 
 export interface ParseSourceSpecOptions {
   /** Display name of the source; default: the database name (PostgreSQL) or the file's base name (SQLite). */
@@ -72,6 +92,10 @@ export interface ParseSourceSpecOptions {
 }
 
 export const DEFAULT_PG_PORT = 5432;
+export const DEFAULT_MYSQL_PORT = 3306;
+/** MySQL client URL parameters we accept (https://dev.mysql.com/doc/refman/8.0/en/connecting-using-uri-or-key-value-pairs.html). */
+const KNOWN_MYSQL_PARAMS = new Set(['ssl-mode', 'sslmode', 'ssl-ca', 'connect_timeout', 'charset']);
+const MYSQL_SSL_MODES = new Set(['disabled', 'preferred', 'required', 'verify_ca', 'verify_identity']);
 const PASSWORD_MASK = '***';
 const SSL_MODES = new Set(['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full']);
 /** libpq URL parameters that we accept; anything else is rejected so typos do not pass silently. */
@@ -108,6 +132,7 @@ export function parseSourceSpec(input: string, opts: ParseSourceSpecOptions = {}
   if (scheme && scheme.length > 1) {
     const base = scheme.split('+')[0];
     if (base === 'postgres' || base === 'postgresql') return parsePostgresUrl(text, env, opts.name);
+    if (base === 'mysql' || base === 'mariadb') return parseMysqlUrl(text, base, env, opts.name);
     if (scheme === 'sqlite' || scheme === 'sqlite3' || scheme === 'file') {
       return makeSqliteSpec(sqliteUrlToPath(text, scheme), env, opts);
     }
@@ -115,7 +140,7 @@ export function parseSourceSpec(input: string, opts: ParseSourceSpecOptions = {}
       throw new SourceSpecError(
         'unsupported_engine',
         `engine '${scheme}' is not supported`,
-        'SchemaBrain reads PostgreSQL (postgres://…) and SQLite (a file path or sqlite:path) sources.',
+        'SchemaBrain reads PostgreSQL (postgres://…), MySQL/MariaDB (mysql://… or mariadb://…) and SQLite (a file path or sqlite:path) sources.',
       );
     }
   }
@@ -240,6 +265,80 @@ function parsePostgresUrl(text: string, env: NodeJS.ProcessEnv, name: string | u
   return finish(spec, password);
 }
 
+/**
+ * `mysql://user:pw@host:3306/db?ssl-mode=REQUIRED`, `mariadb://…` (same form). The path names the default database;
+ * without one every non-system database is read. Credentials follow the PostgreSQL rules: `${VAR}` references are
+ * expanded, and the password is kept off every serialised form.
+ */
+function parseMysqlUrl(text: string, scheme: 'mysql' | 'mariadb', env: NodeJS.ProcessEnv, name: string | undefined): MysqlSourceSpec {
+  const shown = redactSecrets(text);
+  const m = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/([^/?#]*)(?:\/([^?#]*))?(?:\?([^#]*))?(?:#.*)?$/.exec(text);
+  if (!m) {
+    throw new SourceSpecError('malformed_url', `'${shown}' is not a valid MySQL URL`, `Use the form ${scheme}://user@host:3306/database.`);
+  }
+  const authority = m[1] ?? '';
+  const at = authority.lastIndexOf('@');
+  const userinfo = at >= 0 ? authority.slice(0, at) : '';
+  const hostport = at >= 0 ? authority.slice(at + 1) : authority;
+  const colon = userinfo.indexOf(':');
+  const rawUser = colon >= 0 ? userinfo.slice(0, colon) : userinfo;
+  const rawPassword = colon >= 0 ? userinfo.slice(colon + 1) : undefined;
+  if (hostport.includes(',')) {
+    throw new SourceSpecError('unsupported_feature', `'${shown}' lists several hosts`, 'Give one host; multi-host URLs are not supported.');
+  }
+  const v6 = /^\[([^\]]+)\](?::(.*))?$/.exec(hostport);
+  const c = hostport.lastIndexOf(':');
+  let host = expand(v6 ? (v6[1] ?? '') : c >= 0 ? hostport.slice(0, c) : hostport, env, 'host', shown);
+  const portText = v6 ? v6[2] : c >= 0 ? hostport.slice(c + 1) : undefined;
+  const params: Record<string, string> = {};
+  let paramPassword: string | undefined;
+  let paramUser: string | undefined;
+  for (const pair of (m[3] ?? '').split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    const key = decode(eq >= 0 ? pair.slice(0, eq) : pair, shown).toLowerCase();
+    const value = expand(eq >= 0 ? pair.slice(eq + 1).replace(/\+/g, ' ') : '', env, `parameter '${key}'`, shown);
+    if (key === 'password') paramPassword = value;
+    else if (key === 'user') paramUser = value;
+    else if (KNOWN_MYSQL_PARAMS.has(key)) params[key === 'sslmode' ? 'ssl-mode' : key] = value;
+    else {
+      throw new SourceSpecError('invalid_parameter', `URL parameter '${key}' is not supported`, `Supported parameters: ${[...KNOWN_MYSQL_PARAMS].join(', ')}.`);
+    }
+  }
+  if (params['ssl-mode'] !== undefined && !MYSQL_SSL_MODES.has(params['ssl-mode'].toLowerCase())) {
+    throw new SourceSpecError('invalid_parameter', `ssl-mode '${params['ssl-mode']}' is not valid`, `Use one of ${[...MYSQL_SSL_MODES].map((x) => x.toUpperCase()).join(', ')}.`);
+  }
+  let port = DEFAULT_MYSQL_PORT;
+  if (portText !== undefined && portText !== '') {
+    const expanded = expand(portText, env, 'port', shown);
+    port = /^\d{1,5}$/.test(expanded) ? Number(expanded) : NaN;
+    if (!(port >= 1 && port <= 65535)) {
+      throw new SourceSpecError('invalid_port', `port '${expanded}' is not a number between 1 and 65535`, 'Fix the port in the URL, e.g. :3306.');
+    }
+  }
+  const user = (rawUser ? expand(rawUser, env, 'user name', shown) : paramUser) || safeOsUser();
+  const password = rawPassword !== undefined ? expand(rawPassword, env, 'password', shown) : paramPassword;
+  const database = m[2] !== undefined ? expand(m[2].replace(/\/+$/, ''), env, 'database name', shown) : '';
+  if (database.includes('/')) {
+    throw new SourceSpecError('malformed_url', `'${shown}' names a database with a '/'`, 'Give one database after the host, e.g. /sakila.');
+  }
+  host = host ? host.toLowerCase() : 'localhost';
+  const locator = `${scheme}://${formatHost(host)}:${port}/${encodeURIComponent(database)}`;
+  const spec = {
+    engine: 'mysql' as const,
+    scheme,
+    name: name?.trim() || database || `${host}:${port}`,
+    host,
+    port,
+    database,
+    user,
+    params: Object.freeze(params),
+    locator,
+    id: sourceId(locator),
+  };
+  return finish(spec, password);
+}
+
 function sqliteUrlToPath(text: string, scheme: string): string {
   let rest = text.slice(scheme.length + 1);
   const q = rest.search(/[?#]/);
@@ -276,12 +375,13 @@ function makeSqliteSpec(rawPath: string, env: NodeJS.ProcessEnv, opts: ParseSour
 type Plain<T> = Omit<T, 'toJSON' | 'password'>;
 
 function finish(spec: Plain<PostgresSourceSpec>, password: string | undefined): PostgresSourceSpec;
+function finish(spec: Plain<MysqlSourceSpec>, password: string | undefined): MysqlSourceSpec;
 function finish(spec: Plain<SqliteSourceSpec>, password: undefined): SqliteSourceSpec;
-function finish(spec: Plain<PostgresSourceSpec> | Plain<SqliteSourceSpec>, password: string | undefined): SourceSpec {
+function finish(spec: Plain<PostgresSourceSpec> | Plain<MysqlSourceSpec> | Plain<SqliteSourceSpec>, password: string | undefined): SourceSpec {
   const masked = (): Record<string, unknown> =>
-    spec.engine === 'postgres' ? { ...spec, password: password === undefined ? undefined : PASSWORD_MASK } : { ...spec };
+    spec.engine !== 'sqlite' ? { ...spec, password: password === undefined ? undefined : PASSWORD_MASK } : { ...spec };
   const out = { ...spec } as Record<string | symbol, unknown>;
-  if (spec.engine === 'postgres') Object.defineProperty(out, 'password', { value: password, enumerable: false });
+  if (spec.engine !== 'sqlite') Object.defineProperty(out, 'password', { value: password, enumerable: false });
   Object.defineProperty(out, 'toJSON', { value: masked, enumerable: false });
   Object.defineProperty(out, inspect.custom, {
     value: (_depth: number, options: object) => `SourceSpec ${inspect(masked(), options)}`,

@@ -40,7 +40,10 @@ export function checkAllowlist(
   for (const t of tables) {
     const bare = t.split('.').pop() ?? t;
     let schema = schemaOf(t, defaultSchema).toLowerCase();
-    if (!t.includes('.') && /^(pg_|sqlite_)/.test(bare)) schema = bare.startsWith('sqlite_') ? 'sqlite_schema' : 'pg_catalog';
+    if (!t.includes('.') && /^pg_/.test(bare)) schema = 'pg_catalog';
+    // SQLite reserves every `sqlite_` name for itself (case-insensitively), in `main`, `temp` and attached schemas alike,
+    // so `main.sqlite_master`, `temp.sqlite_master` and `"SQLITE_MASTER"` are the same system catalog.
+    if (/^sqlite_/i.test(bare) && (!t.includes('.') || defaultSchema === 'main')) schema = 'sqlite_schema';
     const ok = allowed.size === 0 ? !SYSTEM_SCHEMAS.has(schema) && schema !== 'sqlite_schema' : allowed.has(schema);
     if (!ok) {
       bad.push(t);

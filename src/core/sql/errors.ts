@@ -1,14 +1,17 @@
 import type { ErrorKind } from '../envelope/kinds';
 import type { QueryOutcome } from './types';
+import { safeDatabaseMessage } from './error-text';
 
 /**
  * Maps a failed outcome to a charter error kind and message for the `run_query` tool. Guard refusals are
  * `policy_blocked` (a refusal: the agent should rewrite, not retry); timeouts are `cost_cap_exceeded`; unknown
  * relations/columns are `unknown_name` (the tool adds fuzzy matches from the catalog); everything else the database
- * reported is `internal_error` with the database's own message, which never contains connection secrets.
+ * reported is `internal_error`. Messages go through `safeDatabaseMessage`, so no quoted value reaches the agent.
  */
-export function toToolError(outcome: Extract<QueryOutcome, { ok: false }>): { kind: ErrorKind; message: string } {
-  if (outcome.kind === 'refused') return { kind: 'policy_blocked', message: outcome.guard.message };
+export function toToolError(failed: Extract<QueryOutcome, { ok: false }>): { kind: ErrorKind; message: string } {
+  if (failed.kind === 'refused') return { kind: failed.guard.reason === 'invalid_input' ? 'invalid_argument' : 'policy_blocked', message: failed.guard.message };
+  // the database's text, with any quoted value removed (error-text.ts): an error must never carry row data
+  const outcome = { ...failed, message: safeDatabaseMessage(failed.message, failed.code) };
   switch (outcome.kind) {
     case 'timeout':
       return { kind: 'cost_cap_exceeded', message: `query stopped at the time cap: ${outcome.message}` };
@@ -23,7 +26,13 @@ export function toToolError(outcome: Extract<QueryOutcome, { ok: false }>): { ki
     case 'permission_denied':
       return { kind: 'policy_blocked', message: outcome.message };
     case 'connection':
-      return { kind: 'internal_error', message: `the source could not be reached: ${outcome.message}` };
+      // retryable: the database is down or refused the connection; the same call works once it is back
+      return { kind: 'unreachable', message: `the source could not be reached: ${outcome.message}. Retry in a few seconds; get_index_status shows the source's state` };
+    case 'busy':
+      // retryable: the same call succeeds once a running query finishes (pg-pool.ts SourcePool)
+      return { kind: 'unreachable', message: failed.message };
+    case 'too_large':
+      return { kind: 'cost_cap_exceeded', message: failed.message };
     default:
       return { kind: 'internal_error', message: outcome.message };
   }

@@ -1,6 +1,7 @@
 import { pgParser } from './pg-parser';
 import { guardPostgres } from './pg-guard';
 import { guardSqlite } from './sqlite-guard';
+import { guardMysql } from './mysql-guard';
 import type { GuardResult, SqlDialect } from './types';
 
 /** Layer 1, both dialects. Obtained from `loadSqlGuard()` so the WASM parser is loaded before the first call. */
@@ -12,7 +13,7 @@ export interface SqlGuard {
 export async function loadSqlGuard(): Promise<SqlGuard> {
   await pgParser().loadModule();
   return {
-    guard: (sql, dialect) => (dialect === 'postgres' ? guardPostgres(sql) : guardSqlite(sql)),
+    guard: (sql, dialect) => (dialect === 'postgres' ? guardPostgres(sql) : dialect === 'mysql' ? guardMysql(sql) : guardSqlite(sql)),
   };
 }
 

@@ -1,9 +1,22 @@
+import crypto from 'node:crypto';
 import type { ClientBase, FieldDef, PoolClient } from 'pg';
 import type Cursor from 'pg-cursor';
 import { pgCursor } from './pg-driver';
 import type { SqlGuard } from './guard';
 import { RowBudget, toJsonValue } from './caps';
 import { sendCancelRequest } from './pg-cancel';
+import {
+  checkPostgresCalls,
+  decidePendingCalls,
+  decideViewDependencies,
+  DEFAULT_FUNCTION_POLICY,
+  type FunctionPolicy,
+  type FunctionRefusal,
+  type LiveFunction,
+  type PendingCall,
+  type ViewDependency,
+} from './function-policy';
+import { oversizeOf, SourcePool } from './pg-pool';
 import type { QueryCaps, QueryOutcome, QueryResult, ResultColumn, StatementKind } from './types';
 import { DEFAULT_CAPS } from './types';
 
@@ -22,12 +35,12 @@ import { DEFAULT_CAPS } from './types';
  * Cancellation through `signal` sends a protocol CancelRequest for the running batch and stops fetching.
  */
 
-/** A connected client, or something that lends one (a `pg.Pool`). */
-export type PgConnectable = ClientBase | { connect(): Promise<PoolClient> };
+/** A connected client, something that lends one (a `pg.Pool`), or a source's queued pool. */
+export type PgConnectable = ClientBase | { connect(): Promise<PoolClient> } | SourcePool;
 
 const BATCH_ROWS = 200;
 
-function isPool(c: PgConnectable): c is { connect(): Promise<PoolClient> } {
+function isPool(c: Exclude<PgConnectable, SourcePool>): c is { connect(): Promise<PoolClient> } {
   // pg.Client also has connect(); a Client is recognised by its query method plus `connection` field
   return !('query' in c && 'connection' in c);
 }
@@ -49,6 +62,19 @@ export function classifyPostgresError(e: unknown): Extract<QueryOutcome, { ok: f
   const raw = typeof err.message === 'string' ? err.message : String(e);
   const message = raw.length > 500 ? `${raw.slice(0, 500)}…` : raw;
   let kind: Extract<QueryOutcome, { ok: false; message: string }>['kind'] = 'database_error';
+  if (/client password must be a string|password must be a string/i.test(raw)) {
+    // node-postgres's words when the server asks for a password (SCRAM/MD5) and none was configured
+    return {
+      ok: false,
+      kind: 'connection',
+      message:
+        'the server asks for a password and none is configured for this source. Whoever runs SchemaBrain must supply it: in VS Code run "SchemaBrain: Set Password" for the connection, or add the password to ~/.pgpass (host:port:database:user:password), or reference an environment variable in the connection URL (postgres://user:${PGPASSWORD_VAR}@host/db) and restart the server',
+      code: '28P01',
+    };
+  }
+  if (/timeout exceeded when trying to connect/i.test(raw)) {
+    return { ok: false, kind: 'busy', message: 'no connection to the source became free in time; retry the same call in a few seconds', code: null };
+  }
   if (code === '57014' || code === '55P03' || code === '25P03') kind = 'timeout';
   else if (code === '25006') kind = 'read_only_violation';
   else if (code === '42P01') kind = 'unknown_relation';
@@ -85,6 +111,179 @@ export interface ExecuteMeta {
   readonly fingerprint: string;
 }
 
+/** What the live object check needs: the calls left undecided by name and the relations the statement reads. */
+export interface ObjectCheck {
+  /** Parses the definitions of the views reached (their built-in calls are not in pg_depend). */
+  readonly guard: SqlGuard;
+  readonly policy: FunctionPolicy;
+  readonly pending: readonly PendingCall[];
+  /** Relations as the guard reports them (`public.film`, `film`). */
+  readonly relations: readonly string[];
+  /**
+   * Verdicts of recent checks on this source (`SourcePool.objectVerdicts`), kept `OBJECT_VERDICT_TTL_MS`: an agent
+   * re-running similar queries pays the catalog round trip once, and a view created since is seen within seconds.
+   */
+  readonly verdicts?: Map<string, { readonly at: number; readonly refusal: FunctionRefusal | null }>;
+}
+
+export const OBJECT_VERDICT_TTL_MS = 10_000;
+
+function quoteIdent(s: string): string {
+  return `"${s.replace(/"/g, '""')}"`;
+}
+
+/** `schema.rel` / `rel` (parser-normalised, unquoted) → text `to_regclass` reads the same way. */
+function regclassText(written: string): string {
+  const parts = written.split('.').filter((p) => p.length > 0);
+  return parts.slice(-2).map(quoteIdent).join('.');
+}
+
+/**
+ * One round trip inside the READ ONLY transaction: functions outside pg_catalog named like a pending call, and
+ * everything reachable from the relations read — views and materialized views expanded recursively through their
+ * rewrite rules, the functions and operator functions those rules use, row-security policy functions of tables
+ * with RLS enabled, and foreign tables. https://www.postgresql.org/docs/current/catalog-pg-depend.html
+ */
+const OBJECT_CHECK_SQL = `/* schemabrain:object-check */
+WITH RECURSIVE named AS (
+  SELECT DISTINCT c.oid, n.nspname::text AS via_schema, c.relname::text AS via, c.relkind::text AS via_kind
+  FROM pg_catalog.unnest($2::text[]) AS w(name)
+  CROSS JOIN LATERAL (SELECT pg_catalog.to_regclass(w.name) AS oid) r
+  JOIN pg_catalog.pg_class c ON c.oid = r.oid
+  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  -- system views are the system-catalog rule's (allowlist.ts); user views over them are still expanded below
+  WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')
+), reach(oid, via_schema, via, via_kind) AS (
+  SELECT oid, via_schema, via, via_kind FROM named
+  UNION
+  SELECT d.refobjid, reach.via_schema, reach.via, reach.via_kind
+  FROM reach
+  JOIN pg_catalog.pg_rewrite rw ON rw.ev_class = reach.oid
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = rw.oid
+   AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refobjid <> reach.oid
+), fn AS (
+  SELECT reach.via_schema, reach.via, reach.via_kind, d.refobjid AS fn
+  FROM reach
+  JOIN pg_catalog.pg_rewrite rw ON rw.ev_class = reach.oid
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = rw.oid
+   AND d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+  UNION
+  SELECT reach.via_schema, reach.via, reach.via_kind, o.oprcode::pg_catalog.oid
+  FROM reach
+  JOIN pg_catalog.pg_rewrite rw ON rw.ev_class = reach.oid
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = rw.oid
+   AND d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass
+  JOIN pg_catalog.pg_operator o ON o.oid = d.refobjid
+  UNION
+  SELECT reach.via_schema, reach.via, 'p', d.refobjid
+  FROM reach
+  JOIN pg_catalog.pg_class c ON c.oid = reach.oid AND c.relrowsecurity
+  JOIN pg_catalog.pg_policy pol ON pol.polrelid = c.oid
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_policy'::pg_catalog.regclass AND d.objid = pol.oid
+   AND d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+)
+SELECT 'view' AS what, fn.via_schema, fn.via, fn.via_kind, n.nspname::text AS schema, p.proname::text AS name, e.extname::text AS ext, NULL::bool AS on_path, NULL::text AS def
+FROM fn
+JOIN pg_catalog.pg_proc p ON p.oid = fn.fn
+JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+LEFT JOIN pg_catalog.pg_depend de ON de.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND de.objid = p.oid AND de.deptype = 'e'
+LEFT JOIN pg_catalog.pg_extension e ON e.oid = de.refobjid
+UNION ALL
+SELECT 'foreign', reach.via_schema, reach.via, 'f', NULL, NULL, NULL, NULL, NULL
+FROM reach JOIN pg_catalog.pg_class c ON c.oid = reach.oid AND c.relkind = 'f'
+UNION ALL
+-- built-in functions are pinned, so pg_depend does not list them: the definition itself is parsed instead
+SELECT 'def', reach.via_schema, reach.via, c.relkind::text, NULL, NULL, NULL, NULL, pg_catalog.pg_get_viewdef(c.oid)
+FROM reach JOIN pg_catalog.pg_class c ON c.oid = reach.oid AND c.relkind IN ('v', 'm')
+UNION ALL
+SELECT 'call', NULL, NULL, NULL, n.nspname::text, p.proname::text, e.extname::text, n.nspname = ANY (pg_catalog.current_schemas(true)), NULL
+FROM pg_catalog.pg_proc p
+JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+LEFT JOIN pg_catalog.pg_depend de ON de.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND de.objid = p.oid AND de.deptype = 'e'
+LEFT JOIN pg_catalog.pg_extension e ON e.oid = de.refobjid
+WHERE n.nspname <> 'pg_catalog' AND pg_catalog.lower(p.proname::text) = ANY ($1::text[])`;
+
+const VIA_KIND: Record<string, ViewDependency['viaKind']> = { v: 'view', m: 'materialized view', f: 'foreign table', p: 'table', r: 'table' };
+
+/** Runs the live object check on `client` (inside the caller's transaction). Null when everything passes. */
+export async function checkObjects(client: ClientBase, check: ObjectCheck): Promise<FunctionRefusal | null> {
+  const names = [...new Set(check.pending.map((p) => p.name))];
+  const relations = [...new Set(check.relations.map(regclassText))].filter((r) => r.length > 0);
+  if (names.length === 0 && relations.length === 0) return null;
+  const key = JSON.stringify([names.sort(), relations.sort(), check.pending.map((p) => [p.written, p.allowedStatically])]);
+  const cached = check.verdicts?.get(key);
+  if (cached && performance.now() - cached.at < OBJECT_VERDICT_TTL_MS) return cached.refusal;
+  const refusal = await liveObjectCheck(client, check, names, relations);
+  if (check.verdicts) {
+    if (check.verdicts.size > 500) check.verdicts.clear();
+    check.verdicts.set(key, { at: performance.now(), refusal });
+  }
+  return refusal;
+}
+
+async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: string[], relations: string[]): Promise<FunctionRefusal | null> {
+  const r = await client.query<{
+    what: string;
+    via_schema: string | null;
+    via: string | null;
+    via_kind: string | null;
+    schema: string | null;
+    name: string | null;
+    ext: string | null;
+    on_path: boolean | null;
+    def: string | null;
+  }>({
+    text: OBJECT_CHECK_SQL,
+    values: [names, relations],
+  });
+  const calls: LiveFunction[] = [];
+  const viewDeps: ViewDependency[] = [];
+  for (const row of r.rows) {
+    if (row.what === 'call' && row.schema && row.name) calls.push({ schema: row.schema, name: row.name, extension: row.ext, onSearchPath: row.on_path !== false });
+    else if (row.what === 'def' && row.via_schema && row.via) {
+      const refusal = viewDefinitionRefusal(check, row.via_schema, row.via, row.via_kind === 'm' ? 'materialized view' : 'view', row.def ?? '');
+      if (refusal) return refusal;
+    } else if (row.via_schema && row.via) {
+      viewDeps.push({
+        viaSchema: row.via_schema,
+        via: row.via,
+        viaKind: VIA_KIND[row.via_kind ?? ''] ?? 'view',
+        fn: row.what === 'foreign' || !row.schema || !row.name ? null : { schema: row.schema, name: row.name, extension: row.ext },
+      });
+    }
+  }
+  return decidePendingCalls(check.pending, calls, check.policy) ?? decideViewDependencies(viewDeps, check.policy);
+}
+
+/** A view's definition, parsed with the same guard: every built-in it calls must pass the agent's own rules. */
+function viewDefinitionRefusal(check: ObjectCheck, schema: string, name: string, kind: string, def: string): FunctionRefusal | null {
+  if (check.policy.allowsView(schema, name)) return null;
+  const rel = `${schema}.${name}`;
+  const g = check.guard.guard(def.trim().replace(/;$/, ''), 'postgres');
+  const offending = g.ok ? checkPostgresCalls(g.functions, check.policy).refusal?.name : (g.detail ?? 'a statement the guard refuses');
+  if (!offending) return null;
+  return {
+    name: rel,
+    message: `argument 'sql' reads ${rel}, a ${kind} whose definition calls ${offending}, which is not on the allow-list of side-effect-free functions; query its base tables instead, or ask the operator to allow it with --allow-views ${rel}`,
+  };
+}
+
+function refusedOutcome(refusal: FunctionRefusal): QueryOutcome {
+  return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'postgres', reason: 'forbidden_function', message: refusal.message, detail: refusal.name } };
+}
+
+function tooLarge(client: object): QueryOutcome | null {
+  const o = oversizeOf(client);
+  if (!o) return null;
+  const mb = (n: number): string => `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
+  return {
+    ok: false,
+    kind: 'too_large',
+    message: `one ${o.type === 'D' ? 'row' : 'message'} of the result is ${mb(o.bytes)}, over the ${mb(o.limit)} limit for a single row; select fewer or shorter columns (left(col, 200), length(col)) or aggregate`,
+    code: '54000',
+  };
+}
+
 /**
  * Layers 2 and 3 only: runs `sql` in a READ ONLY transaction with the caps, without the parser guard. Exported so
  * each layer can be tested on its own; production callers use `runReadOnlyPostgres`.
@@ -95,6 +294,7 @@ export async function executeReadOnlyPostgres(
   params: readonly unknown[],
   caps: Partial<QueryCaps>,
   meta: ExecuteMeta,
+  objects?: ObjectCheck,
 ): Promise<QueryOutcome> {
   const timeoutMs = intMs(caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs, 'timeoutMs');
   const budget = new RowBudget(caps.maxRows ?? DEFAULT_CAPS.maxRows, caps.maxBytes ?? DEFAULT_CAPS.maxBytes);
@@ -114,6 +314,14 @@ export async function executeReadOnlyPostgres(
     await client.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
     await client.query(`SET LOCAL lock_timeout = ${timeoutMs}`);
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(timeoutMs * 2, 1000)}`);
+    if (objects) {
+      const refusal = await checkObjects(client, objects);
+      if (refusal) {
+        await client.query('ROLLBACK');
+        inTransaction = false;
+        return refusedOutcome(refusal);
+      }
+    }
 
     const PgCursor = pgCursor();
     const cursor = client.query(new PgCursor<unknown[]>(sql, params as unknown[], { rowMode: 'array' }));
@@ -159,6 +367,8 @@ export async function executeReadOnlyPostgres(
         // the connection is gone; the caller destroys it
       }
     }
+    const big = tooLarge(client);
+    if (big) return big;
     if (signal?.aborted) return { ok: false, kind: 'cancelled', message: 'the query was cancelled', code: '57014' };
     return classifyPostgresError(e);
   } finally {
@@ -169,9 +379,36 @@ export async function executeReadOnlyPostgres(
 }
 
 /**
- * All three layers: guard, then the READ ONLY transaction with caps. `conn` is a connected client (left
- * connected) or a pool (a client is borrowed and returned; destroyed if anything failed, so no session state can
- * leak into the next borrower).
+ * Leaves a pooled session as a fresh one would be: DISCARD ALL closes cursors, resets every setting to its
+ * connection-start value (default_transaction_read_only stays on: it came with the startup packet), releases
+ * session advisory locks, drops temporary objects and prepared statements, and forgets sequence state; random()'s
+ * seed survives both ROLLBACK and DISCARD ALL, so it is re-seeded from the OS. Throws when the session cannot be
+ * reset; the caller then destroys the connection. https://www.postgresql.org/docs/current/sql-discard.html
+ */
+export async function resetSession(client: ClientBase): Promise<void> {
+  await client.query('DISCARD ALL');
+  // node-postgres remembers which named statements it prepared on this connection; DISCARD ALL dropped them
+  const conn = (client as unknown as { connection?: { parsedStatements?: Record<string, unknown> } }).connection;
+  if (conn?.parsedStatements) conn.parsedStatements = {};
+  const seed = (crypto.randomInt(0, 2_000_000_001) - 1_000_000_000) / 1_000_000_000;
+  await client.query(`SELECT pg_catalog.setseed(${seed.toFixed(9)})`);
+}
+
+export interface RunOptions {
+  /** Which user functions and views the operator allows (default: the source pool's, else none). */
+  readonly policy?: FunctionPolicy;
+  /**
+   * False only for SchemaBrain's own constant statements that read a known extension view on purpose
+   * (pg_stat_statements); agent SQL and compiled metric/profile SQL are always checked.
+   */
+  readonly checkObjects?: boolean;
+}
+
+/**
+ * All three layers: guard, then the function allow-list (by name, then against the live catalog together with
+ * every view the statement reads), then the READ ONLY transaction with caps. `conn` is a connected client (left
+ * connected), a pool (a client is borrowed, reset and returned; destroyed if anything failed) or a `SourcePool`
+ * (the same, behind the per-source queue: a full queue is a `busy` outcome).
  */
 export async function runReadOnlyPostgres(
   conn: PgConnectable,
@@ -179,22 +416,61 @@ export async function runReadOnlyPostgres(
   sql: string,
   params: readonly unknown[] = [],
   caps: Partial<QueryCaps> = {},
+  opts: RunOptions = {},
 ): Promise<QueryOutcome> {
   const g = guard.guard(sql, 'postgres');
   if (!g.ok) return { ok: false, kind: 'refused', guard: g };
   const meta = { statementKind: g.statementKind, fingerprint: g.fingerprint };
-  if (!isPool(conn)) return executeReadOnlyPostgres(conn, sql, params, caps, meta);
+  const policy = opts.policy ?? (conn instanceof SourcePool ? conn.policy : DEFAULT_FUNCTION_POLICY);
+  let objects: ObjectCheck | undefined;
+  if (opts.checkObjects !== false) {
+    const calls = checkPostgresCalls(g.functions, policy);
+    if (calls.refusal) return refusedOutcome(calls.refusal);
+    objects = { guard, policy, pending: calls.pending, relations: g.tables, ...(conn instanceof SourcePool ? { verdicts: conn.objectVerdicts } : {}) };
+  }
+  if (conn instanceof SourcePool) {
+    const timeoutMs = caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs;
+    let lease;
+    try {
+      lease = await conn.acquire(timeoutMs, caps.signal);
+    } catch (e) {
+      return classifyPostgresError(e);
+    }
+    if ('busy' in lease) {
+      return {
+        ok: false,
+        kind: 'busy',
+        message: `the source is busy (${lease.running} queries running, ${lease.waiting} waiting); retry the same call in about ${Math.ceil(lease.retryAfterMs / 1000)} s`,
+        code: null,
+      };
+    }
+    const capped = lease.timeoutCapMs !== null ? { ...caps, timeoutMs: Math.min(timeoutMs, lease.timeoutCapMs) } : caps;
+    return withPooledClient(lease.client, (c) => executeReadOnlyPostgres(c, sql, params, capped, meta, objects), (destroy) => lease.release(destroy));
+  }
+  if (!isPool(conn)) return executeReadOnlyPostgres(conn, sql, params, caps, meta, objects);
   let client: PoolClient;
   try {
     client = await conn.connect();
   } catch (e) {
     return classifyPostgresError(e);
   }
+  return withPooledClient(client, (c) => executeReadOnlyPostgres(c, sql, params, caps, meta, objects), (destroy) => client.release(destroy ? true : undefined));
+}
+
+/** Runs `work`, then resets the session before the connection goes back; any failure destroys it instead. */
+async function withPooledClient(client: PoolClient, work: (c: PoolClient) => Promise<QueryOutcome>, release: (destroy: boolean) => void): Promise<QueryOutcome> {
   let outcome: QueryOutcome | undefined;
+  let clean = false;
   try {
-    outcome = await executeReadOnlyPostgres(client, sql, params, caps, meta);
+    outcome = await work(client);
+    if (outcome.ok || outcome.kind === 'refused') {
+      await resetSession(client);
+      clean = true;
+    }
     return outcome;
+  } catch (e) {
+    return outcome ?? classifyPostgresError(e);
   } finally {
-    client.release(outcome === undefined || !outcome.ok ? true : undefined);
+    release(!clean);
   }
 }

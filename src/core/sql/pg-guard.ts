@@ -1,6 +1,7 @@
 import { pgParser } from './pg-parser';
 import { isAggregateFunction, isAllowedPostgresFromFunction, isDeniedPostgresFunction } from './function-policy';
 import { byteToCharOffsets, fingerprintTokens, normalizeTokens, type SqlToken } from './tokens';
+import { hasNul, inputShapeProblem } from './input-limits';
 import type { GuardAccepted, GuardReason, GuardRefused, GuardResult, Projection, StatementKind } from './types';
 
 /**
@@ -116,29 +117,35 @@ class TreeWalker {
   readonly columns = new Set<string>();
   readonly cteNames = new Set<string>();
 
-  visit(v: unknown): void {
-    if (Array.isArray(v)) {
-      for (const item of v) this.visit(item);
-      return;
+  /** Iterative: a deep tree (nested ARRAY[…], thousands of UNION arms) cannot overflow the JS stack here. */
+  visit(root: unknown): void {
+    const stack: unknown[] = [root];
+    while (stack.length > 0) {
+      const v = stack.pop();
+      if (Array.isArray(v)) {
+        for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+        continue;
+      }
+      if (!isObject(v)) continue;
+      const typed = asTyped(v);
+      if (typed) {
+        this.visitTyped(typed[0], typed[1]);
+        this.pushFields(typed[1], stack);
+      } else this.pushFields(v, stack);
     }
-    if (!isObject(v)) return;
-    const typed = asTyped(v);
-    if (typed) {
-      this.visitTyped(typed[0], typed[1]);
-      return;
-    }
-    this.visitFields(v);
   }
 
-  private visitFields(body: JsonObject): void {
-    for (const [k, val] of Object.entries(body)) {
+  private pushFields(body: JsonObject, stack: unknown[]): void {
+    const entries = Object.entries(body);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [k, val] = entries[i];
       if (k === 'intoClause' && val) {
         throw new Refusal('forbidden_clause', 'INTO', "argument 'sql' must not use SELECT … INTO (it creates a table); select the rows instead");
       }
       if (k === 'lockingClause' && Array.isArray(val) && val.length > 0) {
         throw new Refusal('forbidden_clause', 'FOR UPDATE/SHARE', "argument 'sql' must not use FOR UPDATE / FOR SHARE locking clauses; remove the locking clause");
       }
-      this.visit(val);
+      stack.push(val);
     }
   }
 
@@ -153,7 +160,7 @@ class TreeWalker {
     switch (type) {
       case 'FuncCall': {
         const f = funcInfo(body);
-        this.checkScalar(f.name);
+        this.checkScalar(f.name, body.args);
         this.functions.add(f.name);
         break;
       }
@@ -175,11 +182,10 @@ class TreeWalker {
       default:
         break;
     }
-    this.visitFields(body);
   }
 
-  private checkScalar(name: string): void {
-    if (isDeniedPostgresFunction(name)) {
+  private checkScalar(name: string, args?: unknown): void {
+    if (isDeniedPostgresFunction(name, args)) {
       throw new Refusal(
         'forbidden_function',
         name,
@@ -244,7 +250,7 @@ function analyseProjection(val: unknown): { refs: string[]; raw: boolean; aggs: 
   return { refs: [...new Set(refs)], raw, aggs: [...new Set(aggs)] };
 }
 
-function pgTokens(sql: string): SqlToken[] {
+export function pgTokens(sql: string): SqlToken[] {
   const toChar = byteToCharOffsets(sql);
   return pgParser().scanSync(sql).tokens.map((t) => {
     const start = toChar(t.start);
@@ -315,6 +321,15 @@ export function guardPostgres(sql: string): GuardResult {
   if (sql.length > MAX_SQL_LENGTH) {
     return refused('too_long', `argument 'sql' must be at most ${MAX_SQL_LENGTH} characters`, null);
   }
+  if (hasNul(sql)) return refused('invalid_input', "argument 'sql' must not contain NUL bytes (\\u0000)", 'NUL');
+  let scanned: SqlToken[];
+  try {
+    scanned = pgTokens(sql);
+  } catch {
+    return refused('parse_error', "argument 'sql' could not be tokenised", null);
+  }
+  const shape = inputShapeProblem(scanned);
+  if (shape) return refused('invalid_input', shape, null);
   let parsed: { stmts?: unknown[] };
   try {
     parsed = pgParser().parseSync(sql) as { stmts?: unknown[] };
@@ -334,12 +349,7 @@ export function guardPostgres(sql: string): GuardResult {
   const top = asTyped(stmts[0]);
   if (!top) return refused('parse_error', "argument 'sql' could not be read as a statement", null);
 
-  let tokens: SqlToken[];
-  try {
-    tokens = pgTokens(sql);
-  } catch {
-    return refused('parse_error', "argument 'sql' could not be tokenised", null);
-  }
+  const tokens = scanned;
 
   let kind: StatementKind;
   let select: JsonObject;

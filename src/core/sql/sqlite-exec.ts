@@ -2,8 +2,10 @@ import type { BindParams, Database, SqlValue } from 'sql.js';
 import type { SqlGuard } from './guard';
 import { RowBudget, toJsonValue } from './caps';
 import type { ExecuteMeta } from './pg-exec';
-import type { QueryCaps, QueryOutcome, QueryResult } from './types';
+import type { GuardAccepted, QueryCaps, QueryOutcome, QueryResult } from './types';
 import { DEFAULT_CAPS } from './types';
+import { checkSqliteCalls, SQLITE_SCHEMA_PRAGMAS } from './function-policy';
+import { tokenizeSqlite } from './sqlite-guard';
 
 /**
  * Layers 2 and 3 for SQLite (sql.js). SQLite sources are opened as an in-memory copy of the file, so nothing a
@@ -116,6 +118,47 @@ export function executeReadOnlySqlite(
   }
 }
 
+/** Names declared as `name(col, …) AS (` in a WITH clause: column lists, not calls. */
+function cteColumnListNames(sql: string): Set<string> {
+  const out = new Set<string>();
+  let ts;
+  try {
+    ts = tokenizeSqlite(sql).filter((t) => t.kind !== 'comment');
+  } catch {
+    return out;
+  }
+  for (let i = 0; i + 1 < ts.length; i++) {
+    if (ts[i + 1]!.text !== '(' || (ts[i]!.kind !== 'identifier' && ts[i]!.kind !== 'keyword')) continue;
+    let depth = 0;
+    let j = i + 1;
+    for (; j < ts.length; j++) {
+      if (ts[j]!.text === '(') depth++;
+      else if (ts[j]!.text === ')' && --depth === 0) break;
+    }
+    const after = ts[j + 1]?.text.toLowerCase();
+    const next = ts[j + 2]?.text.toLowerCase();
+    if (after === 'as' && (next === '(' || next === 'materialized' || next === 'not')) out.add(ts[i]!.text.replace(/^["`[]|["`\]]$/g, '').toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * The function side of the SQLite policy, after the guard: every called function on the allow-list, and no
+ * `pragma_*` table-valued function however it is written (`pragma_database_list` reveals file paths, and without
+ * parentheses it reads like a table). Null when the statement passes.
+ */
+export function sqliteFunctionRefusal(g: GuardAccepted, sql: string): Extract<QueryOutcome, { kind: 'refused' }> | null {
+  const pragma = g.tables.find((t) => {
+    const bare = (t.split('.').pop() ?? t).replace(/^["`[]|["`\]]$/g, '').toLowerCase();
+    return bare.startsWith('pragma_') && !SQLITE_SCHEMA_PRAGMAS.has(bare);
+  });
+  const refusal = pragma
+    ? { name: pragma, message: `argument 'sql' reads ${pragma}, a pragma table function (database paths, compile options, function lists); use list_indexed_schemas / describe_table for schema questions` }
+    : checkSqliteCalls(g.functions, cteColumnListNames(sql));
+  if (!refusal) return null;
+  return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'sqlite', reason: 'forbidden_function', message: refusal.message, detail: refusal.name } };
+}
+
 /** All three layers for a sql.js database (an in-memory copy of the source file). */
 export function runReadOnlySqlite(
   db: Database,
@@ -126,5 +169,7 @@ export function runReadOnlySqlite(
 ): QueryOutcome {
   const g = guard.guard(sql, 'sqlite');
   if (!g.ok) return { ok: false, kind: 'refused', guard: g };
+  const refused = sqliteFunctionRefusal(g, sql);
+  if (refused) return refused;
   return executeReadOnlySqlite(db, sql, params, caps, { statementKind: g.statementKind, fingerprint: g.fingerprint });
 }

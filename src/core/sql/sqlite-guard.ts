@@ -2,6 +2,7 @@ import { isAggregateFunction, isDeniedSqliteFunction } from './function-policy';
 import { fingerprintTokens, normalizeTokens, type SqlToken } from './tokens';
 import type { GuardAccepted, GuardReason, GuardRefused, GuardResult, Projection, StatementKind } from './types';
 import { MAX_SQL_LENGTH } from './pg-guard';
+import { hasNul, inputShapeProblem } from './input-limits';
 
 /**
  * Layer 1 for SQLite: a tokenizer that follows SQLite's own (https://www.sqlite.org/lang_comment.html,
@@ -164,6 +165,7 @@ function skipWith(ts: readonly SqlToken[], i: number, ctes: Set<string>): number
 
 export function guardSqlite(sql: string): GuardResult {
   if (sql.length > MAX_SQL_LENGTH) return refused('too_long', `argument 'sql' must be at most ${MAX_SQL_LENGTH} characters`, null);
+  if (hasNul(sql)) return refused('invalid_input', "argument 'sql' must not contain NUL bytes (\\u0000)", 'NUL');
   let tokens: SqlToken[];
   try {
     tokens = tokenizeSqlite(sql);
@@ -171,6 +173,8 @@ export function guardSqlite(sql: string): GuardResult {
     const msg = e instanceof Error ? e.message : 'unreadable';
     return refused('parse_error', `argument 'sql' is not valid SQLite: ${msg}`, msg);
   }
+  const shape = inputShapeProblem(tokens);
+  if (shape) return refused('invalid_input', shape, null);
   const code = tokens.filter((t) => t.kind !== 'comment');
   const statements: SqlToken[][] = [[]];
   for (const t of code) {
@@ -272,7 +276,9 @@ function relationsOf(ts: readonly SqlToken[], ctes: ReadonlySet<string>): { tabl
     } else if (!(t.text === ',' && inFrom[depth])) continue;
     if (!inFrom[depth]) continue;
     const n1 = ts[k + 1];
-    if (!isName(n1) || ts[k + 2]?.text === '(') continue;
+    // `temp.t` / `temporary.t`: a keyword is a schema qualifier when a dot follows it.
+    const keywordSchema = n1?.kind === 'keyword' && ts[k + 2]?.text === '.' && isName(ts[k + 3]);
+    if ((!isName(n1) && !keywordSchema) || ts[k + 2]?.text === '(') continue;
     let name = identName(n1);
     let next = k + 2;
     if (ts[next]?.text === '.' && isName(ts[next + 1])) {

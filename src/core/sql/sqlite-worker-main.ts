@@ -6,12 +6,14 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import initSqlJs from 'sql.js';
 import { executeReadOnlySqlite } from './sqlite-exec';
+import { applySqliteMask, type SqliteMaskPlan } from './sqlite-mask';
 import type { ExecuteMeta } from './pg-exec';
 import type { QueryCaps } from './types';
 
 interface WorkerInit {
   readonly bytes: Uint8Array;
   readonly wasmPath?: string;
+  readonly mask?: SqliteMaskPlan;
 }
 
 interface RunMessage {
@@ -26,6 +28,7 @@ async function start(): Promise<void> {
   const init = workerData as WorkerInit;
   const SQL = await initSqlJs(init.wasmPath ? { locateFile: () => init.wasmPath as string } : undefined);
   const db = new SQL.Database(init.bytes);
+  if (init.mask) applySqliteMask(db, init.mask);
   parentPort?.on('message', (m: RunMessage) => {
     const outcome = executeReadOnlySqlite(db, m.sql, m.params, m.caps, m.meta);
     parentPort?.postMessage({ id: m.id, outcome });

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SqlGuard } from './guard';
+import { sqliteFunctionRefusal } from './sqlite-exec';
+import type { SqliteMaskPlan } from './sqlite-mask';
 import type { QueryCaps, QueryOutcome } from './types';
 import { DEFAULT_CAPS } from './types';
 
@@ -21,6 +23,8 @@ export interface SqliteWorkerOptions {
   readonly wasmPath?: string;
   /** Slack over `timeoutMs` before the worker is terminated (the worker's own between-row check fires first). */
   readonly graceMs?: number;
+  /** Blocked columns overwritten with NULL in the worker's copy before the first statement (sqlite-mask.ts). */
+  readonly mask?: SqliteMaskPlan;
 }
 
 type Reply = { id: number; outcome: QueryOutcome } | { ready: true } | { fatal: string };
@@ -53,7 +57,7 @@ export class SqliteQueryWorker {
     if (this.worker && this.ready) return this.ready;
     const script = this.options.workerScript ?? path.join(__dirname, 'sqlite-worker-main.js');
     const w = new Worker(script, {
-      workerData: { bytes: this.options.bytes, wasmPath: this.options.wasmPath },
+      workerData: { bytes: this.options.bytes, wasmPath: this.options.wasmPath, mask: this.options.mask },
       execArgv: this.options.execArgv,
     });
     this.worker = w;
@@ -76,6 +80,8 @@ export class SqliteQueryWorker {
   private async runNow(sql: string, params: readonly unknown[] | Readonly<Record<string, unknown>>, caps: Partial<QueryCaps>): Promise<QueryOutcome> {
     const g = this.guard.guard(sql, 'sqlite');
     if (!g.ok) return { ok: false, kind: 'refused', guard: g };
+    const refused = sqliteFunctionRefusal(g, sql);
+    if (refused) return refused;
     if (caps.signal?.aborted) return { ok: false, kind: 'cancelled', message: 'the query was cancelled before it started', code: null };
     const timeoutMs = caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs;
     try {

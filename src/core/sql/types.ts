@@ -3,7 +3,7 @@
  * (`run_query`, `get_metric`; UDB `udb.sql` in seed 004).
  */
 
-export type SqlDialect = 'postgres' | 'sqlite';
+export type SqlDialect = 'postgres' | 'sqlite' | 'mysql';
 
 /** What the single accepted statement is. `explain` is EXPLAIN without ANALYZE of one of the others. */
 export type StatementKind = 'select' | 'values' | 'table' | 'explain';
@@ -16,7 +16,9 @@ export type GuardReason =
   | 'not_read_only'
   | 'forbidden_clause'
   | 'forbidden_function'
-  | 'too_long';
+  | 'too_long'
+  /** NUL bytes, nesting or set-operation arms beyond the limits in input-limits.ts: bad input, not a policy matter. */
+  | 'invalid_input';
 
 /** One output column of the top-level SELECT, for the PII layer: which source columns it exposes and how. */
 export interface Projection {
@@ -108,6 +110,10 @@ export type ExecutionFailureKind =
   | 'syntax_error'
   | 'permission_denied'
   | 'connection'
+  /** The source's queue is full or the wait for a connection ran out: retry later (pg-pool.ts SourcePool). */
+  | 'busy'
+  /** One row or message was larger than the per-message byte limit; the connection was closed before decoding it. */
+  | 'too_large'
   | 'database_error';
 
 export type QueryOutcome =

@@ -5,6 +5,7 @@ import { parsePostgresUrl, validateConnectionName } from '../connections/model';
 import type { ConnectionStore } from '../connections/store';
 import { testConnection, type ConnectionTestResult } from '../connections/test-connection';
 import type { Notifier, Prompter } from '../prompter';
+import { ConnectionForm } from '../webviews/connection-form';
 
 /**
  * Arguments for Add/Edit Connection when driven by a caller (tests, walkthrough links, other extensions) rather
@@ -12,7 +13,7 @@ import type { Notifier, Prompter } from '../prompter';
  */
 export interface ConnectionArgs {
   readonly name: string;
-  readonly engine?: 'postgres' | 'sqlite';
+  readonly engine?: 'postgres' | 'sqlite' | 'mysql';
   readonly url?: string;
   readonly host?: string;
   readonly port?: number;
@@ -34,6 +35,7 @@ export interface ConnectionCommandResult {
 }
 
 export interface ConnectionCommandDeps {
+  readonly extensionUri: vscode.Uri;
   readonly store: ConnectionStore;
   readonly prompter: () => Prompter;
   readonly notifier: Notifier;
@@ -58,8 +60,7 @@ export async function addConnection(deps: ConnectionCommandDeps, args?: Connecti
     }
     draft = built;
   } else {
-    draft = await guidedDraft(deps.prompter(), taken);
-    if (!draft) return { saved: false, cancelled: true };
+    return fromForm(deps, undefined);
   }
   return testAndSave(deps, draft, args?.saveOnFailure ?? false, undefined, args !== undefined);
 }
@@ -81,8 +82,7 @@ export async function editConnection(deps: ConnectionCommandDeps, target?: { nam
     }
     draft = { config: merged.config, password: args.password === undefined ? undefined : merged.password ?? null };
   } else {
-    draft = await guidedEdit(deps.prompter(), existing);
-    if (!draft) return { saved: false, cancelled: true };
+    return fromForm(deps, existing);
   }
   const taken = deps.store.list().map((c) => c.name).filter((n) => n !== name);
   const nameError = validateConnectionName(draft.config.name, taken);
@@ -142,7 +142,9 @@ function draftFromArgs(a: ConnectionArgs): Draft | string {
     return { config: { name: a.name, engine, file: path.resolve(a.file) } };
   }
   return {
-    config: { name: a.name, engine, host: a.host ?? '127.0.0.1', port: a.port ?? 5432, database: a.database ?? 'postgres', user: a.user, sslmode: a.sslmode },
+    config: engine === 'mysql'
+      ? { name: a.name, engine, host: a.host ?? '127.0.0.1', port: a.port ?? 3306, database: a.database, user: a.user, sslmode: a.sslmode }
+      : { name: a.name, engine, host: a.host ?? '127.0.0.1', port: a.port ?? 5432, database: a.database ?? 'postgres', user: a.user, sslmode: a.sslmode },
     password: a.password,
   };
 }
@@ -156,101 +158,9 @@ async function pickConnection(deps: ConnectionCommandDeps): Promise<string | und
   return (await deps.prompter().pick(items, { title: 'SchemaBrain: choose a connection', ignoreFocusOut: true }))?.label;
 }
 
-async function guidedDraft(p: Prompter, taken: readonly string[]): Promise<Draft | undefined> {
-  const kind = await p.pick(
-    [
-      { label: 'PostgreSQL', description: 'host, port, database, user', id: 'pg' },
-      { label: 'PostgreSQL from URL', description: 'postgres://user@host:5432/db', id: 'url' },
-      { label: 'SQLite file', description: 'pick a .sqlite / .db file', id: 'sqlite' },
-    ],
-    { title: 'SchemaBrain: Add Connection (1/3) — engine', placeHolder: 'What kind of database?' },
-  );
-  if (!kind) return undefined;
-  if (kind.id === 'sqlite') {
-    const uri = await p.openFile({ canSelectMany: false, openLabel: 'Use this database', filters: { 'SQLite databases': ['sqlite', 'sqlite3', 'db', 'db3'], 'All files': ['*'] } });
-    if (!uri) return undefined;
-    const name = await askName(p, path.basename(uri.fsPath).replace(/\.[^.]+$/, ''), taken);
-    return name ? { config: { name, engine: 'sqlite', file: uri.fsPath } } : undefined;
-  }
-  let base: Omit<ConnectionConfig, 'name'>;
-  let password: string | undefined;
-  if (kind.id === 'url') {
-    const url = await p.input({
-      title: 'SchemaBrain: PostgreSQL URL',
-      placeHolder: 'postgres://user@host:5432/database?sslmode=prefer',
-      ignoreFocusOut: true,
-      validateInput: (v) => {
-        const r = parsePostgresUrl(v);
-        return typeof r === 'string' ? r : undefined;
-      },
-    });
-    if (!url) return undefined;
-    const parsed = parsePostgresUrl(url);
-    if (typeof parsed === 'string') return undefined;
-    base = parsed.config;
-    password = parsed.password;
-  } else {
-    const host = await p.input({ title: 'SchemaBrain: PostgreSQL host', value: '127.0.0.1', ignoreFocusOut: true });
-    if (host === undefined) return undefined;
-    const portText = await p.input({
-      title: 'SchemaBrain: port',
-      value: '5432',
-      ignoreFocusOut: true,
-      validateInput: (v) => (/^\d{1,5}$/.test(v) && Number(v) > 0 && Number(v) < 65536 ? undefined : 'A port number between 1 and 65535'),
-    });
-    if (portText === undefined) return undefined;
-    const database = await p.input({ title: 'SchemaBrain: database', value: 'postgres', ignoreFocusOut: true });
-    if (database === undefined) return undefined;
-    const user = await p.input({ title: 'SchemaBrain: user', value: 'postgres', ignoreFocusOut: true });
-    if (user === undefined) return undefined;
-    base = { engine: 'postgres', host: host || '127.0.0.1', port: Number(portText), database: database || 'postgres', user: user || undefined };
-  }
-  if (password === undefined) {
-    const pw = await p.input({
-      title: 'SchemaBrain: password (stored in the editor\'s secret storage; leave empty for none)',
-      password: true,
-      ignoreFocusOut: true,
-    });
-    if (pw === undefined) return undefined;
-    password = pw || undefined;
-  }
-  const name = await askName(p, base.database ?? 'postgres', taken);
-  return name ? { config: { ...base, name }, password } : undefined;
-}
-
-async function guidedEdit(p: Prompter, c: ConnectionConfig): Promise<Draft | undefined> {
-  if (c.engine === 'sqlite') {
-    const uri = await p.openFile({ canSelectMany: false, openLabel: 'Use this database', defaultUri: c.file ? vscode.Uri.file(c.file) : undefined });
-    return uri ? { config: { ...c, file: uri.fsPath } } : undefined;
-  }
-  const field = await p.pick(
-    [
-      { label: 'Host', description: c.host, id: 'host' },
-      { label: 'Port', description: String(c.port ?? 5432), id: 'port' },
-      { label: 'Database', description: c.database, id: 'database' },
-      { label: 'User', description: c.user, id: 'user' },
-      { label: 'Password', description: c.hasPassword ? 'stored' : 'none', id: 'password' },
-    ],
-    { title: `SchemaBrain: Edit '${c.name}' — which field?` },
-  );
-  if (!field) return undefined;
-  if (field.id === 'password') {
-    const pw = await p.input({ title: 'SchemaBrain: new password (empty removes it)', password: true, ignoreFocusOut: true });
-    return pw === undefined ? undefined : { config: c, password: pw || null };
-  }
-  const current = field.id === 'port' ? String(c.port ?? 5432) : String((c as unknown as Record<string, unknown>)[field.id] ?? '');
-  const value = await p.input({ title: `SchemaBrain: ${field.label}`, value: current, ignoreFocusOut: true });
-  if (value === undefined) return undefined;
-  return { config: { ...c, [field.id]: field.id === 'port' ? Number(value) : value } as ConnectionConfig };
-}
-
-async function askName(p: Prompter, suggestion: string, taken: readonly string[]): Promise<string | undefined> {
-  let value = suggestion.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 64) || 'db';
-  for (let i = 2; taken.includes(value); i++) value = `${suggestion}_${i}`;
-  return p.input({
-    title: 'SchemaBrain: connection name',
-    value,
-    ignoreFocusOut: true,
-    validateInput: (v) => validateConnectionName(v, taken),
-  });
+/** Add/Edit through the connection form: resolves when it is saved or closed. */
+async function fromForm(deps: ConnectionCommandDeps, existing: ConnectionConfig | undefined): Promise<ConnectionCommandResult> {
+  const form = ConnectionForm.open(deps.extensionUri, deps, existing);
+  const reply = await form.result;
+  return reply ? { saved: true, name: reply.name, test: reply.test } : { saved: false, cancelled: true };
 }

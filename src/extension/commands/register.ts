@@ -10,6 +10,8 @@ import type { Notifier } from '../prompter';
 import type { TailChannel } from '../tail/tail-channel';
 import { qualifiedNameOf, type ConnectionNode } from '../views/connections-tree';
 import { AuditPanel } from '../webviews/audit-panel';
+import { describeUri } from '../views/describe-provider';
+import type { CatalogView } from '../../core/catalog/view';
 import { addConnection, editConnection, removeConnection, type ConnectionArgs, type ConnectionCommandDeps } from './connection-commands';
 
 export interface CommandDeps extends ConnectionCommandDeps {
@@ -22,6 +24,8 @@ export interface CommandDeps extends ConnectionCommandDeps {
   readonly mcpUnavailableMessage: () => string | undefined;
   readonly refresh: () => Promise<void>;
   readonly log: Log;
+  /** The catalog as loaded now (undefined before the first index). */
+  readonly catalogView: () => CatalogView | undefined;
 }
 
 type NameTarget = string | { name: string } | ConnectionNode | undefined;
@@ -72,17 +76,58 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
     return v;
   });
   reg(COMMAND_IDS.copyQualifiedName, async (node?: ConnectionNode) => {
-    const name = node ? qualifiedNameOf(node) : undefined;
+    const target = node ?? (await pickTableNode(deps, 'copy the name of which table?'));
+    const name = target ? qualifiedNameOf(target) : undefined;
     if (!name) return undefined;
     await vscode.env.clipboard.writeText(name);
     vscode.window.setStatusBarMessage(`Copied ${name}`, 2000);
     return name;
   });
   reg(COMMAND_IDS.describeTable, async (node?: ConnectionNode) => {
-    if (!node || node.kind !== 'table') return undefined;
-    const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: describeMarkdown(node) });
+    const target = node?.kind === 'column' ? ({ kind: 'table', entry: node.entry } as const) : node ?? (await pickTableNode(deps, 'describe which table?'));
+    if (!target || target.kind !== 'table') return undefined;
+    const t = target.entry;
+    const doc = await vscode.workspace.openTextDocument(describeUri(t.source.name, t.table.schema, t.table.name));
     await vscode.window.showTextDocument(doc, { preview: true });
     return doc.getText();
+  });
+  reg(COMMAND_IDS.askAgent, async (opts?: { openChat?: boolean }) => {
+    const provider = deps.mcp();
+    if (!provider) {
+      deps.notifier.notify('warning', deps.mcpUnavailableMessage() ?? 'SchemaBrain: the MCP server is not registered.');
+      return { tools: [], chatOpened: false };
+    }
+    // Start the server and wait for its tools (the workbench can learn about the provider a moment late: retry).
+    const ours = (): string[] => vscode.lm.tools.filter((t) => /schemabrain/i.test(t.name)).map((t) => t.name);
+    for (let i = 0; i < 10 && ours().length === 0; i++) {
+      try {
+        await vscode.commands.executeCommand('workbench.mcp.startServer', MCP_SERVER_DEFINITION_ID, { waitForLiveTools: true });
+      } catch (e) {
+        deps.log.warn(`starting the MCP server: ${(e as Error).message}`);
+      }
+      if (ours().length === 0) await new Promise((r) => setTimeout(r, 1000));
+    }
+    const tools = ours();
+    deps.log.info(`ask the agent: ${tools.length} SchemaBrain tools live`);
+    let chatOpened = false;
+    if (opts?.openChat !== false) {
+      try {
+        // Agent mode, the sample question typed in but not sent: the person reads it, edits it, presses Enter.
+        await vscode.commands.executeCommand('workbench.action.chat.open', { query: SAMPLE_QUESTION, mode: 'agent', isPartialQuery: true });
+        chatOpened = true;
+      } catch (e) {
+        deps.log.warn(`opening the chat: ${(e as Error).message}`);
+      }
+    }
+    deps.notifier.notify(
+      'info',
+      tools.length
+        ? `SchemaBrain: ${tools.length} tools are live for the agent. In the chat, "Configure Tools…" lists them under SchemaBrain.`
+        : 'SchemaBrain: the MCP server did not start; MCP: List Servers shows why.',
+      tools.length ? ['Configure Tools'] : [],
+      (c) => void (c === 'Configure Tools' ? vscode.commands.executeCommand('workbench.action.chat.configureTools').then(undefined, () => undefined) : undefined),
+    );
+    return { tools, chatOpened, question: SAMPLE_QUESTION };
   });
   reg(COMMAND_IDS.restartMcpServer, async () => {
     const provider = deps.mcp();
@@ -100,18 +145,18 @@ export function registerCommands(context: vscode.ExtensionContext, deps: Command
   });
 }
 
-function describeMarkdown(node: Extract<ConnectionNode, { kind: 'table' }>): string {
-  const t = node.entry.table;
-  const lines = [`# ${node.entry.qualifiedName}`, '', `*${t.kind.replace('_', ' ')}* in **${node.entry.source.name}** · ~${t.rowEstimate ?? '?'} rows`, ''];
-  if (t.comment) lines.push(t.comment, '');
-  lines.push('| column | type | null | key | PII | comment |', '| --- | --- | --- | --- | --- | --- |');
-  for (const c of t.columns) {
-    const key = t.primaryKey?.columns.includes(c.name) ? 'PK' : t.foreignKeys.some((f) => f.columns.includes(c.name)) ? 'FK' : '';
-    lines.push(`| ${c.name} | ${c.dataType} | ${c.isNullable ? 'yes' : 'no'} | ${key} | ${c.pii?.categories.join(', ') ?? ''} | ${(c.comment ?? '').replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
+/** The question the walkthrough puts in the chat: answerable from any indexed schema with the catalog tools. */
+export const SAMPLE_QUESTION = 'Using the SchemaBrain tools: which indexed tables hold customers and their orders, and how do they join?';
+
+/** A table chosen from every indexed table (palette use of table commands: no tree node at hand). */
+async function pickTableNode(deps: CommandDeps, title: string): Promise<ConnectionNode | undefined> {
+  const view = deps.catalogView();
+  const entries = view?.tablesOf() ?? [];
+  if (!entries.length) {
+    deps.notifier.notify('info', 'SchemaBrain: nothing is indexed yet. Add a connection and use Index Connection first.');
+    return undefined;
   }
-  if (t.foreignKeys.length) {
-    lines.push('', '## Foreign keys', '');
-    for (const f of t.foreignKeys) lines.push(`- (${f.columns.join(', ')}) → ${f.targetSchema}.${f.targetTable} (${f.targetColumns.join(', ')})`);
-  }
-  return lines.join('\n') + '\n';
+  const items = entries.map((e) => ({ label: e.qualifiedName, description: `${e.source.name}${e.table.kind === 'table' ? '' : ` · ${e.table.kind.replace('_', ' ')}`}`, entry: e }));
+  const pick = await deps.prompter().pick(items, { title: `SchemaBrain: ${title}`, matchOnDescription: true, ignoreFocusOut: true });
+  return pick ? { kind: 'table', entry: pick.entry } : undefined;
 }

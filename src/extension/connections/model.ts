@@ -1,15 +1,19 @@
 /** A saved connection as it lives in settings: never a password (that is in SecretStorage). */
 export interface ConnectionConfig {
   readonly name: string;
-  readonly engine: 'postgres' | 'sqlite';
+  readonly engine: 'postgres' | 'sqlite' | 'mysql';
   readonly host?: string;
   readonly port?: number;
+  /** PostgreSQL: the database (default `postgres`). MySQL/MariaDB: the default database, or empty for all of them. */
   readonly database?: string;
   readonly user?: string;
-  readonly sslmode?: 'disable' | 'prefer' | 'require' | 'verify-ca' | 'verify-full';
+  /** PostgreSQL `sslmode` values, or MySQL `ssl-mode` values in lower case. */
+  readonly sslmode?: 'disable' | 'prefer' | 'require' | 'verify-ca' | 'verify-full' | 'preferred' | 'disabled' | 'required' | 'verify_ca' | 'verify_identity';
   /** SQLite: absolute path of the database file. */
   readonly file?: string;
   readonly hasPassword?: boolean;
+  /** Where the connection is defined (not stored): the user's settings (default) or the workspace's. */
+  readonly origin?: 'workspace';
 }
 
 export const CONNECTION_NAME_PATTERN = /^[A-Za-z0-9_.-]{1,64}$/;
@@ -26,13 +30,31 @@ export function validateConnectionName(name: string, taken: readonly string[]): 
  */
 export function sourceLocator(c: ConnectionConfig): string {
   if (c.engine === 'sqlite') return c.file ?? '';
+  if (c.engine === 'mysql') return mysqlLocator(c);
   const user = c.user ? `${encodeURIComponent(c.user)}@` : '';
   const host = c.host ?? '127.0.0.1';
   const hostPart = host.includes(':') ? `[${host}]` : host;
   const port = c.port ?? 5432;
   const db = encodeURIComponent(c.database ?? 'postgres');
-  const ssl = c.sslmode ? `?sslmode=${c.sslmode}` : '';
+  // `prefer` is what libpq does by default; node-postgres has no "try TLS, fall back" and would read it as require,
+  // so it is left out (the connection test treats it the same way).
+  const ssl = c.sslmode && c.sslmode !== 'prefer' ? `?sslmode=${c.sslmode}` : '';
   return `postgres://${user}${hostPart}:${port}/${db}${ssl}`;
+}
+
+/** `mysql://user@host:3306/db?ssl-mode=REQUIRED`; `preferred` is the driver's default and is left out. */
+function mysqlLocator(c: ConnectionConfig): string {
+  const user = c.user ? `${encodeURIComponent(c.user)}@` : '';
+  const host = c.host ?? '127.0.0.1';
+  const hostPart = host.includes(':') ? `[${host}]` : host;
+  const db = c.database ? encodeURIComponent(c.database) : '';
+  const ssl = c.sslmode && c.sslmode !== 'preferred' ? `?ssl-mode=${c.sslmode.toUpperCase()}` : '';
+  return `mysql://${user}${hostPart}:${c.port ?? 3306}/${db}${ssl}`;
+}
+
+/** Engines that connect to a server with a user and (usually) a password kept in SecretStorage. */
+export function usesPassword(c: Pick<ConnectionConfig, 'engine'>): boolean {
+  return c.engine === 'postgres' || c.engine === 'mysql';
 }
 
 export interface ParsedPostgresUrl {
@@ -68,5 +90,6 @@ export function parsePostgresUrl(text: string): ParsedPostgresUrl | string {
 /** Short human label: `user@host:port/db` or the SQLite file name. */
 export function describeConnection(c: ConnectionConfig): string {
   if (c.engine === 'sqlite') return c.file ?? '(no file)';
+  if (c.engine === 'mysql') return `${c.user ? c.user + '@' : ''}${c.host ?? '127.0.0.1'}:${c.port ?? 3306}/${c.database || '(all databases)'}`;
   return `${c.user ? c.user + '@' : ''}${c.host ?? '127.0.0.1'}:${c.port ?? 5432}/${c.database ?? 'postgres'}`;
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CONFIG_SECTION, SETTING_KEYS, passwordSecretKey } from '../constants';
-import type { ConnectionConfig } from './model';
+import { engineSpec } from './engines';
+import { usesPassword, type ConnectionConfig } from './model';
 
 /**
  * Connections: fields in the `schemabrain.connections` setting (global), passwords in SecretStorage only.
@@ -22,9 +23,22 @@ export class ConnectionStore implements vscode.Disposable {
     );
   }
 
+  /**
+   * The user's connections, then those the workspace settings add (a team can keep its connections, never passwords,
+   * in `.vscode/settings.json`); on a name clash the user's own wins.
+   */
   list(): ConnectionConfig[] {
-    const raw = vscode.workspace.getConfiguration(CONFIG_SECTION).get<unknown[]>(SETTING_KEYS.connections, []);
-    return raw.filter(isConnection);
+    const cfg = vscode.workspace.getConfiguration(CONFIG_SECTION);
+    const levels = cfg.inspect<unknown[]>(SETTING_KEYS.connections);
+    const inWorkspace = levels?.workspaceValue !== undefined || levels?.workspaceFolderValue !== undefined;
+    // Without workspace connections the merged value is the user's (local or remote user settings alike).
+    const user = (inWorkspace ? levels?.globalValue ?? [] : cfg.get<unknown[]>(SETTING_KEYS.connections, [])).filter(isConnection);
+    const names = new Set(user.map((c) => c.name));
+    const workspace = [...(levels?.workspaceValue ?? []), ...(levels?.workspaceFolderValue ?? [])]
+      .filter(isConnection)
+      .filter((c) => !names.has(c.name) && (names.add(c.name), true))
+      .map((c) => ({ ...c, origin: 'workspace' as const }));
+    return [...user, ...workspace];
   }
 
   get(name: string): ConnectionConfig | undefined {
@@ -33,7 +47,8 @@ export class ConnectionStore implements vscode.Disposable {
 
   /** Adds or replaces (by `previousName`, default the same name). `password: undefined` keeps the stored one. */
   async save(conn: ConnectionConfig, password?: string | null, previousName: string = conn.name): Promise<void> {
-    const others = this.list().filter((c) => c.name !== previousName && c.name !== conn.name);
+    const target = this.get(previousName)?.origin === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const others = this.listAt(target).filter((c) => c.name !== previousName && c.name !== conn.name);
     if (previousName !== conn.name) {
       const old = await this.secrets.get(passwordSecretKey(previousName));
       await this.secrets.delete(passwordSecretKey(previousName));
@@ -42,16 +57,24 @@ export class ConnectionStore implements vscode.Disposable {
     if (typeof password === 'string' && password.length > 0) await this.secrets.store(passwordSecretKey(conn.name), password);
     else if (password === null) await this.secrets.delete(passwordSecretKey(conn.name));
     const hasPassword = (await this.secrets.get(passwordSecretKey(conn.name))) !== undefined;
-    const stored: ConnectionConfig = stripUndefined({ ...conn, hasPassword: conn.engine === 'postgres' ? hasPassword : undefined });
-    await this.write([...others, stored].sort((a, b) => a.name.localeCompare(b.name)));
+    const stored: ConnectionConfig = stripUndefined({ ...conn, origin: undefined, hasPassword: usesPassword(conn) ? hasPassword : undefined });
+    await this.write([...others, stored].sort((a, b) => a.name.localeCompare(b.name)), target);
   }
 
   async remove(name: string): Promise<boolean> {
-    const all = this.list();
-    if (!all.some((c) => c.name === name)) return false;
+    const conn = this.get(name);
+    if (!conn) return false;
+    const target = conn.origin === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
     await this.secrets.delete(passwordSecretKey(name));
-    await this.write(all.filter((c) => c.name !== name));
+    await this.write(this.listAt(target).filter((c) => c.name !== name), target);
     return true;
+  }
+
+  /** The connections stored at one settings level, as written there. */
+  private listAt(target: vscode.ConfigurationTarget): ConnectionConfig[] {
+    const levels = vscode.workspace.getConfiguration(CONFIG_SECTION).inspect<unknown[]>(SETTING_KEYS.connections);
+    if (target === vscode.ConfigurationTarget.Workspace) return (levels?.workspaceValue ?? []).filter(isConnection);
+    return this.list().filter((c) => c.origin !== 'workspace').map(({ origin: _origin, ...c }) => c);
   }
 
   getPassword(name: string): Thenable<string | undefined> {
@@ -68,8 +91,8 @@ export class ConnectionStore implements vscode.Disposable {
     return out;
   }
 
-  private async write(list: ConnectionConfig[]): Promise<void> {
-    await vscode.workspace.getConfiguration(CONFIG_SECTION).update(SETTING_KEYS.connections, list, vscode.ConfigurationTarget.Global);
+  private async write(list: ConnectionConfig[], target: vscode.ConfigurationTarget): Promise<void> {
+    await vscode.workspace.getConfiguration(CONFIG_SECTION).update(SETTING_KEYS.connections, list, target);
   }
 
   dispose(): void {
@@ -81,7 +104,7 @@ export class ConnectionStore implements vscode.Disposable {
 function isConnection(v: unknown): v is ConnectionConfig {
   if (!v || typeof v !== 'object') return false;
   const o = v as Record<string, unknown>;
-  return typeof o.name === 'string' && (o.engine === 'postgres' || o.engine === 'sqlite');
+  return typeof o.name === 'string' && typeof o.engine === 'string' && engineSpec(o.engine) !== undefined;
 }
 
 function stripUndefined<T extends object>(o: T): T {

@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import net from 'node:net';
 import { Client } from 'pg';
+import { formatBytes } from '../format';
 import type { ConnectionConfig } from './model';
 
 export type ConnectionTestResult =
@@ -25,6 +27,7 @@ const SQLITE_HEADER = 'SQLite format 3\0';
  */
 export async function testConnection(c: ConnectionConfig, password: string | undefined, timeoutMs = 5000): Promise<ConnectionTestResult> {
   if (c.engine === 'sqlite') return testSqlite(c.file ?? '');
+  if (c.engine === 'mysql') return testMysql(c, timeoutMs);
   const client = new Client({
     host: c.host ?? '127.0.0.1',
     port: c.port ?? 5432,
@@ -95,8 +98,47 @@ function testSqlite(file: string): ConnectionTestResult {
     if (buf.toString('latin1') !== SQLITE_HEADER) {
       return { ok: false, kind: 'not_sqlite', message: `${file} is not a SQLite database.`, nextStep: 'Pick a SQLite 3 database file.' };
     }
-    return { ok: true, detail: `SQLite file ${file} (${fs.fstatSync(fd).size} bytes)` };
+    return { ok: true, detail: `SQLite file ${file} (${formatBytes(fs.fstatSync(fd).size)})` };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * MySQL/MariaDB: connects and reads the server's handshake (protocol 10: a version byte, then the NUL-terminated
+ * server version), which proves the address and port reach a MySQL-compatible server without loading a driver into
+ * the editor. User, password and database are checked by the indexer, which reports them with their own kinds.
+ * https://dev.mysql.com/doc/dev/mysql-server/latest/page_protocol_connection_phase_packets_protocol_handshake_v10.html
+ */
+function testMysql(c: ConnectionConfig, timeoutMs: number): Promise<ConnectionTestResult> {
+  const host = c.host ?? '127.0.0.1';
+  const port = c.port ?? 3306;
+  const where = `${host}:${port}`;
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    let buf = Buffer.alloc(0);
+    const done = (r: ConnectionTestResult): void => {
+      socket.destroy();
+      resolve(r);
+    };
+    socket.setTimeout(timeoutMs, () => done({ ok: false, kind: 'timeout', message: `Connecting to ${where} timed out.`, nextStep: 'Check the host, port and any firewall between here and the server.' }));
+    socket.on('error', (e: NodeJS.ErrnoException) =>
+      done({ ok: false, kind: 'unreachable', message: `Cannot reach MySQL/MariaDB at ${where} (${e.code ?? 'error'}).`, nextStep: 'Check the host and port, and that the server is running and accepts TCP connections.' }),
+    );
+    socket.on('data', (chunk: Buffer) => {
+      buf = Buffer.concat([buf, chunk]);
+      if (buf.length < 5) return;
+      const length = buf.readUIntLE(0, 3);
+      if (buf.length < 4 + length) return;
+      const body = buf.subarray(4, 4 + length);
+      if (body[0] === 0xff) {
+        return done({ ok: false, kind: 'role_not_permitted', message: `The server at ${where} refused this host before login.`, nextStep: 'Ask the administrator to allow connections from this machine.' });
+      }
+      if (body[0] !== 0x0a) return done({ ok: false, kind: 'unknown', message: `${where} does not answer like a MySQL or MariaDB server.`, nextStep: 'Check the port (MySQL and MariaDB listen on 3306 by default).' });
+      const end = body.indexOf(0, 1);
+      const version = body.subarray(1, end > 0 ? end : body.length).toString('latin1').replace(/^5\.5\.5-/, '');
+      const product = /mariadb/i.test(version) ? 'MariaDB' : 'MySQL';
+      done({ ok: true, detail: `${product} ${version.replace(/-MariaDB.*$/i, '')} at ${where}${c.database ? `/${c.database}` : ''} (user and password are checked when indexing)` });
+    });
+  });
 }

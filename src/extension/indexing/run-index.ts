@@ -12,7 +12,12 @@ export interface IndexProgress {
 }
 
 export type IndexOutcome =
-  | { readonly status: 'succeeded'; readonly result: Readonly<Record<string, unknown>> }
+  | {
+      readonly status: 'succeeded';
+      readonly result: Readonly<Record<string, unknown>>;
+      /** Cancel was asked for after the indexer had written the catalog: the new index stands. */
+      readonly cancelTooLate?: boolean;
+    }
   | { readonly status: 'failed'; readonly kind: string; readonly message: string; readonly hint?: string }
   | { readonly status: 'cancelled' };
 
@@ -85,6 +90,8 @@ export async function runIndex(req: IndexRequest): Promise<IndexOutcome> {
   });
   req.signal?.removeEventListener('abort', onAbort);
   channel?.dispose();
+  // A result line means the catalog was written: a cancel that arrived afterwards did not undo it.
+  if (cancelled && outcome?.status === 'succeeded') return { ...outcome, cancelTooLate: true };
   if (cancelled) return { status: 'cancelled' };
   if (outcome) return outcome;
   return {

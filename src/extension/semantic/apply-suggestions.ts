@@ -5,6 +5,7 @@ import { suggestFromCatalog, suggestionsToYaml } from '../../core/semantic/sugge
 import type { LoadResult } from '../../core/semantic/load';
 import { workspaceDir, type SemanticDeps } from './deps';
 import { DEFINITIONS_FOLDER } from './definition-diagnostics';
+import { engineLabel } from '../connections/engines';
 
 export interface ApplySuggestionsArgs {
   /** Indexed source to suggest from (asked when several are indexed). */
@@ -75,7 +76,7 @@ export async function applySuggestions(deps: SemanticDeps, args: ApplySuggestion
     if (view.sources.length === 1) source = view.sources[0]!.name;
     else {
       const pick = await deps.prompter().pick(
-        view.sources.map((s) => ({ label: s.name, description: `${s.engine === 'postgres' ? 'PostgreSQL' : 'SQLite'} · ${s.tableCount} tables` })),
+        view.sources.map((s) => ({ label: s.name, description: `${engineLabel(s.engine)} · ${s.tableCount} tables` })),
         { title: 'SchemaBrain: suggest definitions from which source?', ignoreFocusOut: true },
       );
       if (!pick) return undefined;

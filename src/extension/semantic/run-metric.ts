@@ -146,7 +146,8 @@ export async function runMetric(deps: SemanticDeps, target?: RunMetricTarget): P
   // No --limit unless asked: a limit without an order is reported degraded; the row cap bounds the rows instead
   // (more come back partial, truncated), as for the agent.
   if (args?.limit !== undefined) argv.push('--limit', String(Math.min(args.limit, METRIC_LIMIT_MAX)));
-  argv.push('--max-rows', String(deps.settings().rowCap), '--workspace', ws);
+  // A person's run gets the person's cap, not the agent's (charts drawn from rows cut at 100 mislead).
+  argv.push('--max-rows', String(deps.settings().personRowCap), '--workspace', ws);
   if (args?.source) argv.push('--source', args.source);
 
   const outcome = await vscode.window.withProgress(

@@ -3,9 +3,11 @@ import type { CatalogState } from '../../core/catalog/provider';
 import type { TableEntry } from '../../core/catalog/view';
 import type { ColumnInfo, SourceInfo } from '../../core/catalog/model';
 import { formatName } from '../../core/catalog/names';
+import { engineLabel } from '../connections/engines';
 import type { ConnectionConfig } from '../connections/model';
+import type { IndexFailure } from '../indexing/index-controller';
 import { describeConnection } from '../connections/model';
-import { formatAge, formatCount } from '../format';
+import { codeSpan, formatAge, formatCount, plural } from '../format';
 
 export type ConnectionNode =
   | { readonly kind: 'source'; readonly name: string; readonly config?: ConnectionConfig; readonly source?: SourceInfo }
@@ -19,6 +21,8 @@ export interface ConnectionsTreeDeps {
   readonly catalog: () => CatalogState | undefined;
   /** Name of the connection being indexed, if any, and its last progress text. */
   readonly indexing: () => ReadonlyMap<string, string>;
+  /** Connections whose last index failed, and why. */
+  readonly failures: () => ReadonlyMap<string, IndexFailure>;
 }
 
 /** Connections → schema → table/view → column, from the settings (connections) and the catalog (everything else). */
@@ -48,6 +52,8 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
       case 'source': {
         if (!view || !node.source) {
           const msg = this.deps.indexing().get(node.name);
+          const failure = this.deps.failures().get(node.name);
+          if (!msg && failure) return [{ kind: 'message', text: `Index failed: ${failure.message}`, tooltip: `${failure.kind}. Next: ${failure.nextStep}` }];
           return [{ kind: 'message', text: msg ? `Indexing… ${msg}` : 'Not indexed yet — use Index Connection' }];
         }
         const bySchema = new Map<string, TableEntry[]>();
@@ -73,7 +79,7 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   getTreeItem(node: ConnectionNode): vscode.TreeItem {
     switch (node.kind) {
       case 'source':
-        return sourceItem(node, this.deps.indexing().get(node.name));
+        return sourceItem(node, this.deps.indexing().get(node.name), this.deps.failures().get(node.name));
       case 'schema': {
         const item = new vscode.TreeItem(node.schema, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `schema:${node.sourceName}:${node.schema}`;
@@ -101,27 +107,38 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   }
 }
 
-function sourceItem(node: Extract<ConnectionNode, { kind: 'source' }>, progress: string | undefined): vscode.TreeItem {
+function sourceItem(node: Extract<ConnectionNode, { kind: 'source' }>, progress: string | undefined, failure: IndexFailure | undefined): vscode.TreeItem {
   const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `source:${node.name}`;
   const engine = node.config?.engine ?? node.source?.engine ?? '?';
-  const parts = [engine === 'postgres' ? 'PostgreSQL' : 'SQLite'];
+  const parts = [engineLabel(engine)];
+  const failed = progress === undefined && failure !== undefined;
   if (progress !== undefined) parts.push(`indexing ${progress}`);
-  else if (node.source) parts.push(`${node.source.tableCount} tables`, `indexed ${formatAge(node.source.indexedAt)}`);
-  else parts.push('not indexed');
+  else if (node.source) parts.push(plural(node.source.tableCount, 'table'), `indexed ${formatAge(node.source.indexedAt)}`);
+  else if (!failed) parts.push('not indexed');
+  if (failed) parts.push('last index failed');
   item.description = parts.join(' · ');
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escapeMd(node.name)}** — ${parts[0]}\n\n`);
-  if (node.config) md.appendMarkdown(`\`${escapeMd(describeConnection(node.config))}\`\n\n`);
+  if (node.config) md.appendMarkdown(`${codeSpan(describeConnection(node.config))}\n\n`);
+  if (failed) {
+    md.appendMarkdown(`$(error) **Last index failed** ${escapeMd(formatAge(failure.at))} (${codeSpan(failure.kind)}): ${escapeMd(failure.message)}\n\n`);
+    md.appendMarkdown(`Next: ${escapeMd(failure.nextStep)}\n\n`);
+  }
   if (node.source) {
-    md.appendMarkdown(`${node.source.tableCount} tables, ${node.source.columnCount} columns`);
+    md.appendMarkdown(`${plural(node.source.tableCount, 'table')}, ${plural(node.source.columnCount, 'column')}`);
     if (node.source.serverVersion) md.appendMarkdown(` · server ${escapeMd(node.source.serverVersion)}`);
     md.appendMarkdown(`\n\nIndexed ${escapeMd(node.source.indexedAt)}`);
-  } else md.appendMarkdown('Not indexed yet.');
+  } else if (!failed) md.appendMarkdown('Not indexed yet.');
   if (!node.config) md.appendMarkdown('\n\n_Indexed outside the editor (not in your connections)._');
   item.tooltip = md;
-  item.iconPath = new vscode.ThemeIcon(progress !== undefined ? 'loading~spin' : node.source ? 'database' : 'circle-large-outline');
-  item.contextValue = node.config ? 'source' : 'sourceExternal';
+  item.iconPath =
+    progress !== undefined
+      ? new vscode.ThemeIcon('loading~spin')
+      : failed
+        ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
+        : new vscode.ThemeIcon(node.source ? 'database' : 'circle-large-outline');
+  item.contextValue = node.config ? (failed ? 'source.failed' : 'source') : 'sourceExternal';
   return item;
 }
 
@@ -132,7 +149,7 @@ function tableItem(entry: TableEntry): vscode.TreeItem {
   const isView = t.kind === 'view' || t.kind === 'materialized_view';
   const desc: string[] = [];
   if (t.kind !== 'table') desc.push(t.kind.replace('_', ' '));
-  if (t.rowEstimate !== null) desc.push(`~${formatCount(t.rowEstimate)} rows`);
+  if (t.rowEstimate !== null && t.rowEstimate >= 0) desc.push(`~${formatCount(t.rowEstimate)} rows`);
   if (t.comment) desc.push(firstLine(t.comment));
   item.description = desc.join(' · ');
   item.tooltip = tableTooltip(entry);
@@ -146,10 +163,10 @@ function tableTooltip(entry: TableEntry): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escapeMd(entry.qualifiedName)}** (${t.kind.replace('_', ' ')})\n\n`);
   if (t.comment) md.appendMarkdown(`${escapeMd(t.comment)}\n\n`);
-  md.appendMarkdown(`${t.columns.length} columns · ~${formatCount(t.rowEstimate)} rows\n\n`);
-  if (t.primaryKey) md.appendMarkdown(`Primary key: \`${t.primaryKey.columns.map(escapeMd).join(', ')}\`\n\n`);
+  md.appendMarkdown(`${plural(t.columns.length, 'column')}${t.rowEstimate !== null && t.rowEstimate >= 0 ? ` · ~${formatCount(t.rowEstimate)} rows` : ''}\n\n`);
+  if (t.primaryKey) md.appendMarkdown(`Primary key: ${codeSpan(t.primaryKey.columns.join(', '))}\n\n`);
   for (const fk of t.foreignKeys.slice(0, 10)) {
-    md.appendMarkdown(`FK \`${fk.columns.map(escapeMd).join(', ')}\` → \`${escapeMd(formatName(fk.targetSchema, fk.targetTable))}(${fk.targetColumns.map(escapeMd).join(', ')})\`\n\n`);
+    md.appendMarkdown(`FK ${codeSpan(fk.columns.join(', '))} → ${codeSpan(`${formatName(fk.targetSchema, fk.targetTable)}(${fk.targetColumns.join(', ')})`)}\n\n`);
   }
   if (t.foreignKeys.length > 10) md.appendMarkdown(`… and ${t.foreignKeys.length - 10} more foreign keys\n\n`);
   return md;
@@ -179,12 +196,12 @@ function columnItem(entry: TableEntry, c: ColumnInfo): vscode.TreeItem {
 
 function columnTooltip(entry: TableEntry, c: ColumnInfo, isPk: boolean, fkTarget: string | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMd(entry.qualifiedName)}.${escapeMd(c.name)}** \`${escapeMd(c.dataType)}\`${c.isNullable ? '' : ' not null'}\n\n`);
+  md.appendMarkdown(`**${escapeMd(entry.qualifiedName)}.${escapeMd(c.name)}** ${codeSpan(c.dataType)}${c.isNullable ? '' : ' not null'}\n\n`);
   if (c.comment) md.appendMarkdown(`${escapeMd(c.comment)}\n\n`);
   if (isPk) md.appendMarkdown('Primary key\n\n');
-  if (fkTarget) md.appendMarkdown(`References \`${escapeMd(fkTarget)}\`\n\n`);
-  if (c.defaultExpr) md.appendMarkdown(`Default \`${escapeMd(c.defaultExpr)}\`\n\n`);
-  if (c.enumLabels?.length) md.appendMarkdown(`Values: ${c.enumLabels.map((l) => `\`${escapeMd(l)}\``).join(', ')}\n\n`);
+  if (fkTarget) md.appendMarkdown(`References ${codeSpan(fkTarget)}\n\n`);
+  if (c.defaultExpr) md.appendMarkdown(`Default ${codeSpan(c.defaultExpr)}\n\n`);
+  if (c.enumLabels?.length) md.appendMarkdown(`Values: ${c.enumLabels.map(codeSpan).join(', ')}\n\n`);
   if (c.pii) md.appendMarkdown(`PII: **${c.pii.categories.join(', ')}** (${c.pii.sensitivity}, ${c.pii.origin}, confidence ${c.pii.confidence.toFixed(2)})\n\n`);
   if (c.stats) {
     const s = c.stats;

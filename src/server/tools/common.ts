@@ -11,12 +11,12 @@ export const sourceArg = z
   .min(1)
   .max(200)
   .optional()
-  .describe('Indexed source; needed only when the name exists in several sources.');
+  .describe('Source, when several hold the name.');
 
 export const responseFormatArg = z
   .enum(['concise', 'detailed'])
   .default('concise')
-  .describe('concise (default) or detailed (adds constraints, indexes, statistics).');
+  .describe('detailed adds constraints, indexes, statistics.');
 
 export const tableNameArg = z
   .string()

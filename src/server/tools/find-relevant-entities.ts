@@ -45,7 +45,9 @@ export const findRelevantEntities = defineTool({
     const index = ctx.derived.searchIndex(ctx.catalog);
     const source = args.source ? (ctx.catalog.sourceByName(args.source)?.name ?? args.source) : undefined;
     const result = index.search(args.query, { limit: Math.max(index.size, 1), source });
-    const hitOf = new Map(result.hits.map((h) => [`${h.sourceName}\u0000${h.qualifiedName}`, h]));
+    // Central tables offered when no word matched are a browsing aid for find_relevant_tables, not evidence for an entity.
+    const tableHits = result.fallback?.reason === 'no_match' ? [] : result.hits;
+    const hitOf = new Map(tableHits.map((h) => [`${h.sourceName}\u0000${h.qualifiedName}`, h]));
     const queryTerms = terms(args.query);
     const queryStems = new Set(queryTerms.keys());
     const word = (t: string): string => `'${queryTerms.get(t) ?? t}'`;

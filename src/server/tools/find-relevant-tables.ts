@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { confidenceFromScore, empty, success } from '../../core/envelope';
+import { confidenceFromScore, degraded, empty, success } from '../../core/envelope';
 import { formatName } from '../../core/catalog/names';
 import { loadForTool } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
@@ -67,7 +67,25 @@ export const findRelevantTables = defineTool({
         on: e.fromColumns.map((c, i) => `${e.from}.${formatName(c)} = ${e.to}.${formatName(e.toColumns[i] ?? '')}`).join(' AND '),
       }));
     }
+    if (result.fallback) {
+      // Nothing matched well: the best candidates plus a map of the catalog's areas, so the agent can browse on.
+      data.match = result.fallback.reason;
+      data.areas = result.fallback.areas.map((a) => ({
+        area: a.name,
+        ...(multiSource ? { source: a.sourceName } : {}),
+        tables: a.tables,
+        summary: a.summary,
+        ...(detailed ? { examples: a.examples } : { examples: a.examples.slice(0, 3) }),
+      }));
+    }
     data.token_estimate = tokenEstimate(data);
+    if (result.fallback && tables.length > 0) {
+      return degraded(data, 'no_confident_match', {
+        confidence: 'LOW',
+        provenance: { source: 'schema' },
+        hints: ['describe_table', 'list_indexed_schemas', 'find_relevant_tables'],
+      });
+    }
     if (tables.length === 0) {
       return empty(data, { confidence: null, provenance: { source: 'schema' }, hints: ['list_indexed_schemas'] });
     }

@@ -7,6 +7,7 @@ import { ENABLE_HINT, examplesForTable, loadExampleQueries, mineExampleQueries }
 import type { ColumnGate, ExampleQuery, RelationRef } from '../../core/examples';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
+import { mineMysqlExamples } from '../../core/sql/mysql-examples';
 import { columnVisibility, lastSegment, resolutionFailure, responseFormatArg, sourceArg, tableNameArg } from './common';
 
 const input = z.strictObject({
@@ -19,7 +20,7 @@ const input = z.strictObject({
 /** Mining runs inside the call, so it gets a short budget of its own. */
 const MINE_TIMEOUT_MS = 5000;
 
-type Mined = { origin: 'pg_stat_statements' | 'catalog'; queries: readonly ExampleQuery[]; minedAt?: string; scanned?: number; skipped?: Record<string, number> };
+type Mined = { origin: 'pg_stat_statements' | 'performance_schema' | 'catalog'; queries: readonly ExampleQuery[]; minedAt?: string; scanned?: number; skipped?: Record<string, number> };
 
 function resolver(ctx: ToolContext, source: SourceInfo): (written: string) => RelationRef | undefined {
   return (written) => {
@@ -72,6 +73,31 @@ async function fromCatalog(ctx: ToolContext, source: SourceInfo): Promise<Mined 
 
 const PROVENANCE: Provenance = { source: 'inferred', inference_method: 'observed_in_query_log', validation_state: 'draft' };
 
+/** Every table and column name of the source, lower-cased: a quoted identifier outside this set is an alias. */
+function knownNames(ctx: ToolContext, sourceName: string): Set<string> {
+  const out = new Set<string>();
+  for (const e of ctx.catalog.tablesOf(sourceName)) {
+    out.add(e.table.name.toLowerCase());
+    out.add(e.table.schema.toLowerCase());
+    for (const c of e.table.columns) out.add(c.name.toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * A quoted alias that names nothing in the catalog and does not read like words (`"XfFADh!9…"`: a password or
+ * token someone used as a column label) is replaced by `"<alias>"`: constants are already `$n`, and an alias is
+ * just as able to carry a secret.
+ */
+export function scrubQuotedAliases(sql: string, known: ReadonlySet<string>): string {
+  return sql.replace(/"((?:[^"]|"")+)"/g, (m, body: string) => {
+    const name = body.replace(/""/g, '"');
+    if (known.has(name.toLowerCase())) return m;
+    if (/^[A-Za-z_ ]+$/.test(name) || /^[a-z0-9_ ]+$/.test(name)) return m; // words, or a lower-case identifier
+    return '"<alias>"';
+  });
+}
+
 export const getExampleQueries = defineTool({
   name: 'get_example_queries',
   title: 'Example queries that read a table',
@@ -103,12 +129,16 @@ export const getExampleQueries = defineTool({
       const m = await mineExampleQueries(conn.pool, guard, { timeoutMs: Math.min(MINE_TIMEOUT_MS, ctx.deps.limits.statementTimeoutMs), signal: ctx.signal });
       if (m.ok) mined = { origin: 'pg_stat_statements', queries: m.queries, scanned: m.scanned, skipped: { ...m.skipped } };
       else liveProblem = { reason: m.reason, message: m.message, hint: m.hint };
+    } else if (conn.engine === 'mysql') {
+      const m = await mineMysqlExamples(conn.target, await ctx.deps.sqlGuard(), { timeoutMs: Math.min(MINE_TIMEOUT_MS, ctx.deps.limits.statementTimeoutMs) });
+      if (m.ok) mined = { origin: 'performance_schema', queries: m.queries, scanned: m.scanned, skipped: { ...m.skipped } };
+      else liveProblem = { reason: m.reason, message: m.message, hint: m.hint };
     }
     if (!mined) mined = await fromCatalog(ctx, source);
     if (!mined) {
       const problem = liveProblem!;
       if (problem.reason === 'missing_credential' || problem.reason === 'unreachable') {
-        return failure(problem.reason === 'missing_credential' ? 'missing_credential' : 'internal_error', `Cannot read the query log of '${source.name}': ${problem.message}`, {
+        return failure(problem.reason === 'missing_credential' ? 'missing_credential' : 'unreachable', `Cannot read the query log of '${source.name}': ${problem.message}`, {
           recovery: { suggested_tool: 'get_index_status', suggested_args: { source: source.name } },
         });
       }
@@ -139,7 +169,7 @@ export const getExampleQueries = defineTool({
       origin: mined.origin,
       ...(mined.minedAt ? { mined_at: mined.minedAt } : {}),
       queries: served.queries.map((q) => ({
-        sql: q.sql,
+        sql: scrubQuotedAliases(q.sql, knownNames(ctx, source.name)),
         calls: q.calls,
         mean_ms: q.meanMs,
         rows: q.rows,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { success } from '../../core/envelope';
+import type { SourcePrivileges } from '../../core/catalog/model';
 import { readJobStatus } from '../../core/indexing/job-status';
 import { defineTool, tokenEstimate } from '../tool';
 import { sourceArg } from './common';
@@ -34,6 +35,7 @@ export const getIndexStatus = defineTool({
         freshness: age > STALE_AFTER_MS ? 'stale' : 'fresh',
         tables: s.tableCount,
         columns: s.columnCount,
+        ...privilegeFields(view.privileges.get(s.id)),
       };
     });
     const runs = view.runs
@@ -62,9 +64,25 @@ export const getIndexStatus = defineTool({
       job: readJobStatus(ctx.deps.catalog.path),
     };
     if (state.state !== 'ready' || view.isEmpty) {
-      data.next_step = "Index a database: 'schemabrain index --source <postgres URL | sqlite file> --name <name>' or 'SchemaBrain: Index Connection' in VS Code.";
+      data.next_step = "Index a database: 'schemabrain index --source <postgres or mysql URL | sqlite file> --name <name>' or 'SchemaBrain: Index Connection' in VS Code.";
     }
     data.token_estimate = tokenEstimate(data);
     return success(data, { confidence: null, hints: state.state === 'ready' && !view.isEmpty ? ['list_indexed_schemas'] : [] });
   },
 });
+
+/**
+ * The indexing role's privileges and, when it can do more than read, a warning with the way out. Agent SQL stays
+ * guarded (read-only transaction, allow-lists) either way; a read-only role is the layer that does not depend on us.
+ */
+function privilegeFields(p: SourcePrivileges | undefined): Record<string, unknown> {
+  if (!p) return {};
+  const powers = [p.superuser ? 'is a superuser' : null, p.bypassRls ? 'bypasses row-level security' : null, p.canWrite ? 'can write to tables' : null].filter((x) => x !== null);
+  return {
+    role: p.role,
+    role_privileges: { superuser: p.superuser, bypass_rls: p.bypassRls, can_write: p.canWrite },
+    ...(powers.length
+      ? { warning: `the role '${p.role}' ${powers.join(', ')}; index with a dedicated read-only role instead: run 'schemabrain role-sql --role schemabrain_reader --database <db>' and connect as that role` }
+      : {}),
+  };
+}

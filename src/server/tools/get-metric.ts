@@ -5,6 +5,7 @@ import type { Envelope, PiiCategory, Recovery } from '../../core/envelope';
 import type { SourceInfo } from '../../core/catalog/model';
 import { checkAllowlist, runReadOnlyPostgres, runReadOnlySqlite, toToolError } from '../../core/sql';
 import type { QueryOutcome } from '../../core/sql';
+import { runReadOnlyMysql } from '../../core/sql/mysql-exec';
 import { compileMetric, FILTER_OPS, METRIC_LIMIT_DEFAULT, METRIC_LIMIT_MAX } from '../../core/semantic';
 import type { CompiledMetric, CompileError, MetricRequest } from '../../core/semantic';
 import { definitionReport, loadForTool, noDefinitions, provenanceOf } from '../semantic-model';
@@ -152,7 +153,7 @@ export const getMetric = defineTool({
     }
     const source = pickMetricSource(ctx, sm, args, metric.entity);
     if ('status' in source) return source;
-    const dialect = source.engine === 'postgres' ? 'postgres' : 'sqlite';
+    const dialect = source.engine;
     const plan = compileMetric(sm.model, sm.catalogFor(source.name), req, dialect);
     if (!plan.ok) return compileFailure(plan, args);
     ctx.trace.sql = plan.sql;
@@ -179,7 +180,7 @@ export const getMetric = defineTool({
       });
     }
 
-    const defaultSchema = source.engine === 'sqlite' ? 'main' : 'public';
+    const defaultSchema = source.engine === 'sqlite' ? 'main' : source.engine === 'mysql' ? source.database : 'public';
     const catalog = sm.catalogFor(source.name);
     const tables = [...new Set([plan.anchorEntity, ...plan.columnsRead.map((c) => c.entity)])].map((n) => {
       const e = sm.model.entities.get(n)!;
@@ -193,14 +194,18 @@ export const getMetric = defineTool({
 
     const conn = await ctx.deps.connections.get(source);
     if ('kind' in conn) {
-      return failure(conn.kind === 'missing_credential' ? 'missing_credential' : 'internal_error', conn.message, {
+      return failure(conn.kind === 'missing_credential' ? 'missing_credential' : 'unreachable', conn.message, {
         recovery: { suggested_tool: 'get_index_status', suggested_args: { source: source.name } },
       });
     }
     const guard = await ctx.deps.sqlGuard();
     const caps = { timeoutMs: ctx.deps.limits.statementTimeoutMs, maxRows: ctx.deps.limits.maxRows, maxBytes: ctx.deps.limits.maxBytes, signal: ctx.signal };
     const outcome: QueryOutcome =
-      conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, plan.sql, plan.params, caps) : runReadOnlySqlite(conn.db, guard, plan.sql, plan.params, caps);
+      conn.engine === 'postgres'
+        ? await runReadOnlyPostgres(conn.pool, guard, plan.sql, plan.params, caps)
+        : conn.engine === 'mysql'
+          ? await runReadOnlyMysql(conn.target, guard, plan.sql, plan.params, caps)
+          : runReadOnlySqlite(conn.db, guard, plan.sql, plan.params, caps);
     if (!outcome.ok) {
       if (outcome.kind === 'connection' && /password|authentication/i.test(outcome.message)) {
         await ctx.deps.connections.drop(source.name);

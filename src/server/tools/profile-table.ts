@@ -1,3 +1,4 @@
+import { redactDeep } from '../../core/pii/secrets';
 import { z } from 'zod';
 import { failure, partial, schemaProvenance, success } from '../../core/envelope';
 import type { Confidence } from '../../core/envelope';
@@ -15,6 +16,8 @@ import {
 } from '../../core/profile';
 import type { ColumnAccess, ProfileQuery } from '../../core/profile';
 import { checkAllowlist, runReadOnlyPostgres, runReadOnlySqlite } from '../../core/sql';
+import { runReadOnlyMysql } from '../../core/sql/mysql-exec';
+import { ansiQuotesToBackticks } from '../../core/sql/mysql-guard';
 import { defineTool, tokenEstimate } from '../tool';
 import { columnVisibility, lastSegment, resolutionFailure, responseFormatArg, sourceArg, tableNameArg } from './common';
 
@@ -49,7 +52,7 @@ export const profileTable = defineTool({
     if (!res.ok) return resolutionFailure(res, 'profile_table', 'qualified_name', lastSegment(args.qualified_name), args.source);
     const entry = res.value;
     const source = entry.source;
-    const violation = checkAllowlist([`${entry.table.schema}.${entry.table.name}`], ctx.deps.allowedSchemas, source.engine === 'sqlite' ? 'main' : 'public');
+    const violation = checkAllowlist([`${entry.table.schema}.${entry.table.name}`], ctx.deps.allowedSchemas, source.engine === 'sqlite' ? 'main' : source.engine === 'mysql' ? source.database : 'public');
     if (violation) {
       return failure('allowlist_violation', `Table '${entry.qualifiedName}' is outside the schemas this source exposes. ${violation.message}`, {
         recovery: { suggested_tool: 'list_indexed_schemas', suggested_args: {}, widening_hint: violation.wideningHint },
@@ -74,7 +77,12 @@ export const profileTable = defineTool({
         const guard = await ctx.deps.sqlGuard();
         const caps = (maxRows: number) => ({ timeoutMs: ctx.deps.limits.statementTimeoutMs, maxRows, maxBytes: SAMPLE_MAX_BYTES, signal: ctx.signal });
         query = (sql, maxRows) =>
-          conn.engine === 'postgres' ? runReadOnlyPostgres(conn.pool, guard, sql, [], caps(maxRows)) : Promise.resolve(runReadOnlySqlite(conn.db, guard, sql, [], caps(maxRows)));
+          conn.engine === 'postgres'
+            ? runReadOnlyPostgres(conn.pool, guard, sql, [], caps(maxRows))
+            : conn.engine === 'mysql'
+              ? // the profiler writes standard "identifiers"; MySQL reads those as strings
+                runReadOnlyMysql(conn.target, guard, ansiQuotesToBackticks(sql), [], caps(maxRows))
+              : Promise.resolve(runReadOnlySqlite(conn.db, guard, sql, [], caps(maxRows)));
       }
     }
 
@@ -107,7 +115,8 @@ export const profileTable = defineTool({
     }
 
     const jobId = newJobId();
-    const paths = writeProfileArtifacts(artifactsRoot(), jobId, profile);
+    // the artifacts are files an agent or a person opens: no floor secret may reach them either
+    const paths = writeProfileArtifacts(artifactsRoot(), jobId, redactDeep(profile).value);
     const detailed = args.response_format === 'detailed';
     const findings = detailed ? profile.findings : profile.findings.slice(0, MAX_FINDINGS_CONCISE);
     const data: Record<string, unknown> = {

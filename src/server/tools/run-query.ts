@@ -1,10 +1,14 @@
 import { z } from 'zod';
-import { failure, partial, schemaProvenance, success } from '../../core/envelope';
+import { degraded, failure, partial, schemaProvenance, success } from '../../core/envelope';
 import type { Envelope, PiiCategory } from '../../core/envelope';
 import type { SourceInfo } from '../../core/catalog/model';
-import type { CatalogView, TableEntry } from '../../core/catalog/view';
-import { checkAllowlist, rawColumnRefs, runReadOnlyPostgres, toToolError } from '../../core/sql';
-import type { GuardAccepted, QueryOutcome } from '../../core/sql';
+import type { CatalogView } from '../../core/catalog/view';
+import { checkAllowlist, maskPostgres, runReadOnlyPostgres, sqliteDecidingBlockedColumn, toToolError } from '../../core/sql';
+import { tokenizeSqlite } from '../../core/sql/sqlite-guard';
+import { maskMysql } from '../../core/sql/mysql-mask';
+import { runReadOnlyMysql } from '../../core/sql/mysql-exec';
+import type { QueryOutcome, RelationLookup, SqliteMaskPlan } from '../../core/sql';
+import { redactDeep } from '../../core/pii';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
 import { sourceArg } from './common';
@@ -30,74 +34,104 @@ export function pickSource(catalog: CatalogView, name: string | undefined, tool:
 }
 
 function defaultSchema(source: SourceInfo): string {
-  return source.engine === 'sqlite' ? 'main' : 'public';
+  return source.engine === 'sqlite' ? 'main' : source.engine === 'mysql' ? source.database : 'public';
 }
 
-/** Resolves a relation as written in the query (`film`, `public.film`, `"Album"`) to the catalog entry. */
-function relationEntry(catalog: CatalogView, source: SourceInfo, written: string): TableEntry | undefined {
-  const clean = written.replace(/"/g, '');
-  const parts = clean.split('.');
-  const table = parts[parts.length - 1]!;
-  const schema = parts.length >= 2 ? parts[parts.length - 2]! : defaultSchema(source);
-  const exact = catalog.lookup(source.name, schema, table);
-  if (exact) return exact;
-  const r = catalog.resolveTable(`${schema}.${table}`, source.name);
-  return r.ok ? r.value : undefined;
-}
+const SYSTEM_SCHEMAS = new Set(['pg_catalog', 'information_schema', 'pg_toast']);
 
-interface RawPii {
-  readonly column: string;
-  readonly categories: PiiCategory[];
-  readonly expression: string;
-  /** Reached through `*`: the agent never named the column, so neither do we. */
-  readonly viaStar: boolean;
-  readonly entry: TableEntry;
-}
-
-/** Projections that would return raw values of PII-blocked columns (including `*` over a table that has one). */
-function rawPiiProjections(ctx: ToolContext, source: SourceInfo, g: GuardAccepted): RawPii[] {
-  const tables = g.tables.map((t) => relationEntry(ctx.catalog, source, t)).filter((e): e is TableEntry => !!e);
-  const byAlias = new Map<string, TableEntry>();
-  for (const [alias, rel] of Object.entries(g.aliases)) {
-    const e = relationEntry(ctx.catalog, source, rel);
-    if (e) byAlias.set(alias.replace(/"/g, '').toLowerCase(), e);
+/** Names of blocked columns anywhere in the source, cached per catalog (views are checked against them). */
+const blockedNameCache = new WeakMap<CatalogView, Map<string, Set<string>>>();
+function blockedColumnNames(ctx: ToolContext, source: SourceInfo): Set<string> {
+  let bySource = blockedNameCache.get(ctx.catalog);
+  if (!bySource) blockedNameCache.set(ctx.catalog, (bySource = new Map()));
+  let names = bySource.get(source.name);
+  if (!names) {
+    names = new Set();
+    for (const e of ctx.catalog.tablesOf(source.name)) {
+      if (e.table.kind === 'view' || e.table.kind === 'materialized_view') continue;
+      for (const c of e.table.columns) if (ctx.deps.pii.blockedCategories(c.pii).length > 0) names.add(c.name.toLowerCase());
+    }
+    bySource.set(source.name, names);
   }
-  for (const e of tables) byAlias.set(e.table.name.toLowerCase(), e);
-  const out: RawPii[] = [];
-  const blockedIn = (e: TableEntry, col: string): { name: string; cats: PiiCategory[] }[] =>
-    e.table.columns
-      .filter((c) => col === '*' || c.name.toLowerCase() === col.toLowerCase())
-      .map((c) => ({ name: `${e.qualifiedName}.${c.name}`, cats: ctx.deps.pii.blockedCategories(c.pii) }))
-      .filter((x) => x.cats.length > 0);
-  for (const { expression, qualifier, column: col } of rawColumnRefs(g)) {
-    const candidates = qualifier ? [byAlias.get(qualifier)].filter((e): e is TableEntry => !!e) : tables;
-    for (const e of candidates) for (const b of blockedIn(e, col)) out.push({ column: b.name, categories: b.cats, expression, viaStar: col === '*', entry: e });
+  return names;
+}
+
+/**
+ * What a relation reference in agent SQL reads, for `maskPostgres`: tables and views with blocked columns are
+ * masked; a view whose definition reads a blocked column under another name is refused (its output could be
+ * derived from the value); relations the catalog does not know are refused (fail closed).
+ */
+function postgresRelation(ctx: ToolContext, source: SourceInfo, schema: string | null, table: string): RelationLookup {
+  const sch = schema ?? (table.startsWith('pg_') ? 'pg_catalog' : defaultSchema(source));
+  if (SYSTEM_SCHEMAS.has(sch)) return { kind: 'plain' };
+  const entry = ctx.catalog.lookup(source.name, sch, table);
+  if (!entry) return { kind: 'unknown' };
+  const columns = entry.table.columns.map((c) => ({ name: c.name, type: c.dataType, masked: ctx.deps.pii.blockedCategories(c.pii).length > 0 }));
+  if ((entry.table.kind === 'view' || entry.table.kind === 'materialized_view') && entry.table.viewDefinition) {
+    const exposed = new Set(columns.filter((c) => c.masked).map((c) => c.name.toLowerCase()));
+    const blocked = blockedColumnNames(ctx, source);
+    const idents = entry.table.viewDefinition.toLowerCase().match(/[a-z_][a-z0-9_$]*|"(?:[^"]|"")+"/g) ?? [];
+    const reads = [...new Set(idents.map((t) => t.replace(/^"|"$/g, '')))].filter((t) => blocked.has(t) && !exposed.has(t));
+    if (reads.length > 0) {
+      return {
+        kind: 'refused',
+        message: `the view ${entry.qualifiedName} reads PII-blocked column(s) (${reads.join(', ')}) of its base tables; query the base tables instead, where those columns are masked`,
+      };
+    }
+  }
+  if (!columns.some((c) => c.masked)) return { kind: 'plain' };
+  return { kind: 'masked', schema: entry.table.schema, table: entry.table.name, columns };
+}
+
+/** The SQLite source's blocked columns, overwritten in the query worker's private copy (sqlite-mask.ts). */
+function sqliteMaskPlan(ctx: ToolContext, source: SourceInfo): SqliteMaskPlan {
+  const tables: { schema: string; table: string; columns: string[] }[] = [];
+  for (const e of ctx.catalog.tablesOf(source.name)) {
+    if (e.table.kind === 'view') continue;
+    const cols = e.table.columns.filter((c) => ctx.deps.pii.blockedCategories(c.pii).length > 0).map((c) => c.name);
+    if (cols.length > 0) tables.push({ schema: e.table.schema, table: e.table.name, columns: cols });
+  }
+  return { tables };
+}
+
+/** Blocked columns of the SQLite relations a statement names (any identifier token equal to a table name). */
+function sqliteMaskedColumns(ctx: ToolContext, source: SourceInfo, sql: string): string[] {
+  const bare: string[] = sql.toLowerCase().match(/[a-z_][a-z0-9_$]*/g) ?? [];
+  const quoted: string[] = (sql.match(/"(?:[^"]|"")+"|\[[^\]]+\]|`[^`]+`/g) ?? []).map((w) => w.slice(1, -1).toLowerCase());
+  const words = new Set([...bare, ...quoted]);
+  const star = /(?:select|distinct|all|,|\.)\s*\*/i.test(sql);
+  const out: string[] = [];
+  for (const t of sqliteMaskPlan(ctx, source).tables) {
+    if (!words.has(t.table.toLowerCase())) continue;
+    for (const c of t.columns) if (star || words.has(c.toLowerCase())) out.push(`${t.schema}.${t.table}.${c}`);
   }
   return out;
 }
 
-/**
- * A safe version of the query: named blocked columns become `count(DISTINCT …)`, and a `*` that reached one becomes
- * the explicit list of the table's visible columns.
- */
-function aggregateRewrite(ctx: ToolContext, sql: string, hits: readonly RawPii[]): string {
-  let rewritten = sql;
-  for (const h of hits) {
-    if (h.viaStar) {
-      const visible = h.entry.table.columns.filter((c) => ctx.deps.pii.blockedCategories(c.pii).length === 0).map((c) => c.name);
-      const prefix = h.expression.endsWith('.*') ? h.expression.slice(0, -1) : '';
-      rewritten = rewritten.replace(h.expression, visible.map((c) => `${prefix}${c}`).join(', '));
-    } else {
-      rewritten = rewritten.split(h.expression).join(`count(DISTINCT ${h.expression})`);
-    }
+/** The blocked categories of masked `schema.table.column` names, for the audit row. */
+function maskedCategories(ctx: ToolContext, source: SourceInfo, masked: readonly string[]): PiiCategory[] {
+  const out = new Set<PiiCategory>();
+  for (const m of masked) {
+    const parts = m.split('.');
+    const entry = ctx.catalog.lookup(source.name, parts[0]!, parts[1]!);
+    const col = entry?.table.columns.find((c) => c.name === parts.slice(2).join('.'));
+    for (const c of ctx.deps.pii.blockedCategories(col?.pii ?? null)) out.add(c);
   }
-  return rewritten;
+  return [...out];
 }
 
-function describeHits(hits: readonly RawPii[]): string {
-  const named = [...new Set(hits.filter((h) => !h.viaStar).map((h) => h.column))];
-  const starred = new Set(hits.filter((h) => h.viaStar).map((h) => h.column)).size;
-  return [named.length ? named.join(', ') : null, starred ? `${starred} column(s) reached through *` : null].filter(Boolean).join('; ');
+/**
+ * A read of the system catalogs is refused, with the catalog tool that answers the same question for the indexed
+ * schemas: columns of a named table → describe_table, anything else → list_indexed_schemas / find_relevant_tables.
+ */
+function catalogRecovery(ctx: ToolContext, source: SourceInfo, sql: string): { suggested_tool: string; suggested_args: Record<string, unknown> } {
+  const literals = [...sql.matchAll(/'((?:[^']|'')*)'/g)].map((m) => m[1]!.replace(/''/g, "'"));
+  for (const lit of literals) {
+    const hit = ctx.catalog.tablesOf(source.name).find((e) => e.table.name.toLowerCase() === lit.toLowerCase() || e.qualifiedName.toLowerCase() === lit.toLowerCase());
+    if (hit) return { suggested_tool: 'describe_table', suggested_args: { qualified_name: hit.qualifiedName, source: source.name } };
+  }
+  if (/\b(columns|pg_attribute|table_info|pragma_table_info)\b/i.test(sql)) return { suggested_tool: 'find_relevant_tables', suggested_args: { query: '<what the table holds>', source: source.name } };
+  return { suggested_tool: 'list_indexed_schemas', suggested_args: {} };
 }
 
 export const runQuery = defineTool({
@@ -115,6 +149,13 @@ export const runQuery = defineTool({
     const guard = await ctx.deps.sqlGuard();
     const g = guard.guard(args.sql, source.engine);
     if (!g.ok) {
+      if (g.reason === 'invalid_input') {
+        return failure('invalid_argument', g.message, { recovery: { suggested_tool: 'run_query', suggested_args: { sql: '<one SELECT statement>', ...(args.source ? { source: args.source } : {}) } } });
+      }
+      if (g.reason === 'forbidden_function' && g.detail && /^(pragma_|pg_get_|pg_table|pg_relation|pg_indexes|obj_description|col_description)/i.test(g.detail)) {
+        // catalog functions: the same answer comes from the index
+        return failure('policy_blocked', `${g.message}; the index answers this: ${JSON.stringify(catalogRecovery(ctx, source, args.sql))}`, { recovery: catalogRecovery(ctx, source, args.sql) });
+      }
       return failure('policy_blocked', g.message, {
         recovery: {
           suggested_tool: 'run_query',
@@ -126,32 +167,58 @@ export const runQuery = defineTool({
     ctx.trace.sql = g.normalized;
     const violation = checkAllowlist(g.tables, ctx.deps.allowedSchemas, defaultSchema(source));
     if (violation) {
-      return failure('allowlist_violation', violation.message, {
-        recovery: { suggested_tool: 'list_indexed_schemas', suggested_args: {}, widening_hint: violation.wideningHint },
-      });
+      const system = !violation.wideningHint.would_unblock;
+      const next = system ? catalogRecovery(ctx, source, args.sql) : { suggested_tool: 'list_indexed_schemas', suggested_args: {} };
+      const message = system
+        ? `${violation.message}: system catalogs are not queried through run_query; ${next.suggested_tool} ${JSON.stringify(next.suggested_args)} answers this from the index`
+        : violation.message;
+      return failure('allowlist_violation', message, { recovery: { ...next, widening_hint: violation.wideningHint } });
     }
-    const pii = rawPiiProjections(ctx, source, g);
-    if (pii.length) {
-      const cats = [...new Set(pii.flatMap((p) => p.categories))];
-      ctx.trace.piiCategories.push(...cats);
-      const rewritten = aggregateRewrite(ctx, args.sql, pii);
-      return failure('pii_blocked', `The query would return raw values of PII-blocked columns (${describeHits(pii)}; categories ${cats.join(', ')}). Aggregate them or leave them out.`, {
-        piiCategories: cats,
-        recovery: {
-          suggested_tool: 'run_query',
-          suggested_args: { sql: rewritten, ...(args.source ? { source: args.source } : {}) },
-          suggested_rewrite: { rewritten, reason: 'the blocked columns are left out or counted; counts of distinct values reveal no individual value' },
-        },
-      });
+    // mask at the source: relations with blocked columns are read through derived relations with typed NULLs
+    let sql = args.sql;
+    let masked: string[];
+    if (source.engine === 'postgres' || source.engine === 'mysql') {
+      const m = (source.engine === 'mysql' ? maskMysql : maskPostgres)(args.sql, (schema, table) => postgresRelation(ctx, source, schema, table));
+      if (!m.ok) {
+        if (m.reason === 'unknown_relation') {
+          return failure('unknown_name', `${m.message}; only indexed relations can be queried (re-index the source if it is new).`, {
+            recovery: { suggested_tool: 'find_relevant_tables', suggested_args: { query: m.relation, source: source.name } },
+          });
+        }
+        const cats = m.column ? maskedCategories(ctx, source, [m.column]) : [];
+        return failure('pii_blocked', m.message, {
+          piiCategories: cats.length > 0 ? cats : ['credential'],
+          recovery: { suggested_tool: 'describe_table', suggested_args: { qualified_name: m.relation, source: source.name } },
+        });
+      }
+      sql = m.sql;
+      masked = [...m.maskedColumns];
+    } else {
+      let tokens: ReturnType<typeof tokenizeSqlite> = [];
+      try {
+        tokens = tokenizeSqlite(args.sql);
+      } catch {
+        // the guard accepted it, so it tokenises; nothing to check otherwise
+      }
+      const hit = sqliteDecidingBlockedColumn(tokens, sqliteMaskPlan(ctx, source));
+      if (hit) {
+        const cats = maskedCategories(ctx, source, [`main.${hit}`]);
+        return failure('pii_blocked', `The statement filters, joins, groups or orders by the PII-blocked column ${hit}; blocked columns read NULL to agent SQL, so leave it out of WHERE/ON/GROUP BY/HAVING/ORDER BY.`, {
+          piiCategories: cats.length > 0 ? cats : ['credential'],
+          recovery: { suggested_tool: 'describe_table', suggested_args: { qualified_name: hit.split('.')[0], source: source.name } },
+        });
+      }
+      masked = sqliteMaskedColumns(ctx, source, args.sql);
     }
     const conn = await ctx.deps.connections.get(source);
     if ('kind' in conn) {
-      return failure(conn.kind === 'missing_credential' ? 'missing_credential' : 'internal_error', conn.message, {
+      return failure(conn.kind === 'missing_credential' ? 'missing_credential' : 'unreachable', conn.message, {
         recovery: { suggested_tool: 'get_index_status', suggested_args: { source: source.name } },
       });
     }
     const caps = { timeoutMs: ctx.deps.limits.statementTimeoutMs, maxRows: Math.min(args.max_rows ?? ctx.deps.limits.maxRows, ctx.deps.limits.maxRows), maxBytes: ctx.deps.limits.maxBytes, signal: ctx.signal };
-    const outcome: QueryOutcome = conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, args.sql, [], caps) : await conn.worker(guard).run(args.sql, [], caps);
+    const outcome: QueryOutcome =
+      conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, sql, [], caps) : conn.engine === 'mysql' ? await runReadOnlyMysql(conn.target, guard, sql, [], caps) : await conn.worker(guard, sqliteMaskPlan(ctx, source)).run(sql, [], caps);
     if (!outcome.ok) {
       if (outcome.kind !== 'refused' && outcome.kind === 'connection' && /password|authentication/i.test(outcome.message)) {
         await ctx.deps.connections.drop(source.name);
@@ -165,24 +232,35 @@ export const runQuery = defineTool({
           ? { suggested_tool: 'find_relevant_tables', suggested_args: { query: args.sql.slice(0, 200) } }
           : e.kind === 'cost_cap_exceeded'
             ? { suggested_tool: 'run_query', suggested_args: { sql: `${args.sql.replace(/;\s*$/, '')} LIMIT 100`, ...(args.source ? { source: args.source } : {}) } }
-            : { suggested_tool: 'describe_table', suggested_args: {} };
+            : e.kind === 'unreachable'
+              ? { suggested_tool: 'run_query', suggested_args: { ...args } } // busy source: the same call, later
+              : { suggested_tool: 'describe_table', suggested_args: {} };
       return failure(e.kind, e.message, { recovery });
     }
     const r = outcome.result;
     ctx.trace.rowCount = r.rowCount;
     ctx.trace.truncated = r.truncated;
+    // last line of defence: floor secrets (cards, SSNs, keys, tokens, private keys) in any cell or column name
+    const scrubbed = redactDeep({ columns: r.columns.map((c) => ({ name: c.name, type: c.dataType })), rows: r.rows });
     const data = {
       source: source.name,
-      columns: r.columns.map((c) => ({ name: c.name, type: c.dataType })),
-      rows: r.rows,
+      columns: scrubbed.value.columns,
+      rows: scrubbed.value.rows,
       row_count: r.rowCount,
       truncated: r.truncated,
       ...(r.truncatedBy ? { truncated_by: r.truncatedBy } : {}),
       elapsed_ms: Math.round(r.elapsedMs * 10) / 10,
       sql_fingerprint: r.fingerprint,
+      ...(masked.length > 0 ? { masked_columns: masked } : {}),
+      ...(scrubbed.count > 0 ? { redacted_values: scrubbed.count } : {}),
     };
     const withTokens = { ...data, token_estimate: tokenEstimate(data) };
     const opts = { confidence: 'HIGH' as const, provenance: schemaProvenance(), hints: r.truncated ? ['run_query'] : ['describe_table'] };
+    if (masked.length > 0) ctx.trace.piiCategories.push(...maskedCategories(ctx, source, masked));
+    if (masked.length > 0 || scrubbed.count > 0) {
+      // the rows are real but blocked columns read NULL (masked_columns) and floor secrets were cut from free text
+      return degraded(withTokens, 'pii_masked', { ...opts, hints: ['describe_table', ...(r.truncated ? ['run_query'] : [])] });
+    }
     return r.truncated ? partial(withTokens, opts) : success(withTokens, opts);
   },
   summarize(env) {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import initSqlJs from 'sql.js';
 import type { Database } from 'sql.js';
 import type { CompiledMetric, MetricRequest, SemanticCatalog, SemanticModel } from '../../../src/core/semantic';
@@ -21,7 +22,7 @@ describe('semantic layer on Chinook (SQLite)', () => {
 
   before(async () => {
     const SQL = await initSqlJs();
-    db = new SQL.Database(readFileSync('/work/shared/data/chinook/Chinook_Sqlite.sqlite'));
+    db = new SQL.Database(readFileSync(path.resolve(__dirname, '../../../samples/chinook.sqlite')));
     catalog = semanticCatalog(introspectSqlite(db));
     const loaded = await loadSemanticFolder('test/fixtures/semantic/chinook', catalog);
     assert.deepEqual(loaded.diagnostics.filter((d) => d.severity === 'error'), []);

@@ -4,6 +4,7 @@ import type { CompiledMetric, MetricRequest, SemanticCatalog, SemanticModel } fr
 import { compileMetric, loadSemanticFolder, semanticCatalog } from '../../../src/core/semantic';
 import { introspectPostgres } from './support/introspect';
 import { postgresServerAnswers } from '../../support/pg';
+import { skipWithoutData } from '../../support/datasets';
 import { ensurePagila, pagilaClient } from './support/pagila';
 
 /**
@@ -31,6 +32,7 @@ describe('semantic layer on Pagila (PostgreSQL)', function () {
   let catalog: SemanticCatalog;
 
   before(async function () {
+    skipWithoutData(this, 'pagila/pagila-schema.sql', 'pagila/pagila-data.sql.gz');
     // Needs a real server (psql/pg_dump or server-wide settings); the embedded engine covers the rest of the suite.
     if (!(await postgresServerAnswers())) this.skip();
     await ensurePagila();

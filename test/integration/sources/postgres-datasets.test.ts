@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { Client } from 'pg';
 import { createIntrospector, parseSourceSpec, type IntrospectResult } from '../../../src/core/sources';
-import { loadDataset } from '../../support/datasets';
+import { loadDataset, skipWithoutData } from '../../support/datasets';
 import { getTestPostgres, type TestPostgres } from '../../support/pg';
 
 /** One catalog count straight from pg_catalog, so the test checks the introspector against the server, not a constant. */
@@ -33,7 +33,8 @@ describe('PostgreSQL sample databases', function () {
   describe('Pagila', () => {
     let url: string;
     let r: IntrospectResult;
-    before(async () => {
+    before(async function () {
+      skipWithoutData(this, 'pagila/pagila-schema.sql');
       url = (await loadDataset(pg, 'pagila')).url;
       r = await introspect(url, 20);
     });
@@ -81,7 +82,8 @@ describe('PostgreSQL sample databases', function () {
   describe('AdventureWorks', () => {
     let url: string;
     let r: IntrospectResult;
-    before(async () => {
+    before(async function () {
+      skipWithoutData(this, 'adventureworks-pg');
       url = (await loadDataset(pg, 'adventureworks')).url;
       r = await introspect(url);
     });
@@ -118,7 +120,8 @@ describe('PostgreSQL sample databases', function () {
   describe('MusicBrainz', () => {
     let url: string;
     let r: IntrospectResult;
-    before(async () => {
+    before(async function () {
+      skipWithoutData(this, 'musicbrainz');
       url = (await loadDataset(pg, 'musicbrainz')).url;
       r = await introspect(url, 50);
     });
@@ -150,14 +153,16 @@ describe('PostgreSQL sample databases', function () {
   });
 
   describe('Chinook and Northwind', () => {
-    it('reads Chinook with 11 tables, 11 FKs and 64 columns', async () => {
+    it('reads Chinook with 11 tables, 11 FKs and 64 columns', async function () {
+      skipWithoutData(this, 'chinook/Chinook_PostgreSql.sql.gz');
       const r = await introspect((await loadDataset(pg, 'chinook')).url);
       assert.equal(r.snapshot.tables.length, 11);
       assert.equal(fkCount(r), 11);
       assert.equal(r.snapshot.tables.reduce((n, t) => n + t.columns.length, 0), 64);
     });
 
-    it('reads Northwind with 14 tables, 13 FKs and 14 primary keys', async () => {
+    it('reads Northwind with 14 tables, 13 FKs and 14 primary keys', async function () {
+      skipWithoutData(this, 'northwind-psql');
       const r = await introspect((await loadDataset(pg, 'northwind')).url);
       assert.equal(r.snapshot.tables.length, 14);
       assert.equal(fkCount(r), 13);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createIntrospector, parseSourceSpec, type IntrospectResult } from '../../../src/core/sources';
-import { sqliteDatasets } from '../../support/datasets';
+import { skipWithoutData, sqliteDatasets } from '../../support/datasets';
 
 const fkCount = (r: IntrospectResult): number => r.snapshot.tables.reduce((n, t) => n + t.foreignKeys.length, 0);
 const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -27,7 +27,8 @@ describe('SQLite sample databases', () => {
     assert.equal(sha(file), before, 'the source file is unchanged');
   });
 
-  it('reads Sakila: 16 tables, 7 views (one listed without columns), 22 FK columns and sampled statistics', async () => {
+  it('reads Sakila: 16 tables, 7 views (one listed without columns), 22 FK columns and sampled statistics', async function () {
+    skipWithoutData(this, 'sakila-sqlite/sakila.db');
     const r = await createIntrospector(parseSourceSpec(sqliteDatasets.sakila())).introspect({});
     assert.equal(r.snapshot.tables.filter((t) => t.kind === 'table').length, 16);
     assert.equal(r.snapshot.tables.filter((t) => t.kind === 'view').length, 7);
@@ -45,7 +46,8 @@ describe('SQLite sample databases', () => {
     assert.ok((amount?.stats?.distinctEstimate ?? 0) > 10_000, `distinct estimate ${amount?.stats?.distinctEstimate}`);
   });
 
-  it('estimates instead of counting tables above the exact-count cap', async () => {
+  it('estimates instead of counting tables above the exact-count cap', async function () {
+    skipWithoutData(this, 'sakila-sqlite/sakila.db');
     const r = await createIntrospector(parseSourceSpec(sqliteDatasets.sakila()), {}, { sqlite: { exactCountCap: 1000 } }).introspect({ sampleRows: 0 });
     const rental = r.snapshot.tables.find((t) => t.name === 'rental');
     assert.ok(rental?.rowEstimate !== null && (rental?.rowEstimate ?? 0) > 1000, `estimate ${rental?.rowEstimate}`);

@@ -51,7 +51,9 @@ describe('guarded SQL against the attack corpus', function () {
         if (exp.guard === 'accept') {
           if (exp.engine === 'blocks') {
             assert.equal(outcome.ok, false);
-            assert.equal(outcome.ok === false && outcome.kind, 'read_only_violation');
+            // user functions and views over them are now refused before execution (function allow-list)
+            const stoppedBy = outcome.ok === false ? (outcome.kind === 'refused' ? `refused:${outcome.guard.reason}` : outcome.kind) : 'ok';
+            assert.ok(stoppedBy === 'read_only_violation' || stoppedBy === 'refused:forbidden_function', stoppedBy);
           }
         } else {
           assert.equal(outcome.ok, false);

@@ -8,6 +8,7 @@ import { createReadOnlyPool } from '../../../src/core/sql/pg-pool';
 import { toToolError } from '../../../src/core/sql/errors';
 import type { QueryOutcome, QueryResult } from '../../../src/core/sql/types';
 import { postgresServerAnswers } from '../../support/pg';
+import { skipWithoutData } from '../../support/datasets';
 import { CHINOOK_SQLITE, PG, ensurePagila, openSqliteCopy, pgClient } from './support/databases';
 
 const META = { statementKind: 'select' as const, fingerprint: 'test' };
@@ -25,6 +26,7 @@ describe('guarded SQL execution', function () {
   before(async function () {
     // Needs a real server (psql/pg_dump or server-wide settings); the embedded engine covers the rest of the suite.
     if (!(await postgresServerAnswers())) this.skip();
+    skipWithoutData(this, 'pagila/pagila-schema.sql');
     guard = await loadSqlGuard();
     db = ensurePagila();
     client = pgClient(db);

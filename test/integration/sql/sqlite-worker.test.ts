@@ -3,14 +3,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadSqlGuard } from '../../../src/core/sql/guard';
 import { SqliteQueryWorker } from '../../../src/core/sql/sqlite-worker';
-import { CHINOOK_SQLITE, SHARED_DATA } from './support/databases';
+import { BUNDLED_CHINOOK } from './support/databases';
 
 describe('SQLite queries on a worker thread', function () {
   let worker: SqliteQueryWorker;
   before(async function () {
     const guard = await loadSqlGuard();
     worker = new SqliteQueryWorker(guard, {
-      bytes: readFileSync(path.join(SHARED_DATA, CHINOOK_SQLITE)),
+      bytes: readFileSync(BUNDLED_CHINOOK),
       workerScript: path.join(__dirname, '../../../src/core/sql/sqlite-worker-main.ts'),
       execArgv: ['--require', 'tsx/cjs'],
     });

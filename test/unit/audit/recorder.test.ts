@@ -79,22 +79,46 @@ describe('call recorder', () => {
     assert.equal(stop.event_subtype, 'server_stop');
     assert.equal(stop.server_session_id, 'sess-r');
     assert.equal(stop.message, '{"reason":"stdin closed"}');
+    // At close the head is offered as a checkpoint candidate (seq and hash) for a witness or SIEM.
+    const candidate = readEvents(eventsPath)[2] as ServerEvent;
+    assert.equal(candidate.event_subtype, 'audit_checkpoint');
+    assert.deepEqual(JSON.parse(candidate.message!), { seq: 1, hash: row.hash, path: auditPath });
   });
 
-  it('lets the call proceed when the audit log is unwritable, logging it once', async () => {
+  it('fails closed when the audit log is unwritable: every call gets an auditFailure, logged once', async () => {
     const blocker = path.join(dir, 'file');
     fs.writeFileSync(blocker, '');
     const eventsPath = path.join(dir, 'events.jsonl');
     const logger = captureLogger();
     const telemetry = keepingTelemetry();
     const rec = createCallRecorder({ audit: openAuditLog(path.join(blocker, 'audit.log')), events: createEventBus({ path: eventsPath, logger }), telemetry, logger });
-    for (let i = 0; i < 3; i++) assert.deepEqual(await rec.record(call()), {});
+    for (let i = 0; i < 3; i++) assert.equal((await rec.record(call())).auditFailure?.kind, 'unwritable');
     await rec.close();
     assert.equal(logger.lines.length, 1);
-    assert.match(logger.lines[0], /^audit: cannot write .*\(EEXIST\); tool calls proceed unaudited/);
+    assert.match(logger.lines[0], /^audit: cannot write .*\(EEXIST\); tool calls are answered with a retryable audit_unavailable error/);
     assert.doesNotMatch(logger.lines[0], /jane|pw/);
-    assert.equal(readEvents(eventsPath).length, 3, 'events still flow');
+    const events = readEvents(eventsPath);
+    assert.equal(events.filter((e) => e.kind === 'tool_call').length, 3, 'events still flow');
+    assert.equal(events.filter((e) => e.kind === 'server_event' && e.event_subtype === 'audit_unavailable').length, 1);
     assert.equal(telemetry.spans[0].callId, undefined);
+  });
+
+  it('with failOpen answers unaudited calls and records the mode and the gap in the log once it recovers', async () => {
+    const auditDir = path.join(dir, 'home');
+    const auditPath = path.join(auditDir, 'audit.log');
+    fs.writeFileSync(auditDir, ''); // a file where the directory should be: unwritable
+    const logger = captureLogger();
+    const rec = createCallRecorder({ audit: openAuditLog(auditPath), events: null, telemetry: null, logger, sessionId: 'sess-o', failOpen: true });
+    for (let i = 0; i < 3; i++) assert.deepEqual(await rec.record(call()), {});
+    fs.rmSync(auditDir);
+    const ok = await rec.record(call());
+    await rec.close();
+    assert.equal(ok.auditSeq, 3, 'fail-open marker, gap marker, then the call');
+    const rows = await listAudit(auditPath, { newestFirst: false });
+    assert.deepEqual(rows.map((r) => r.tool), ['audit:fail_open', 'audit:gap', 'get_metric']);
+    assert.equal(rows[1].rowCount, 3, 'the gap says how many calls were answered without a row');
+    assert.equal(rows[1].errorKind, 'audit_unavailable');
+    assert.ok((await verifyAudit(auditPath)).ok);
   });
 
   it('wires all three sinks from paths with openRecorder, and skips the ones turned off', async () => {

@@ -14,9 +14,12 @@ import {
 } from '../../../src/core/envelope';
 
 describe('charter envelope', () => {
-  it('declares the closed 26-kind registry of seed 001, invalid_argument included', () => {
-    assert.equal(ERROR_KINDS.length, 26);
-    assert.equal(new Set(ERROR_KINDS).size, 26);
+  it('declares the closed 26-kind registry of seed 001 plus the three v1.3 retryable kinds, invalid_argument included', () => {
+    assert.equal(ERROR_KINDS.length, 29);
+    assert.equal(new Set(ERROR_KINDS).size, 29);
+    assert.ok(ERROR_KINDS.includes('rate_limited'));
+    assert.ok(ERROR_KINDS.includes('audit_unavailable'));
+    assert.ok(ERROR_KINDS.includes('unreachable'));
     assert.ok(ERROR_KINDS.includes('invalid_argument'));
     assert.ok(ERROR_KINDS.includes('ambiguous_time_dimension'));
   });

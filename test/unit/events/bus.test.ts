@@ -173,11 +173,11 @@ describe('event redaction', () => {
     assert.deepEqual(redactArgs({ filters: [{ column: 'x', op: '=', value: 3 }] }), { filters: [{ column: '<value>', op: '<value>', value: '<value>' }] });
   });
 
-  it('replaces email-shaped strings and nothing that merely contains an @', () => {
+  it('replaces email-shaped strings, and addresses inside longer strings, but nothing that merely contains an @', () => {
     assert.deepEqual(redactArgs({ who: 'jane.doe@example.org', handle: '@jane', text: 'mail jane@example.org now' }), {
       who: '<email>',
       handle: '@jane',
-      text: 'mail jane@example.org now',
+      text: 'mail <email> now',
     });
   });
 

@@ -155,6 +155,7 @@ describe('schemabrain tail', () => {
     assert.equal(code, 0);
     assert.match(t.out(), /describe_table\s+success/);
     assert.doesNotMatch(t.out(), /too_old/);
+    assert.match(t.err(), /showing events of the last 5m \(the default\); use --since/, 'the default window is said, not silent');
   });
 
   it('prints events as stored with --json, from --events-path over the environment', async () => {

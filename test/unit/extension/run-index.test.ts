@@ -6,7 +6,7 @@ import { runIndex, type IndexProgress } from '../../../src/extension/indexing/ru
 
 const ROOT = path.resolve(__dirname, '../../..');
 const CLI = path.join(ROOT, 'dist/cli.js');
-const CHINOOK = '/work/shared/data/chinook/Chinook_Sqlite.sqlite';
+const CHINOOK = path.join(ROOT, 'samples', 'chinook.sqlite');
 
 describe('extension indexer runner (real dist/cli.js)', function () {
   before(function () {

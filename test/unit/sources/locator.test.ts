@@ -62,7 +62,7 @@ describe('parseSourceSpec', () => {
     assert.equal(code('postgres://u:topsecret@h/db?sslmod=require'), 'invalid_parameter');
     assert.equal(code('postgres://h/db?sslmode=always'), 'invalid_parameter');
     assert.equal(code('postgres://h1,h2/db'), 'unsupported_feature');
-    assert.equal(code('mysql://u:topsecret@h/db'), 'unsupported_engine');
+    assert.equal(code('oracle://u:topsecret@h/db'), 'unsupported_engine');
     assert.equal(code('   '), 'empty_input');
     assert.equal(code('postgres://u:top%ZZsecret@h/db'), 'malformed_url');
     assert.equal(code('postgres://u:${NOPE}@h/db'), 'missing_credential');

@@ -147,6 +147,7 @@ export class PostgresIntrospector implements Introspector {
       return {
         database: server?.database ?? this.spec.database,
         serverVersion: server?.server_version ?? null,
+        ...(server ? { privileges: { role: server.role, superuser: server.is_superuser, bypassRls: server.bypass_rls, canWrite: server.can_write } } : {}),
         snapshot: { schemas: mapped.schemas, tables: mapped.tables, enums: mapped.enums },
         samples,
         warnings,

@@ -11,9 +11,20 @@ const SYSTEM_SCHEMA_FILTER = `n.nspname NOT IN ('pg_catalog', 'information_schem
 export interface ServerRow {
   readonly database: string;
   readonly server_version: string;
+  readonly role: string;
+  readonly is_superuser: boolean;
+  readonly bypass_rls: boolean;
+  readonly can_write: boolean;
 }
 
-export const SERVER_SQL = `SELECT current_database() AS database, current_setting('server_version') AS server_version`;
+// has_table_privilege with a list is true when any one is held:
+// https://www.postgresql.org/docs/current/functions-info.html#FUNCTIONS-INFO-ACCESS-TABLE
+export const SERVER_SQL = `SELECT current_database() AS database, current_setting('server_version') AS server_version,
+  current_user AS role, r.rolsuper AS is_superuser, r.rolbypassrls AS bypass_rls,
+  EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+          WHERE c.relkind IN ('r', 'p') AND ${SYSTEM_SCHEMA_FILTER}
+            AND has_table_privilege(c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')) AS can_write
+  FROM pg_roles r WHERE r.rolname = current_user`;
 
 export interface SchemaRow {
   readonly name: string;

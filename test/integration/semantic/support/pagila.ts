@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { Client } from 'pg';
+import { dataPath } from '../../../support/datasets';
 
 /**
  * Private loader for Pagila into `sb_sem_pagila` (the semantic-layer tests' own database). Runs the schema
@@ -10,7 +11,7 @@ import { Client } from 'pg';
  */
 
 export const PAGILA_DB = 'sb_sem_pagila';
-const DATA_DIR = '/work/shared/data/pagila';
+export const DATA_DIR = dataPath('pagila');
 const PG = { host: process.env.PGHOST ?? '127.0.0.1', port: Number(process.env.PGPORT ?? 5432), user: process.env.PGUSER ?? 'postgres' };
 
 /** Row counts of the dump, the marker of a complete load. */

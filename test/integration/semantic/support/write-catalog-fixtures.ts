@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import initSqlJs from 'sql.js';
 import { introspectPostgres, introspectSqlite } from './introspect';
 import { ensurePagila, pagilaClient } from './pagila';
@@ -17,7 +18,7 @@ async function main(): Promise<void> {
     await c.end();
   }
   const SQL = await initSqlJs();
-  const db = new SQL.Database(readFileSync('/work/shared/data/chinook/Chinook_Sqlite.sqlite'));
+  const db = new SQL.Database(readFileSync(path.resolve(__dirname, '../../../../samples/chinook.sqlite')));
   writeFileSync('test/fixtures/semantic/chinook/catalog.json', `${JSON.stringify(introspectSqlite(db), null, 1)}\n`);
   db.close();
 }

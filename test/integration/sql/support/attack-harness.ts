@@ -4,7 +4,6 @@
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type pg from 'pg';
 import type { Database } from 'sql.js';
 import type { AttackCase } from '../../../fixtures/sql-corpus/attacks';
@@ -13,7 +12,7 @@ import { executeReadOnlyPostgres } from '../../../../src/core/sql/pg-exec';
 import { executeReadOnlySqlite } from '../../../../src/core/sql/sqlite-exec';
 import type { QueryOutcome } from '../../../../src/core/sql/types';
 import { pgStateDigest } from './attack-db';
-import { SHARED_DATA } from './databases';
+import { BUNDLED_CHINOOK } from './databases';
 
 export type Mode = 'full' | 'engine_only';
 
@@ -44,7 +43,7 @@ export function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-export const SQLITE_ATTACK_FILE = path.join(SHARED_DATA, 'chinook/Chinook_Sqlite.sqlite');
+export const SQLITE_ATTACK_FILE = BUNDLED_CHINOOK;
 
 /** SQLite: the file's sha256 and the in-memory copy's exported bytes, before and after. */
 export function runSqliteAttack(c: AttackCase, db: Database, guard: SqlGuard, mode: Mode): AttackRun {

@@ -10,9 +10,10 @@ import { gunzipSync } from 'node:zlib';
 import path from 'node:path';
 import pg from 'pg';
 import initSqlJs, { type Database } from 'sql.js';
+import { dataPath } from '../../../support/datasets';
 
 export const PG = { host: process.env.SB_TEST_PGHOST ?? '127.0.0.1', port: Number(process.env.SB_TEST_PGPORT ?? 5432), user: process.env.SB_TEST_PGUSER ?? 'postgres' };
-export const SHARED_DATA = process.env.SB_SHARED_DATA ?? '/work/shared/data';
+export const SHARED_DATA = dataPath();
 const LOADER_MARK = 'sb_sql loader v1';
 
 function psql(db: string, args: string[], input?: string | Buffer): string {
@@ -109,13 +110,15 @@ export async function sqlJsModule(): Promise<Awaited<ReturnType<typeof initSqlJs
 
 /** An in-memory sql.js copy of a shipped SQLite file (how SQLite sources are opened). */
 export async function openSqliteCopy(relative: string): Promise<Database> {
-  const file = path.join(SHARED_DATA, relative);
+  // Chinook ships with the repository (samples/), so the suites that need only it run on any clone.
+  const file = relative === CHINOOK_SQLITE ? BUNDLED_CHINOOK : path.join(SHARED_DATA, relative);
   if (!existsSync(file)) throw new Error(`missing sample database ${file}`);
   const SQL = await sqlJsModule();
   return new SQL.Database(readFileSync(file));
 }
 
 export const CHINOOK_SQLITE = 'chinook/Chinook_Sqlite.sqlite';
+export const BUNDLED_CHINOOK = path.resolve(__dirname, '..', '..', '..', '..', 'samples', 'chinook.sqlite');
 export const SAKILA_SQLITE = 'sakila-sqlite/sakila.db';
 
 /** Runs psql with a query and returns unaligned output (for checks in tests). */

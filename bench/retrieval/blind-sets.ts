@@ -1,0 +1,58 @@
+/**
+ * Blind question sets: `blind/<db>.json` holds questions written by someone who read only a description of the
+ * domain and the application, never the table names (each with a fixed `split`, dev or heldout); `blind/gold-<db>.json`
+ * holds the gold tables, labelled afterwards from the schema and committed before any ranking run on them. The
+ * catalogs are the same pg_dump schemas as the hand-written sets.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { key, ownSets, type BenchQuestion, type BenchSet } from './datasets';
+
+const BLIND_DIR = path.join(__dirname, 'blind');
+
+interface BlindQuestion {
+  readonly id: string;
+  readonly question?: string;
+  readonly text?: string;
+  readonly split?: string;
+}
+
+interface GoldFile {
+  /** Question id → minimal set of `schema.table` names a correct answer needs (`a|b`: either one). */
+  readonly gold: Readonly<Record<string, readonly string[]>>;
+}
+
+function readQuestions(file: string): BlindQuestion[] {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+  const list = Array.isArray(raw) ? raw : ((raw as { questions?: unknown }).questions ?? []);
+  return list as BlindQuestion[];
+}
+
+/** The blind sets that have both questions and gold labels, on the catalogs of `ownSets()`. */
+export function blindSets(catalogs: readonly BenchSet[] = ownSets()): BenchSet[] {
+  const out: BenchSet[] = [];
+  for (const cat of catalogs) {
+    const qFile = path.join(BLIND_DIR, `${cat.name}.json`);
+    const gFile = path.join(BLIND_DIR, `gold-${cat.name}.json`);
+    if (!existsSync(qFile) || !existsSync(gFile)) continue;
+    const gold = (JSON.parse(readFileSync(gFile, 'utf8')) as GoldFile).gold;
+    const known = new Set(cat.tables.map((t) => `${t.table.schema}.${t.table.name}`));
+    const questions: BenchQuestion[] = [];
+    for (const q of readQuestions(qFile)) {
+      const tables = gold[q.id];
+      const text = q.question ?? q.text;
+      if (tables === undefined || text === undefined) throw new Error(`${gFile}: no gold or text for ${q.id}`);
+      // `a|b`: either table answers the question (two equally valid joins).
+      const groups = tables.map((entry) => entry.split('|'));
+      for (const t of groups.flat()) if (!known.has(t)) throw new Error(`${gFile}: ${q.id} names unknown table ${t}`);
+      questions.push({ id: q.id, text, source: undefined, gold: groups.map((g) => g.map((t) => key(cat.name, t))), dev: (q.split ?? '').toLowerCase() === 'dev' });
+    }
+    out.push({
+      name: `${cat.name}-blind`,
+      note: `${cat.note.replace(/; \d+ hand-written questions$/, '')}; ${questions.length} blind questions (${questions.filter((q) => q.dev).length} dev), gold labelled from the schema before any ranking run`,
+      tables: cat.tables,
+      questions,
+    });
+  }
+  return out;
+}

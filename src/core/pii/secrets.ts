@@ -1,0 +1,131 @@
+/**
+ * Floor-category secrets embedded in free text: the last line of defence for every row, value and artifact that
+ * leaves a tool, and the index-time scan that tags a free-text column (`memo`, `notes`) holding them so it is
+ * masked like any blocked column. Only the always-on floor is looked for (payment cards, government IDs,
+ * credentials), with validators that keep false positives rare: Luhn for card numbers, the SSA rules for SSNs,
+ * published vendor prefixes for API keys, the JOSE header for JWTs, PEM armour for private keys.
+ */
+import type { PiiCategory } from '../envelope/kinds';
+import { isCardNumber, isPasswordHash, isSsn } from './values';
+
+interface Pattern {
+  readonly category: PiiCategory;
+  readonly label: string;
+  readonly re: RegExp;
+  readonly valid?: (m: string) => boolean;
+}
+
+// Each regex is global and bounded so a long value scans in linear time.
+const PATTERNS: readonly Pattern[] = [
+  { category: 'credential', label: 'private_key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]{0,8000}?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)/g },
+  { category: 'credential', label: 'jwt', re: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
+  {
+    category: 'credential',
+    label: 'api_key',
+    re: /\b(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|npm_[A-Za-z0-9]{36}|sk-(?:proj-)?[A-Za-z0-9_-]{32,})/g,
+  },
+  { category: 'credential', label: 'password_hash', re: /\$(?:2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}|argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/=$]+)/g, valid: (m) => isPasswordHash(m) || m.startsWith('$argon2') },
+  { category: 'payment_card', label: 'card', re: /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])/g, valid: (m) => isCardNumber(m) },
+  { category: 'government_id', label: 'ssn', re: /(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])/g, valid: (m) => isSsn(m) },
+];
+
+export interface SecretHit {
+  readonly category: PiiCategory;
+  readonly label: string;
+}
+
+/** The floor secrets found in `text` (one entry per match). */
+export function findFloorSecrets(text: string): SecretHit[] {
+  const out: SecretHit[] = [];
+  if (text.length < 9) return out;
+  for (const p of PATTERNS) {
+    p.re.lastIndex = 0;
+    for (const m of text.matchAll(p.re)) if (!p.valid || p.valid(m[0])) out.push({ category: p.category, label: p.label });
+  }
+  return out;
+}
+
+/** `text` with every floor secret replaced by `<redacted:category>`, and how many were replaced. */
+export function redactFloorSecrets(text: string): { text: string; count: number } {
+  if (text.length < 9) return { text, count: 0 };
+  let count = 0;
+  let out = text;
+  for (const p of PATTERNS) {
+    out = out.replace(p.re, (m) => {
+      if (p.valid && !p.valid(m)) return m;
+      count++;
+      return `<redacted:${p.category}>`;
+    });
+  }
+  return { text: out, count };
+}
+
+/**
+ * Deep copy of a JSON-like value with every string passed through `redactFloorSecrets` (object keys too: a
+ * secret used as a column alias is still a secret). Iterative over arrays/objects of bounded depth.
+ */
+export function redactDeep<T>(value: T): { value: T; count: number } {
+  let count = 0;
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') {
+      const r = redactFloorSecrets(v);
+      count += r.count;
+      return r.text;
+    }
+    if (depth > 64 || v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (proto !== Object.prototype && proto !== null) return v; // Dates, Maps, buffers: not JSON text
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      const rk = redactFloorSecrets(k);
+      count += rk.count;
+      o[rk.text] = walk(x, depth + 1);
+    }
+    return o;
+  };
+  const out = walk(value, 0) as T;
+  return { value: out, count };
+}
+
+/**
+ * Index-time evidence that a free-text column holds floor secrets: at least two sampled values (or one in ten)
+ * contain one. Returns the categories to tag, in the order found.
+ */
+export function embeddedSecretCategories(samples: readonly string[]): PiiCategory[] {
+  const byCat = new Map<PiiCategory, number>();
+  let total = 0;
+  for (const s of samples) {
+    if (typeof s !== 'string' || !s.trim()) continue;
+    total++;
+    const cats = new Set(findFloorSecrets(s).map((h) => h.category));
+    for (const c of cats) byCat.set(c, (byCat.get(c) ?? 0) + 1);
+  }
+  const out: PiiCategory[] = [];
+  for (const [c, n] of byCat) if (n >= 2 || (n >= 1 && n * 10 >= total)) out.push(c);
+  return out;
+}
+
+interface EnvelopeLike {
+  readonly status: string;
+  readonly data: unknown;
+  readonly error: { readonly message: string } | null;
+  readonly degradation_reason: string | null;
+}
+
+/**
+ * The last line of defence for every tool answer: floor secrets in `data` (values, keys, artifact text) and in the
+ * error message are replaced by `<redacted:…>`. An answer that lost something is marked `degraded` with reason
+ * `pii_masked` (a successful answer only: refusals and errors keep their status). Returns the envelope unchanged
+ * (same object) when nothing matched.
+ */
+export function scrubEnvelope<E extends EnvelopeLike>(env: E): E {
+  const data = redactDeep(env.data);
+  const message = env.error ? redactFloorSecrets(env.error.message) : { text: '', count: 0 };
+  if (data.count === 0 && message.count === 0) return env;
+  const out = { ...env, data: data.value, ...(env.error ? { error: { ...env.error, message: message.text } } : {}) };
+  if (data.count > 0 && (env.status === 'success' || env.status === 'partial' || env.status === 'empty')) {
+    return { ...out, status: 'degraded', degradation_reason: 'pii_masked' };
+  }
+  return out;
+}

@@ -1,0 +1,198 @@
+import type { Connection, ConnectionOptions, FieldPacket, QueryError } from 'mysql2';
+import { mysqlDriver } from './mysql-driver';
+import type { SqlGuard } from './guard';
+import { RowBudget, toJsonValue } from './caps';
+import type { QueryCaps, QueryOutcome, QueryResult, ResultColumn, StatementKind } from './types';
+import { DEFAULT_CAPS } from './types';
+
+/**
+ * Layers 2 and 3 for MySQL and MariaDB.
+ *
+ * Every call opens its own connection and closes it afterwards, so no session state (variables, temporary tables,
+ * prepared statements, named locks) can outlive one guarded statement. Before the caller's statement, this module
+ * sends constant statements of its own: the session's sql_mode without NO_BACKSLASH_ESCAPES and ANSI_QUOTES (so
+ * strings and quotes lex the way the guard's tokenizer read them), a server-side time limit (MariaDB
+ * `max_statement_time`, https://mariadb.com/kb/en/server-system-variables/#max_statement_time; MySQL
+ * `max_execution_time`, https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_max_execution_time),
+ * `sql_select_limit` at the row cap plus one, and `START TRANSACTION READ ONLY`. The statement then runs alone
+ * (`multipleStatements` is off, so the server refuses a string holding several), its rows are streamed against the
+ * row and byte caps, and the transaction is rolled back. A client-side timer and the abort signal destroy the
+ * connection and `KILL QUERY` it from a second one.
+ */
+
+export interface MysqlExecTarget {
+  /** Connection options (with the password) for a fresh connection per call. */
+  readonly options: ConnectionOptions;
+}
+
+interface MysqlErr {
+  code?: string;
+  errno?: number;
+  message?: string;
+  fatal?: boolean;
+}
+
+/** Classifies a mysql2 error by the server's symbolic code. */
+export function classifyMysqlError(e: unknown): Extract<QueryOutcome, { ok: false; message: string }> {
+  const err = (e ?? {}) as MysqlErr;
+  const code = typeof err.code === 'string' ? err.code : null;
+  const raw = typeof err.message === 'string' ? err.message : String(e);
+  const message = raw.length > 500 ? `${raw.slice(0, 500)}…` : raw;
+  let kind: Extract<QueryOutcome, { ok: false; message: string }>['kind'] = 'database_error';
+  if (code === 'ER_STATEMENT_TIMEOUT' || code === 'ER_QUERY_TIMEOUT' || code === 'ER_LOCK_WAIT_TIMEOUT' || /max_statement_time|maximum statement execution time/i.test(raw)) kind = 'timeout';
+  else if (code === 'ER_CANT_EXECUTE_IN_READ_ONLY_TRANSACTION' || code === 'ER_OPTION_PREVENTS_STATEMENT') kind = 'read_only_violation';
+  else if (code === 'ER_NO_SUCH_TABLE' || code === 'ER_BAD_TABLE_ERROR' || code === 'ER_BAD_DB_ERROR') kind = 'unknown_relation';
+  else if (code === 'ER_BAD_FIELD_ERROR') kind = 'unknown_column';
+  else if (code === 'ER_SP_DOES_NOT_EXIST' || code === 'ER_FUNC_INEXISTENT_NAME_COLLISION') kind = 'unknown_function';
+  else if (code === 'ER_PARSE_ERROR' || code === 'ER_SYNTAX_ERROR') kind = 'syntax_error';
+  else if (code && /ACCESS_DENIED|DENIED_ERROR/.test(code)) kind = /ER_ACCESS_DENIED_ERROR/.test(code) ? 'connection' : 'permission_denied';
+  else if ((code && /^(ECONN|ETIMEDOUT|ENOTFOUND|EPIPE|PROTOCOL_)/.test(code)) || err.fatal) kind = 'connection';
+  return { ok: false, kind, message, code };
+}
+
+/** mysql2 column type number → name (mysql2's own Types table, inverted). */
+let typeNames: Map<number, string> | undefined;
+function typeName(n: number | undefined): string {
+  if (!typeNames) {
+    typeNames = new Map();
+    const types = (mysqlDriver() as unknown as { Types: Record<string, number> }).Types;
+    for (const [name, num] of Object.entries(types)) if (!typeNames.has(num)) typeNames.set(num, name.toLowerCase());
+  }
+  return n === undefined ? 'unknown' : (typeNames.get(n) ?? `type:${n}`);
+}
+
+function call(conn: Connection, sql: string, values?: unknown[]): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    conn.query({ sql, ...(values ? { values } : {}) }, (err: QueryError | null, rows: unknown) => (err ? reject(err) : resolve(rows as unknown[])));
+  });
+}
+
+function connect(options: ConnectionOptions): Promise<Connection> {
+  return new Promise((resolve, reject) => {
+    const conn = mysqlDriver().createConnection(options);
+    conn.once('connect', () => resolve(conn));
+    conn.once('error', reject);
+  });
+}
+
+function intMs(n: number, name: string): number {
+  if (!Number.isFinite(n) || n < 1 || n > 3_600_000) throw new RangeError(`${name} must be between 1 and 3600000 ms`);
+  return Math.floor(n);
+}
+
+/** sql_mode without the flags that change how strings and double quotes lex. */
+export function pinnedSqlMode(mode: string): string {
+  return mode
+    .split(',')
+    .map((m) => m.trim())
+    .filter((m) => m && m !== 'NO_BACKSLASH_ESCAPES' && m !== 'ANSI_QUOTES' && m !== 'ANSI')
+    .join(',');
+}
+
+export interface ExecuteMeta {
+  readonly statementKind: StatementKind;
+  readonly fingerprint: string;
+}
+
+/** Layers 2 and 3 only (no parser guard), exported so each layer can be tested alone. */
+export async function executeReadOnlyMysql(target: MysqlExecTarget, sql: string, params: readonly unknown[], caps: Partial<QueryCaps>, meta: ExecuteMeta): Promise<QueryOutcome> {
+  const timeoutMs = intMs(caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs, 'timeoutMs');
+  const maxRows = caps.maxRows ?? DEFAULT_CAPS.maxRows;
+  const budget = new RowBudget(maxRows, caps.maxBytes ?? DEFAULT_CAPS.maxBytes);
+  const signal = caps.signal;
+  const started = performance.now();
+  if (signal?.aborted) return { ok: false, kind: 'cancelled', message: 'the query was cancelled before it started', code: null };
+  let conn: Connection;
+  try {
+    conn = await connect({ ...target.options, multipleStatements: false, rowsAsArray: false });
+  } catch (e) {
+    return classifyMysqlError(e);
+  }
+  conn.on('error', () => undefined);
+  let threadId: number | null = null;
+  let stopped: 'timeout' | 'cancelled' | null = null;
+  const kill = (why: 'timeout' | 'cancelled'): void => {
+    if (stopped) return;
+    stopped = why;
+    conn.destroy();
+    // The server keeps running a statement whose client went away until it next writes; KILL QUERY stops it now.
+    if (threadId !== null) {
+      const id = threadId;
+      void connect(target.options)
+        .then((k) => call(k, `KILL QUERY ${Number(id)}`).finally(() => k.destroy()))
+        .catch(() => undefined);
+    }
+  };
+  const onAbort = (): void => kill('cancelled');
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => kill('timeout'), timeoutMs + 1000);
+  try {
+    const [facts] = (await call(conn, 'SELECT VERSION() AS v, @@SESSION.sql_mode AS m, CONNECTION_ID() AS id')) as Array<{ v: string; m: string; id: number | string }>;
+    threadId = Number(facts?.id);
+    const mariadb = /mariadb/i.test(facts?.v ?? '');
+    // One SET for the three session settings: fewer round trips on a connection that lives for one statement.
+    const limit = mariadb ? `max_statement_time = ${timeoutMs / 1000}` : `max_execution_time = ${timeoutMs}`;
+    await call(conn, `SET SESSION sql_mode = ?, SESSION ${limit}, SESSION sql_select_limit = ${Math.floor(maxRows) + 1}`, [pinnedSqlMode(String(facts?.m ?? ''))]);
+    await call(conn, 'START TRANSACTION READ ONLY');
+
+    let fields: FieldPacket[] = [];
+    await new Promise<void>((resolve, reject) => {
+      let done = false;
+      const finish = (err?: unknown): void => {
+        if (done) return;
+        done = true;
+        if (err) reject(err);
+        else resolve();
+      };
+      const q = conn.query({ sql, values: params as unknown[], rowsAsArray: true });
+      q.on('fields', (f: FieldPacket[]) => {
+        fields = f;
+      });
+      q.on('result', (row: unknown) => {
+        if (done) return;
+        if (!Array.isArray(row)) return; // an OK packet: not a row
+        if (!budget.take([row.map(toJsonValue)])) {
+          // Cap reached: stop reading; the connection is discarded below, so the rest is never decoded.
+          conn.pause();
+          finish();
+        }
+      });
+      q.on('error', (e: unknown) => finish(e));
+      q.on('end', () => finish());
+    });
+    if (stopped) throw new Error(stopped);
+    const capped = budget.truncatedBy !== null;
+    // No ROLLBACK round trip: the connection is closed below, which rolls the read-only transaction back.
+    const columns: ResultColumn[] = fields.map((f) => ({ name: f.name, dataType: typeName(f.columnType ?? (f as { type?: number }).type) }));
+    const result: QueryResult = {
+      columns,
+      rows: budget.rows,
+      rowCount: budget.rows.length,
+      truncated: capped,
+      truncatedBy: budget.truncatedBy,
+      elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+      statementKind: meta.statementKind,
+      fingerprint: meta.fingerprint,
+    };
+    return { ok: true, result };
+  } catch (e) {
+    if (stopped === 'cancelled') return { ok: false, kind: 'cancelled', message: 'the query was cancelled', code: null };
+    if (stopped === 'timeout') return { ok: false, kind: 'timeout', message: `the statement ran past ${timeoutMs} ms`, code: null };
+    return classifyMysqlError(e);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+    // One connection per statement: closing it ends the transaction (rolled back) and every bit of session state.
+    // A clean COM_QUIT lets the server release named locks and temporary tables at once; a connection cut by a cap
+    // or a cancel is destroyed instead.
+    if (stopped || budget.truncatedBy !== null) conn.destroy();
+    else await new Promise<void>((resolve) => conn.end(() => resolve())).catch(() => conn.destroy());
+  }
+}
+
+/** All three layers: guard, then the READ ONLY transaction with caps on a fresh connection. */
+export async function runReadOnlyMysql(target: MysqlExecTarget, guard: SqlGuard, sql: string, params: readonly unknown[] = [], caps: Partial<QueryCaps> = {}): Promise<QueryOutcome> {
+  const g = guard.guard(sql, 'mysql');
+  if (!g.ok) return { ok: false, kind: 'refused', guard: g };
+  return executeReadOnlyMysql(target, sql, params, caps, { statementKind: g.statementKind, fingerprint: g.fingerprint });
+}

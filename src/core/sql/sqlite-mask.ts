@@ -1,0 +1,111 @@
+import type { Database } from 'sql.js';
+
+/**
+ * Masking at the source for SQLite. Agent SQL runs on a worker that owns a private in-memory copy of the file
+ * (`sqlite-worker.ts`), so the copy itself is masked before the first statement: every stored value of a blocked
+ * column is overwritten in the copy with the empty value of its class ('' or 0; NULL stays NULL, so null-ness
+ * counts stay right). No query shape — `*`, renames, subqueries, views, `main.`/quoted/bracketed
+ * names, set operations, errors — can then reach a stored value, because the value is no longer in the database
+ * the statement runs against. The file on disk is never touched.
+ *
+ * Details that matter:
+ * - triggers are dropped from the copy first (an UPDATE must not fire anything), foreign keys and CHECK
+ *   constraints are off, and `secure_delete` zeroes freed content;
+ * - when a UNIQUE index refuses the empty value, NULL, then a per-row `masked-<rowid>` token; a column that
+ *   still cannot be overwritten (generated, WITHOUT ROWID with a unique key) makes the whole table empty in the
+ *   copy — fail closed;
+ * - `sqlite_stat3`/`sqlite_stat4` (which keep sample values of indexed columns) are emptied.
+ */
+export interface SqliteMaskPlan {
+  readonly tables: readonly { readonly schema: string; readonly table: string; readonly columns: readonly string[] }[];
+}
+
+function q(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function tryRun(db: Database, sql: string): boolean {
+  try {
+    db.run(sql);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Applies the plan to `db` (a private copy). Returns the `table.column` names that were masked. */
+export function applySqliteMask(db: Database, plan: SqliteMaskPlan): string[] {
+  if (plan.tables.length === 0) return [];
+  db.run('PRAGMA secure_delete = ON');
+  db.run('PRAGMA foreign_keys = OFF');
+  db.run('PRAGMA ignore_check_constraints = ON');
+  const triggers = db.exec("SELECT name FROM sqlite_master WHERE type = 'trigger'");
+  for (const row of triggers[0]?.values ?? []) tryRun(db, `DROP TRIGGER IF EXISTS ${q(String(row[0]))}`);
+  for (const stat of ['sqlite_stat3', 'sqlite_stat4']) {
+    if (db.exec(`SELECT 1 FROM sqlite_master WHERE name = '${stat}'`).length > 0) tryRun(db, `DELETE FROM ${stat}`);
+  }
+  const masked: string[] = [];
+  for (const t of plan.tables) {
+    const table = `${q(t.schema)}.${q(t.table)}`;
+    const info = db.exec(`PRAGMA ${q(t.schema)}.table_xinfo(${q(t.table)})`)[0];
+    if (!info) continue; // not in this file: nothing to read either
+    const nameIdx = info.columns.indexOf('name');
+    const notNullIdx = info.columns.indexOf('notnull');
+    const hiddenIdx = info.columns.indexOf('hidden');
+    const present = new Map(info.values.map((r) => [String(r[nameIdx]).toLowerCase(), { name: String(r[nameIdx]), notNull: Number(r[notNullIdx]) === 1, generated: Number(r[hiddenIdx]) >= 2 }]));
+    let emptied = false;
+    for (const col of t.columns) {
+      const c = present.get(col.toLowerCase());
+      if (!c) continue;
+      const target = `${q(c.name)}`;
+      const ok =
+        !c.generated &&
+        (tryRun(db, `UPDATE ${table} SET ${target} = CASE WHEN ${target} IS NULL THEN NULL WHEN typeof(${target}) IN ('integer', 'real') THEN 0 ELSE '' END`) ||
+          tryRun(db, `UPDATE ${table} SET ${target} = NULL`) ||
+          tryRun(db, `UPDATE ${table} SET ${target} = 'masked-' || rowid`));
+      if (!ok) {
+        db.run(`DELETE FROM ${table}`);
+        emptied = true;
+      }
+      masked.push(`${t.table}.${c.name}`);
+      if (emptied) break;
+    }
+  }
+  return masked;
+}
+
+const DECIDING_KEYWORDS = new Set(['where', 'on', 'having', 'by', 'using']);
+const LIST_KEYWORDS = new Set(['select', 'from', 'join', 'limit', 'offset', 'window', 'union', 'intersect', 'except', 'as', 'values']);
+
+/**
+ * The first blocked column the statement names in WHERE / ON / USING / GROUP BY / HAVING / ORDER BY / a window's
+ * PARTITION BY or ORDER BY (token level: a clause keyword switches the state, a `(` opens a fresh one), or null.
+ * Such a statement is refused: the masked copy would answer it on NULLs.
+ */
+export function sqliteDecidingBlockedColumn(tokens: readonly { readonly text: string; readonly kind: string }[], plan: SqliteMaskPlan): string | null {
+  const blocked = new Map<string, string>();
+  for (const t of plan.tables) for (const c of t.columns) blocked.set(c.toLowerCase(), `${t.table}.${c}`);
+  if (blocked.size === 0) return null;
+  const states: boolean[] = [false];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.kind === 'comment') continue;
+    const lw = t.text.toLowerCase();
+    if (t.text === '(') states.push(states[states.length - 1]!);
+    else if (t.text === ')') {
+      if (states.length > 1) states.pop();
+    } else if (t.kind === 'keyword' && DECIDING_KEYWORDS.has(lw)) states[states.length - 1] = true;
+    else if (t.kind === 'keyword' && LIST_KEYWORDS.has(lw)) states[states.length - 1] = false;
+    else if (t.kind === 'identifier' && states[states.length - 1]) {
+      // `col IS [NOT] NULL` / `col ISNULL` / `col NOTNULL` read only null-ness, which the mask keeps
+      const n1 = tokens[i + 1]?.text.toLowerCase();
+      const n2 = tokens[i + 2]?.text.toLowerCase();
+      const n3 = tokens[i + 3]?.text.toLowerCase();
+      if (n1 === 'isnull' || n1 === 'notnull' || (n1 === 'is' && (n2 === 'null' || (n2 === 'not' && n3 === 'null')))) continue;
+      const name = t.text.replace(/^["`[]|["`\]]$/g, '').toLowerCase();
+      const hit = blocked.get(name);
+      if (hit) return hit;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,7 @@
+export * from './url';
+export * from './principal';
+export * from './migrations';
+export * from './pg-store';
+export * from './pg-audit';
+export * from './tokens';
+export * from './shared-state';

@@ -1,0 +1,232 @@
+import fs from 'node:fs';
+import type http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { createCallRecorder, type CallRecorder } from '../../core/audit/recorder';
+import { createTelemetry } from '../../core/telemetry/telemetry';
+import { openPgAuditLog } from '../../core/store/pg-audit';
+import { openPgStore, type PgStore } from '../../core/store/pg-store';
+import { currentDefinitions, downloadCatalog, materializeDefinitions } from '../../core/store/shared-state';
+import { TokenVerifier } from '../../core/store/tokens';
+import { StoreConfigError } from '../../core/store/url';
+import { SEMANTIC_FOLDER } from '../semantic-model';
+import type { ServerDeps } from '../deps';
+import { startHttpServer } from '../http';
+import type { ServerOptions } from '../options';
+import { buildServerDeps } from '../run';
+import { createAccessControl, createRateLimiter } from './access';
+import { createBearerAuth } from './auth';
+import { createJwtCheck } from './jwt';
+import { TeamMetrics } from './metrics';
+import { ScopedCatalogProvider } from './scoped-catalog';
+
+/** How long SIGTERM waits for calls in flight before closing anyway. */
+const SHUTDOWN_DRAIN_MS = 20_000;
+/** Fallback poll for a new generation or definitions when a notification was missed. */
+const POLL_MS = 5_000;
+
+/**
+ * Keeps a replica's local copy of the shared state: the newest catalog generation as a catalog file and the
+ * published definitions as a `.schemabrain/` folder, both replaced atomically (rename), so the ordinary providers
+ * (which re-stat per call) pick them up on the next call while calls in flight finish on the view they hold.
+ */
+export class ReplicaSync {
+  private generation = 0;
+  private definitionsId = -1;
+  private running: Promise<void> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly store: PgStore,
+    readonly catalogPath: string,
+    readonly definitionsDir: string,
+    private readonly onGeneration: (g: number) => void,
+    private readonly onDefinitions: (id: number) => void = () => undefined,
+  ) {}
+
+  /** Runs one sync, or queues exactly one more behind a running one (notifications arrive in bursts). */
+  sync(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.once();
+        } while (this.again);
+      } finally {
+        this.running = null;
+      }
+    })();
+    return this.running;
+  }
+
+  private async once(): Promise<void> {
+    // One round trip says whether anything changed (a busy replica's event loop makes each round trip costly).
+    const r = await this.store.pool.query<{ g: string | null; d: string | null }>(
+      'SELECT (SELECT max(generation) FROM schemabrain.catalog_generation) AS g, (SELECT max(id) FROM schemabrain.definition) AS d',
+    );
+    const latest = r.rows[0]?.g ? Number(r.rows[0].g) : 0;
+    const maxId = r.rows[0]?.d ? Number(r.rows[0].d) : 0;
+    if (latest && latest !== this.generation) {
+      const got = await downloadCatalog(this.store.pool, this.catalogPath, latest);
+      if (got) {
+        this.generation = got.generation;
+        this.onGeneration(got.generation);
+      }
+    }
+    if (maxId !== this.definitionsId) {
+      materializeDefinitions(this.definitionsDir, await currentDefinitions(this.store.pool));
+      this.definitionsId = maxId;
+      this.onDefinitions(maxId);
+    }
+  }
+}
+
+export interface TeamServer {
+  readonly url: string;
+  readonly store: PgStore;
+  readonly deps: ServerDeps;
+  stop(reason: string): Promise<void>;
+}
+
+/**
+ * A stateless team replica: Streamable HTTP with bearer authentication, the catalog, definitions and audit chain
+ * in the PostgreSQL store, health and metrics endpoints. Start several on one store behind a load balancer.
+ */
+export async function startTeamServer(options: ServerOptions & { readonly store: string }, env: NodeJS.ProcessEnv = process.env): Promise<TeamServer> {
+  if (options.httpPort === null) throw new StoreConfigError('--store serves over Streamable HTTP: add --http PORT');
+  if (options.oauthIssuer && !options.oauthAudience) throw new StoreConfigError('--oauth-issuer needs --oauth-audience (this server\'s resource URL, e.g. https://schemabrain.example/mcp)');
+  const store = await openPgStore(options.store, { env });
+  const cacheDir = options.teamCacheDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'schemabrain-replica-'));
+  fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  const catalogPath = path.join(cacheDir, 'catalog.sqlite');
+  const workspaceDir = path.join(cacheDir, 'workspace');
+  const metrics = new TeamMetrics();
+  const sync = new ReplicaSync(store, catalogPath, path.join(workspaceDir, SEMANTIC_FOLDER), (g) => (metrics.generation = g), (id) => {
+    metrics.definitions = id;
+    metrics.definitionsAt = Date.now();
+  });
+  await sync.sync();
+
+  const base = await buildServerDeps({ ...options, catalogPath, workspaceDir, auditPath: null, noAudit: false }, env);
+  const logger = base.logger;
+  const audit = openPgAuditLog(store.pool, store.url, { onCommit: (rows, ms) => metrics.auditCommit(rows, ms) });
+  const inner = createCallRecorder({ audit, events: null, telemetry: createTelemetry(env, logger), logger, sessionId: base.sessionId, failOpen: options.auditFailOpen === true });
+  const recorder: CallRecorder = {
+    async record(call) {
+      const outcome = await inner.record(call);
+      metrics.call(call.tool, outcome.auditFailure ? 'audit_unavailable' : call.status, call.durationMs);
+      return outcome;
+    },
+    serverEvent: (s, d) => inner.serverEvent(s, d),
+    close: () => inner.close(),
+  };
+  const deps: ServerDeps = {
+    ...base,
+    catalog: new ScopedCatalogProvider(catalogPath, (view) => logger.info(`catalog generation ${view.generation} loaded (${view.entries.length} relations)`)),
+    recorder,
+    access: createAccessControl({ limiter: createRateLimiter(options.rateLimit ?? 50), onRefusal: (r) => metrics.refusal(r) }),
+  };
+  metrics.inflight = () => deps.gate?.inFlight ?? 0;
+
+  const tokens = new TokenVerifier(store.pool);
+  const stopListening = store.listen(
+    (payload) => {
+      tokens.invalidate(payload);
+      if (!payload.startsWith('tokens:')) void sync.sync().catch((e: unknown) => logger.warn(`store sync failed: ${(e as Error).message}`));
+    },
+    (e) => logger.warn(`store notifications interrupted (${e.message}); reconnecting`),
+  );
+  const poll = setInterval(() => void sync.sync().catch(() => undefined), POLL_MS);
+  poll.unref();
+
+  let ready = true;
+  const publicUrl = (req: http.IncomingMessage): string => `http://${req.headers.host ?? `127.0.0.1:${options.httpPort}`}`;
+  const route = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
+    const p = (req.url ?? '').split('?')[0];
+    if (p === '/healthz') {
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
+      return true;
+    }
+    if (p === '/readyz') {
+      // Ready once the store answers and a catalog generation is loaded; not ready while draining.
+      res.writeHead(ready && metrics.generation > 0 ? 200 : 503, { 'content-type': 'text/plain' }).end(ready ? (metrics.generation > 0 ? 'ready\n' : 'no catalog generation in the store yet\n') : 'shutting down\n');
+      return true;
+    }
+    if (p === '/metrics') {
+      res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4' }).end(metrics.render());
+      return true;
+    }
+    if (p === '/.well-known/oauth-protected-resource' || p === '/.well-known/oauth-protected-resource/mcp') {
+      const body: Record<string, unknown> = { resource: `${publicUrl(req)}/mcp`, bearer_methods_supported: ['header'], resource_name: 'SchemaBrain team server' };
+      if (options.oauthIssuer) body.authorization_servers = [options.oauthIssuer];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return true;
+    }
+    return false;
+  };
+  // Store tokens (`sbt_…`) always; JWT access tokens from the configured issuer in OAuth resource-server mode.
+  const jwt = options.oauthIssuer ? createJwtCheck({ issuer: options.oauthIssuer, audience: options.oauthAudience!, ...(options.oauthJwks ? { jwksUrl: options.oauthJwks } : {}) }) : null;
+  const bearer = createBearerAuth({
+    check: (t) => (jwt && !t.startsWith('sbt_') ? jwt(t) : tokens.check(t)),
+    resourceMetadataUrl: (req) => `${publicUrl(req)}/.well-known/oauth-protected-resource`,
+    onRefusal: (r) => metrics.refusal(r.split(':')[0]!),
+  });
+  // While draining, new requests are turned away (503 + Retry-After, so a client or balancer goes to another
+  // replica) and the calls already running finish with their responses and audit rows.
+  const authenticate: typeof bearer = async (req, res) => {
+    if (!ready) {
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'This replica is shutting down; retry on another.' }, id: null }));
+      return null;
+    }
+    return bearer(req, res);
+  };
+  const http = await startHttpServer(deps, { port: options.httpPort, host: options.httpHost, hooks: { route, authenticate, keepAliveMs: 65_000 } });
+  recorder.serverEvent('server_start', { store: store.url });
+  logger.info(`team server listening on ${http.url} (store ${store.url}, catalog generation ${metrics.generation || 'none yet'})`);
+
+  let stopping: Promise<void> | null = null;
+  return {
+    url: http.url,
+    store,
+    deps,
+    stop(reason) {
+      return (stopping ??= (async () => {
+        ready = false;
+        const left = await deps.gate!.drain(SHUTDOWN_DRAIN_MS);
+        if (left) logger.warn(`shutdown (${reason}): ${left} tool call(s) still running after ${SHUTDOWN_DRAIN_MS} ms; closing anyway`);
+        // Give the drained calls' responses a moment to leave before the connections are closed.
+        await new Promise((r) => setTimeout(r, 100));
+        await Promise.race([http.close().catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
+        clearInterval(poll);
+        await stopListening();
+        await recorder.close();
+        await deps.connections.close();
+        await store.close();
+      })());
+    },
+  };
+}
+
+/** `schemabrain serve --http PORT --store postgres://…`: runs until SIGTERM/SIGINT, then drains and exits 0. */
+export async function runTeamServer(options: ServerOptions & { readonly store: string }): Promise<number> {
+  let server: TeamServer;
+  try {
+    server = await startTeamServer(options);
+  } catch (e) {
+    process.stderr.write(`schemabrain serve: ${e instanceof StoreConfigError ? e.message : `the team store cannot be opened: ${(e as Error).message}`}\n`);
+    return 2;
+  }
+  const stop = (signal: string): void => {
+    void server.stop(signal).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
+  return -1;
+}

@@ -1,0 +1,209 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { Client as PgClient } from 'pg';
+import { getTestPostgres, postgresServerAnswers, type TestPostgres } from '../../support/pg';
+import { indexInto, startHarness, tempDir, type Harness } from '../../support/server-harness';
+
+/**
+ * Masking at the source on a real PostgreSQL database, through the MCP tool path: every query shape that returned
+ * raw blocked values before (whole-row references, casts, JSON, renames in derived tables and CTEs, FROM alias
+ * lists, set-operation arms, VALUES subqueries, LATERAL, error text) now reads NULL; oracles on blocked columns give
+ * the same answer for a true and a false guess; free text holding card numbers is tagged and masked in every tool;
+ * over-deep input and NUL bytes are invalid_argument; honest shapes (a recursive CTE over a table with a blocked
+ * column) are answered; catalog reads are refused with the catalog tool that answers them.
+ */
+
+const DB = 'sb_sqlpii_mask';
+const PASSWORD = 'XfFADh!q9Lw2zP';
+const API_KEY = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+const CARD = '4539578763621486';
+const MEMO_CARD = '5105105105105100';
+const CANARIES = [PASSWORD, API_KEY, CARD, MEMO_CARD, '4716461583322103', 'Pw2!other-secret'];
+
+type Env = {
+  status: string;
+  degradation_reason?: string | null;
+  data?: { rows?: unknown[][]; masked_columns?: string[] } | null;
+  error?: { kind: string; message: string; recovery?: { suggested_tool?: string; suggested_args?: Record<string, unknown> } } | null;
+};
+
+describe('run_query masks blocked columns at the source (PostgreSQL)', function () {
+  this.timeout(300_000);
+  let pg: TestPostgres | undefined;
+  let h: Harness | undefined;
+
+  before(async function () {
+    if (!(await postgresServerAnswers())) this.skip();
+    pg = await getTestPostgres();
+    await pg.dropDatabase(DB);
+    await pg.ensureDatabase(DB);
+    const url = pg.urlFor(DB);
+    const c = new PgClient({ connectionString: url });
+    await c.connect();
+    await c.query(`
+      CREATE TABLE staff (id int PRIMARY KEY, name text NOT NULL, manager_id int, password text, api_key text);
+      INSERT INTO staff VALUES (1, 'Alice', NULL, '${PASSWORD}', '${API_KEY}'), (2, 'Bob', 1, 'Pw2!other-secret', NULL), (3, 'Cleo', 1, NULL, NULL);
+      CREATE TABLE payment (id int PRIMARY KEY, staff_id int REFERENCES staff(id), card_number text, amount numeric);
+      INSERT INTO payment VALUES (1, 1, '${CARD}', 10.5), (2, 2, '4716461583322103', 20);
+      CREATE TABLE ticket (id int PRIMARY KEY, memo text);
+      INSERT INTO ticket SELECT g, CASE WHEN g % 2 = 0 THEN 'customer paid with card ${MEMO_CARD} exp 04/29' ELSE 'printer on floor ' || g || ' is jammed' END FROM generate_series(1, 40) g;
+      CREATE VIEW staff_login AS SELECT id, password AS login_secret FROM staff;
+      ANALYZE;
+    `);
+    await c.end();
+    const dir = tempDir('sb-mask-');
+    const catalogPath = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalogPath, url, 'maskdb');
+    h = await startHarness({ catalogPath });
+  });
+
+  after(async () => {
+    await h?.close();
+    if (pg) {
+      await pg.dropDatabase(DB);
+      await pg.stop();
+    }
+  });
+
+  const q = async (sql: string): Promise<{ env: Env; text: string }> => {
+    const res = await h!.client.callTool({ name: 'run_query', arguments: { sql } });
+    return { env: res.structuredContent as Env, text: JSON.stringify(res) };
+  };
+  const noCanary = (text: string, what: string): void => {
+    for (const c of CANARIES) assert.ok(!text.includes(c), `${what} leaked ${c}`);
+  };
+
+  const SHAPES = [
+    'SELECT s FROM staff s',
+    'SELECT s::text FROM staff s',
+    'SELECT row_to_json(s) FROM staff s',
+    'SELECT to_jsonb(s) FROM staff s',
+    'SELECT json_agg(s) FROM staff s',
+    'SELECT (s).password FROM staff s',
+    'SELECT staff FROM staff',
+    'SELECT * FROM staff',
+    'TABLE staff',
+    'SELECT * FROM ONLY public.staff',
+    'SELECT x FROM (SELECT password AS x FROM staff) d',
+    'WITH c(x) AS (SELECT api_key FROM staff) SELECT x FROM c',
+    'WITH staff AS (SELECT * FROM staff) SELECT * FROM staff',
+    'SELECT d FROM staff AS u(a, b, c, d, e)',
+    'SELECT name FROM staff UNION ALL SELECT password FROM staff',
+    'SELECT 1 INTERSECT SELECT 1 UNION SELECT count(*) FROM staff EXCEPT SELECT length(api_key) FROM staff',
+    'VALUES ((SELECT card_number FROM payment LIMIT 1))',
+    'SELECT p.amount, l.k FROM payment p, LATERAL (SELECT s.api_key AS k FROM staff s WHERE s.id = p.staff_id) l',
+    'SELECT (SELECT string_agg(card_number, \',\') FROM payment)',
+    'SELECT EXISTS (SELECT 1 FROM payment) AS e, (SELECT max(password) FROM staff) AS m',
+    'SELECT public.staff.password FROM public.staff',
+    'SELECT api_key::uuid FROM staff',
+    'SELECT memo FROM ticket',
+    'SELECT lower(memo) FROM ticket WHERE id = 2',
+  ];
+
+  it('never returns a blocked value, whatever the query shape', async () => {
+    for (const sql of SHAPES) {
+      const { env, text } = await q(sql);
+      noCanary(text, sql);
+      assert.ok(['degraded', 'refused', 'success', 'empty', 'partial'].includes(env.status), `${sql}: ${text.slice(0, 300)}`);
+    }
+  });
+
+  it('answers whole-row and star shapes with the blocked columns masked and named (degraded pii_masked)', async () => {
+    for (const sql of ['SELECT row_to_json(s) FROM staff s', 'SELECT * FROM staff', 'TABLE staff', 'SELECT d FROM staff AS u(a, b, c, d, e)']) {
+      const { env } = await q(sql);
+      assert.equal(env.status, 'degraded', sql);
+      assert.equal(env.degradation_reason, 'pii_masked');
+      assert.ok(env.data?.masked_columns?.includes('public.staff.password'), `${sql}: ${JSON.stringify(env.data?.masked_columns)}`);
+    }
+    const star = await q('SELECT * FROM staff ORDER BY id');
+    assert.deepEqual(star.env.data?.rows?.map((r) => [r[0], r[1], r[3], r[4]]), [
+      [1, 'Alice', null, null],
+      [2, 'Bob', null, null],
+      [3, 'Cleo', null, null],
+    ]);
+  });
+
+  it('gives the same answer to a true and a false guess at a blocked value', async () => {
+    const pairs: Array<[string, string]> = [
+      ["SELECT count(*) FROM staff WHERE password LIKE 'XfF%'", "SELECT count(*) FROM staff WHERE password LIKE 'Qqq%'"],
+      [`SELECT count(*) FROM staff WHERE api_key = '${API_KEY}'`, "SELECT count(*) FROM staff WHERE api_key = 'sk_live_nope'"],
+      ['SELECT id FROM staff ORDER BY password LIMIT 1', 'SELECT id FROM staff ORDER BY password DESC LIMIT 1'],
+      ["SELECT (SELECT password FROM staff WHERE id = 1) LIKE 'XfF%'", "SELECT (SELECT password FROM staff WHERE id = 1) LIKE 'Qqq%'"],
+      ['SELECT ascii(substr(x, 1, 1)) > 80 FROM (SELECT password AS x FROM staff WHERE id = 1) d', 'SELECT ascii(substr(x, 1, 1)) > 90 FROM (SELECT password AS x FROM staff WHERE id = 1) d'],
+      ["SELECT 1 / (CASE WHEN x ~ '^XfF' THEN 0 ELSE 1 END) FROM (SELECT password AS x FROM staff WHERE id = 1) d", "SELECT 1 / (CASE WHEN x ~ '^Qqq' THEN 0 ELSE 1 END) FROM (SELECT password AS x FROM staff WHERE id = 1) d"],
+    ];
+    for (const [t, f] of pairs) {
+      const a = (await q(t)).env;
+      const b = (await q(f)).env;
+      const view = (e: Env): string => JSON.stringify({ status: e.status, rows: e.data?.rows ?? null, kind: e.error?.kind ?? null });
+      assert.equal(view(a), view(b), `${t}  vs  ${f}`);
+    }
+  });
+
+  it('refuses filters and orderings on a blocked column with pii_blocked, and answers IS NULL counts', async () => {
+    const { env } = await q("SELECT id FROM staff WHERE password LIKE 'X%'");
+    assert.equal(env.status, 'refused');
+    assert.equal(env.error?.kind, 'pii_blocked');
+    assert.match(env.error!.message, /public\.staff\.password/);
+    const nulls = await q('SELECT count(*) FROM staff WHERE password IS NULL');
+    assert.deepEqual(nulls.env.data?.rows, [['1']]);
+  });
+
+  it('answers a recursive CTE over a table with a blocked column that never exposes it', async () => {
+    const { env } = await q('WITH RECURSIVE org AS (SELECT id, name, manager_id FROM staff WHERE manager_id IS NULL UNION ALL SELECT s.id, s.name, s.manager_id FROM staff s JOIN org ON s.manager_id = org.id) SELECT * FROM org ORDER BY id');
+    assert.equal(env.status, 'success', JSON.stringify(env).slice(0, 300));
+    assert.equal(env.data?.rows?.length, 3);
+  });
+
+  it('refuses a view that reads a blocked column under another name', async () => {
+    const { env, text } = await q('SELECT * FROM staff_login');
+    noCanary(text, 'staff_login');
+    assert.equal(env.status, 'refused');
+    assert.equal(env.error?.kind, 'pii_blocked');
+  });
+
+  it('keeps values out of database error messages', async () => {
+    const { env } = await q('SELECT name::int FROM staff');
+    assert.equal(env.status, 'error');
+    assert.match(env.error!.message, /integer/);
+    assert.doesNotMatch(env.error!.message, /Alice|Bob|Cleo/);
+  });
+
+  it('refuses NUL bytes and over-deep or over-wide input as invalid_argument', async () => {
+    const cases = [
+      'SELECT 1\u0000; DROP TABLE staff',
+      `SELECT ${'ARRAY['.repeat(3000)}1${']'.repeat(3000)}`,
+      Array.from({ length: 5000 }, (_, i) => `SELECT ${i}`).join(' UNION ALL '),
+    ];
+    for (const sql of cases) {
+      const { env, text } = await q(sql);
+      assert.equal(env.error?.kind, 'invalid_argument', text.slice(0, 300));
+      assert.doesNotMatch(text, /this is a bug/);
+    }
+  });
+
+  it('refuses catalog reads with the catalog tool and arguments that answer them', async () => {
+    const { env } = await q("SELECT column_name FROM information_schema.columns WHERE table_name = 'payment'");
+    assert.equal(env.status, 'refused');
+    assert.equal(env.error?.recovery?.suggested_tool, 'describe_table');
+    assert.equal(env.error?.recovery?.suggested_args?.qualified_name, 'public.payment');
+  });
+
+  it('tags free text holding card numbers and keeps them out of every tool', async () => {
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ['describe_table', { qualified_name: 'public.ticket', response_format: 'detailed' }],
+      ['describe_column', { qualified_name: 'public.ticket.memo' }],
+      ['profile_table', { qualified_name: 'public.ticket', response_format: 'detailed' }],
+      ['run_query', { sql: "SELECT 'paid with ' || '4716461583322103' AS note" }],
+    ];
+    for (const [tool, args] of calls) {
+      const res = await h!.client.callTool({ name: tool, arguments: args });
+      const text = JSON.stringify(res);
+      assert.ok(!text.includes(MEMO_CARD), `${tool} leaked the memo card`);
+      if (tool === 'run_query') assert.ok(!text.includes('"paid with 4716461583322103"'), 'a card built in the query itself is redacted on the way out');
+    }
+    const memo = await q('SELECT memo FROM ticket WHERE id = 2');
+    assert.equal(memo.env.status, 'degraded');
+    assert.deepEqual(memo.env.data?.masked_columns, ['public.ticket.memo']);
+  });
+});

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Pool } from 'pg';
+import { ensureBuilt } from '../../support/build';
+import { call, connectClient, freshTeamDb, startReplica, type Replica, type TeamDb } from './support';
+
+const AUDIENCE = 'https://schemabrain.test/mcp';
+
+describe('team server: OAuth 2.1 resource-server mode (JWT access tokens)', function () {
+  this.timeout(120_000);
+  let db: TeamDb | null = null;
+  let pool: Pool;
+  let replica: Replica;
+  let issuerServer: http.Server;
+  let issuer = '';
+  let sign: (claims: Record<string, unknown>, opts?: { audience?: string; expiresIn?: string | number; foreignKey?: boolean }) => Promise<string>;
+
+  before(async function () {
+    db = await freshTeamDb(this, 'sb_team_oauth');
+    if (!db) return;
+    ensureBuilt();
+    pool = db.pool();
+    const jose = await import('jose');
+    const { privateKey, publicKey } = await jose.generateKeyPair('RS256');
+    const other = await jose.generateKeyPair('RS256');
+    const jwk = { ...(await jose.exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    issuerServer = http.createServer((req, res) => {
+      if (req.url === '/.well-known/oauth-authorization-server') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
+      else if (req.url === '/jwks') res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [jwk] }));
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => issuerServer.listen(0, '127.0.0.1', () => r()));
+    issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    sign = (claims, opts = {}) =>
+      new jose.SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+        .setIssuer(issuer)
+        .setAudience(opts.audience ?? AUDIENCE)
+        .setIssuedAt()
+        .setExpirationTime(opts.expiresIn ?? '5m')
+        .sign(opts.foreignKey ? other.privateKey : privateKey);
+    replica = await startReplica(db, { args: ['--oauth-issuer', issuer, '--oauth-audience', AUDIENCE] });
+  });
+  after(async () => {
+    replica?.child.kill('SIGKILL');
+    issuerServer?.close();
+    await db?.drop();
+  });
+
+  const status = async (token: string) => {
+    const r = await fetch(replica.mcpUrl, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' });
+    await r.text();
+    return { code: r.status, challenge: r.headers.get('www-authenticate') ?? '' };
+  };
+
+  it('names the issuer in its protected resource metadata', async () => {
+    const meta = (await (await fetch(`${replica.base}/.well-known/oauth-protected-resource`)).json()) as { authorization_servers: string[] };
+    assert.deepEqual(meta.authorization_servers, [issuer]);
+  });
+
+  it('accepts a JWT from the issuer for this audience; the scope decides the role and the audit row names sub and jti', async () => {
+    const analyst = await connectClient(replica.mcpUrl, await sign({ sub: 'frank', jti: 'j-analyst', scope: 'openid schemabrain:analyst' }));
+    const env = await call(analyst, 'run_query', { sql: 'SELECT 1', source: 'chinook' });
+    assert.notEqual(env.error?.kind, 'policy_blocked');
+    await analyst.close();
+    const viewer = await connectClient(replica.mcpUrl, await sign({ sub: 'gina', jti: 'j-viewer', scope: 'schemabrain:catalog' }));
+    const refused = await call(viewer, 'run_query', { sql: 'SELECT 1', source: 'chinook' });
+    assert.equal(refused.status, 'refused');
+    assert.equal(refused.error?.kind, 'policy_blocked');
+    await viewer.close();
+    const rows = (await pool.query<{ principal: string; status: string }>("SELECT principal, status FROM schemabrain.audit WHERE tool = 'run_query' ORDER BY seq")).rows;
+    assert.deepEqual(rows.map((r) => r.principal), ['frank/jwt:j-analyst', 'gina/jwt:j-viewer']);
+    assert.equal(rows[1]!.status, 'refused');
+  });
+
+  it('refuses a token for another audience, an expired one, one signed by another key and a malformed one with 401 invalid_token', async () => {
+    const wrongAud = await status(await sign({ sub: 'h', scope: 'schemabrain:admin' }, { audience: 'https://other.example/mcp' }));
+    assert.equal(wrongAud.code, 401);
+    assert.match(wrongAud.challenge, /error="invalid_token", error_description="the access token was issued for another audience"/);
+    const expired = await status(await sign({ sub: 'h', scope: 'schemabrain:admin' }, { expiresIn: Math.floor(Date.now() / 1000) - 60 }));
+    assert.equal(expired.code, 401);
+    assert.match(expired.challenge, /has expired/);
+    const forged = await status(await sign({ sub: 'h', scope: 'schemabrain:admin' }, { foreignKey: true }));
+    assert.equal(forged.code, 401);
+    assert.match(forged.challenge, /not valid for this server/);
+    const malformed = await status('abc.def');
+    assert.equal(malformed.code, 401);
+    assert.match(malformed.challenge, /malformed/);
+  });
+});

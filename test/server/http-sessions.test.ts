@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import http from 'node:http';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { DIST_CLI, ensureBuilt } from '../support/build';
+import { CHINOOK_SQLITE, tempDir } from '../support/server-harness';
+
+/** `schemabrain serve --http` as a process: sessions, the GET notification stream, Host and Origin checks, --host. */
+
+function serve(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
+  const child = spawn(process.execPath, [DIST_CLI, 'serve', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`no listening line: ${err}`)), 30_000);
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(err);
+      if (m) {
+        clearTimeout(t);
+        resolve({ child, url: m[1]!, stderr: () => err });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+}
+
+/** A raw POST (node:http, so a test can send any Host header as a rebinding page would); resolves with the status. */
+function post(url: string, headers: Record<string, string>, body: unknown): Promise<number> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+      res.destroy();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+describe('Streamable HTTP sessions of schemabrain serve --http', function () {
+  let catalog: string;
+  let dir: string;
+  const children: ChildProcessWithoutNullStreams[] = [];
+
+  before(() => {
+    ensureBuilt();
+    dir = tempDir('sb-http-');
+    catalog = path.join(dir, 'catalog.sqlite');
+    const r = spawnSync(process.execPath, [DIST_CLI, 'index', '--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', catalog], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  after(() => {
+    for (const c of children) c.kill('SIGTERM');
+  });
+
+  it('gives each client a session whose GET stream carries log messages and list_changed; checks Host, Origin and session ids', async () => {
+    const s = await serve(['--http', '0', '--catalog', catalog, '--no-audit']);
+    children.push(s.child);
+    const client = new Client({ name: 'http-sessions', version: '1' });
+    const logs: string[] = [];
+    let listChanged = 0;
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(String(n.params.data)));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
+    const transport = new StreamableHTTPClientTransport(new URL(s.url));
+    await client.connect(transport);
+    assert.match(transport.sessionId ?? '', /^[0-9a-f-]{36}$/, 'a session id');
+    assert.ok(client.getServerCapabilities()?.resources?.listChanged);
+    const first = await client.listResources();
+    assert.ok(first.resources.length > 10);
+    // The start-up warning reaches the client over the session's GET stream.
+    const deadline = Date.now() + 8000;
+    while (!logs.some((l) => /auditing is off/.test(l)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(logs.some((l) => /auditing is off/.test(l)), `log messages: ${JSON.stringify(logs)}`);
+    // A re-index adds a source: list_changed arrives on the GET stream.
+    const r = spawnSync(process.execPath, [DIST_CLI, 'index', '--source', CHINOOK_SQLITE, '--name', 'chinook2', '--catalog', catalog], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const until = Date.now() + 8000;
+    while (listChanged === 0 && Date.now() < until) await new Promise((res) => setTimeout(res, 100));
+    assert.ok(listChanged > 0, 'list_changed received');
+
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+    const port = new URL(s.url).port;
+    assert.equal(await post(s.url, { 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': '2025-06-18' }, list), 200);
+    assert.equal(await post(s.url, { 'mcp-session-id': '00000000-0000-0000-0000-000000000000', 'mcp-protocol-version': '2025-06-18' }, list), 404, 'unknown session');
+    assert.equal(await post(s.url, {}, list), 400, 'no session and not initialize');
+    assert.equal(await post(s.url, { host: `evil.example:${port}` }, init), 403, 'DNS rebinding: foreign Host');
+    assert.equal(await post(s.url, { origin: 'https://evil.example' }, init), 403, 'foreign Origin');
+    assert.equal(await post(s.url, { origin: `http://localhost:${port}` }, init), 200, 'own Origin');
+    await transport.terminateSession();
+    assert.equal(await post(s.url, { 'mcp-session-id': transport.sessionId ?? 'gone', 'mcp-protocol-version': '2025-06-18' }, list), 404, 'a deleted session is gone');
+    await client.close();
+  });
+
+  it('warns clearly when --host binds beyond loopback', async () => {
+    const s = await serve(['--http', '0', '--host', '0.0.0.0', '--catalog', catalog, '--no-audit']);
+    children.push(s.child);
+    assert.match(s.stderr(), /no authentication, so anyone who can reach this port can read the catalog/);
+    const port = new URL(s.url).port;
+    assert.equal(await post(`http://127.0.0.1:${port}/mcp`, { host: `evil.example:${port}` }, { jsonrpc: '2.0', id: 1, method: 'ping' }), 403, 'Host still checked');
+  });
+});

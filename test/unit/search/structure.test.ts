@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
+import { buildSearchIndex, type SearchTableInput } from '../../../src/core/search/index';
+
+type Col = string | ColumnInfo;
+
+function column(name: string, extra: Partial<ColumnInfo> = {}): ColumnInfo {
+  return {
+    name,
+    ordinal: 1,
+    dataType: /id$|_id$|position|count|year/.test(name) ? 'integer' : 'text',
+    isNullable: true,
+    defaultExpr: null,
+    isGenerated: false,
+    isIdentity: false,
+    comment: null,
+    enumLabels: null,
+    stats: null,
+    pii: null,
+    ...extra,
+  };
+}
+
+function fk(columns: string[], targetTable: string): ForeignKeyInfo {
+  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
+}
+
+function table(name: string, columns: Col[], fks: ForeignKeyInfo[] = []): TableInfo {
+  return {
+    schema: 'public',
+    name,
+    kind: 'table',
+    comment: null,
+    rowEstimate: null,
+    columns: columns.map((c, i) => ({ ...(typeof c === 'string' ? column(c) : c), ordinal: i + 1 })),
+    primaryKey: null,
+    uniqueConstraints: [],
+    checkConstraints: [],
+    foreignKeys: fks,
+    indexes: [],
+    partitions: [],
+    viewDefinition: null,
+    fingerprint: '',
+  };
+}
+
+const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
+const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
+
+describe('search: words mined from the catalog structure', () => {
+  it('finds a table by the role name other tables use for it in their FK columns', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('member', ['id', 'full_name', 'joined_on']),
+        table('book', ['id', 'title', 'isbn']),
+        table('loan', ['id', 'borrower_id', 'book_id', 'due_date'], [fk(['borrower_id'], 'member'), fk(['book_id'], 'book')]),
+        table('branch', ['id', 'name', 'city']),
+      ]),
+    });
+    const top = names(index.search('which borrower owes the most', { limit: 3 }).hits);
+    // `loan` matches by its column; `member` only through the role word its FK column gives it.
+    assert.ok(top.includes('member'), top.join(', '));
+    assert.ok(index.search('which borrower owes the most').hits.find((h) => h.qualifiedName === 'public.member')!.why.some((w) => w.includes('borrower')));
+  });
+
+  it('reaches a stored label from an inflected question word', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('film', ['id', 'title', column('genre', { enumLabels: ['Documentary', 'Horror', 'Comedy'] })]),
+        table('actor', ['id', 'first_name', 'last_name']),
+        table('store', ['id', 'address']),
+      ]),
+    });
+    const hit = index.search('all documentaries').hits[0];
+    assert.equal(hit?.qualifiedName, 'public.film');
+    assert.ok(hit!.why.some((w) => w.includes("'Documentary'")), hit!.why.join('; '));
+  });
+});
+
+describe('search: table roles', () => {
+  const catalog = (): SearchTableInput[] =>
+    src([
+      table('artist', ['id', 'name', 'sort_name', 'begin_year', 'area_id'], [fk(['area_id'], 'area')]),
+      table('artist_alias', ['id', 'artist_id', 'name', 'locale'], [fk(['artist_id'], 'artist')]),
+      table('artist_history', ['id', 'artist_id', 'name', 'changed_at'], [fk(['artist_id'], 'artist')]),
+      table('artist_tag_raw', ['artist_id', 'tag', 'editor'], [fk(['artist_id'], 'artist')]),
+      table('area', ['id', 'name', 'type']),
+    ]);
+
+  it('ranks the entity above the history, alias and raw tables that share its name', () => {
+    const hits = names(buildSearchIndex({ tables: catalog() }).search('artist names and the year they began', { limit: 5 }).hits);
+    assert.equal(hits[0], 'artist');
+    assert.ok(hits.indexOf('artist') < hits.indexOf('artist_alias') || !hits.includes('artist_alias'));
+    assert.ok(hits.indexOf('area') < hits.indexOf('artist_tag_raw') || !hits.includes('artist_tag_raw'), hits.join(', '));
+  });
+
+  it('still returns the auxiliary table first when the question asks for it', () => {
+    const hits = names(buildSearchIndex({ tables: catalog() }).search('every alias of an artist', { limit: 3 }).hits);
+    assert.equal(hits[0], 'artist_alias', hits.join(', '));
+  });
+
+  it('brings the lookup behind a junction when the question names a value the catalog does not hold', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('film', ['film_id', 'title', 'release_year', 'length', 'language_id'], [fk(['language_id'], 'language')]),
+        table('category', ['category_id', 'name', 'last_update']),
+        table('film_category', ['film_id', 'category_id', 'last_update'], [fk(['film_id'], 'film'), fk(['category_id'], 'category')]),
+        table('language', ['language_id', 'name', 'last_update']),
+        table('actor', ['actor_id', 'first_name', 'last_name']),
+        table('film_actor', ['actor_id', 'film_id'], [fk(['actor_id'], 'actor'), fk(['film_id'], 'film')]),
+        table('inventory', ['inventory_id', 'film_id', 'store_id'], [fk(['film_id'], 'film')]),
+        table('rental', ['rental_id', 'inventory_id', 'rental_date'], [fk(['inventory_id'], 'inventory')]),
+      ]),
+    });
+    const res = index.search('horror films from 2006', { limit: 10 });
+    const top = names(res.hits);
+    assert.ok(top.indexOf('category') >= 0 && top.indexOf('category') < 7 && top.indexOf('category') < top.indexOf('actor'), top.join(', '));
+    assert.ok(top.indexOf('film_category') >= 0 && top.indexOf('film_category') < 3, top.join(', '));
+    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.category')!.why.some((w) => w.includes('horror')));
+  });
+
+  it('does not read numeric position columns as places', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('track', ['id', 'position', 'length', 'title']),
+        table('medium', ['id', 'position', 'format']),
+        table('area', ['id', 'name', 'iso_code']),
+      ]),
+    });
+    assert.deepEqual(names(index.search('artists from Norway', { limit: 1 }).hits), ['area']);
+  });
+});
+
+describe('search: lexicon look-ups', () => {
+  it('lemmatises an inflected verb to the sense that links it to the catalog ("starred" → star → actor)', () => {
+    const index = buildSearchIndex({
+      tables: src([table('actor', ['actor_id', 'first_name', 'last_name']), table('store', ['store_id', 'address']), table('payment', ['payment_id', 'amount'])]),
+    });
+    assert.equal(index.search('who starred in it').hits[0]?.qualifiedName, 'public.actor');
+  });
+});
+
+describe('search: never a dead end', () => {
+  const shop = (): SearchTableInput[] =>
+    src([
+      table('customer', ['id', 'name', 'email']),
+      table('orders', ['id', 'customer_id', 'placed_at'], [fk(['customer_id'], 'customer')]),
+      table('order_line', ['id', 'order_id', 'product_id', 'qty'], [fk(['order_id'], 'orders'), fk(['product_id'], 'product')]),
+      table('product', ['id', 'name', 'price', 'category_id'], [fk(['category_id'], 'category')]),
+      table('category', ['id', 'name']),
+      table('employee', ['id', 'first_name', 'last_name', 'manager_id'], [fk(['manager_id'], 'employee')]),
+    ]);
+
+  it('answers a question the catalog has no word for with central tables and a map of its areas', () => {
+    const res = buildSearchIndex({ tables: shop() }).search('zzqx frobnicate wibble');
+    assert.ok(res.hits.length > 0);
+    assert.equal(res.fallback?.reason, 'no_match');
+    const areas = res.fallback!.areas;
+    assert.ok(areas.length >= 2, JSON.stringify(areas));
+    // Every table of the catalog is in exactly one area, and each area says what it is around.
+    assert.equal(areas.reduce((n, a) => n + a.tables, 0), 6);
+    for (const a of areas) assert.ok(a.summary.length > 0 && a.examples.length > 0);
+  });
+
+  it('maps the areas when only a small part of the question matched, and not when it matched well', () => {
+    const index = buildSearchIndex({ tables: shop() });
+    assert.equal(index.search('customers and their orders').fallback, undefined);
+    const weak = index.search('customers whose loyalty tier upgraded after the spring campaign newsletter');
+    assert.ok(weak.hits.length > 0);
+    assert.equal(weak.fallback?.reason, 'weak_match');
+  });
+
+  it('keeps an empty answer for a query without any content word', () => {
+    assert.equal(buildSearchIndex({ tables: shop() }).search('what is the').hits.length, 0);
+  });
+});

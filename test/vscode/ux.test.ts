@@ -1,0 +1,427 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import * as vscode from 'vscode';
+import { toolCallEvent } from '../../src/core/events/bus';
+import { formatEventLine } from '../../src/core/events';
+import { ENGINES } from '../../src/extension/connections/engines';
+import { COMMAND_IDS } from '../../src/extension/constants';
+import { TailChannel } from '../../src/extension/tail/tail-channel';
+import type { IndexOutcome, IndexProgress } from '../../src/extension/indexing/run-index';
+import type { ConnectionNode } from '../../src/extension/views/connections-tree';
+import { activateApi, addThroughForm, fixtures, ScriptedPrompter, waitFor } from './helpers';
+
+type Api = Awaited<ReturnType<typeof activateApi>>;
+
+function label(api: Api, n: ConnectionNode): string {
+  const l = api.connectionsTree.getTreeItem(n).label;
+  return typeof l === 'string' ? l : l?.label ?? '';
+}
+
+function tooltip(api: Api, n: ConnectionNode): string {
+  const t = api.connectionsTree.getTreeItem(n).tooltip;
+  return t instanceof vscode.MarkdownString ? t.value : String(t ?? '');
+}
+
+/** Every code span of a Markdown text (single or multi-backtick fences). */
+function codeSpans(md: string): string[] {
+  return [...md.matchAll(/(`+)([\s\S]*?)\1/g)].map((m) => m[2]!);
+}
+
+/** The indexed Chinook source: 'chinook' from the fixtures, renamed 'chinook_ui' once the connections suite re-indexed the same file. */
+async function chinook(api: Api): Promise<string> {
+  const s = await api.catalog.check(true);
+  return s.state === 'ready' && s.view.sourceByName('chinook_ui') ? 'chinook_ui' : 'chinook';
+}
+
+/** The table node `schema.table` of an indexed source, walking the tree as a person expands it. */
+async function tableNode(api: Api, source: string, schema: string, table: string): Promise<Extract<ConnectionNode, { kind: 'table' }>> {
+  await api.catalog.check(true);
+  const src = api.connectionsTree.getChildren().find((n) => n.kind === 'source' && n.name === source);
+  assert.ok(src, `source ${source} in the tree`);
+  const sch = api.connectionsTree.getChildren(src).find((n) => label(api, n) === schema);
+  assert.ok(sch, `schema ${schema}`);
+  const t = api.connectionsTree.getChildren(sch).find((n) => label(api, n) === table);
+  assert.ok(t && t.kind === 'table', `table ${table}`);
+  return t;
+}
+
+describe('Tooltips read as a person expects', () => {
+  it('code spans hold names verbatim: no backslash escapes inside them', async () => {
+    const api = await activateApi();
+    const t = await tableNode(api, 'musicbrainz', 'musicbrainz', 'alternative_medium');
+    const md = tooltip(api, t);
+    assert.match(md, /FK `alternative_release` → `musicbrainz\.alternative_release\(id\)`/, md);
+    for (const span of codeSpans(md)) assert.ok(!span.includes('\\'), `escaped code span ${span} in ${md}`);
+    const col = api.connectionsTree.getChildren(t).find((n) => label(api, n) === 'alternative_release')!;
+    const colMd = tooltip(api, col);
+    assert.match(colMd, /References `musicbrainz\.alternative_release\(id\)`/, colMd);
+    for (const span of codeSpans(colMd)) assert.ok(!span.includes('\\'), `escaped code span ${span} in ${colMd}`);
+  });
+
+  it('a saved PostgreSQL connection shows its address unescaped', async () => {
+    const api = await activateApi();
+    await api.connections.save({ name: 'ux_tooltip_pg', engine: 'postgres', host: '127.0.0.1', port: 5432, database: 'no_such_db', user: 'some_user' });
+    try {
+      const n = api.connectionsTree.getChildren().find((x) => x.kind === 'source' && x.name === 'ux_tooltip_pg')!;
+      const md = tooltip(api, n);
+      assert.ok(md.includes('`some_user@127.0.0.1:5432/no_such_db`'), md);
+    } finally {
+      await api.connections.remove('ux_tooltip_pg');
+    }
+  });
+
+  it('no "~? rows" without an estimate, and singular counts read "1 table", "1 column"', async () => {
+    const api = await activateApi();
+    const source = await chinook(api);
+    const t = await tableNode(api, source, 'main', 'Genre');
+    const noEstimate: ConnectionNode = { kind: 'table', entry: { ...t.entry, table: { ...t.entry.table, rowEstimate: null, columns: t.entry.table.columns.slice(0, 1) } } };
+    const item = api.connectionsTree.getTreeItem(noEstimate);
+    assert.doesNotMatch(String(item.description ?? ''), /\?/);
+    const md = tooltip(api, noEstimate);
+    assert.doesNotMatch(md, /~\?/, md);
+    assert.match(md, /\b1 column\b/, md);
+    const src = api.connectionsTree.getChildren().find((n) => n.kind === 'source' && n.name === source) as Extract<ConnectionNode, { kind: 'source' }>;
+    const one: ConnectionNode = { ...src, source: { ...src.source!, tableCount: 1 } };
+    assert.match(String(api.connectionsTree.getTreeItem(one).description), /· 1 table ·/);
+    assert.match(tooltip(api, one), /\b1 table,/);
+  });
+});
+
+describe('Indexing tells the truth and leaves a trace', () => {
+  const fx = fixtures();
+  const mb = { name: 'musicbrainz', engine: 'postgres' as const, host: '127.0.0.1', port: 5432, database: 'sb_ext_musicbrainz', user: 'postgres' };
+
+  async function indexedAt(api: Api, name: string): Promise<string | undefined> {
+    const s = await api.catalog.check();
+    return s.state === 'ready' ? s.view.sourceByName(name)?.indexedAt : undefined;
+  }
+
+  it('a cancel before the catalog is written leaves the previous index, and says so', async () => {
+    const api = await activateApi();
+    await api.connections.save(mb);
+    const before = await indexedAt(api, 'musicbrainz');
+    const abort = new AbortController();
+    const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'musicbrainz', {
+      signal: abort.signal,
+      onProgress: () => abort.abort(),
+    })) as IndexOutcome;
+    assert.equal(outcome.status, 'cancelled', JSON.stringify(outcome));
+    assert.equal(await indexedAt(api, 'musicbrainz'), before);
+    assert.match(api.notifier.notices.at(-1)!.message, /cancelled; the previous catalog is unchanged/);
+  });
+
+  it('a cancel that lands after the catalog was written says the new index stands', async () => {
+    const api = await activateApi();
+    await api.connections.save(mb);
+    const abort = new AbortController();
+    const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'musicbrainz', {
+      signal: abort.signal,
+      // The last progress line comes after the catalog file was replaced: a cancel here cannot undo it.
+      onProgress: (p: IndexProgress) => (p.percent === 100 ? abort.abort() : undefined),
+    })) as IndexOutcome;
+    assert.ok(abort.signal.aborted, 'the run reported 100 %');
+    assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+    assert.equal(outcome.status === 'succeeded' && outcome.cancelTooLate, true);
+    const notice = api.notifier.notices.at(-1)!;
+    assert.match(notice.message, /cancel came too late: 'musicbrainz' had already been indexed \(\d+ tables\)/);
+    assert.doesNotMatch(notice.message, /unchanged/);
+    await api.connections.remove('musicbrainz');
+  });
+
+  it('a failed index shows an error state with the last error, and the toast offers Edit Connection', async () => {
+    const api = await activateApi();
+    await api.connections.save({ name: 'ux_down', engine: 'postgres', host: '127.0.0.1', port: 1, database: 'x', user: 'postgres' });
+    try {
+      const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'ux_down')) as IndexOutcome;
+      assert.equal(outcome.status, 'failed');
+      const notice = api.notifier.notices.filter((n) => n.severity === 'error').at(-1)!;
+      assert.match(notice.message, /indexing 'ux_down' failed/);
+      assert.ok(notice.buttons.includes('Edit Connection'), JSON.stringify(notice));
+      const node = api.connectionsTree.getChildren().find((n) => n.kind === 'source' && n.name === 'ux_down')!;
+      const item = api.connectionsTree.getTreeItem(node);
+      assert.match(String(item.description), /last index failed/);
+      assert.doesNotMatch(String(item.description), /not indexed/);
+      assert.equal((item.iconPath as vscode.ThemeIcon).id, 'error');
+      const md = tooltip(api, node);
+      assert.match(md, /Last index failed/);
+      assert.ok(md.includes(outcome.status === 'failed' ? outcome.message.slice(0, 20) : '?'), md);
+      const child = api.connectionsTree.getChildren(node)[0]!;
+      assert.match(label(api, child), /^Index failed: /);
+    } finally {
+      await api.connections.remove('ux_down');
+    }
+  });
+
+  it('asks for the password when the server wants one and none is stored, and keeps it when it works', async function () {
+    if (!fx.secure) this.skip();
+    const s = fx.secure!;
+    const api = await activateApi();
+    await api.connections.save({ name: 'ux_secure', engine: 'postgres', host: s.host, port: s.port, database: s.database, user: s.user });
+    assert.equal(await api.connections.getPassword('ux_secure'), undefined);
+    const p = new ScriptedPrompter([{ match: /password for 'ux_secure'/, answer: s.canary }]);
+    api.testing.setPrompter(p);
+    try {
+      const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'ux_secure')) as IndexOutcome;
+      assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+      assert.equal(p.asked.filter((a) => /password/.test(a)).length, 1, p.asked.join(' | '));
+      assert.equal(await api.connections.getPassword('ux_secure'), s.canary);
+      assert.equal(api.connections.get('ux_secure')?.hasPassword, true);
+    } finally {
+      api.testing.setPrompter(undefined);
+      await api.connections.remove('ux_secure');
+    }
+  });
+});
+
+describe('Packaging and first contact', () => {
+  const ext = (): vscode.Extension<unknown> => vscode.extensions.getExtension('schemabrain.schemabrain')!;
+
+  it('the manifest names its repository, issue tracker and home page', () => {
+    const pkg = ext().packageJSON as { repository?: { url?: string }; bugs?: { url?: string }; homepage?: string };
+    assert.match(pkg.repository?.url ?? '', /^https:\/\//);
+    assert.match(pkg.bugs?.url ?? '', /^https:\/\//);
+    assert.match(pkg.homepage ?? '', /^https:\/\//);
+  });
+
+  it('the MCP server reports the package version in initialize', async () => {
+    const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(ext().extensionPath, 'dist/server.js')], env: { ...(process.env as Record<string, string>), ELECTRON_RUN_AS_NODE: '1' }, stderr: 'ignore' });
+    const client = new Client({ name: 'sb-ux-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      assert.equal(client.getServerVersion()?.version, (ext().packageJSON as { version: string }).version);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('F5 works from a checkout: launch.json starts an extension host after the build task', () => {
+    const read = (f: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(ext().extensionPath, '.vscode', f), 'utf8').replace(/^\s*\/\/.*$/gm, '')) as Record<string, unknown>;
+    const launch = read('launch.json') as { configurations: { type: string; args: string[]; preLaunchTask?: string }[] };
+    const run = launch.configurations.find((c) => c.type === 'extensionHost');
+    assert.ok(run && run.args.some((a) => a.startsWith('--extensionDevelopmentPath=')), JSON.stringify(launch));
+    const tasks = read('tasks.json') as { tasks: { label: string; command: string }[] };
+    const build = tasks.tasks.find((t) => t.label === run.preLaunchTask);
+    assert.ok(build && /esbuild\.mjs/.test(build.command), JSON.stringify(tasks));
+  });
+});
+
+describe('Describe is a read-only view of everything the catalog knows', () => {
+  it('opens a virtual document (never dirty) with columns, keys, both-way foreign keys, indexes and links', async () => {
+    const api = await activateApi();
+    const album = await tableNode(api, await chinook(api), 'main', 'Album');
+    const text = (await vscode.commands.executeCommand(COMMAND_IDS.describeTable, album)) as string;
+    const doc = vscode.window.activeTextEditor?.document;
+    assert.ok(doc, 'an editor shows the description');
+    assert.equal(doc.uri.scheme, 'schemabrain-table');
+    assert.equal(doc.isUntitled, false);
+    assert.equal(doc.isDirty, false);
+    assert.equal(doc.languageId, 'markdown');
+    assert.match(text, /^# main\.Album/);
+    assert.match(text, /## Columns[\s\S]*\| AlbumId \| INTEGER \| no \|[^\n]*PK/);
+    assert.match(text, /## References[\s\S]*\(ArtistId\) → \[main\.Artist\]\(schemabrain-table:/);
+    assert.match(text, /## Referenced by[\s\S]*\[main\.Track\]\(schemabrain-table:[^)]*\) \(AlbumId\) → \(AlbumId\)/);
+    assert.match(text, /## Indexes/);
+    const links = (await vscode.commands.executeCommand('vscode.executeLinkProvider', doc.uri)) as vscode.DocumentLink[];
+    const targets = links.map((l) => l.target?.toString() ?? '');
+    assert.ok(targets.some((t) => /Track/.test(t)) && targets.some((t) => /Artist/.test(t)), targets.join(', '));
+    // Following a link opens the related table's description.
+    const track = links.find((l) => /Track/.test(l.target?.toString() ?? ''))!;
+    const trackDoc = await vscode.workspace.openTextDocument(track.target!);
+    assert.match(trackDoc.getText(), /^# main\.Track/);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    assert.ok(!vscode.window.visibleTextEditors.some((e) => e.document.uri.scheme === 'schemabrain-table'), 'closing asked nothing');
+  });
+
+  it('Describe and Copy Qualified Name work from the palette through a table picker', async () => {
+    const api = await activateApi();
+    const p = new ScriptedPrompter([{ match: /describe which table/, answer: 'main.Invoice' }, { match: /copy the name/, answer: 'main.Genre' }]);
+    api.testing.setPrompter(p);
+    try {
+      const text = (await vscode.commands.executeCommand(COMMAND_IDS.describeTable)) as string;
+      assert.match(text, /^# main\.Invoice/);
+      const copied = await vscode.commands.executeCommand(COMMAND_IDS.copyQualifiedName);
+      assert.equal(copied, 'main.Genre');
+    } finally {
+      api.testing.setPrompter(undefined);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+});
+
+describe('Presence, keyboard and settings', () => {
+  const pkg = (): Record<string, any> => vscode.extensions.getExtension('schemabrain.schemabrain')!.packageJSON as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+  it('activates on its views, commands, a .schemabrain/ folder or the MCP provider, not on every start-up', () => {
+    const events = pkg().activationEvents as string[];
+    assert.ok(!events.includes('onStartupFinished') && !events.includes('*'), events.join(', '));
+    assert.ok(events.some((e) => e.startsWith('workspaceContains:.schemabrain')), events.join(', '));
+    assert.ok(pkg().contributes.mcpServerDefinitionProviders.length > 0);
+  });
+
+  it('every inline action is also in the context menu, and no command is hidden from the palette', () => {
+    const menus = pkg().contributes.menus as Record<string, { command: string; when?: string; group?: string }[]>;
+    assert.ok(!menus.commandPalette.some((m) => m.when === 'false'), JSON.stringify(menus.commandPalette));
+    const ctx = menus['view/item/context']!;
+    for (const inline of ctx.filter((m) => m.group?.startsWith('inline'))) {
+      assert.ok(ctx.some((m) => m.command === inline.command && !m.group?.startsWith('inline')), `${inline.command} only inline`);
+    }
+    assert.ok(ctx.some((m) => m.command === 'schemabrain.copyQualifiedName' && /column/.test(m.when ?? '') && !m.group?.startsWith('inline')), 'columns have a context menu');
+    const welcome = pkg().contributes.viewsWelcome as { view: string; contents: string; when?: string }[];
+    for (const w of welcome) assert.ok(!w.contents.includes('`'), `literal backticks in the ${w.view} welcome`);
+    const title = menus['view/title']!;
+    assert.match(title.find((m) => m.command === 'schemabrain.reindexAll')!.when!, /schemabrain\.hasConnections/);
+    assert.match(title.find((m) => m.command === 'schemabrain.applySuggestions')!.when!, /schemabrain\.hasIndex/);
+  });
+
+  it('settings are not all machine-scoped, and connections may come from the workspace (without secrets)', async () => {
+    const props = pkg().contributes.configuration.properties as Record<string, { scope?: string }>;
+    const machine = Object.values(props).filter((p) => p.scope === 'machine' || p.scope === 'machine-overridable').length;
+    assert.ok(machine <= 2, `${machine} machine-scoped settings`);
+    assert.equal(props['schemabrain.connections']!.scope, 'resource');
+    const api = await activateApi();
+    const cfg = vscode.workspace.getConfiguration('schemabrain');
+    await cfg.update('connections', [{ name: 'ux_team_db', engine: 'sqlite', file: '/tmp/ux-team.sqlite' }], vscode.ConfigurationTarget.Workspace);
+    try {
+      const c = api.connections.get('ux_team_db');
+      assert.equal(c?.origin, 'workspace');
+      assert.ok(api.connections.list().length >= 2, 'user connections are kept alongside');
+      await api.connections.remove('ux_team_db');
+      assert.equal(api.connections.get('ux_team_db'), undefined);
+    } finally {
+      await cfg.update('connections', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  it("a person's Run Metric gets the person's row cap, not the agent's 100", async () => {
+    const api = await activateApi();
+    const dir = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.schemabrain');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'ux-cap.yaml');
+    const source = await chinook(api);
+    fs.writeFileSync(file, [
+      'version: 1',
+      'entities:',
+      `  - { name: cap_invoice, table: main.Invoice, identity: InvoiceId, time_dimension: InvoiceDate, source: ${source} }`,
+      'metrics:',
+      '  - { name: cap_revenue, entity: cap_invoice, measure: { agg: sum, column: Total } }',
+      '',
+    ].join('\n'));
+    try {
+      await vscode.commands.executeCommand(COMMAND_IDS.refresh);
+      assert.equal(api.settings().rowCap, 100);
+      const run = (await vscode.commands.executeCommand(COMMAND_IDS.runMetric, { name: 'cap_revenue', groupBy: [], grain: 'day' })) as { envelope: { status: string; data: { row_count: number; truncated?: boolean } } | null };
+      assert.ok(run.envelope, JSON.stringify(run));
+      assert.ok(run.envelope.data.row_count > 100, `rows ${run.envelope.data.row_count}`);
+      assert.ok(!run.envelope.data.truncated, 'not cut at the agent cap');
+    } finally {
+      fs.rmSync(file, { force: true });
+      await vscode.commands.executeCommand(COMMAND_IDS.refresh);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+  });
+});
+
+describe('Tail after a reload', () => {
+  it('replays the last events of the file, then shows new ones within a second (a watcher, not a 250 ms poll)', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-ux-tail-'));
+    const file = path.join(dir, 'events.jsonl');
+    const line = (tool: string, status: 'success' | 'error', kind: string | null): string =>
+      JSON.stringify(toolCallEvent({ sessionId: 'ux-session-0001', tool, args: {}, status, errorKind: kind, durationMs: 3 })) + '\n';
+    fs.writeFileSync(file, Array.from({ length: 60 }, (_, i) => line(i === 59 ? 'run_query' : 'describe_table', i === 59 ? 'error' : 'success', i === 59 ? 'pii_blocked' : null)).join(''));
+    const tail = new TailChannel();
+    try {
+      tail.follow(file, 50);
+      const text = tail.text();
+      assert.equal((text.match(/describe_table/g) ?? []).length, 49, text.slice(0, 400));
+      assert.match(text, /run_query\s+error\s+\S+\s+pii_blocked/);
+      const t0 = Date.now();
+      fs.appendFileSync(file, line('get_metric', 'success', null));
+      await waitFor('the new line', () => /get_metric/.test(tail.text()), 3_000, 20);
+      const ms = Date.now() - t0;
+      assert.ok(ms < 1_500, `${ms} ms`);
+    } finally {
+      tail.dispose();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the tail grammar colours the error kind of a failed call', () => {
+    const grammar = JSON.parse(fs.readFileSync(path.join(vscode.extensions.getExtension('schemabrain.schemabrain')!.extensionPath, 'syntaxes/schemabrain-tail.tmLanguage.json'), 'utf8')) as {
+      patterns: { include: string }[];
+      repository: Record<string, { match?: string; captures?: Record<string, { name: string }>; patterns?: { match: string; name: string }[] }>;
+    };
+    const sample = formatEventLine(toolCallEvent({ sessionId: 'ux', tool: 'run_query', args: {}, status: 'refused', errorKind: 'pii_blocked', durationMs: 2 }), { color: false });
+    // The first pattern (in the grammar's order) that matches at the kind's position must give it an error scope.
+    const at = sample.indexOf('pii_blocked');
+    let scope: string | undefined;
+    for (const p of grammar.patterns) {
+      const rule = grammar.repository[p.include.slice(1)]!;
+      for (const r of rule.match ? [rule] : rule.patterns ?? []) {
+        const re = new RegExp(r.match!, 'g');
+        for (const m of sample.matchAll(re)) {
+          if (scope) break;
+          const caps = 'captures' in r ? r.captures : undefined;
+          if (caps) {
+            for (const [i, c] of Object.entries(caps)) {
+              const g = m[Number(i)];
+              if (g !== undefined && m.index! + m[0].indexOf(g) === at && g === 'pii_blocked') scope = c.name;
+            }
+          } else if (m.index! <= at && m.index! + m[0].length > at && 'name' in r) scope = (r as { name: string }).name;
+        }
+      }
+      if (scope) break;
+    }
+    assert.match(scope ?? 'none', /invalid|error/, `scope of the error kind in "${sample}": ${scope}`);
+  });
+});
+
+describe('Walkthrough: Ask the agent', () => {
+  it('starts the MCP server, has its tools live and opens the chat with a sample question', async () => {
+    await activateApi();
+    const r = (await vscode.commands.executeCommand(COMMAND_IDS.askAgent)) as { tools: string[]; chatOpened: boolean; question: string };
+    assert.ok(r.tools.length >= 10, `tools: ${r.tools.join(', ')}`);
+    assert.ok(r.tools.some((t) => t.endsWith('find_relevant_tables')), r.tools.join(', '));
+    assert.equal(r.chatOpened, true);
+    assert.match(r.question, /SchemaBrain tools/);
+    const steps = (vscode.extensions.getExtension('schemabrain.schemabrain')!.packageJSON as { contributes: { walkthroughs: { steps: { id: string; completionEvents: string[] }[] }[] } }).contributes.walkthroughs[0]!.steps;
+    assert.deepEqual(steps.find((s) => s.id === 'ask')!.completionEvents, ['onCommand:schemabrain.askAgent']);
+  });
+});
+
+describe('Connection form', () => {
+  const fx = fixtures();
+
+  it('shows a failed test next to the field, keeps the values, then saves; Edit uses the same form (name and SSL too)', async () => {
+    const api = await activateApi();
+    const pending = vscode.commands.executeCommand(COMMAND_IDS.addConnection) as Thenable<{ saved: boolean; name?: string }>;
+    const form = await waitFor('the form', () => (api.connectionForm()?.isReady ? api.connectionForm() : undefined), 30_000, 100);
+    assert.equal(form.panel.title, 'Add Connection');
+    const bad = { engine: 'postgres', name: 'ux_form', host: fx.pg.host, port: '1', database: fx.pg.database, user: fx.pg.user, sslmode: 'prefer' };
+    const r1 = await form.submit('save', bad);
+    assert.equal(r1.saved, false);
+    assert.match(r1.fieldErrors.host ?? '', /Cannot reach PostgreSQL at 127\.0\.0\.1:1/);
+    assert.equal(api.connectionForm(), form, 'the form stays open with what was typed');
+    const r2 = await form.submit('save', { ...bad, name: 'bad name!' });
+    assert.match(r2.fieldErrors.name ?? '', /letters, digits/);
+    const r3 = await form.submit('test', { ...bad, port: String(fx.pg.port) });
+    assert.ok(r3.ok && !r3.saved, JSON.stringify(r3));
+    await form.submit('save', { ...bad, port: String(fx.pg.port) });
+    const r = await pending;
+    assert.equal(r.saved, true);
+    assert.equal(api.connections.get('ux_form')?.sslmode, 'prefer');
+
+    const edited = await addThroughForm(api, 'save', { ...bad, port: String(fx.pg.port), name: 'ux_form2', sslmode: 'disable' }, COMMAND_IDS.editConnection, 'ux_form');
+    assert.equal(edited.saved, true, JSON.stringify(edited));
+    assert.equal(api.connections.get('ux_form'), undefined);
+    assert.equal(api.connections.get('ux_form2')?.sslmode, 'disable');
+    await api.connections.remove('ux_form2');
+  });
+
+  it('offers the engines from one data-driven list', () => {
+    assert.deepEqual(ENGINES.map((e) => e.id), ['postgres', 'mysql', 'sqlite']);
+  });
+});
