@@ -166,14 +166,65 @@
       tr.appendChild(th);
     }
     thead.appendChild(tr);
-    for (const r of data.rows || []) {
+    (data.rows || []).forEach((r, i) => {
       const row = el('tr');
-      r.forEach((v) => row.appendChild(el('td', fmt(v), v === null ? 'null' : typeof v === 'number' ? 'num' : '')));
+      r.forEach((v, j) => {
+        const td = el('td', fmt(v), v === null ? 'null' : typeof v === 'number' ? 'num' : '');
+        td.dataset.r = String(i);
+        td.dataset.c = String(j);
+        row.appendChild(td);
+      });
       tbody.appendChild(row);
-    }
+    });
+    anchor = focusCell = null;
     table.hidden = cols.length === 0;
     return tbody.children.length;
   }
+
+  // Cell selection in the rows table: click, Shift+click, Ctrl+A; Ctrl+C or Copy sends it to the extension (TSV).
+  let anchor = null;
+  let focusCell = null;
+  function selRange() {
+    return anchor && focusCell ? { r0: anchor.r, c0: anchor.c, r1: focusCell.r, c1: focusCell.c } : null;
+  }
+  function paintSelection() {
+    const r = selRange();
+    for (const td of $('rows').querySelectorAll('tbody td')) {
+      const i = Number(td.dataset.r), j = Number(td.dataset.c);
+      const on = !!r && i >= Math.min(r.r0, r.r1) && i <= Math.max(r.r0, r.r1) && j >= Math.min(r.c0, r.c1) && j <= Math.max(r.c0, r.c1);
+      td.classList.toggle('selected', on);
+    }
+    $('copyRows').textContent = r ? 'Copy Selection' : 'Copy';
+  }
+  $('rows').setAttribute('tabindex', '0');
+  $('rows').addEventListener('mousedown', (ev) => {
+    const td = ev.target && ev.target.closest ? ev.target.closest('td') : null;
+    if (!td || td.dataset.r === undefined) return;
+    const at = { r: Number(td.dataset.r), c: Number(td.dataset.c) };
+    if (ev.shiftKey && anchor) focusCell = at;
+    else anchor = focusCell = at;
+    paintSelection();
+    $('rows').focus();
+    ev.preventDefault();
+  });
+  $('rows').addEventListener('keydown', (ev) => {
+    const mod = ev.ctrlKey || ev.metaKey;
+    const body = $('rows').tBodies[0];
+    if (mod && ev.key === 'a' && body.rows.length) {
+      anchor = { r: 0, c: 0 };
+      focusCell = { r: body.rows.length - 1, c: body.rows[0].cells.length - 1 };
+      paintSelection();
+      ev.preventDefault();
+    } else if (mod && ev.key === 'c') {
+      vscode.postMessage({ type: 'copy', range: selRange() });
+      ev.preventDefault();
+    } else if (ev.key === 'Escape') {
+      anchor = focusCell = null;
+      paintSelection();
+    }
+  });
+  $('copyRows').addEventListener('click', () => vscode.postMessage({ type: 'copy', range: selRange() }));
+  $('exportCsv').addEventListener('click', () => vscode.postMessage({ type: 'exportCsv' }));
 
   function setSql(show) {
     sqlShown = show;
@@ -185,7 +236,7 @@
   function render(run) {
     current = run;
     const env = run.envelope;
-    for (const id of ['degraded', 'problem', 'notes', 'chartBox', 'rows', 'empty', 'toggleSql']) $(id).hidden = true;
+    for (const id of ['degraded', 'problem', 'notes', 'chartBox', 'rows', 'empty', 'toggleSql', 'copyRows', 'exportCsv']) $(id).hidden = true;
     clear($('notes'));
     $('title').textContent = run.metric + (run.groupBy.length ? ' by ' + run.groupBy.join(', ') : '') + (run.grain ? ' per ' + run.grain : '');
     const status = env ? env.status : 'error';
@@ -215,6 +266,8 @@
       $('chartBox').hidden = chart.chart === 'none';
       rows = drawTable(d);
       $('empty').hidden = rows > 0;
+      $('copyRows').hidden = $('exportCsv').hidden = rows === 0;
+      paintSelection();
       $('sql').textContent = d.sql || '';
       $('params').textContent = d.params && d.params.length ? 'Parameters: ' + JSON.stringify(d.params) : 'No parameters.';
       $('toggleSql').hidden = !d.sql;
@@ -238,6 +291,12 @@
     const m = ev.data;
     if (m.type === 'result') {
       render(m.run);
+    } else if (m.type === 'select') {
+      anchor = m.range ? { r: m.range.r0, c: m.range.c0 } : null;
+      focusCell = m.range ? { r: m.range.r1, c: m.range.c1 } : null;
+      paintSelection();
+    } else if (m.type === 'press' && $(m.button)) {
+      $(m.button).click();
     } else if (m.type === 'toggleSql') {
       setSql(!sqlShown);
       if (last) report(last);

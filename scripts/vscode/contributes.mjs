@@ -46,6 +46,7 @@ const contributes = {
     cmd('profileTable', 'pulse'),
     cmd('applySuggestions', 'lightbulb'),
     cmd('askAgent', 'copilot'),
+    cmd('previewRows', 'table'),
   ],
   menus: {
     // Every command is in the palette; those that act on a tree item ask which one when run from there. The
@@ -56,6 +57,7 @@ const contributes = {
       { command: 'schemabrain.profileTable', when: 'schemabrain.hasIndex' },
       { command: 'schemabrain.describeTable', when: 'schemabrain.hasIndex' },
       { command: 'schemabrain.copyQualifiedName', when: 'schemabrain.hasIndex' },
+      { command: 'schemabrain.previewRows', when: 'schemabrain.hasIndex' },
     ],
     'view/title': [
       { command: 'schemabrain.addConnection', when: 'view == schemabrain.connections', group: 'navigation@1' },
@@ -77,6 +79,8 @@ const contributes = {
       { command: 'schemabrain.describeTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)/', group: 'inline@1' },
       { command: 'schemabrain.copyQualifiedName', when: 'view == schemabrain.connections && viewItem =~ /^(table|view|column)/', group: 'inline@2' },
       { command: 'schemabrain.profileTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)$/', group: 'inline@3' },
+      { command: 'schemabrain.previewRows', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)$/', group: 'inline@0' },
+      { command: 'schemabrain.previewRows', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)$/', group: '2_data@0' },
       { command: 'schemabrain.describeTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view|column)/', group: '0_describe@1' },
       { command: 'schemabrain.profileTable', when: 'view == schemabrain.connections && viewItem =~ /^(table|view)$/', group: '2_data@1' },
       { command: 'schemabrain.copyQualifiedName', when: 'view == schemabrain.connections && viewItem =~ /^(table|view|column|schema)/', group: '9_copy@1' },

@@ -27,11 +27,13 @@ export const COMMAND_IDS = {
   profileTable: 'schemabrain.profileTable',
   applySuggestions: 'schemabrain.applySuggestions',
   askAgent: 'schemabrain.askAgent',
+  previewRows: 'schemabrain.previewRows',
 } as const;
 
 export const WEBVIEW_TYPES = {
   metric: 'schemabrain.metricPanel',
   profile: 'schemabrain.profilePanel',
+  results: 'schemabrain.resultsPanel',
 } as const;
 
 /** Source name of the squiggles on `.schemabrain/*.yaml` (Problems panel, code actions). */

@@ -8,6 +8,8 @@ export interface Prompter {
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined>;
   input(options: vscode.InputBoxOptions): Promise<string | undefined>;
   openFile(options: vscode.OpenDialogOptions): Promise<vscode.Uri | undefined>;
+  /** Where to write a file (Export CSV); the window's save dialog when absent. */
+  saveFile?(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
   /** Modal-free choice among buttons on a message; resolves to the chosen label or undefined. */
   choose(severity: 'info' | 'warning' | 'error', message: string, ...buttons: string[]): Promise<string | undefined>;
 }
@@ -16,6 +18,7 @@ export const windowPrompter: Prompter = {
   pick: async (items, options) => vscode.window.showQuickPick([...items], options),
   input: async (options) => vscode.window.showInputBox(options),
   openFile: async (options) => (await vscode.window.showOpenDialog(options))?.[0],
+  saveFile: async (options) => vscode.window.showSaveDialog(options),
   choose: async (severity, message, ...buttons) => {
     const show =
       severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;

@@ -83,6 +83,14 @@ export class ScriptedPrompter implements Prompter {
     return this.file ? vscode.Uri.file(this.file) : undefined;
   }
 
+  /** Where Save dialogs (Export CSV) answer; undefined dismisses them. */
+  saveTo: string | undefined;
+
+  async saveFile(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined> {
+    this.asked.push(`saveFile: ${options.title ?? ''}`);
+    return this.saveTo ? vscode.Uri.file(this.saveTo) : undefined;
+  }
+
   async choose(_severity: string, message: string, ...buttons: string[]): Promise<string | undefined> {
     this.asked.push(`choose: ${message}`);
     return buttons.includes('Remove') ? 'Remove' : undefined;

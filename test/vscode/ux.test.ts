@@ -12,6 +12,8 @@ import { COMMAND_IDS } from '../../src/extension/constants';
 import { TailChannel } from '../../src/extension/tail/tail-channel';
 import type { IndexOutcome, IndexProgress } from '../../src/extension/indexing/run-index';
 import type { ConnectionNode } from '../../src/extension/views/connections-tree';
+import type { ResultsRun } from '../../src/extension/webviews/results-panel';
+import type { TableActionOutcome } from '../../src/extension/results/table-actions';
 import { activateApi, addThroughForm, fixtures, ScriptedPrompter, waitFor } from './helpers';
 
 type Api = Awaited<ReturnType<typeof activateApi>>;
@@ -317,6 +319,28 @@ describe('Presence, keyboard and settings', () => {
       assert.ok(run.envelope, JSON.stringify(run));
       assert.ok(run.envelope.data.row_count > 100, `rows ${run.envelope.data.row_count}`);
       assert.ok(!run.envelope.data.truncated, 'not cut at the agent cap');
+      // The metric's rows have the same Copy and Export CSV as Preview Rows.
+      const panel = await waitFor('the metric rows drawn', () => (api.semantic.metricPanel()?.rendered?.metric === 'cap_revenue' ? api.semantic.metricPanel() : undefined), 20_000, 100);
+      const rows = (run.envelope.data as unknown as { rows: unknown[][]; columns: { name: string }[] });
+      const copied = await nextAction(panel, async () => {
+        await panel.select({ r0: 0, c0: 0, r1: 0, c1: 1 });
+        return panel.press('copyRows');
+      });
+      assert.equal(copied.kind, 'copied');
+      assert.equal(await vscode.env.clipboard.readText(), rows.rows[0]!.slice(0, 2).map((v) => (v === null ? '' : String(v))).join('\t'));
+      const p = new ScriptedPrompter([]);
+      p.saveTo = path.join(os.tmpdir(), `sb-ux-metric-${process.pid}.csv`);
+      api.testing.setPrompter(p);
+      try {
+        const exported = await nextAction(panel, () => panel.press('exportCsv'));
+        assert.equal(exported.kind, 'exported', JSON.stringify(exported));
+        const records = parseCsv(fs.readFileSync(p.saveTo, 'utf8'));
+        assert.equal(records.length, run.envelope.data.row_count + 1);
+        assert.deepEqual(records[0], rows.columns.map((c) => c.name));
+      } finally {
+        api.testing.setPrompter(undefined);
+        fs.rmSync(p.saveTo, { force: true });
+      }
     } finally {
       fs.rmSync(file, { force: true });
       await vscode.commands.executeCommand(COMMAND_IDS.refresh);
@@ -423,5 +447,152 @@ describe('Connection form', () => {
 
   it('offers the engines from one data-driven list', () => {
     assert.deepEqual(ENGINES.map((e) => e.id), ['postgres', 'mysql', 'sqlite']);
+  });
+});
+
+/** Resolves with the next Copy/Export outcome of a panel after `act` runs. */
+function nextAction(panel: { onDidAct: vscode.Event<TableActionOutcome> }, act: () => Thenable<unknown>): Promise<TableActionOutcome> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no Copy/Export outcome within 15 s')), 15_000);
+    const sub = panel.onDidAct((o) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(o);
+    });
+    void act();
+  });
+}
+
+/** A CSV text split into records (RFC 4180: quoted fields may hold commas, doubled quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const out: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(field);
+      field = '';
+    } else if (ch === '\r' && text[i + 1] === '\n') {
+      row.push(field);
+      out.push(row);
+      row = [];
+      field = '';
+      i++;
+    } else field += ch;
+  }
+  return out;
+}
+
+describe('Preview Rows', () => {
+  const cfg = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('schemabrain');
+
+  it('reads the first rows through run_query (person cap, audit row) into a grid with types and NULLs; Copy and Export CSV', async () => {
+    const api = await activateApi();
+    const source = await chinook(api);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-ux-preview-'));
+    await cfg().update('query.personRowCap', 150, vscode.ConfigurationTarget.Global);
+    const p = new ScriptedPrompter([]);
+    p.saveTo = path.join(dir, 'tracks.csv');
+    api.testing.setPrompter(p);
+    try {
+      const before = (await api.audit.list({ tool: 'run_query', page: 0, pageSize: 1 })).rows[0]?.seq ?? 0;
+      const run = (await vscode.commands.executeCommand(COMMAND_IDS.previewRows, { qualifiedName: 'main.Track', source, limit: 200 })) as ResultsRun;
+      assert.ok(run.envelope, JSON.stringify(run.failure));
+      const data = run.envelope.data as { columns: { name: string; type: string }[]; rows: unknown[][]; truncated: boolean };
+      // 200 asked, the person's cap of 150 holds (status partial, as for the agent's cap).
+      assert.equal(run.envelope.status, 'partial');
+      assert.equal(data.rows.length, 150);
+      assert.equal(data.truncated, true);
+      assert.match(run.sql, /^SELECT \* FROM "main"\."Track" LIMIT 200$/);
+      const panel = await waitFor('the results grid', () => api.semantic.resultsPanel());
+      const drawn = await waitFor('the grid drawn', () => (panel.rendered?.title === 'main.Track' ? panel.rendered : undefined), 20_000, 100);
+      assert.equal(drawn.rows, 150);
+      assert.equal(drawn.headers[0], 'TrackId integer');
+      assert.ok(drawn.headers.some((h) => /^Composer \w+/.test(h)), drawn.headers.join(', '));
+      const nulls = data.rows.flat().filter((v) => v === null).length;
+      assert.ok(nulls > 0, 'Chinook has tracks without a composer');
+      assert.equal(drawn.nullCells, nulls);
+      assert.match(drawn.capNote ?? '', /row cap of 150 rows \(schemabrain\.query\.personRowCap\)/);
+      // The same guarded path as the agent: an audit row for run_query with the rows it returned.
+      const audit = (await api.audit.list({ tool: 'run_query', page: 0, pageSize: 1 })).rows[0];
+      assert.ok(audit && audit.seq > before, 'a new run_query audit row');
+      assert.equal(audit.rowCount, 150);
+      assert.equal(audit.truncated, true);
+
+      // Copy: two by two selected cells as TSV, then everything with a header row.
+      const sel = await nextAction(panel, async () => {
+        await panel.select({ r0: 0, c0: 1, r1: 1, c1: 2 });
+        return panel.press('copy');
+      });
+      assert.equal(sel.kind, 'copied');
+      const want = [0, 1].map((r) => [data.rows[r]![1], data.rows[r]![2]].map((v) => (v === null ? '' : String(v))).join('\t')).join('\n');
+      assert.equal(await vscode.env.clipboard.readText(), want);
+      const all = await nextAction(panel, () => panel.press('copyAll'));
+      assert.equal(all.kind, 'copied');
+      const clip = (await vscode.env.clipboard.readText()).split('\n');
+      assert.equal(clip.length, 151);
+      assert.equal(clip[0], data.columns.map((c) => c.name).join('\t'));
+
+      // Export CSV through the save dialog: quotes doubled, commas quoted, NULL an empty field.
+      const exported = await nextAction(panel, () => panel.press('exportCsv'));
+      assert.equal(exported.kind, 'exported', JSON.stringify(exported));
+      assert.ok(p.asked.some((a) => /saveFile: .*CSV/.test(a)), p.asked.join(' | '));
+      const text = fs.readFileSync(p.saveTo, 'utf8');
+      assert.ok(text.includes('125,"Spanish moss-""A sound portrait""-Spanish moss",'), text.split('\r\n')[125]);
+      const records = parseCsv(text);
+      assert.equal(records.length, 151);
+      assert.deepEqual(records[0], data.columns.map((c) => c.name));
+      const composer = data.columns.findIndex((c) => c.name === 'Composer');
+      const commaRow = data.rows.findIndex((r) => typeof r[composer] === 'string' && (r[composer] as string).includes(','));
+      assert.ok(commaRow >= 0);
+      assert.equal(records[commaRow + 1]![composer], data.rows[commaRow]![composer]);
+      const nullRow = data.rows.findIndex((r) => r[composer] === null);
+      assert.equal(records[nullRow + 1]![composer], '');
+    } finally {
+      api.testing.setPrompter(undefined);
+      await cfg().update('query.personRowCap', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('from the palette, picks the table; PII-blocked columns are masked at the source and marked in the grid', async () => {
+    const api = await activateApi();
+    await cfg().update('pii.block', ['contact'], vscode.ConfigurationTarget.Global);
+    const p = new ScriptedPrompter([{ match: /preview the rows of which table/, answer: 'main.Customer' }]);
+    api.testing.setPrompter(p);
+    try {
+      const run = (await vscode.commands.executeCommand(COMMAND_IDS.previewRows)) as ResultsRun;
+      assert.ok(run?.envelope, JSON.stringify(run));
+      assert.equal(run.envelope.status, 'degraded');
+      assert.equal(run.envelope.degradation_reason, 'pii_masked');
+      const data = run.envelope.data as { rows: unknown[][]; columns: { name: string }[]; masked_columns: string[] };
+      assert.ok(data.masked_columns.includes('main.Customer.Email'), data.masked_columns.join(', '));
+      const email = data.columns.findIndex((c) => c.name === 'Email');
+      assert.ok(data.rows.every((r) => r[email] === null || r[email] === ''), 'no e-mail address leaves the source');
+      const panel = api.semantic.resultsPanel()!;
+      const drawn = await waitFor('the grid drawn', () => (panel.rendered?.title === 'main.Customer' ? panel.rendered : undefined), 20_000, 100);
+      assert.ok(drawn.masked.includes('Email'), drawn.masked.join(', '));
+      assert.ok(drawn.headers.some((h) => /^Email \w+ masked$/.test(h)), drawn.headers.join(', '));
+      assert.ok(!drawn.masked.includes('Country'));
+      const audit = (await api.audit.list({ tool: 'run_query', page: 0, pageSize: 1 })).rows[0]!;
+      assert.ok(audit.piiCategories.includes('contact'), JSON.stringify(audit));
+      // The tree offers it on tables and views: inline and in the context menu.
+      const menus = (vscode.extensions.getExtension('schemabrain.schemabrain')!.packageJSON as { contributes: { menus: Record<string, { command: string; group?: string }[]> } }).contributes.menus;
+      const entries = menus['view/item/context']!.filter((m) => m.command === COMMAND_IDS.previewRows);
+      assert.ok(entries.some((m) => m.group?.startsWith('inline')) && entries.some((m) => !m.group?.startsWith('inline')), JSON.stringify(entries));
+    } finally {
+      api.testing.setPrompter(undefined);
+      await cfg().update('pii.block', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
   });
 });

@@ -164,6 +164,6 @@ export async function runMetric(deps: SemanticDeps, target?: RunMetricTarget): P
     : { metric: chosen.name, groupBy, grain, envelope: null, failure: { kind: outcome.kind, message: outcome.message }, ms: null };
   const status = run.envelope?.status ?? 'error';
   deps.log.info(`metric ${chosen.name}: ${status}${run.envelope?.error ? ` (${run.envelope.error.kind})` : ''}${run.failure ? ` (${run.failure.message})` : ''}`);
-  MetricPanel.show(deps.extensionUri, run);
+  MetricPanel.show(deps.extensionUri, run, { prompter: deps.prompter, notifier: deps.notifier });
   return run;
 }

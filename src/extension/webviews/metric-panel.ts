@@ -2,6 +2,9 @@ import * as vscode from 'vscode';
 import { scriptedPanelHtml } from './panel-html';
 import type { Envelope } from '../../core/envelope';
 import { WEBVIEW_TYPES } from '../constants';
+import { runTableAction, type TableActionDeps, type TableActionOutcome } from '../results/table-actions';
+import type { CellRange } from '../results/table-text';
+import { tableOf } from './results-panel';
 
 /** What one Run Metric produced: the request as asked, and the CLI's envelope or why there is none. */
 export interface MetricRun {
@@ -28,7 +31,11 @@ export interface MetricRendered {
   readonly sqlShown: boolean;
 }
 
-type FromWebview = { readonly type: 'ready' } | ({ readonly type: 'rendered' } & MetricRendered);
+type FromWebview =
+  | { readonly type: 'ready' }
+  | ({ readonly type: 'rendered' } & MetricRendered)
+  | { readonly type: 'copy'; readonly range: CellRange | null }
+  | { readonly type: 'exportCsv' };
 
 /**
  * One panel for metric results (reused by each run): status, degradation and refusal first, then a chart and the
@@ -44,19 +51,22 @@ export class MetricPanel implements vscode.Disposable {
   private readonly renderedEmitter = new vscode.EventEmitter<MetricRendered>();
   /** Fires each time the page has drawn a result. */
   readonly onDidRender = this.renderedEmitter.event;
+  private readonly actionEmitter = new vscode.EventEmitter<TableActionOutcome>();
+  /** Fires after each Copy or Export CSV of the rows. */
+  readonly onDidAct = this.actionEmitter.event;
 
   static get instance(): MetricPanel | undefined {
     return MetricPanel.current;
   }
 
-  static show(extensionUri: vscode.Uri, run: MetricRun): MetricPanel {
+  static show(extensionUri: vscode.Uri, run: MetricRun, deps: TableActionDeps): MetricPanel {
     if (!MetricPanel.current) {
       const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPES.metric, `Metric: ${run.metric}`, vscode.ViewColumn.Active, {
         enableScripts: true,
         retainContextWhenHidden: true,
         localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media', 'metric')],
       });
-      MetricPanel.current = new MetricPanel(panel, extensionUri);
+      MetricPanel.current = new MetricPanel(panel, extensionUri, deps);
     }
     const p = MetricPanel.current;
     p.panel.title = `Metric: ${run.metric}`;
@@ -68,6 +78,7 @@ export class MetricPanel implements vscode.Disposable {
   private constructor(
     readonly panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
+    private readonly deps: TableActionDeps,
   ) {
     panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'schemabrain.svg');
     panel.webview.html = this.html(panel.webview, extensionUri);
@@ -75,6 +86,7 @@ export class MetricPanel implements vscode.Disposable {
       panel.onDidDispose(() => this.dispose()),
       panel.webview.onDidReceiveMessage((m: FromWebview) => this.onMessage(m)),
       this.renderedEmitter,
+      this.actionEmitter,
     );
   }
 
@@ -91,6 +103,16 @@ export class MetricPanel implements vscode.Disposable {
   /** Toggles the SQL section as the "Show SQL" button does. */
   toggleSql(): Thenable<boolean> {
     return this.panel.webview.postMessage({ type: 'toggleSql' });
+  }
+
+  /** Presses the rows' Copy or Export CSV button, as a person's click does. */
+  press(button: 'copyRows' | 'exportCsv'): Thenable<boolean> {
+    return this.panel.webview.postMessage({ type: 'press', button });
+  }
+
+  /** Selects cells of the rows table as a click and Shift+click would. */
+  select(range: CellRange | null): Thenable<boolean> {
+    return this.panel.webview.postMessage({ type: 'select', range });
   }
 
   private setRun(run: MetricRun): void {
@@ -113,7 +135,12 @@ export class MetricPanel implements vscode.Disposable {
       const { type: _type, ...rendered } = m;
       this.lastRendered = rendered;
       this.renderedEmitter.fire(rendered);
+      return;
     }
+    const data = tableOf(this.run?.envelope);
+    if (!data || !this.run) return;
+    const action = m.type === 'copy' ? ({ type: 'copy', range: m.range } as const) : ({ type: 'exportCsv' } as const);
+    void runTableAction(this.deps, action, data, `metric-${this.run.metric}`).then((o) => this.actionEmitter.fire(o));
   }
 
   private html(webview: vscode.Webview, extensionUri: vscode.Uri): string {
@@ -131,7 +158,9 @@ export class MetricPanel implements vscode.Disposable {
 <section id="problem" class="problem" role="alert" hidden></section>
 <ul id="notes" class="notes" hidden></ul>
 <figure id="chartBox" hidden><svg id="chart" role="img" aria-label="Chart of the metric"></svg><figcaption id="caption"></figcaption></figure>
-<div class="actions"><button id="toggleSql" type="button" aria-expanded="false" aria-controls="sqlBox" hidden>Show SQL</button></div>
+<div class="actions"><button id="toggleSql" type="button" aria-expanded="false" aria-controls="sqlBox" hidden>Show SQL</button>
+  <button id="copyRows" type="button" title="Copy the selected cells, or every row with headers (Ctrl+C)" hidden>Copy</button>
+  <button id="exportCsv" type="button" title="Save every row as a CSV file" hidden>Export CSV</button></div>
 <section id="sqlBox" class="sql" hidden aria-label="Compiled SQL"><pre id="sql"></pre><div id="params" class="meta"></div></section>
 <table id="rows" aria-label="Metric rows" hidden><thead></thead><tbody></tbody></table>
 <div id="empty" class="empty" hidden>No rows: the filters matched nothing.</div>`,
