@@ -47,7 +47,7 @@ export interface SourceConnectionOptions {
 
 export class SourceConnections {
   private readonly pools = new Map<string, SourcePool>();
-  private readonly sqlite = new Map<string, { stamp: string; db: Database; bytes: Uint8Array; worker: SqliteQueryWorker | null }>();
+  private readonly sqlite = new Map<string, { stamp: string; db: Database; bytes: Uint8Array; workers: Map<string, SqliteQueryWorker> }>();
 
   constructor(
     private readonly secrets: ReadonlyMap<string, string>,
@@ -112,17 +112,24 @@ export class SourceConnections {
     let entry = this.sqlite.get(source.name);
     if (!entry || entry.stamp !== stamp) {
       entry?.db.close();
-      void entry?.worker?.close();
+      for (const w of entry?.workers.values() ?? []) void w.close();
       const SQL = await loadSqlJs();
       const bytes = fs.readFileSync(file);
-      entry = { stamp, db: new SQL.Database(bytes), bytes, worker: null };
+      entry = { stamp, db: new SQL.Database(bytes), bytes, workers: new Map() };
       this.sqlite.set(source.name, entry);
     }
     const e = entry;
     return {
       engine: 'sqlite',
       db: e.db,
-      worker: (guard, mask) => (e.worker ??= new SqliteQueryWorker(guard, { bytes: e.bytes, mask, ...workerEntry() })),
+      // One worker per mask plan: its private copy is masked once, so callers under different PII policies (team
+      // roles with extra blocks) never share a copy masked for someone else.
+      worker: (guard, mask) => {
+        const key = JSON.stringify(mask ?? null);
+        let w = e.workers.get(key);
+        if (!w) e.workers.set(key, (w = new SqliteQueryWorker(guard, { bytes: e.bytes, mask, ...workerEntry() })));
+        return w;
+      },
     };
   }
 
@@ -136,9 +143,9 @@ export class SourceConnections {
   async close(): Promise<void> {
     for (const p of this.pools.values()) await p.end().catch(() => undefined);
     this.pools.clear();
-    for (const { db, worker } of this.sqlite.values()) {
+    for (const { db, workers } of this.sqlite.values()) {
       db.close();
-      await worker?.close();
+      for (const w of workers.values()) await w.close();
     }
     this.sqlite.clear();
   }

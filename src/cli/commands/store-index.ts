@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { downloadCatalog, publishCatalog, withCatalogLock } from '../../core/store/shared-state';
+import { currentPiiPolicy, finishIndexRun, startIndexRun } from '../../core/store/team-state';
 import { assertNoPasswordInLocator } from '../../core/store/url';
 import { UsageError } from '../args';
-import { EXIT_OK, type CliCommand, type CliIO } from '../command';
+import { EXIT_OK, EXIT_OPERATIONAL, type CliCommand, type CliIO } from '../command';
 import { cliActor, withStore } from './token';
 
 /** Splits `--store URL` / `--store=URL` out of argv. */
@@ -50,15 +51,37 @@ export async function indexIntoStore(argv: readonly string[], io: CliIO, indexCo
     async (store) => {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'schemabrain-index-'));
       try {
-        return await withCatalogLock(store.pool, async (client) => {
-          const file = path.join(dir, 'catalog.sqlite');
-          await downloadCatalog(client, file);
-          const code = await indexCommand.run([...rest, '--catalog', file], io);
-          if (code !== EXIT_OK) return code;
-          const generation = await publishCatalog(client, file, cliActor(), flagValue(rest, '--name') ?? null);
-          io.stderr.write(`published catalog generation ${generation} to ${store.url}\n`);
-          return EXIT_OK;
-        });
+        const sourceName = flagValue(rest, '--name') ?? null;
+        // The run is recorded in the store from its start (a run that dies stays visible as running).
+        const runId = await startIndexRun(store.pool, sourceName, cliActor());
+        let outcome: { exitCode: number; generation: number | null; message?: string | null } = { exitCode: EXIT_OPERATIONAL, generation: null, message: 'the run stopped before it finished' };
+        try {
+          return await withCatalogLock(store.pool, async (client) => {
+            const file = path.join(dir, 'catalog.sqlite');
+            await downloadCatalog(client, file);
+            const args = [...rest, '--catalog', file];
+            // The team's PII policy (column overrides) from the store applies unless the run names its own file.
+            if (flagValue(rest, '--pii-policy') === undefined) {
+              const policy = await currentPiiPolicy(client);
+              if (policy?.body) {
+                const policyFile = path.join(dir, 'pii-policy.yaml');
+                fs.writeFileSync(policyFile, policy.body, { mode: 0o600 });
+                args.push('--pii-policy', policyFile);
+              }
+            }
+            const code = await indexCommand.run(args, io);
+            if (code !== EXIT_OK) {
+              outcome = { exitCode: code, generation: null, message: 'the indexer failed (see its output)' };
+              return code;
+            }
+            const generation = await publishCatalog(client, file, cliActor(), sourceName);
+            outcome = { exitCode: EXIT_OK, generation };
+            io.stderr.write(`published catalog generation ${generation} to ${store.url}\n`);
+            return EXIT_OK;
+          });
+        } finally {
+          await finishIndexRun(store.pool, runId, outcome).catch(() => undefined);
+        }
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

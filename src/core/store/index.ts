@@ -5,3 +5,4 @@ export * from './pg-store';
 export * from './pg-audit';
 export * from './tokens';
 export * from './shared-state';
+export * from './team-state';

@@ -67,6 +67,39 @@ CREATE TABLE schemabrain.definition (
 CREATE INDEX definition_file ON schemabrain.definition (file, id);
 `,
   },
+  {
+    version: 2,
+    name: 'events, PII policy versions with role blocks, index runs',
+    sql: `
+CREATE TABLE schemabrain.event (
+  id bigserial PRIMARY KEY,
+  time text NOT NULL,
+  session_id text NOT NULL,
+  principal text,
+  kind text NOT NULL,
+  body text NOT NULL
+);
+CREATE TABLE schemabrain.pii_policy (
+  id bigserial PRIMARY KEY,
+  body text,
+  role_block jsonb NOT NULL DEFAULT '{}'::jsonb,
+  published_by text NOT NULL,
+  published_at timestamptz NOT NULL DEFAULT now()
+);
+CREATE TABLE schemabrain.index_run (
+  id bigserial PRIMARY KEY,
+  source_name text,
+  run_by text NOT NULL,
+  started_at timestamptz NOT NULL DEFAULT now(),
+  finished_at timestamptz,
+  status text NOT NULL CHECK (status IN ('running', 'ok', 'failed')),
+  exit_code int,
+  generation bigint,
+  message text
+);
+CREATE INDEX index_run_started ON schemabrain.index_run (started_at);
+`,
+  },
 ];
 
 /**

@@ -7,7 +7,14 @@ import { createTelemetry } from '../../core/telemetry/telemetry';
 import { openPgAuditLog } from '../../core/store/pg-audit';
 import { openPgStore, type PgStore } from '../../core/store/pg-store';
 import { currentDefinitions, downloadCatalog, materializeDefinitions } from '../../core/store/shared-state';
+import { createPgEventBus, currentPiiPolicy, type StoredPiiPolicy } from '../../core/store/team-state';
 import { TokenVerifier } from '../../core/store/tokens';
+import { loadPolicy } from '../../core/pii';
+import { teeLogger } from '../logging/client-log';
+import { SemanticModels } from '../semantic-model';
+import { createJsonLogger, requestIdFor, runWithRequestId } from './json-log';
+import { handleTeamApi, TEAM_API_PREFIX } from './team-api';
+import { TeamPiiPolicy } from './team-pii';
 import { StoreConfigError } from '../../core/store/url';
 import { SEMANTIC_FOLDER } from '../semantic-model';
 import type { ServerDeps } from '../deps';
@@ -42,7 +49,10 @@ export class ReplicaSync {
     readonly definitionsDir: string,
     private readonly onGeneration: (g: number) => void,
     private readonly onDefinitions: (id: number) => void = () => undefined,
+    private readonly onPiiPolicy: (policy: StoredPiiPolicy | null) => void = () => undefined,
   ) {}
+
+  private piiId = -1;
 
   /** Runs one sync, or queues exactly one more behind a running one (notifications arrive in bursts). */
   sync(): Promise<void> {
@@ -65,9 +75,15 @@ export class ReplicaSync {
 
   private async once(): Promise<void> {
     // One round trip says whether anything changed (a busy replica's event loop makes each round trip costly).
-    const r = await this.store.pool.query<{ g: string | null; d: string | null }>(
-      'SELECT (SELECT max(generation) FROM schemabrain.catalog_generation) AS g, (SELECT max(id) FROM schemabrain.definition) AS d',
+    const r = await this.store.pool.query<{ g: string | null; d: string | null; p: string | null }>(
+      'SELECT (SELECT max(generation) FROM schemabrain.catalog_generation) AS g, (SELECT max(id) FROM schemabrain.definition) AS d, (SELECT max(id) FROM schemabrain.pii_policy) AS p',
     );
+    const piiId = r.rows[0]?.p ? Number(r.rows[0].p) : 0;
+    if (piiId !== this.piiId) {
+      // The PII policy first: a new catalog generation is never served under an older policy than the store holds.
+      this.onPiiPolicy(piiId ? await currentPiiPolicy(this.store.pool) : null);
+      this.piiId = piiId;
+    }
     const latest = r.rows[0]?.g ? Number(r.rows[0].g) : 0;
     const maxId = r.rows[0]?.d ? Number(r.rows[0].d) : 0;
     if (latest && latest !== this.generation) {
@@ -105,20 +121,47 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
   const catalogPath = path.join(cacheDir, 'catalog.sqlite');
   const workspaceDir = path.join(cacheDir, 'workspace');
   const metrics = new TeamMetrics();
-  const sync = new ReplicaSync(store, catalogPath, path.join(workspaceDir, SEMANTIC_FOLDER), (g) => (metrics.generation = g), (id) => {
-    metrics.definitions = id;
-    metrics.definitionsAt = Date.now();
-  });
+  const json = createJsonLogger({ component: 'schemabrain-team' });
+  // The store's PII policy (with per-role blocks) replaces the replica's own file once one is published.
+  const teamPii = new TeamPiiPolicy(loadPolicy({ file: options.piiPolicyPath, extraBlock: options.piiBlock, env }), options.piiBlock);
+  const sync = new ReplicaSync(
+    store,
+    catalogPath,
+    path.join(workspaceDir, SEMANTIC_FOLDER),
+    (g) => (metrics.generation = g),
+    (id) => {
+      metrics.definitions = id;
+      metrics.definitionsAt = Date.now();
+    },
+    (policy) => {
+      try {
+        teamPii.load(policy);
+        json.info(`PII policy ${policy ? `version ${policy.id} from the store` : 'from this replica'} in force`);
+      } catch (e) {
+        // A version that does not parse keeps the previous policy (publish validates, so this is a hand-edited row).
+        json.error(`PII policy version ${policy?.id ?? '?'} in the store cannot be used (${(e as Error).message}); keeping the previous policy`);
+      }
+    },
+  );
   await sync.sync();
 
   const base = await buildServerDeps({ ...options, catalogPath, workspaceDir, auditPath: null, noAudit: false }, env);
-  const logger = base.logger;
+  const logger = base.clientLog ? teeLogger(json, base.clientLog) : json;
   const audit = openPgAuditLog(store.pool, store.url, { onCommit: (rows, ms) => metrics.auditCommit(rows, ms) });
-  const inner = createCallRecorder({ audit, events: null, telemetry: createTelemetry(env, logger), logger, sessionId: base.sessionId, failOpen: options.auditFailOpen === true });
+  const events = createPgEventBus(store.pool, store.url, { logger });
+  const inner = createCallRecorder({ audit, events, telemetry: createTelemetry(env, logger), logger, sessionId: base.sessionId, failOpen: options.auditFailOpen === true });
   const recorder: CallRecorder = {
     async record(call) {
       const outcome = await inner.record(call);
-      metrics.call(call.tool, outcome.auditFailure ? 'audit_unavailable' : call.status, call.durationMs);
+      const status = outcome.auditFailure ? 'audit_unavailable' : call.status;
+      metrics.call(call.tool, status, call.durationMs);
+      json.line(status === 'error' || status === 'audit_unavailable' ? 'warn' : 'info', 'tool call', {
+        tool: call.tool,
+        status,
+        error_kind: call.errorKind,
+        duration_ms: Math.round(call.durationMs * 10) / 10,
+        rows: call.rowCount ?? null,
+      });
       return outcome;
     },
     serverEvent: (s, d) => inner.serverEvent(s, d),
@@ -126,7 +169,10 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
   };
   const deps: ServerDeps = {
     ...base,
-    catalog: new ScopedCatalogProvider(catalogPath, (view) => logger.info(`catalog generation ${view.generation} loaded (${view.entries.length} relations)`)),
+    logger,
+    pii: teamPii.gate(),
+    semantic: new SemanticModels(workspaceDir, logger),
+    catalog: new ScopedCatalogProvider(catalogPath, (view) => logger.info(`catalog generation ${view.generation} loaded (${view.entries.length} relations)`), teamPii),
     recorder,
     access: createAccessControl({ limiter: createRateLimiter(options.rateLimit ?? 50), onRefusal: (r) => metrics.refusal(r) }),
   };
@@ -146,7 +192,25 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
   let ready = true;
   const publicUrl = (req: http.IncomingMessage): string => `http://${req.headers.host ?? `127.0.0.1:${options.httpPort}`}`;
   const route = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
-    const p = (req.url ?? '').split('?')[0];
+    const p = (req.url ?? '').split('?')[0]!;
+    if (p.startsWith(TEAM_API_PREFIX)) {
+      // The editor's views: the same bearer check as /mcp, then JSON read from this replica's catalog and the store.
+      const rid = requestIdFor(req.headers['x-request-id']);
+      res.setHeader('x-request-id', rid);
+      void runWithRequestId(rid, async () => {
+        const runAs = await authenticate(req, res);
+        if (!runAs) return;
+        const started = performance.now();
+        await runAs(async () => {
+          await handleTeamApi(p, req, res, { deps, store, metrics, pii: teamPii, logger: json });
+          json.line('info', 'team api request', { path: p.slice(0, 80), status: res.statusCode, duration_ms: Math.round((performance.now() - started) * 10) / 10 });
+        });
+      }).catch((e: unknown) => {
+        json.error(`team api request failed: ${(e as Error).message}`);
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'internal', message: 'the request failed; see the server log' }));
+      });
+      return true;
+    }
     if (p === '/healthz') {
       res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
       return true;
@@ -173,7 +237,10 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
   const bearer = createBearerAuth({
     check: (t) => (jwt && !t.startsWith('sbt_') ? jwt(t) : tokens.check(t)),
     resourceMetadataUrl: (req) => `${publicUrl(req)}/.well-known/oauth-protected-resource`,
-    onRefusal: (r) => metrics.refusal(r.split(':')[0]!),
+    onRefusal: (r) => {
+      metrics.refusal(r.split(':')[0]!);
+      json.line('warn', 'request refused', { status: 401, reason: r });
+    },
   });
   // While draining, new requests are turned away (503 + Retry-After, so a client or balancer goes to another
   // replica) and the calls already running finish with their responses and audit rows.
@@ -182,7 +249,11 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
       res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '1' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'This replica is shutting down; retry on another.' }, id: null }));
       return null;
     }
-    return bearer(req, res);
+    // Every line logged while the request runs carries its id (the caller's x-request-id when it sent one).
+    const rid = requestIdFor(req.headers['x-request-id']);
+    if (!res.headersSent) res.setHeader('x-request-id', rid);
+    const runAs = await runWithRequestId(rid, () => bearer(req, res));
+    return runAs ? <T>(fn: () => T): T => runWithRequestId(rid, () => runAs(fn)) : null;
   };
   const http = await startHttpServer(deps, { port: options.httpPort, host: options.httpHost, hooks: { route, authenticate, keepAliveMs: 65_000 } });
   recorder.serverEvent('server_start', { store: store.url });
@@ -204,6 +275,7 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
         clearInterval(poll);
         await stopListening();
         await recorder.close();
+        await events.flush().catch(() => undefined);
         await deps.connections.close();
         await store.close();
       })());

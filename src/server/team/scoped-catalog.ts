@@ -2,37 +2,52 @@ import { CatalogProvider, type CatalogState } from '../../core/catalog/provider'
 import { CatalogView } from '../../core/catalog/view';
 import { currentPrincipal } from '../../core/store/principal';
 import { visibleSources } from './access';
+import type { TeamPiiPolicy } from './team-pii';
 
 /**
  * The catalog as the request's principal may see it: a principal scoped to some sources gets a view holding only
- * those (every tool, search included, then cannot name or find another source's tables). The narrowed view is
- * cached per generation and scope, so its search index is built once.
+ * those (every tool, search included, then cannot name or find another source's tables). When the store's PII
+ * policy has column overrides they are applied to the tags here, at serve time, so a published override holds
+ * without a re-index. A role with extra PII blocks gets a view of its own, so nothing cached on a view (search
+ * index, resource texts) is shared across roles that may see different columns. Narrowed views are cached per
+ * generation, scope and policy key, so their search index is built once.
  */
 export class ScopedCatalogProvider extends CatalogProvider {
   private readonly narrowed = new WeakMap<CatalogView, Map<string, CatalogView>>();
+
+  constructor(
+    path: string,
+    onLoad?: (view: CatalogView) => void,
+    private readonly pii?: TeamPiiPolicy,
+  ) {
+    super(path, onLoad);
+  }
 
   override async get(): Promise<CatalogState> {
     const state = await super.get();
     const p = currentPrincipal();
     const allowed = p ? visibleSources(p) : null;
-    if (state.state !== 'ready' || !allowed) return state;
-    const key = [...allowed].sort().join('\u0000');
-    let byScope = this.narrowed.get(state.view);
-    if (!byScope) this.narrowed.set(state.view, (byScope = new Map()));
-    let view = byScope.get(key);
+    const policyKey = this.pii?.viewKey(p?.role) ?? '';
+    if (state.state !== 'ready' || (!allowed && !policyKey)) return state;
+    const key = `${allowed ? [...allowed].sort().join('\u0000') : '*'}|${policyKey}`;
+    let byKey = this.narrowed.get(state.view);
+    if (!byKey) this.narrowed.set(state.view, (byKey = new Map()));
+    let view = byKey.get(key);
     if (!view) {
       const v = state.view;
-      const sources = v.sources.filter((s) => allowed.has(s.name));
+      const sources = allowed ? v.sources.filter((s) => allowed.has(s.name)) : v.sources;
       const ids = new Set(sources.map((s) => s.id));
+      const overrides = this.pii?.hasColumnOverrides ? this.pii : null;
       view = new CatalogView(
         v.generation,
         sources,
-        v.entries.filter((e) => ids.has(e.source.id)).map((e) => ({ sourceId: e.source.id, table: e.table })),
+        v.entries.filter((e) => ids.has(e.source.id)).map((e) => ({ sourceId: e.source.id, table: overrides ? overrides.overrideTable(e.source.name, e.table) : e.table })),
         v.runs.filter((r) => ids.has(r.sourceId)),
         v.savedAt,
-        null, // the persisted search index covers every source
+        allowed || overrides ? null : v.searchIndexBytes, // the persisted search index covers every source, with the indexer's tags
+        v.privileges,
       );
-      byScope.set(key, view);
+      byKey.set(key, view);
     }
     return { state: 'ready', view };
   }

@@ -63,13 +63,13 @@ describe('team store (PostgreSQL)', function () {
   });
 
   it('applies its versioned migrations once, under an advisory lock, inside its own schema', async () => {
-    const versions = (await pool.query('SELECT version FROM schemabrain.schema_version')).rows;
-    assert.deepEqual(versions, [{ version: 1 }]);
+    const versions = (await pool.query('SELECT version FROM schemabrain.schema_version ORDER BY version')).rows;
+    assert.deepEqual(versions, [{ version: 1 }, { version: 2 }]);
     const outside = await pool.query("SELECT table_name FROM information_schema.tables WHERE table_schema NOT IN ('schemabrain', 'pg_catalog', 'information_schema')");
     assert.equal(outside.rowCount, 0);
     const again = await openPgStore(db!.url, { env: db!.env });
     await again.close();
-    assert.equal((await pool.query('SELECT count(*)::int AS n FROM schemabrain.schema_version')).rows[0].n, 1);
+    assert.equal((await pool.query('SELECT count(*)::int AS n FROM schemabrain.schema_version')).rows[0].n, 2);
   });
 
   it('refuses store and source URLs that carry a password, and reads the password from a mounted file', () => {
