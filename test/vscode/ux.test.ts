@@ -596,3 +596,90 @@ describe('Preview Rows', () => {
     }
   });
 });
+
+describe('Metrics view goes to the definitions', () => {
+  it('clicking an entity, join or metric opens its YAML file with the cursor on its name', async () => {
+    const api = await activateApi();
+    const source = await chinook(api);
+    const dir = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.schemabrain');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'ux-goto.yaml');
+    fs.writeFileSync(file, [
+      'version: 1',
+      'entities:',
+      `  - { name: goto_invoice, table: main.Invoice, identity: InvoiceId, source: ${source} }`,
+      '  - name: goto_customer',
+      '    table: main.Customer',
+      '    identity: CustomerId',
+      `    source: ${source}`,
+      'joins:',
+      '  - name: goto_invoice_customer',
+      '    from: goto_invoice',
+      '    to: goto_customer',
+      '    on: [{ from: CustomerId, to: CustomerId }]',
+      '    cardinality: many_to_one',
+      'metrics:',
+      '  - description: total billed',
+      '    name: goto_revenue',
+      '    entity: goto_invoice',
+      '    measure: { agg: sum, column: Total }',
+      '',
+    ].join('\n'));
+    try {
+      await vscode.commands.executeCommand(COMMAND_IDS.refresh);
+      const tree = api.metricsTree;
+      const items = tree.getChildren().flatMap((g) => tree.getChildren(g));
+      const expect: Record<string, [number, number]> = { goto_invoice: [2, 12], goto_customer: [3, 10], goto_invoice_customer: [8, 10], goto_revenue: [15, 10] };
+      for (const [name, [line, col]] of Object.entries(expect)) {
+        const node = items.find((n) => n.kind !== 'group' && n.kind !== 'problem' && n.def.name === name);
+        assert.ok(node, `${name} in the Metrics view`);
+        const cmd = tree.getTreeItem(node).command;
+        assert.ok(cmd, `${name} has a click command`);
+        await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
+        const editor = await waitFor(`the editor on ${name}`, () => (vscode.window.activeTextEditor?.document.uri.fsPath === file ? vscode.window.activeTextEditor : undefined), 10_000, 50);
+        const at = editor.selection.start;
+        assert.deepEqual([at.line, at.character], [line, col], `${name} at ${at.line}:${at.character}`);
+        assert.equal(editor.document.getText(editor.selection), name);
+      }
+    } finally {
+      fs.rmSync(file, { force: true });
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand(COMMAND_IDS.refresh);
+    }
+  });
+
+  it('reports every problem of a file at once, not only the first', async () => {
+    const api = await activateApi();
+    const source = await chinook(api);
+    const dir = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.schemabrain');
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, 'ux-many-problems.yaml');
+    fs.writeFileSync(file, [
+      'version: 1',
+      'owner: analytics', // unknown top-level key
+      'entities:',
+      `  - { name: mp_invoice, table: main.Invoice, identity: InvoiceId, source: ${source} }`,
+      `  - { name: mp_ghost, table: main.NoSuchTable, identity: Id, source: ${source} }`, // unknown table
+      'metrics:',
+      '  - { name: mp_bad_agg, entity: mp_invoice, measure: { agg: median_of, column: Total } }', // bad aggregate
+      '  - { name: mp_orphan, entity: mp_missing, measure: { agg: sum, column: Total } }', // unknown entity
+      '  - { name: mp_typo, entity: mp_invoice, measure: { agg: sum, column: Totl } }', // unknown column
+      '',
+    ].join('\n'));
+    const uri = vscode.Uri.file(file);
+    try {
+      await api.semantic.diagnostics.validateNow();
+      const ours = (): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'SchemaBrain');
+      const diags = await waitFor('five diagnostics', () => (ours().length >= 5 ? ours() : undefined), 15_000, 100);
+      const codes = diags.map((d) => String(d.code));
+      for (const [code, line] of [['unknown_key', 1], ['unknown_table', 4], ['schema', 6], ['unknown_entity', 7], ['unknown_column', 8]] as const) {
+        const d = diags.find((x) => String(x.code) === code);
+        assert.ok(d, `${code} among ${codes.join(', ')}`);
+        assert.equal(d.range.start.line, line, `${code}: ${d.message}`);
+      }
+    } finally {
+      fs.rmSync(file, { force: true });
+      await api.semantic.diagnostics.validateNow();
+    }
+  });
+});

@@ -85,7 +85,9 @@ export function loadSemanticSources(sources: readonly SourceFile[], catalog?: Se
       for (const issue of result.error.issues) {
         const p = issue.path.filter((x): x is string | number => typeof x !== 'symbol');
         if (p.length >= 2 && typeof p[1] === 'number') failed.add(`${String(p[0])}:${p[1]}`);
-        else failed.add('*');
+        // An unknown top-level key or a wrong version leaves the sections readable: their problems are reported too,
+        // so one pass shows everything wrong with the file.
+        else if (issue.code !== 'unrecognized_keys' && !(p.length === 1 && p[0] === 'version')) failed.add('*');
         reportIssue(src.path, p, issue, report, js);
       }
     }

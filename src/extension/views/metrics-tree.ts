@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import type { CatalogView } from '../../core/catalog/view';
 import { semanticCatalog } from '../../core/semantic/catalog';
 import { loadSemanticFolder, type LoadResult } from '../../core/semantic/load';
-import type { EntityDef, JoinDef, MetricDef, Trust } from '../../core/semantic/types';
+import type { DefinitionLocation, EntityDef, JoinDef, MetricDef, Trust } from '../../core/semantic/types';
+import { openDefinitionCommand } from './definition-location';
 
 export type MetricsNode =
   | { readonly kind: 'group'; readonly group: 'entities' | 'joins' | 'metrics' | 'problems'; readonly count: number }
@@ -83,11 +84,11 @@ export class MetricsTreeProvider implements vscode.TreeDataProvider<MetricsNode>
         return item;
       }
       case 'entity':
-        return trustItem(node.def.name, node.def, `${node.def.table.schema}.${node.def.table.name}`, 'symbol-class', node.def.description);
+        return trustItem(node.def.name, node.def, `${node.def.table.schema}.${node.def.table.name}`, 'symbol-class', node.def.description, node.def.location);
       case 'join':
-        return trustItem(node.def.name, node.def, `${node.def.from} → ${node.def.to} (${node.def.cardinality.replace(/_/g, ' ')})`, 'git-merge', node.def.description);
+        return trustItem(node.def.name, node.def, `${node.def.from} → ${node.def.to} (${node.def.cardinality.replace(/_/g, ' ')})`, 'git-merge', node.def.description, node.def.location);
       case 'metric':
-        return trustItem(node.def.name, node.def, `${node.def.measure.agg}(${node.def.measure.column ?? node.def.measure.expression ?? '*'}) of ${node.def.entity}`, 'graph', node.def.description, 'definition.metric');
+        return trustItem(node.def.name, node.def, `${node.def.measure.agg}(${node.def.measure.column ?? node.def.measure.expression ?? '*'}) of ${node.def.entity}`, 'graph', node.def.description, node.def.location, 'definition.metric');
       case 'problem': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.description = `${path.basename(node.file)}:${node.line}`;
@@ -99,7 +100,7 @@ export class MetricsTreeProvider implements vscode.TreeDataProvider<MetricsNode>
   }
 }
 
-function trustItem(name: string, t: Trust, detail: string, icon: string, description: string | null, contextValue = 'definition'): vscode.TreeItem {
+function trustItem(name: string, t: Trust, detail: string, icon: string, description: string | null, location: DefinitionLocation | null, contextValue = 'definition'): vscode.TreeItem {
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.description = `${detail} · ${t.validationState}`;
   const md = new vscode.MarkdownString();
@@ -110,5 +111,7 @@ function trustItem(name: string, t: Trust, detail: string, icon: string, descrip
   const color = /invalid|failed|stale/.test(String(t.validationState)) ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined;
   item.iconPath = new vscode.ThemeIcon(icon, color);
   item.contextValue = contextValue;
+  // A click opens the YAML file at the definition's name.
+  item.command = openDefinitionCommand(location, name);
   return item;
 }
