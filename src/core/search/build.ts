@@ -8,7 +8,7 @@
  */
 import type { ColumnInfo, TableInfo } from '../catalog/model';
 import { loadLexicon, type Lexicon } from './lexicon';
-import { identifierTerms, splitIdentifierRaw, stem, textTerms, type Term } from './tokenize';
+import { identifierTerms, segmentWord, splitIdentifierRaw, stem, textTerms, type Term } from './tokenize';
 import type { BuildSearchIndexInput, SchemaArea } from './types';
 
 /** BM25F fields, in posting order. */
@@ -68,6 +68,8 @@ export interface DocData {
   readonly nameWords: readonly string[];
   /** The same words stemmed (index terms). */
   readonly nameStems: readonly string[];
+  /** Name words with run-together ones segmented (`salesorderdetail` → sales, order, detail). */
+  readonly nameParts: readonly string[];
   readonly table: TableInfo;
   /** Semantic-layer labels and their terms. */
   readonly semantic: ReadonlyArray<{ readonly label: string; readonly terms: readonly Term[] }>;
@@ -255,10 +257,11 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
     let otherCols = 0;
     for (const c of table.columns) if (!fkCols.has(c.name)) otherCols++;
     const nameWords = splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p));
-    const cls = classify(table, nameWords, fkCols, lexicon, senses);
+    const isBridge = fkTargets.size >= 2 && otherCols <= fkCols.size + 2;
+    // A junction links people or places to other things; it does not hold them (`l_event_place`, `film_actor`).
+    const cls = isBridge ? { person: 0, place: 0 } : classify(table, nameWords, fkCols, lexicon, senses);
     personTable[d] = cls.person;
     placeTable[d] = cls.place;
-    const isBridge = fkTargets.size >= 2 && otherCols <= fkCols.size + 2;
     const auxWords = nameWords.length >= 2 || AUX_ALONE.has(nameWords[0] ?? '') ? nameWords.filter((w) => AUX_WORDS.has(w)).map(stem) : [];
     return {
       source: sourceName,
@@ -267,6 +270,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
       qualifiedName: qn,
       nameWords,
       nameStems: nameWords.map(stem),
+      nameParts: nameWords.flatMap((w) => segmentWord(w, vocab) ?? [w]),
       table,
       semantic: semantic.get(`${sourceName}\u0000${qn}`) ?? semantic.get(`\u0000${qn}`) ?? semantic.get(`\u0000${table.name}`) ?? [],
       isBridge,
@@ -480,6 +484,8 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
     if ((sense.place && /char|text|string/i.test(c.dataType)) || (c.comment !== null && c.comment.toLowerCase().split(/[^a-z]+/).some((w) => w.length >= 4 && lexicon.isPlace(w)))) placeColumns++;
   }
   const head = nameWords[nameWords.length - 1] ?? '';
+  // A code-list word as the head (`artist_type`: "type" is also "a person of a specified kind") names kinds, not people.
+  if (LOOKUP_WORDS.has(head)) return { person: 0, place: 0 };
   const personNoun = head.length > 0 && lexicon.isPerson(head);
   const person = personNoun ? (personColumn ? 1 : nameColumn ? 0.7 : 0) : personColumn ? 0.35 : 0;
   const place = head.length > 0 && lexicon.isPlace(head) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);

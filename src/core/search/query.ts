@@ -119,7 +119,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const spanText = tokens.slice(i, j).join(' ').replace(/['’]s$/, '');
     const last = words[words.length - 1]!;
     // Every word of a person's name is unknown to the common vocabulary; a possessive lets a common first name in.
-    const nameLike = words.slice(1).every(unknown) && (possessive || unknown(words[0]!));
+    // Mid-sentence, capitals alone mark a name, so a common first name counts too ("for Ken Sánchez").
+    const midSentence = !startsSentence && !PLACE_PREPOSITIONS.has(before);
+    const nameLike = words.slice(1).every(unknown) && (possessive || midSentence || unknown(words[0]!));
     if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
     else if (PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
     i = j;

@@ -56,8 +56,14 @@ export const RANKING = {
   bridge: 0.5,
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
   pathFill: 0.85,
-  pathTop: 4,
+  pathTop: 6,
   pathMaxHops: 3,
+  /** Qualifiers of a junction in the answer (its relationship record or code list) rise to this share of it. */
+  qualifier: 0.9,
+  /** A non-lookup FK target of junctions is a shared qualifier when at least this many junctions point at it. */
+  qualifierShared: 3,
+  /** The whole a part belongs to (`order` of `order_line`) rises to this share of the part. */
+  parent: 0.97,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -209,15 +215,20 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       st.score[d]! *= RANKING.auxiliary;
     }
   }
+  // Tables with evidence of their own (words, values, names); graph signals below only lend score.
+  const evidence = new Set<number>();
+  for (const d of st.touched) if (st.score[d]! > 0) evidence.add(d);
   addNeighbours(data, ranked, queryTerms, queryConcepts, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
   if (unmatched.length > 0) {
     addValueLookups(data, ranked, unmatched, st, allowed);
     ranked = topCandidates(data, st, RANKING.candidates);
   }
-  addBridges(data, ranked, st, allowed);
+  addBridges(data, ranked, evidence, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
   ranked = fillPaths(data, ranked, st, allowed);
+  ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
+  ranked = addParents(data, ranked, limit, st, allowed);
 
   const top = ranked[0];
   const coverageTop = top === undefined || totalIdf === 0 ? 0 : Math.min(1, st.matchedIdf[top]! / totalIdf);
@@ -436,7 +447,7 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
 }
 
 /** Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing. */
-function addBridges(data: IndexData, ranked: readonly number[], st: QueryState, allowed: (d: number) => boolean): void {
+function addBridges(data: IndexData, ranked: readonly number[], evidence: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): void {
   // Only bridges next to a candidate can have two matched ends worth reporting.
   const seenBridge = new Set<number>();
   const boosts: Array<[number, number, string]> = [];
@@ -446,7 +457,8 @@ function addBridges(data: IndexData, ranked: readonly number[], st: QueryState, 
       if (edge.outgoing || seenBridge.has(d) || !data.docs[d]!.isBridge || !allowed(d)) continue;
       seenBridge.add(d);
       const ends = new Map<number, number>();
-      for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && st.score[e.to]! > 0) ends.set(e.to, st.score[e.to]!);
+      // Both ends need evidence of their own: a neighbour that only borrowed score from a hit joins nothing asked for.
+      for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && evidence.has(e.to)) ends.set(e.to, st.score[e.to]!);
       if (ends.size < 2) continue;
       const two = [...ends.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
       const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]);
@@ -459,6 +471,89 @@ function addBridges(data: IndexData, ranked: readonly number[], st: QueryState, 
     st.score[d]! += boost;
     pushExtra(st, d, { weight: boost, text });
   }
+}
+
+/**
+ * A junction row often says *how* its two ends are related through a further FK: a relationship record and its
+ * type (`l_artist_recording` → `link` → `link_type`), a role or a kind. A question that needs the junction needs
+ * that qualifier too, so for each junction in the answer its targets that are not among the matched ends — code
+ * lists, or records shared by several junctions — come along just below it, with their own code lists.
+ */
+function addQualifiers(data: IndexData, ranked: number[], limit: number, evidence: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const boosts = new Map<number, { value: number; text: string }>();
+  const offer = (d: number, value: number, text: string): void => {
+    if (!allowed(d) || st.score[d]! >= value) return;
+    const prev = boosts.get(d);
+    if (prev === undefined || prev.value < value) boosts.set(d, { value, text });
+  };
+  for (const b of ranked.slice(0, Math.max(1, limit) - 1)) {
+    const bd = data.docs[b]!;
+    if (!bd.isBridge) continue;
+    const base = st.score[b]!;
+    const outs = data.edges[b]!.filter((e) => e.outgoing && e.to !== b);
+    // Only a junction one of whose ends the question reached: otherwise it is a guess of its own.
+    if (!outs.some((e) => evidence.has(e.to))) continue;
+    for (const e of outs) {
+      const t = e.to;
+      if (evidence.has(t)) continue;
+      const td = data.docs[t]!;
+      if (td.role !== 'lookup' && sharedBy(data, t) < RANKING.qualifierShared) continue;
+      offer(t, RANKING.qualifier * base, `qualifies ${bd.name}`);
+      for (const e2 of data.edges[t]!) {
+        if (e2.outgoing && e2.to !== t && data.docs[e2.to]!.role === 'lookup') offer(e2.to, RANKING.qualifier * 0.95 * base, `type of ${td.name}, qualifies ${bd.name}`);
+      }
+    }
+  }
+  if (boosts.size === 0) return ranked;
+  for (const [d, q] of [...boosts].sort((x, y) => x[0] - y[0])) {
+    st.touch(d);
+    const add = q.value - st.score[d]!;
+    st.score[d] = q.value;
+    pushExtra(st, d, { weight: add, text: q.text, show: 1.2 });
+  }
+  return topCandidates(data, st, RANKING.candidates);
+}
+
+/**
+ * A part is read with the whole it belongs to: a table whose FK points at a table named like itself less its last
+ * word (`order_line` → `order`, `salesorderdetail` → `salesorderheader`, `release_country` → `release`) brings that
+ * parent along just below it, where dates, owners and status of the whole usually live.
+ */
+function addParents(data: IndexData, ranked: number[], limit: number, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const boosts: Array<[number, number, string]> = [];
+  for (const c of ranked.slice(0, Math.max(1, limit) - 1)) {
+    const cd = data.docs[c]!;
+    const words = cd.nameParts;
+    if (words.length < 2 || cd.role === 'lookup' || cd.role === 'auxiliary') continue;
+    const stem = words.slice(0, -1);
+    for (const e of data.edges[c]!) {
+      if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
+      const pw = data.docs[e.to]!.nameParts;
+      if (data.docs[e.to]!.role !== 'entity') continue;
+      // `release` for `release_country`; `salesorderheader` for `salesorderdetail` (same words but the last).
+      const sameStem = pw.length === stem.length || (pw.length === words.length && pw[pw.length - 1] !== words[words.length - 1]);
+      if (!sameStem || !stem.every((w, i) => pw[i] === w)) continue;
+      const value = RANKING.parent * st.score[c]!;
+      if (st.score[e.to]! < value) boosts.push([e.to, value, `the ${data.docs[e.to]!.name} that ${cd.name} belongs to`]);
+    }
+  }
+  if (boosts.length === 0) return ranked;
+  boosts.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  for (const [d, value, text] of boosts) {
+    if (st.score[d]! >= value) continue;
+    st.touch(d);
+    const add = value - st.score[d]!;
+    st.score[d] = value;
+    pushExtra(st, d, { weight: add, text, show: 1.2 });
+  }
+  return topCandidates(data, st, RANKING.candidates);
+}
+
+/** How many junction tables point at d. */
+function sharedBy(data: IndexData, d: number): number {
+  let n = 0;
+  for (const e of data.edges[d]!) if (!e.outgoing && e.to !== d && data.docs[e.to]!.isBridge) n++;
+  return n;
 }
 
 function pushExtra(st: QueryState, d: number, r: ExtraReason): void {
