@@ -1,6 +1,7 @@
 // Real fixtures for the VS Code tests (no mocks):
 //  - a copy of Chinook as a SQLite file;
-//  - a PostgreSQL database sb_ext_fixture on the shared server (127.0.0.1:5432, trust auth) with two tables;
+//  - a PostgreSQL database sb_ext_fixture on the shared server (127.0.0.1:5432, trust auth) with two tables, and a
+//    login role sb_ext_reader that may read only one of them;
 //  - a private PostgreSQL cluster with scram-sha-256 password auth (the shared server trusts everyone, so a wrong
 //    password could not fail there), holding a login role whose password is a per-run canary;
 //  - the MusicBrainz schema (375 tables) in sb_ext_musicbrainz for the tree benchmark, indexed through the real CLI;
@@ -88,6 +89,9 @@ export async function prepareFixtures({ root, work, log }) {
         CREATE TABLE purchase (id integer PRIMARY KEY, customer_id integer NOT NULL REFERENCES customer(id), total numeric(10,2), bought_at timestamptz);
         INSERT INTO customer SELECT g, 'user' || g || '@example.com', 'User ' || g FROM generate_series(1, 50) g;
         INSERT INTO purchase SELECT g, 1 + g % 50, g * 1.5, now() FROM generate_series(1, 200) g; ANALYZE;`, { db: 'sb_ext_fixture' });
+  // A login role that may read customer but not purchase (the privilege warning in the Connections view).
+  psql("DO $$ BEGIN CREATE ROLE sb_ext_reader LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
+  psql('GRANT SELECT ON customer TO sb_ext_reader', { db: 'sb_ext_fixture' });
 
   // MusicBrainz (375 tables) for the tree benchmark: loaded once, kept between runs (its schema does not change).
   let musicbrainz;

@@ -683,3 +683,33 @@ describe('Metrics view goes to the definitions', () => {
     }
   });
 });
+
+describe('Privileges of the indexing role', () => {
+  const fx = fixtures();
+
+  it('warns on the connection and marks the tables the role cannot read', async () => {
+    const api = await activateApi();
+    await api.connections.save({ name: 'ux_reader', engine: 'postgres', host: fx.pg.host, port: fx.pg.port, database: fx.pg.database, user: 'sb_ext_reader' });
+    try {
+      const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'ux_reader')) as IndexOutcome;
+      assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
+      await api.catalog.check(true);
+      const src = api.connectionsTree.getChildren().find((n) => n.kind === 'source' && n.name === 'ux_reader')!;
+      const item = api.connectionsTree.getTreeItem(src);
+      assert.match(String(item.description), /1 table not readable/);
+      assert.equal((item.iconPath as vscode.ThemeIcon).id, 'warning');
+      const md = tooltip(api, src);
+      assert.match(md, /The role `sb_ext_reader` cannot read 1 table\*\*: `public\.purchase`/, md);
+      const purchase = await tableNode(api, 'ux_reader', 'public', 'purchase');
+      const p = api.connectionsTree.getTreeItem(purchase);
+      assert.match(String(p.description), /^not readable/);
+      assert.equal((p.iconPath as vscode.ThemeIcon).id, 'lock');
+      assert.match(tooltip(api, purchase), /Not readable by `sb_ext_reader`/);
+      const customer = api.connectionsTree.getTreeItem(await tableNode(api, 'ux_reader', 'public', 'customer'));
+      assert.doesNotMatch(String(customer.description), /not readable/);
+      assert.equal((customer.iconPath as vscode.ThemeIcon).id, 'table');
+    } finally {
+      await api.connections.remove('ux_reader');
+    }
+  });
+});

@@ -139,6 +139,8 @@ export interface SourcePrivileges {
   readonly bypassRls: boolean;
   /** INSERT, UPDATE, DELETE or TRUNCATE on at least one user table. */
   readonly canWrite: boolean;
+  /** `schema.name` of the relations the role cannot read (absent in catalogs indexed before this was recorded). */
+  readonly unreadable?: readonly string[];
 }
 
 /** Catalog artifact key under which a source's privilege record is kept. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CatalogState } from '../../core/catalog/provider';
 import type { TableEntry } from '../../core/catalog/view';
-import type { ColumnInfo, SourceInfo } from '../../core/catalog/model';
+import type { ColumnInfo, SourceInfo, SourcePrivileges } from '../../core/catalog/model';
 import { formatName } from '../../core/catalog/names';
 import { engineLabel } from '../connections/engines';
 import type { ConnectionConfig } from '../connections/model';
@@ -76,10 +76,16 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
     }
   }
 
+  /** The indexing role's privilege record of a source, when the catalog has one. */
+  private privilegesOf(source: SourceInfo | undefined): SourcePrivileges | undefined {
+    const state = this.deps.catalog();
+    return source && state?.state === 'ready' ? state.view.privileges.get(source.id) : undefined;
+  }
+
   getTreeItem(node: ConnectionNode): vscode.TreeItem {
     switch (node.kind) {
       case 'source':
-        return sourceItem(node, this.deps.indexing().get(node.name), this.deps.failures().get(node.name));
+        return sourceItem(node, this.deps.indexing().get(node.name), this.deps.failures().get(node.name), this.privilegesOf(node.source));
       case 'schema': {
         const item = new vscode.TreeItem(node.schema, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `schema:${node.sourceName}:${node.schema}`;
@@ -88,8 +94,10 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
         item.contextValue = 'schema';
         return item;
       }
-      case 'table':
-        return tableItem(node.entry);
+      case 'table': {
+        const p = this.privilegesOf(node.entry.source);
+        return tableItem(node.entry, p?.unreadable?.includes(`${node.entry.table.schema}.${node.entry.table.name}`) ? p.role : undefined);
+      }
       case 'column':
         return columnItem(node.entry, node.column);
       case 'message': {
@@ -107,7 +115,10 @@ export class ConnectionsTreeProvider implements vscode.TreeDataProvider<Connecti
   }
 }
 
-function sourceItem(node: Extract<ConnectionNode, { kind: 'source' }>, progress: string | undefined, failure: IndexFailure | undefined): vscode.TreeItem {
+/** Names listed in a tooltip before "and N more". */
+const UNREADABLE_LISTED = 10;
+
+function sourceItem(node: Extract<ConnectionNode, { kind: 'source' }>, progress: string | undefined, failure: IndexFailure | undefined, privileges: SourcePrivileges | undefined): vscode.TreeItem {
   const item = new vscode.TreeItem(node.name, vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `source:${node.name}`;
   const engine = node.config?.engine ?? node.source?.engine ?? '?';
@@ -117,6 +128,9 @@ function sourceItem(node: Extract<ConnectionNode, { kind: 'source' }>, progress:
   else if (node.source) parts.push(plural(node.source.tableCount, 'table'), `indexed ${formatAge(node.source.indexedAt)}`);
   else if (!failed) parts.push('not indexed');
   if (failed) parts.push('last index failed');
+  // Tables the indexing role cannot read: in the tree, but their rows, samples and agent queries fail.
+  const unreadable = progress === undefined && !failed && node.source ? (privileges?.unreadable ?? []) : [];
+  if (unreadable.length) parts.push(`${plural(unreadable.length, 'table')} not readable`);
   item.description = parts.join(' · ');
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escapeMd(node.name)}** — ${parts[0]}\n\n`);
@@ -130,6 +144,13 @@ function sourceItem(node: Extract<ConnectionNode, { kind: 'source' }>, progress:
     if (node.source.serverVersion) md.appendMarkdown(` · server ${escapeMd(node.source.serverVersion)}`);
     md.appendMarkdown(`\n\nIndexed ${escapeMd(node.source.indexedAt)}`);
   } else if (!failed) md.appendMarkdown('Not indexed yet.');
+  if (unreadable.length && privileges) {
+    const listed = unreadable.slice(0, UNREADABLE_LISTED).map(codeSpan).join(', ');
+    const more = unreadable.length > UNREADABLE_LISTED ? ` and ${unreadable.length - UNREADABLE_LISTED} more` : '';
+    md.appendMarkdown(`\n\n$(warning) **The role ${codeSpan(privileges.role)} cannot read ${plural(unreadable.length, 'table')}**: ${listed}${more}. `);
+    md.appendMarkdown('Their columns are listed, but Preview Rows, profiles, metrics and agent queries on them fail, and they have no samples. ');
+    md.appendMarkdown(`Grant SELECT (and USAGE on the schema) to ${codeSpan(privileges.role)}, or run ${codeSpan('schemabrain role-sql')} for a read-only role, then re-index.`);
+  }
   if (!node.config) md.appendMarkdown('\n\n_Indexed outside the editor (not in your connections)._');
   item.tooltip = md;
   item.iconPath =
@@ -137,12 +158,14 @@ function sourceItem(node: Extract<ConnectionNode, { kind: 'source' }>, progress:
       ? new vscode.ThemeIcon('loading~spin')
       : failed
         ? new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'))
-        : new vscode.ThemeIcon(node.source ? 'database' : 'circle-large-outline');
+        : unreadable.length
+          ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'))
+          : new vscode.ThemeIcon(node.source ? 'database' : 'circle-large-outline');
   item.contextValue = node.config ? (failed ? 'source.failed' : 'source') : 'sourceExternal';
   return item;
 }
 
-function tableItem(entry: TableEntry): vscode.TreeItem {
+function tableItem(entry: TableEntry, unreadableBy: string | undefined): vscode.TreeItem {
   const t = entry.table;
   const item = new vscode.TreeItem(t.name, t.columns.length ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
   item.id = `table:${entry.key}`;
@@ -150,10 +173,17 @@ function tableItem(entry: TableEntry): vscode.TreeItem {
   const desc: string[] = [];
   if (t.kind !== 'table') desc.push(t.kind.replace('_', ' '));
   if (t.rowEstimate !== null && t.rowEstimate >= 0) desc.push(`~${formatCount(t.rowEstimate)} rows`);
+  if (unreadableBy !== undefined) desc.unshift('not readable');
   if (t.comment) desc.push(firstLine(t.comment));
   item.description = desc.join(' · ');
   item.tooltip = tableTooltip(entry);
-  item.iconPath = new vscode.ThemeIcon(isView ? 'eye' : t.kind === 'partitioned_table' ? 'layers' : 'table');
+  if (unreadableBy !== undefined) {
+    item.tooltip.appendMarkdown(`$(warning) **Not readable by ${codeSpan(unreadableBy)}**: no SELECT on it (or no USAGE on its schema). Preview Rows, profiles and agent queries on it fail until it is granted.\n\n`);
+  }
+  item.iconPath =
+    unreadableBy !== undefined
+      ? new vscode.ThemeIcon('lock', new vscode.ThemeColor('list.warningForeground'))
+      : new vscode.ThemeIcon(isView ? 'eye' : t.kind === 'partitioned_table' ? 'layers' : 'table');
   item.contextValue = isView ? 'view' : 'table';
   return item;
 }

@@ -147,7 +147,7 @@ export class PostgresIntrospector implements Introspector {
       return {
         database: server?.database ?? this.spec.database,
         serverVersion: server?.server_version ?? null,
-        ...(server ? { privileges: { role: server.role, superuser: server.is_superuser, bypassRls: server.bypass_rls, canWrite: server.can_write } } : {}),
+        ...(server ? { privileges: { role: server.role, superuser: server.is_superuser, bypassRls: server.bypass_rls, canWrite: server.can_write, unreadable: server.unreadable ?? [] } } : {}),
         snapshot: { schemas: mapped.schemas, tables: mapped.tables, enums: mapped.enums },
         samples,
         warnings,

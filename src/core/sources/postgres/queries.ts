@@ -15,6 +15,8 @@ export interface ServerRow {
   readonly is_superuser: boolean;
   readonly bypass_rls: boolean;
   readonly can_write: boolean;
+  /** `schema.name` of the user relations this role cannot SELECT from (no USAGE on the schema or no SELECT). */
+  readonly unreadable: string[] | null;
 }
 
 // has_table_privilege with a list is true when any one is held:
@@ -23,7 +25,11 @@ export const SERVER_SQL = `SELECT current_database() AS database, current_settin
   current_user AS role, r.rolsuper AS is_superuser, r.rolbypassrls AS bypass_rls,
   EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
           WHERE c.relkind IN ('r', 'p') AND ${SYSTEM_SCHEMA_FILTER}
-            AND has_table_privilege(c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')) AS can_write
+            AND has_table_privilege(c.oid, 'INSERT, UPDATE, DELETE, TRUNCATE')) AS can_write,
+  ARRAY(SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE c.relkind IN ('r', 'p', 'v', 'm', 'f') AND NOT c.relispartition AND ${SYSTEM_SCHEMA_FILTER}
+          AND NOT (has_schema_privilege(n.oid, 'USAGE') AND has_table_privilege(c.oid, 'SELECT'))
+        ORDER BY 1 LIMIT 1000) AS unreadable
   FROM pg_roles r WHERE r.rolname = current_user`;
 
 export interface SchemaRow {
