@@ -93,6 +93,10 @@ export function classifyDriverError(err: unknown, spec: SourceSpec, secrets: rea
         : 'Check the user name and password (SchemaBrain: Set Source Password, a ${ENV} reference in the URL, or ~/.pgpass).',
     );
   }
+  // node-postgres, asked for a password it does not have (SCRAM or MD5 authentication without one).
+  if (/client password must be a string|password must be a string|password authentication/i.test(raw) && !code) {
+    return out('auth_failed', `PostgreSQL at ${host} asks for a password for user '${spec.user}' and none was given`, 'Give the password (the editor asks for it; on the command line use --password-stdin, a ${ENV} reference in the URL, PGPASSWORD or ~/.pgpass).');
+  }
   if (code === '3D000') {
     return out('database_missing', `database '${spec.database}' does not exist on ${host}`, 'Check the database name in the URL; list databases with \\l in psql.');
   }

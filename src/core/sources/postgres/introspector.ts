@@ -194,7 +194,15 @@ export class PostgresIntrospector implements Introspector {
     const client = new (pgDriver().Client)(clientConfig(this.spec, this.options));
     // An idle client whose server goes away emits 'error'; without a listener that would crash the process.
     client.on('error', () => undefined);
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (e) {
+      // A connect that failed mid-authentication (e.g. the server wants a password and none was given) leaves the
+      // socket open until the server's authentication_timeout (60 s by default), which keeps the process alive:
+      // close it now.
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      throw e;
+    }
     this.client = client;
     return client;
   }
