@@ -25,6 +25,7 @@ const BENCHMARKS = [
   { name: 'sql-mask', script: 'bench/sql/mask-latency.ts', quick: false },
   { name: 'semantic', script: 'bench/semantic/run.ts', quick: false },
   { name: 'mcp', script: 'bench/mcp/run.ts', quick: true },
+  { name: 'team', script: 'bench/team/run.ts', quick: true },
 ];
 
 function listFlag(args, name) {

@@ -31,6 +31,8 @@ const contributes = {
   ],
   commands: [
     cmd('addConnection', 'add'),
+    cmd('connectTeamServer', 'plug'),
+    cmd('disconnectTeamServer', 'debug-disconnect'),
     cmd('editConnection', 'edit'),
     cmd('removeConnection', 'trash'),
     cmd('indexConnection', 'database'),
@@ -91,6 +93,7 @@ const contributes = {
   configuration: {
     title: 'SchemaBrain',
     properties: {
+      'schemabrain.team.url': { type: 'string', scope: 'application', default: '', markdownDescription: '%schemabrain.config.teamUrl%' },
       'schemabrain.connections': {
         type: 'array',
         // Shown in User, Remote and Workspace settings: a team can keep its connections (never passwords) in the repo.

@@ -12,6 +12,8 @@ import { registerMcpProvider, type McpRegistration, type McpRegistrationApi } fr
 import { registerSemanticFeatures, type SemanticFeatures } from './semantic/register';
 import { Notifier, windowPrompter, type Prompter } from './prompter';
 import { StatusBar } from './status-bar';
+import { registerTeamCommands } from './team/team-commands';
+import { TeamConnection, TeamData } from './team/team-connection';
 import { TailChannel } from './tail/tail-channel';
 import { AuditTreeProvider } from './views/audit-tree';
 import { ConnectionsTreeProvider } from './views/connections-tree';
@@ -35,6 +37,9 @@ export interface SchemaBrainApi {
   readonly statusBar: StatusBar;
   readonly notifier: Notifier;
   readonly mcp: () => McpRegistration;
+  /** The team server link (URL setting + token in SecretStorage) and what the views read from it. */
+  readonly team: TeamConnection;
+  readonly teamData: TeamData;
   /** The open connection form, if any. */
   readonly connectionForm: () => ConnectionForm | undefined;
   /** The open audit panel, if any (a getter: checks run from another bundle and cannot see the class's static). */
@@ -70,16 +75,31 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
   context.subscriptions.push(connections, catalog, audit, tail, statusBar);
 
   let catalogState: CatalogState | undefined;
-  const connectionsTree = new ConnectionsTreeProvider({ connections: () => connections.list(), catalog: () => catalogState, indexing: () => indexer.progress, failures: () => indexer.failures });
+  // Connected to a team server, the views show its catalog, published definitions and audit rows instead.
+  const team = new TeamConnection(context.secrets, log);
+  const teamData = new TeamData(team, path.join(context.globalStorageUri.fsPath, 'team'));
+  context.subscriptions.push(team);
+  const connectionsTree = new ConnectionsTreeProvider({
+    connections: () => (team.active ? [] : connections.list()),
+    catalog: () => (team.active ? teamData.catalogState : catalogState),
+    indexing: () => indexer.progress,
+    failures: () => indexer.failures,
+  });
   const metricsTree = new MetricsTreeProvider();
-  const auditTree = new AuditTreeProvider(audit);
+  const auditTree = new AuditTreeProvider({
+    list: (q) => (team.active ? teamData.audit.list(q) : audit.list(q)),
+    get verification() {
+      return team.active ? teamData.audit.verification() : audit.verification;
+    },
+    head: () => (team.active ? teamData.audit.head() : audit.head()),
+  });
   context.subscriptions.push(
     vscode.window.createTreeView(VIEW_IDS.connections, { treeDataProvider: connectionsTree, showCollapseAll: true }),
     vscode.window.createTreeView(VIEW_IDS.metrics, { treeDataProvider: metricsTree, showCollapseAll: true }),
     vscode.window.createTreeView(VIEW_IDS.audit, { treeDataProvider: auditTree }),
   );
 
-  const mcpDeps = { serverPath: dist('server.js'), extensionVersion: String(context.extension.packageJSON.version ?? '0.0.0'), connections, settings, nodePath: process.execPath, log };
+  const mcpDeps = { serverPath: dist('server.js'), extensionVersion: String(context.extension.packageJSON.version ?? '0.0.0'), connections, settings, nodePath: process.execPath, log, team };
   const mcp = registerMcpProvider(context, vscode.lm as McpRegistrationApi | undefined, mcpDeps);
   if (!mcp.registered) void vscode.window.showWarningMessage(mcp.message);
   void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.mcpApiMissing, !mcp.registered);
@@ -105,6 +125,13 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
   });
 
   const refresh = async (): Promise<void> => {
+    if (team.active) {
+      await teamData.load();
+      await metricsTree.reload(teamData.catalogState?.state === 'ready' ? teamData.catalogState.view : undefined, teamData.definitionsRoot);
+      connectionsTree.refresh();
+      auditTree.refresh();
+      return;
+    }
     catalogState = await catalog.check(true);
     await metricsTree.reload(catalogState.state === 'ready' ? catalogState.view : undefined);
     auditTree.refresh();
@@ -131,6 +158,10 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     metricsTree.onDidLoad((has) => void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.hasDefinitions, has)),
     tail.onDidAppend(() => auditTree.refresh()),
     audit.onDidVerify(() => auditTree.refresh()),
+    team.onDidChange(() => {
+      if (mcp.registered) mcp.provider.bumpVersion();
+      void refresh().then(() => connectionsTree.refresh());
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (!e.affectsConfiguration(CONFIG_SECTION)) return;
       const s = settings();
@@ -160,6 +191,8 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     catalogView: () => (catalogState?.state === 'ready' ? catalogState.view : undefined),
   });
 
+  registerTeamCommands(context, { team, prompter: () => prompter, notifier });
+
   const describe = DescribeProvider.register(context, () => (catalogState?.state === 'ready' ? catalogState.view : undefined));
   context.subscriptions.push(catalog.onDidChange(() => describe.refresh()));
 
@@ -180,6 +213,12 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
 
   tail.follow(settings().eventsPath);
   syncContext();
+  // A token kept from an earlier session reconnects the views and the provider without a prompt.
+  void team.init().then(() => {
+    if (!team.active) return;
+    if (mcp.registered) mcp.provider.changed();
+    void refresh();
+  });
   void refresh();
   const activationMs = performance.now() - t0;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
@@ -187,6 +226,8 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
   return {
     connections, settings, catalog, connectionsTree, metricsTree, auditTree, audit, indexer, tail, statusBar, notifier,
     mcp: () => mcp,
+    team,
+    teamData,
     auditPanel: () => AuditPanel.instance,
     connectionForm: () => ConnectionForm.instance,
     semantic,

@@ -29,6 +29,7 @@ export async function run(): Promise<void> {
     failures: () => require('./failures.test'),
     secrets: () => require('./secrets.test'),
     ux: () => require('./ux.test'),
+    team: () => require('./team.test'),
   };
   for (const [name, load] of Object.entries(suites)) if (!files || files.includes(name)) load();
   const results: TestResult[] = [];

@@ -97,6 +97,7 @@ describe('MCP server definition provider', () => {
     const defs = reg.provider.provideMcpServerDefinitions();
     assert.equal(defs.length, 1);
     const def = defs[0]!;
+    assert.ok(def instanceof vscode.McpStdioServerDefinition, 'without a team server the local stdio server is offered');
     assert.equal(def.command, process.execPath);
     assert.equal(def.env.ELECTRON_RUN_AS_NODE, '1');
     assert.ok(def.args.some((a) => a.endsWith('dist/server.js')));

@@ -6,6 +6,7 @@ import { childEnv, type Settings } from '../config';
 import { EXTENSION_ID, MCP_PROVIDER_ID, MCP_SERVER_LABEL } from '../constants';
 import type { ConnectionStore } from '../connections/store';
 import type { Log } from '../log';
+import { TEAM_MCP_LABEL, type TeamConnection } from '../team/team-connection';
 
 /** The id the workbench gives our server: `<extension id, lower case>/<label>` (used by workbench.mcp.* commands). */
 export const MCP_SERVER_DEFINITION_ID = `${EXTENSION_ID.toLowerCase()}/${MCP_SERVER_LABEL}`;
@@ -18,6 +19,8 @@ export interface McpProviderDeps {
   /** Node for the child: the editor's own binary (ELECTRON_RUN_AS_NODE=1 makes Electron act as Node). */
   readonly nodePath: string;
   readonly log: Log;
+  /** When connected to a team server, it is offered instead of the local server (token from SecretStorage). */
+  readonly team?: TeamConnection;
 }
 
 /**
@@ -25,7 +28,7 @@ export interface McpProviderDeps {
  * `provide…` is cheap and eager (no secrets, no I/O beyond a stat); `resolve…` runs right before each launch and
  * opens a fresh one-shot secret channel that the server uses to fetch passwords, so they never reach argv or env.
  */
-export class SchemaBrainMcpProvider implements vscode.McpServerDefinitionProvider<vscode.McpStdioServerDefinition>, vscode.Disposable {
+export class SchemaBrainMcpProvider implements vscode.McpServerDefinitionProvider<vscode.McpServerDefinition>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<void>();
   readonly onDidChangeMcpServerDefinitions = this.emitter.event;
   private channel: SecretChannel | undefined;
@@ -46,9 +49,15 @@ export class SchemaBrainMcpProvider implements vscode.McpServerDefinitionProvide
     this.emitter.fire();
   }
 
-  provideMcpServerDefinitions(): vscode.McpStdioServerDefinition[] {
+  provideMcpServerDefinitions(): vscode.McpServerDefinition[] {
     this.provideCalls += 1;
     const settings = this.deps.settings();
+    const team = this.deps.team;
+    const teamUrl = team?.active ? team.url() : undefined;
+    if (settings.mcpEnabled && teamUrl) {
+      // No header here: the token is added in resolve, right before each start, from SecretStorage.
+      return [new vscode.McpHttpServerDefinition(TEAM_MCP_LABEL, vscode.Uri.parse(teamUrl.toString()), {}, `${this.deps.extensionVersion}+team.r${this.restartNonce}`)];
+    }
     if (!settings.mcpEnabled || !fs.existsSync(this.deps.serverPath)) return [];
     // Settings travel as the server's own flags (none of them is a secret).
     const args = [
@@ -66,8 +75,18 @@ export class SchemaBrainMcpProvider implements vscode.McpServerDefinitionProvide
     return [def];
   }
 
-  async resolveMcpServerDefinition(def: vscode.McpStdioServerDefinition): Promise<vscode.McpStdioServerDefinition> {
+  async resolveMcpServerDefinition(def: vscode.McpServerDefinition): Promise<vscode.McpServerDefinition | undefined> {
     this.resolveCalls += 1;
+    if (def instanceof vscode.McpHttpServerDefinition) {
+      const token = await this.deps.team?.token();
+      if (!token) {
+        this.deps.log.warn('the team server has no token in secret storage; run SchemaBrain: Connect to Team Server');
+        return undefined;
+      }
+      def.headers = { ...def.headers, Authorization: `Bearer ${token}` };
+      this.deps.log.info(`MCP team server launch prepared (${def.uri.authority}; token from secret storage)`);
+      return def;
+    }
     this.channel?.dispose();
     const passwords = await this.deps.connections.passwords();
     this.channel = await createSecretChannel(passwords, { maxUses: 1, ttlMs: 120_000 });

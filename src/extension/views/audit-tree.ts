@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { AuditRecord } from '../../core/audit/record';
-import { describeVerification, type AuditService } from '../audit/audit-service';
+import type { AuditHead } from '../../core/audit/record';
+import { describeVerification, type AuditPage, type AuditQuery, type VerificationState } from '../audit/audit-service';
 import { COMMAND_IDS } from '../constants';
 
 export type AuditNode = { readonly kind: 'verification' } | { readonly kind: 'row'; readonly row: AuditRecord } | { readonly kind: 'more'; readonly count: number };
@@ -14,13 +15,20 @@ const STATUS_ICON: Record<string, [string, string | undefined]> = {
   refused: ['circle-slash', 'problemsErrorIcon.foreground'],
 };
 
+/** Where the rows come from: the local audit log (AuditService), or a team server's store while connected. */
+export interface AuditTreeSource {
+  list(q: AuditQuery): Promise<AuditPage>;
+  readonly verification: VerificationState;
+  head(): AuditHead | undefined;
+}
+
 /** Newest tool calls first, under the chain verification state. */
 export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode> {
   private readonly emitter = new vscode.EventEmitter<AuditNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   static readonly LIMIT = 50;
 
-  constructor(private readonly audit: AuditService) {}
+  constructor(private readonly audit: AuditTreeSource) {}
 
   refresh(): void {
     this.emitter.fire(undefined);
@@ -60,7 +68,9 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode> {
     const r = node.row;
     const item = new vscode.TreeItem(r.tool, vscode.TreeItemCollapsibleState.None);
     item.id = `audit:${r.seq}`;
-    item.description = `${r.status}${r.errorKind ? ` (${r.errorKind})` : ''} · ${Math.round(r.durationMs)} ms · ${r.time.slice(11, 19)}`;
+    // Rows from a team store name who made the call.
+    const principal = (r as { principal?: string | null }).principal;
+    item.description = `${r.status}${r.errorKind ? ` (${r.errorKind})` : ''} · ${Math.round(r.durationMs)} ms · ${r.time.slice(11, 19)}${principal ? ` · ${principal.split('/')[0]}` : ''}`;
     const [icon, color] = STATUS_ICON[r.status] ?? ['circle-outline', undefined];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const md = new vscode.MarkdownString();

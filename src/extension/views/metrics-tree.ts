@@ -22,9 +22,12 @@ export class MetricsTreeProvider implements vscode.TreeDataProvider<MetricsNode>
   /** Fires with whether any definition exists (drives the welcome content's context key). */
   readonly onDidLoad = this.changed.event;
 
-  /** Re-reads `.schemabrain/` of the first workspace folder, validating names against the catalog when there is one. */
-  async reload(view?: CatalogView): Promise<LoadResult | undefined> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
+  /**
+   * Re-reads `.schemabrain/` of the first workspace folder (or of `root`: the team server's published definitions),
+   * validating names against the catalog when there is one.
+   */
+  async reload(view?: CatalogView, root?: string): Promise<LoadResult | undefined> {
+    const folder = root ? { uri: vscode.Uri.file(root) } : vscode.workspace.workspaceFolders?.[0];
     const catalog = view && !view.isEmpty
       ? semanticCatalog(view.sources.map((s) => ({ source: s.name, tables: view.tablesOf(s.name).map((e) => e.table) })))
       : undefined;

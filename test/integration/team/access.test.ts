@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import { runAs, type Principal } from '../../../src/core/store/principal';
 import { createAccessControl, createRateLimiter, roleAllows } from '../../../src/server/team/access';
 import { roleFromScope } from '../../../src/server/team/jwt';
+import { createPolicy } from '../../../src/core/pii/policy';
+import { parseRoleBlocks } from '../../../src/core/store/team-state';
+import { TeamPiiPolicy } from '../../../src/server/team/team-pii';
 
 describe('team access decisions (no server)', () => {
   it('a token bucket per principal: the burst, then one call per 1/rate seconds, each principal on its own', () => {
@@ -44,5 +47,31 @@ describe('team access decisions (no server)', () => {
     const env = runAs(scoped, () => limited.check('describe_table', {}));
     assert.equal(env?.status, 'error');
     assert.equal(env?.error?.kind, 'rate_limited');
+  });
+});
+
+describe('team PII policy per role (no server)', () => {
+  const contactTag = { categories: ['contact'], sensitivity: 'pii' as const, confidence: 0.9, signals: [], origin: 'classifier' as const };
+  const who = (role: 'catalog' | 'analyst' | 'admin') => ({ name: role, tokenId: 'id', role, sources: null });
+
+  it('parses ROLE=CATEGORY lists and names the valid values on a mistake', () => {
+    assert.deepEqual(parseRoleBlocks(['catalog=contact,financial', 'catalog=health']), { catalog: ['contact', 'financial', 'health'] });
+    assert.throws(() => parseRoleBlocks(['reader=contact']), /unknown role 'reader'; roles are catalog, analyst, admin/);
+    assert.throws(() => parseRoleBlocks(['catalog=contacts']), /unknown PII category 'contacts'; valid categories are: /);
+    assert.throws(() => parseRoleBlocks(['catalog']), /ROLE=CATEGORY/);
+  });
+
+  it('a role block denies the category to that role only, wins over the allow list, and gives the role views of its own', () => {
+    const pii = new TeamPiiPolicy(createPolicy({ allow: ['contact'] }));
+    const gate = pii.gate();
+    assert.deepEqual(runAs(who('catalog'), () => gate.blockedCategories(contactTag)), []);
+    pii.load({ id: 3, body: 'version: 1\nallow: [contact]\n', roleBlock: { catalog: ['contact'] }, publishedBy: 't', publishedAt: new Date() });
+    assert.deepEqual(runAs(who('catalog'), () => gate.blockedCategories(contactTag)), ['contact']);
+    assert.deepEqual(runAs(who('analyst'), () => gate.blockedCategories(contactTag)), []);
+    assert.deepEqual(gate.blockedCategories(contactTag), [], 'no principal: the shared policy');
+    assert.notEqual(pii.viewKey('catalog'), pii.viewKey('analyst'));
+    assert.equal(pii.viewKey('analyst'), pii.viewKey('admin'));
+    pii.load(null);
+    assert.equal(pii.viewKey('catalog'), '');
   });
 });

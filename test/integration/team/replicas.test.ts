@@ -13,8 +13,12 @@ import { ensureBuilt, ROOT } from '../../support/build';
 import { CHINOOK_SQLITE } from '../../support/server-harness';
 import { call, cli, connectClient, freshTeamDb, startReplica, tempDir, type Replica, type TeamDb } from './support';
 
-/** Calls in the run: 1,000 by default (the default suite's budget); SCHEMABRAIN_TEAM_CALLS=20000 for the full run. */
-const TOTAL = Number(process.env.SCHEMABRAIN_TEAM_CALLS ?? 1000);
+/**
+ * Calls in the run: 300 by default (keeps the default suite's run well under two minutes on a loaded machine; the
+ * kill, the restart and the mid-run publish still happen inside it); SCHEMABRAIN_TEAM_CALLS=20000 for the full run,
+ * whose last result is recorded in bench/results/team.md.
+ */
+const TOTAL = Number(process.env.SCHEMABRAIN_TEAM_CALLS ?? 300);
 /**
  * The 2 s bound for a published definition holds with CPU to spare. On a machine whose run queue is several times
  * its core count (a shared CI box), every replica's event loop lags by seconds and the bound cannot be met by any
@@ -27,7 +31,7 @@ const PROBE_METRIC = 'team_probe_metric';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('team server: three replicas over one store, 30 clients, one replica killed and restarted', function () {
-  this.timeout(Math.max(300_000, TOTAL * 60));
+  this.timeout(Math.max(180_000, TOTAL * 60));
   let db: TeamDb | null = null;
   let store: PgStore;
   const replicas: Replica[] = [];
