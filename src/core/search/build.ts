@@ -148,6 +148,13 @@ export interface Scratch {
   readonly local: number[];
 }
 
+/**
+ * Columns that every row carries for bookkeeping (surrogate key, audit stamps, edit counters, ordering); they do
+ * not make a junction (`l_artist_recording`: two ends, a link, `edits_pending`, `last_updated`, `link_order`)
+ * any less of one.
+ */
+const BOOKKEEPING = /^(?:id|rowguid|uuid|gid|created(?:_at|_on)?|updated(?:_at|_on)?|modified(?:_?date|_at|_on)?|last_?updated|last_?modified|edits_pending|(?:link_|sort_|display_)?order(?:ing)?|position|ordinal|version)$/i;
+
 /** Values longer than this are prose, not categories. */
 const MAX_VALUE_LENGTH = 60;
 /** Columns with more distinct values than this are not categorical. */
@@ -255,7 +262,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
     const fkTargets = new Set(table.foreignKeys.map((fk) => `${fk.targetSchema}.${fk.targetTable}`));
     const fkCols = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
     let otherCols = 0;
-    for (const c of table.columns) if (!fkCols.has(c.name)) otherCols++;
+    for (const c of table.columns) if (!fkCols.has(c.name) && !BOOKKEEPING.test(c.name)) otherCols++;
     const nameWords = splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p));
     const isBridge = fkTargets.size >= 2 && otherCols <= fkCols.size + 2;
     // A junction links people or places to other things; it does not hold them (`l_event_place`, `film_actor`).

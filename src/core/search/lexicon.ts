@@ -68,9 +68,11 @@ export function loadLexicon(): Lexicon {
       else list.push(id);
     }
   });
-  const conceptsOf = (c: string): readonly string[] => {
+  const conceptsOf = (c: string, inflection: boolean): readonly string[] => {
     const wn = wordnet(c);
-    const th = thesaurus.get(c);
+    // Thesaurus groups are exact senses: they follow a plural or a past form, not a verb's -ing noun
+    // (`recording` is a song, not the `record` that means an album).
+    const th = inflection ? thesaurus.get(c) : undefined;
     return th === undefined ? wn : [...wn, ...th];
   };
   const hasConcepts = (c: string): boolean => thesaurus.has(c) || wordnet(c).length > 0;
@@ -94,7 +96,12 @@ export function loadLexicon(): Lexicon {
       let hit = conceptMemo.get(w);
       if (hit !== undefined) return hit;
       const found: string[] = [];
-      for (const c of lemmaCandidates(w)) for (const id of conceptsOf(c)) if (!found.includes(id)) found.push(id);
+      const lower = w.toLowerCase();
+      const gerund = lower.endsWith('ing') && thesaurus.has(lower);
+      for (const c of lemmaCandidates(w)) {
+        const inflection = c === lower || !gerund;
+        for (const id of conceptsOf(c, inflection)) if (!found.includes(id)) found.push(id);
+      }
       hit = found;
       if (conceptMemo.size > 50000) conceptMemo.clear();
       conceptMemo.set(w, hit);

@@ -138,6 +138,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const commonDf = n >= RANKING.commonMinTables ? RANKING.commonShare * n : Infinity;
   const local = data.scratch.local;
   const unmatched: string[] = [];
+  // Words of a proper name ("Dolly Parton") live in the table of people or places, not in a code list.
+  const mentionWords = new Set(parsed.mentions.flatMap((m) => m.text.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
   for (const { qt, df } of ordered) {
     const id = termIds.get(qt.term);
     const from = id === undefined ? 0 : start[id]!;
@@ -179,7 +181,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
         if (s > best[d]!) best[d] = s;
       }
     }
-    if (local.length === 0) unmatched.push(qt.surface);
+    if (local.length === 0 && !mentionWords.has(qt.surface)) unmatched.push(qt.surface);
     for (const d of local) {
       if (best[d] === 0) continue;
       st.touch(d);
@@ -189,8 +191,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     }
   }
 
+  // Tables that a word of the question reached (not only a proper name's class of people or places).
+  const lexical = new Set<number>();
+  for (const d of st.touched) if (st.score[d]! > 0) lexical.add(d);
   totalIdf += addMentions(data, parsed, st, allowed);
-  totalIdf += addValueHits(data, parsed, st, allowed);
+  totalIdf += addValueHits(data, parsed, st, allowed, lexical);
 
   // Name coverage and graph signals on the strongest candidates only.
   let ranked = topCandidates(data, st, RANKING.candidates);
@@ -224,9 +229,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     addValueLookups(data, ranked, unmatched, st, allowed);
     ranked = topCandidates(data, st, RANKING.candidates);
   }
-  addBridges(data, ranked, evidence, st, allowed);
+  addBridges(data, ranked, evidence, lexical, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
-  ranked = fillPaths(data, ranked, st, allowed);
+  ranked = fillPaths(data, ranked, lexical, st, allowed);
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = addParents(data, ranked, limit, st, allowed);
 
@@ -344,7 +349,7 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
 }
 
 /** Value index: literal category values named in the question ("customers in 'LATAM'"). Returns idf mass added. */
-function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number {
+function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, lexical: Set<number>): number {
   const n = data.docs.length;
   let added = 0;
   const probed = new Set<string>();
@@ -361,6 +366,7 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
     for (const e of list) {
       if (!allowed(e.d) || done.has(e.d)) continue;
       done.add(e.d);
+      lexical.add(e.d);
       st.touch(e.d);
       st.score[e.d]! += boost;
       st.matchedIdf[e.d]! += Math.min(idf, boost);
@@ -447,7 +453,7 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
 }
 
 /** Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing. */
-function addBridges(data: IndexData, ranked: readonly number[], evidence: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): void {
+function addBridges(data: IndexData, ranked: readonly number[], evidence: ReadonlySet<number>, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): void {
   // Only bridges next to a candidate can have two matched ends worth reporting.
   const seenBridge = new Set<number>();
   const boosts: Array<[number, number, string]> = [];
@@ -459,7 +465,8 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
       const ends = new Map<number, number>();
       // Both ends need evidence of their own: a neighbour that only borrowed score from a hit joins nothing asked for.
       for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && evidence.has(e.to)) ends.set(e.to, st.score[e.to]!);
-      if (ends.size < 2) continue;
+      // Two tables reached only as "holds people" (a name in the question) are not a pair the question joins.
+      if (ends.size < 2 || ![...ends.keys()].some((x) => lexical.has(x))) continue;
       const two = [...ends.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
       const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]);
       boosts.push([d, boost, `bridge between ${data.docs[two[0]![0]]!.name} and ${data.docs[two[1]![0]]!.name}`]);
@@ -497,7 +504,7 @@ function addQualifiers(data: IndexData, ranked: number[], limit: number, evidenc
       const t = e.to;
       if (evidence.has(t)) continue;
       const td = data.docs[t]!;
-      if (td.role !== 'lookup' && sharedBy(data, t) < RANKING.qualifierShared) continue;
+      if (td.role !== 'lookup' && !isQualifierRecord(data, t)) continue;
       offer(t, RANKING.qualifier * base, `qualifies ${bd.name}`);
       for (const e2 of data.edges[t]!) {
         if (e2.outgoing && e2.to !== t && data.docs[e2.to]!.role === 'lookup') offer(e2.to, RANKING.qualifier * 0.95 * base, `type of ${td.name}, qualifies ${bd.name}`);
@@ -531,7 +538,9 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
       const pw = data.docs[e.to]!.nameParts;
       if (data.docs[e.to]!.role !== 'entity') continue;
       // `release` for `release_country`; `salesorderheader` for `salesorderdetail` (same words but the last).
-      const sameStem = pw.length === stem.length || (pw.length === words.length && pw[pw.length - 1] !== words[words.length - 1]);
+      // A junction (`artist_tag`) belongs to both its ends alike: only its header sibling counts as its whole.
+      const sibling = pw.length === words.length && pw[pw.length - 1] !== words[words.length - 1];
+      const sameStem = sibling || (pw.length === stem.length && cd.role !== 'bridge');
       if (!sameStem || !stem.every((w, i) => pw[i] === w)) continue;
       const value = RANKING.parent * st.score[c]!;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `the ${data.docs[e.to]!.name} that ${cd.name} belongs to`]);
@@ -549,11 +558,21 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
   return topCandidates(data, st, RANKING.candidates);
 }
 
-/** How many junction tables point at d. */
-function sharedBy(data: IndexData, d: number): number {
-  let n = 0;
-  for (const e of data.edges[d]!) if (!e.outgoing && e.to !== d && data.docs[e.to]!.isBridge) n++;
-  return n;
+/**
+ * A record that qualifies junctions: several junctions point at it and it points at nothing but code lists
+ * (`link` → `link_type`), unlike an entity at the end of a junction (`release` → `release_group`, `artist_credit`).
+ */
+function isQualifierRecord(data: IndexData, d: number): boolean {
+  let shared = 0;
+  let outgoing = 0;
+  for (const e of data.edges[d]!) {
+    if (e.to === d) continue;
+    if (e.outgoing) {
+      if (data.docs[e.to]!.role !== 'lookup') return false;
+      outgoing++;
+    } else if (data.docs[e.to]!.isBridge) shared++;
+  }
+  return outgoing > 0 && shared >= RANKING.qualifierShared;
 }
 
 function pushExtra(st: QueryState, d: number, r: ExtraReason): void {
@@ -603,7 +622,7 @@ function topCandidates(data: IndexData, st: QueryState, k: number): number[] {
  * shortest FK path between them (up to `pathMaxHops` edges) are pulled up to just below the weaker endpoint.
  * Among equally short paths the one whose intermediates already score best wins, then the lexically first.
  */
-function fillPaths(data: IndexData, ranked: number[], st: QueryState, allowed: (d: number) => boolean): number[] {
+function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
   if (ranked.length < 2) return ranked;
   const topScore = st.score[ranked[0]!]!;
   const top = ranked.slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= 0.3 * topScore);
@@ -612,7 +631,8 @@ function fillPaths(data: IndexData, ranked: number[], st: QueryState, allowed: (
     for (let j = i + 1; j < top.length; j++) {
       const a = top[i]!;
       const b = top[j]!;
-      if (data.docs[a]!.source !== data.docs[b]!.source) continue;
+      // Two tables reached only as holders of people or places ("in Norway") are alternatives, not a join.
+      if (data.docs[a]!.source !== data.docs[b]!.source || (!lexical.has(a) && !lexical.has(b))) continue;
       const path = shortestPath(data, a, b, allowed, st);
       if (path === null || path.length <= 2) continue;
       const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);

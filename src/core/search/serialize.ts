@@ -14,7 +14,7 @@ import type { BuildSearchIndexInput } from './types';
 
 const MAGIC = 0x49534253; // "SBSI" read as a little-endian u32
 /** Bump when the tokeniser, the BM25F constants or the layout change: old bytes then fail to load. */
-export const INDEX_FORMAT = 3;
+export const INDEX_FORMAT = 4;
 
 interface Header {
   readonly format: number;
