@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'sql.js';
 import { loadSqlJs } from './sqljs';
-import type { EnumInfo, SchemaInfo, SourceInfo, TableInfo } from './model';
+import type { ColumnInfo, EnumInfo, SchemaInfo, SourceInfo, TableInfo } from './model';
 
 /**
  * The catalog file: a SQLite database written through sql.js. One writer (the indexer) replaces it with an atomic
@@ -71,6 +71,65 @@ export interface StoredSource {
 
 const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
 
+/**
+ * Column fields left out of a stored body when they hold their usual value (most columns have no default, comment,
+ * enum, statistics or PII tag): the body of a wide table shrinks by about 40 %, and with it the catalog file, the
+ * time to write and parse it, and a reader's memory. Bodies written in full (older catalogs) read the same.
+ */
+const COLUMN_DEFAULTS = { defaultExpr: null, isGenerated: false, isIdentity: false, comment: null, enumLabels: null, stats: null, pii: null } as const;
+
+const COLUMN_FIELDS = new Set(['name', 'ordinal', 'dataType', 'isNullable', ...Object.keys(COLUMN_DEFAULTS)]);
+
+function compactColumn(c: ColumnInfo): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k in c) {
+    const v = (c as unknown as Record<string, unknown>)[k];
+    if (v !== (COLUMN_DEFAULTS as Record<string, unknown>)[k] || !(k in COLUMN_DEFAULTS)) out[k] = v;
+  }
+  return out;
+}
+
+/** The stored JSON of a relation (column fields at their usual value left out). */
+export function encodeTableBody(t: TableInfo): string {
+  return JSON.stringify({ ...t, columns: t.columns.map(compactColumn) });
+}
+
+/** A relation from its stored JSON, every column with all its fields in one fixed order (one object shape). */
+export function decodeTableBody(body: string): TableInfo {
+  const t = JSON.parse(body) as TableInfo;
+  const columns = t.columns.map((c): ColumnInfo => {
+    const full: ColumnInfo = {
+      name: c.name,
+      ordinal: c.ordinal,
+      dataType: c.dataType,
+      isNullable: c.isNullable,
+      defaultExpr: c.defaultExpr ?? null,
+      isGenerated: c.isGenerated ?? false,
+      isIdentity: c.isIdentity ?? false,
+      comment: c.comment ?? null,
+      enumLabels: c.enumLabels ?? null,
+      stats: c.stats ?? null,
+      pii: c.pii ?? null,
+    };
+    for (const k in c) if (!COLUMN_FIELDS.has(k)) return { ...full, ...c };
+    return full;
+  });
+  return { ...t, columns };
+}
+
+/** SQLite's default (BINARY) order of text: UTF-8 byte order, which is code point order. */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i)!;
+    const y = b.codePointAt(i)!;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
 type SqlValue = number | string | Uint8Array | null;
 
 export class CatalogStore {
@@ -89,6 +148,9 @@ export class CatalogStore {
 
   /** Opens an existing catalog file; throws CatalogError('not_found' | 'corrupt' | 'too_new'). */
   static async open(filePath: string): Promise<CatalogStore> {
+    // A file whose stamp matches the summary written by save() is byte for byte what an indexer wrote: the page
+    // check below is skipped for it (on a 40 MB catalog it costs more than reading every relation).
+    const written = readCatalogSummary(filePath) !== null;
     let bytes: Buffer;
     try {
       bytes = fs.readFileSync(filePath);
@@ -107,7 +169,7 @@ export class CatalogStore {
       db.exec('SELECT count(*) FROM sqlite_schema');
       // A damaged interior page is invisible to the schema query and surfaces later, in whichever query first
       // touches it; quick_check (every page, no index cross-check) finds it here, so readers and the indexer agree.
-      const check = db.exec('PRAGMA quick_check(1)')[0]?.values[0]?.[0];
+      const check = written ? 'ok' : db.exec('PRAGMA quick_check(1)')[0]?.values[0]?.[0];
       if (check !== 'ok') {
         db.close();
         throw new Error(String(check ?? 'quick_check returned nothing').replace(/\s+/g, ' '));
@@ -236,15 +298,24 @@ export class CatalogStore {
     const rows = sourceId
       ? this.all(`SELECT body FROM relations WHERE source_id = ? ORDER BY schema, name`, [sourceId])
       : this.all(`SELECT body FROM relations ORDER BY source_id, schema, name`);
-    return rows.map((r) => JSON.parse(String(r.body)) as TableInfo);
+    return rows.map((r) => decodeTableBody(String(r.body)));
   }
 
   /** Every relation with its source id, in one scan (what readers build their in-memory view from). */
   loadAllTables(): Array<{ sourceId: string; table: TableInfo }> {
-    return this.all(`SELECT source_id, body FROM relations ORDER BY source_id, schema, name`).map((r) => ({
-      sourceId: String(r.source_id),
-      table: JSON.parse(String(r.body)) as TableInfo,
-    }));
+    // Read in storage order and sorted here: ORDER BY would walk the primary-key index and fetch every row by rowid.
+    const rows: Array<{ sourceId: string; schema: string; name: string; body: string }> = [];
+    const stmt = this.db.prepare(`SELECT source_id, schema, name, body FROM relations`);
+    try {
+      while (stmt.step()) {
+        const [sourceId, schema, name, body] = stmt.get() as [string, string, string, string];
+        rows.push({ sourceId, schema, name, body });
+      }
+    } finally {
+      stmt.free();
+    }
+    rows.sort((a, b) => compareText(a.sourceId, b.sourceId) || compareText(a.schema, b.schema) || compareText(a.name, b.name));
+    return rows.map((r) => ({ sourceId: r.sourceId, table: decodeTableBody(r.body) }));
   }
 
   loadSchemas(sourceId: string): SchemaInfo[] {
@@ -301,7 +372,7 @@ export class CatalogStore {
         `INSERT INTO relations (source_id, schema, name, kind, fingerprint, body) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT(source_id, schema, name) DO UPDATE SET kind = excluded.kind, fingerprint = excluded.fingerprint, body = excluded.body`,
       );
-      for (const t of input.changed) up.run([info.id, t.schema, t.name, t.kind, t.fingerprint, JSON.stringify(t)]);
+      for (const t of input.changed) up.run([info.id, t.schema, t.name, t.kind, t.fingerprint, encodeTableBody(t)]);
       up.free();
       this.db.exec('COMMIT');
     } catch (e) {
@@ -402,7 +473,51 @@ export class CatalogStore {
     } catch {
       // Directory fsync is not supported everywhere; the rename is still atomic.
     }
+    writeCatalogSummary(filePath, generation, this.listSources());
     return generation;
+  }
+}
+
+/**
+ * `<catalog>.summary.json`: the generation and the sources (with their structure digests) of the catalog file as
+ * saved, stamped with that file's inode, size, mtime and ctime. An unchanged re-index compares digests with it and
+ * never loads the SQLite engine or reads the catalog. Any other write of the catalog changes the stamp (a rename
+ * brings a new inode, an in-place copy a new ctime), and a summary whose stamp does not match is ignored.
+ */
+export interface CatalogSummary {
+  readonly generation: number;
+  readonly sources: readonly StoredSource[];
+}
+
+export function catalogSummaryPath(catalogPath: string): string {
+  return `${catalogPath}.summary.json`;
+}
+
+function fileStamp(filePath: string): string {
+  const st = fs.statSync(filePath, { bigint: true });
+  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+}
+
+function writeCatalogSummary(catalogPath: string, generation: number, sources: readonly StoredSource[]): void {
+  const file = catalogSummaryPath(catalogPath);
+  try {
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, JSON.stringify({ stamp: fileStamp(catalogPath), generation, sources }), { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch {
+    // Only a shortcut: without it the next re-index opens the catalog.
+    fs.rmSync(file, { force: true });
+  }
+}
+
+/** The summary of the catalog file as it is now, or null when there is none or it belongs to another write. */
+export function readCatalogSummary(catalogPath: string): CatalogSummary | null {
+  try {
+    const raw = JSON.parse(fs.readFileSync(catalogSummaryPath(catalogPath), 'utf8')) as { stamp?: unknown; generation?: unknown; sources?: unknown };
+    if (typeof raw.stamp !== 'string' || raw.stamp !== fileStamp(catalogPath) || typeof raw.generation !== 'number' || !Array.isArray(raw.sources)) return null;
+    return { generation: raw.generation, sources: raw.sources as StoredSource[] };
+  } catch {
+    return null;
   }
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { ColumnInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model';
 import { privilegesArtifact, qualifiedName } from '../catalog/model';
 import { acquireCatalogLock } from '../catalog/lock';
-import { CatalogError, CatalogStore } from '../catalog/store';
+import { CatalogError, CatalogStore, compareText, readCatalogSummary } from '../catalog/store';
 import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
@@ -149,6 +149,14 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
     // The digest query runs while the catalog file is read: one waits on the database, the other on the CPU.
     const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
     digestSettled = digestRun.catch(() => undefined); // awaited below; a failed catalog open must not leave it unhandled
+    // The summary written with the catalog answers "unchanged" without loading the SQLite engine or the catalog.
+    const summary = opts.full ? null : readCatalogSummary(opts.catalogPath);
+    const summarized = summary?.sources.find((s) => s.info.name === opts.spec.name);
+    if (summary && summarized && summarized.info.id === opts.spec.id && summarized.structureDigest !== null && summarized.structureDigest === (await digestRun)) {
+      emit({ type: 'progress', phase: 'done', done: 1, total: 1, percent: 100, message: 'structure unchanged' });
+      job('succeeded', { progress: 100, phase: 'unchanged' });
+      return { source: summarized.info, generation: summary.generation, mode: 'unchanged', tablesTotal: summarized.info.tableCount, tablesChanged: 0, tablesRemoved: 0, piiColumns: null, durationMs: Date.now() - started };
+    }
     const store = await CatalogStore.openOrCreate(opts.catalogPath);
     try {
       const prior = store.getSourceByName(opts.spec.name);
@@ -211,7 +219,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       else store.deleteArtifact(privilegesArtifact(info.id));
       const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 ? 'unchanged' : 'incremental';
       const durationMs = Date.now() - started;
-      persistSearchIndex(store, opts.policy ?? DEFAULT_POLICY);
+      persistSearchIndex(store, opts.policy ?? DEFAULT_POLICY, { sourceId: info.id, tables });
       store.recordRun({
         sourceId: info.id,
         sourceName: info.name,
@@ -284,14 +292,19 @@ export const PERSIST_SEARCH_MIN_TABLES = 1000;
  * Builds the search index over every source in the catalog with the same input the server builds (PII-blocked
  * columns left out under the operator policy) and stores it, so the server loads it instead of rebuilding.
  */
-function persistSearchIndex(store: CatalogStore, policy: PiiPolicy): void {
+function persistSearchIndex(store: CatalogStore, policy: PiiPolicy, fresh: { sourceId: string; tables: readonly TableInfo[] }): void {
   const sources = store.listSources();
   if (sources.reduce((n, s) => n + s.info.tableCount, 0) < PERSIST_SEARCH_MIN_TABLES) {
     store.deleteArtifact(SEARCH_INDEX_ARTIFACT);
     return;
   }
   const names = new Map(sources.map((s) => [s.info.id, s.info.name]));
-  const tables = store.loadAllTables().flatMap(({ sourceId, table }) => {
+  // The source just written is taken from memory (parsing its bodies back would cost as much as writing them); the
+  // others come from the store. Same order as a reader's view (source id, schema, name), so the input matches.
+  const rows: Array<{ sourceId: string; table: TableInfo }> = fresh.tables.map((table) => ({ sourceId: fresh.sourceId, table }));
+  if (sources.some((s) => s.info.id !== fresh.sourceId)) rows.push(...store.loadAllTables().filter((r) => r.sourceId !== fresh.sourceId));
+  rows.sort((a, b) => compareText(a.sourceId, b.sourceId) || compareText(a.table.schema, b.table.schema) || compareText(a.table.name, b.table.name));
+  const tables = rows.flatMap(({ sourceId, table }) => {
     const sourceName = names.get(sourceId);
     return sourceName ? [{ sourceName, table }] : [];
   });

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import Module from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+
+/**
+ * dist/cli.js and dist/server.js: a few lines that run the real bundle (dist/cli.bundle.js, dist/server.bundle.js)
+ * through V8's code cache. Parsing and compiling a 3 MB bundle is most of a process start (the CLI's `--help` took
+ * about twice `node -e 0`); with the cache written by an earlier run, V8 deserialises the compiled functions instead.
+ *
+ * The cache sits beside the bundle in `dist/.cache/` (the same trust as the bundle itself, never a shared temp dir),
+ * keyed by the bundle's size and mtime, the Node version and the architecture; V8 rejects a cache made by another V8
+ * or other flags, and a rejected or missing cache is rewritten after the run has compiled what it uses. Any failure
+ * here (read-only install, no cache support) falls back to a plain require of the bundle.
+ */
+
+declare const SCHEMABRAIN_BUNDLE: string;
+
+interface InternalModule {
+  _nodeModulePaths(dir: string): string[];
+  _cache: Record<string, NodeModule>;
+  _resolveFilename(request: string, parent: NodeModule, isMain: boolean, options?: { paths?: string[] }): string;
+}
+
+const WRITE_AFTER_MS = 1500;
+
+function run(): void {
+  const file = path.join(__dirname, SCHEMABRAIN_BUNDLE);
+  const loader = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } }).constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  if (!loader || process.env.SCHEMABRAIN_NO_CODE_CACHE === '1') {
+    // The bundle tests `require.main === module` to run; a plain load with this module's require would not.
+    const mod = new Module(file, require.main);
+    process.mainModule = mod;
+    mod.filename = file;
+    (mod as unknown as { _compile(content: string, filename: string): void })._compile(fs.readFileSync(file, 'utf8'), file);
+    return;
+  }
+  const source = fs.readFileSync(file, 'utf8');
+  const st = fs.statSync(file);
+  const cacheDir = path.join(__dirname, '.cache');
+  // One cache per CLI verb: each holds the functions its own path compiled (`index` shares little with `metric`).
+  const verb = SCHEMABRAIN_BUNDLE.startsWith('cli') && /^[a-z-]{1,20}$/.test(process.argv[2] ?? '') ? `${process.argv[2]}.` : '';
+  const prefix = `${SCHEMABRAIN_BUNDLE}.${verb}`;
+  const key = `${prefix}${st.size}-${Math.round(st.mtimeMs * 1000)}-${process.version}-${process.arch}.v8`;
+  const cacheFile = path.join(cacheDir, key);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData, importModuleDynamically: loader as never });
+  if (!cachedData || script.cachedDataRejected) {
+    let written = false;
+    const write = (): void => {
+      if (written) return;
+      written = true;
+      try {
+        const data = script.createCachedData();
+        fs.mkdirSync(cacheDir, { recursive: true });
+        const tmp = `${cacheFile}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, data);
+        fs.renameSync(tmp, cacheFile);
+        for (const f of fs.readdirSync(cacheDir)) if (f !== key && f.startsWith(prefix) && /^\d+-\d+-v[\d.]+-\w+\.v8$/.test(f.slice(prefix.length))) fs.rmSync(path.join(cacheDir, f), { force: true });
+      } catch {
+        // A read-only install runs without a cache.
+      }
+    };
+    setTimeout(write, WRITE_AFTER_MS).unref();
+    process.once('exit', write);
+  }
+  const internal = Module as unknown as InternalModule;
+  const mod = new Module(file, require.main);
+  mod.filename = file;
+  mod.paths = internal._nodeModulePaths(path.dirname(file));
+  internal._cache[file] = mod;
+  const req = ((id: string) => mod.require(id)) as NodeJS.Require;
+  req.resolve = ((request: string, options?: { paths?: string[] }) => internal._resolveFilename(request, mod, false, options)) as NodeJS.RequireResolve;
+  req.main = mod;
+  req.cache = internal._cache;
+  const wrapper = script.runInThisContext({ displayErrors: true }) as (exports: unknown, require: NodeJS.Require, module: NodeModule, filename: string, dirname: string) => void;
+  wrapper.call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
+  mod.loaded = true;
+}
+
+run();
