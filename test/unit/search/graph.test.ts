@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
+import { buildSearchIndex, findMentions, loadLexicon, type SearchTableInput } from '../../../src/core/search/index';
+
+function column(name: string): ColumnInfo {
+  return {
+    name,
+    ordinal: 1,
+    dataType: /id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text',
+    isNullable: true,
+    defaultExpr: null,
+    isGenerated: false,
+    isIdentity: false,
+    comment: null,
+    enumLabels: null,
+    stats: null,
+    pii: null,
+  };
+}
+
+function fk(columns: string[], targetTable: string): ForeignKeyInfo {
+  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
+}
+
+function table(name: string, columns: string[], fks: ForeignKeyInfo[] = []): TableInfo {
+  return {
+    schema: 'public',
+    name,
+    kind: 'table',
+    comment: null,
+    rowEstimate: null,
+    columns: columns.map((c, i) => ({ ...column(c), ordinal: i + 1 })),
+    primaryKey: null,
+    uniqueConstraints: [],
+    checkConstraints: [],
+    foreignKeys: fks,
+    indexes: [],
+    partitions: [],
+    viewDefinition: null,
+    fingerprint: '',
+  };
+}
+
+const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
+const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
+
+/** Relationship tables in the style of a music catalog: each junction row points at a shared `link` with a type. */
+function junction(a: string, b: string): TableInfo {
+  return table(`l_${a}_${b}`, ['id', 'link', 'entity0', 'entity1', 'edits_pending', 'last_updated', 'link_order'], [fk(['link'], 'link'), fk(['entity0'], a), fk(['entity1'], b)]);
+}
+
+describe('search: completing the join set', () => {
+  const music = (): SearchTableInput[] =>
+    src([
+      table('artist', ['id', 'name', 'sort_name', 'begin_year']),
+      table('recording', ['id', 'name', 'length', 'comment']),
+      table('work', ['id', 'name', 'iswc']),
+      table('label', ['id', 'name', 'label_code']),
+      table('link_type', ['id', 'name', 'description', 'link_phrase']),
+      table('link', ['id', 'link_type', 'begin_date', 'end_date', 'ended'], [fk(['link_type'], 'link_type')]),
+      junction('artist', 'recording'),
+      junction('artist', 'work'),
+      junction('recording', 'work'),
+      junction('label', 'recording'),
+    ]);
+
+  it('treats a table of two ends plus bookkeeping columns as a junction, and brings the relationship record and its type with it', () => {
+    const res = buildSearchIndex({ tables: music() }).search('which artists performed on which recordings', { limit: 8 });
+    const top = names(res.hits);
+    const j = top.indexOf('l_artist_recording');
+    assert.ok(j >= 0 && j < 4, top.join(', '));
+    assert.ok(top.includes('link') && top.includes('link_type'), top.join(', '));
+    assert.ok(top.indexOf('link') > j, top.join(', '));
+    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.link')!.why.some((w) => w.includes('qualifies l_artist_recording')));
+  });
+
+  it('does not take an entity at the far end of a junction for its qualifier', () => {
+    const res = buildSearchIndex({ tables: music() }).search('artists and their works', { limit: 10 });
+    const work = res.hits.find((h) => h.qualifiedName === 'public.recording');
+    assert.ok(work === undefined || !work.why.some((w) => w.startsWith('qualifies')), work?.why.join('; '));
+  });
+
+  it('brings the header of a line table, even when both names are run together', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('product', ['id', 'name', 'color', 'list_price']),
+        table('customer', ['id', 'account_number']),
+        table('salesorderheader', ['id', 'order_date', 'ship_date', 'customer_id', 'total_due'], [fk(['customer_id'], 'customer')]),
+        table('salesorderdetail', ['id', 'salesorder_id', 'product_id', 'order_qty', 'unit_price', 'line_total'], [fk(['salesorder_id'], 'salesorderheader'), fk(['product_id'], 'product')]),
+        table('vendor', ['id', 'name', 'credit_rating']),
+        table('productvendor', ['product_id', 'vendor_id', 'standard_price'], [fk(['product_id'], 'product'), fk(['vendor_id'], 'vendor')]),
+      ]),
+    });
+    const res = index.search('line total per product', { limit: 4 });
+    const top = names(res.hits);
+    assert.ok(top.includes('salesorderdetail') && top.includes('salesorderheader'), top.join(', '));
+    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.salesorderheader')!.why.some((w) => w.includes('belongs to')));
+  });
+});
+
+describe('search: tables of people and places', () => {
+  it('does not count a code list whose head word can name a person ("type") as a table of people', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('artist', ['id', 'name', 'sort_name'], [fk(['type'], 'artist_type')]),
+        table('artist_type', ['id', 'name', 'description']),
+        table('label', ['id', 'name']),
+      ]),
+    });
+    const hits = index.search('what about Dolly Parton', { limit: 5 }).hits;
+    assert.equal(hits[0]?.qualifiedName, 'public.artist');
+    const type = hits.find((h) => h.qualifiedName === 'public.artist_type');
+    assert.ok(type === undefined || !type.why.some((w) => w.startsWith('holds people')), type?.why.join('; '));
+  });
+
+  it('does not count a junction that ends at a place as a table of places', () => {
+    const index = buildSearchIndex({
+      tables: src([table('place', ['id', 'name', 'address', 'coordinates']), table('genre', ['id', 'name']), table('link', ['id']), junction('genre', 'place')]),
+    });
+    const j = index.search('venues in Oslo', { limit: 5 }).hits.find((h) => h.qualifiedName === 'public.l_genre_place');
+    assert.ok(j === undefined || !j.why.some((w) => w.startsWith('holds places')), j?.why.join('; '));
+  });
+
+  it('reads a capitalised name in mid-sentence as a person even when its first name is a common word', () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(findMentions('paycheck history for Ken Sánchez', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
+    // At the start of a sentence a common word may just be capitalised.
+    assert.deepEqual(findMentions('Ken Sánchez pay history', lexicon), []);
+    assert.deepEqual(findMentions('artists from New Zealand', lexicon).map((m) => m.kind), ['place']);
+  });
+});
+
+describe('search: lexicon senses', () => {
+  it('keeps the thesaurus sense of a word from following its -ing noun to the verb stem', () => {
+    const lexicon = loadLexicon();
+    const shared = (a: string, b: string): boolean => lexicon.concepts(a).some((c) => c.startsWith('t') && lexicon.concepts(b).includes(c));
+    assert.equal(shared('album', 'recording'), false);
+    assert.equal(shared('album', 'records'), true);
+    assert.equal(shared('song', 'recording'), true);
+  });
+});
