@@ -70,12 +70,9 @@ describe('team server: the editor connects with a token kept in SecretStorage', 
     await admin$(`CREATE DATABASE ${STORE_DB}`);
     const idx = await cli(['index', '--source', fx.chinook, '--name', 'team_chinook', '--store', storeUrl], env);
     assert.equal(idx.code, 0, idx.stderr);
-    const defs = await cli(['definitions', 'publish', '--dir', path.join(fx.workspace, '.schemabrain'), '--store', storeUrl], env);
-    if (defs.code !== 0) {
-      // The workspace fixture may carry no definitions; the sample's are published instead.
-      const sample = path.resolve(vscode.extensions.getExtension('schemabrain.schemabrain')!.extensionPath, 'samples', 'chinook-workspace', '.schemabrain');
-      assert.equal((await cli(['definitions', 'publish', '--dir', sample, '--store', storeUrl], env)).code, 0);
-    }
+    const sample = path.resolve(vscode.extensions.getExtension('schemabrain.schemabrain')!.extensionPath, 'samples', 'chinook-workspace', '.schemabrain');
+    const defs = await cli(['definitions', 'publish', '--dir', sample, '--store', storeUrl], env);
+    assert.equal(defs.code, 0, defs.stderr);
     const issue = async (principal: string, role: string): Promise<{ id: string; token: string }> => {
       const r = await cli(['token', 'create', '--principal', principal, '--role', role, '--store', storeUrl, '--json'], env);
       assert.equal(r.code, 0, r.stderr);
