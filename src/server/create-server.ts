@@ -27,6 +27,7 @@ import { Completer } from './completion/complete';
 import { compactInputSchema, ENVELOPE_STATUSES_TEXT, listedEnvelopeSchema } from './listing';
 import { passes } from './logging/client-log';
 import { startProgress } from './progress';
+import type { ProgressReporter } from './progress';
 import { listPrompts, promptArgKind, Prompts } from './prompts/prompts';
 import { CatalogResources, RESOURCE_NOT_FOUND } from './resources/catalog-resources';
 import { parseResourceUri, RESOURCE_TEMPLATES } from './resources/uri';
@@ -88,7 +89,7 @@ export interface SchemaBrainServer {
   readonly server: Server;
   readonly tools: readonly ToolDefinition[];
   /** Runs one tool call exactly as the protocol handler does (used by tests and the CLI demo). */
-  callTool(name: string, args: unknown, signal?: AbortSignal): Promise<Envelope<unknown>>;
+  callTool(name: string, args: unknown, signal?: AbortSignal, progress?: ProgressReporter | null): Promise<Envelope<unknown>>;
   /** The catalog as MCP resources (list, read), shared with prompts and completion. */
   readonly resources: CatalogResources;
 }
@@ -153,16 +154,16 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     }
   }
 
-  async function callTool(name: string, args: unknown, signal: AbortSignal = new AbortController().signal): Promise<Envelope<unknown>> {
+  async function callTool(name: string, args: unknown, signal: AbortSignal = new AbortController().signal, progress: ProgressReporter | null = null): Promise<Envelope<unknown>> {
     const leave = deps.gate?.enter();
     try {
-      return await auditedCall(name, args, signal);
+      return await auditedCall(name, args, signal, progress);
     } finally {
       leave?.();
     }
   }
 
-  async function auditedCall(name: string, rawArgs: unknown, signal: AbortSignal): Promise<Envelope<unknown>> {
+  async function auditedCall(name: string, rawArgs: unknown, signal: AbortSignal, progress: ProgressReporter | null): Promise<Envelope<unknown>> {
     const started = performance.now();
     const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
     // What is validated, dispatched and recorded: over-deep input is replaced before anything walks it.
@@ -201,7 +202,8 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
         truncated: trace.truncated,
         durationMs: performance.now() - started,
         generation,
-        resultSummary: def?.summarize?.(env) ?? {},
+        // With a progress token, how many progress notifications the client got before the answer (or its cancel).
+        resultSummary: { ...(def?.summarize?.(env) ?? {}), ...(progress ? { progress_notifications: progress.sent() } : {}) },
       });
       // Nothing is answered without its durable audit row (unless the operator chose --audit-fail-open).
       if (outcome.auditFailure) return auditUnavailable(name, outcome.auditFailure.kind);
@@ -216,9 +218,9 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     const token = req.params._meta?.progressToken;
     const def = byName.get(req.params.name);
     // Slow tools report progress while the database works; fast ones answer before a client could show it.
-    const done = token !== undefined && def && def.latency !== 'fast' ? startProgress(token, def.name, (n) => extra.sendNotification(n)) : null;
-    const env = await callTool(req.params.name, req.params.arguments, extra.signal);
-    await done?.(extra.signal.aborted ? 'cancelled' : env.status);
+    const progress = token !== undefined && def && def.latency !== 'fast' ? startProgress(token, def.name, (n) => extra.sendNotification(n)) : null;
+    const env = await callTool(req.params.name, req.params.arguments, extra.signal, progress);
+    await progress?.finish(extra.signal.aborted ? 'cancelled' : env.status);
     return toResult(env);
   });
 

@@ -29,6 +29,8 @@ export async function run(): Promise<void> {
     failures: () => require('./failures.test'),
     secrets: () => require('./secrets.test'),
     ux: () => require('./ux.test'),
+    // last: it adds a PostgreSQL source to the catalog the earlier suites count
+    'mcp-resources': () => require('./mcp-resources.test'),
     team: () => require('./team.test'),
   };
   for (const [name, load] of Object.entries(suites)) if (!files || files.includes(name)) load();
