@@ -6,7 +6,9 @@
 // Prerequisite: scripts/vscode/setup.sh (node 24, code-server, chromium in .tools/ and apt).
 // Writes {passed, failed, skipped} to $SCHEMABRAIN_TEST_SUMMARY and prints "N passed, N failed".
 // Usage: node scripts/vscode/run-tests.mjs [--only=integration,e2e,vsix] [--verbose] [--no-build] [--keep] [--bench]
-//        [--grep=REGEX] [--files=connections,mcp] [--build-only]
+//        [--grep=REGEX] [--files=connections,mcp] [--build-only] [--record]
+// --record writes bench/results/vscode-suite.{md,json}: the run's wall time per phase, the machine load before and
+// after, and the slowest tests (a record of the suite's speed, not a pass/fail check).
 // --grep (or env SCHEMABRAIN_VSCODE_GREP) runs only the tests whose full title matches, in the integration and browser
 // suites; --files (or env SCHEMABRAIN_VSCODE_FILES) loads only those test/vscode/<name>.test.ts files.
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,6 +30,7 @@ const CODE_SERVER = path.join(ROOT, '.tools/code-server/node_modules/code-server
 const CHROMIUM = args.chromium ?? '/usr/bin/chromium';
 const RESULTS = path.join(ROOT, 'test-results');
 const t0 = Date.now();
+const loadAtStart = os.loadavg();
 const log = (...m) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...m);
 const summary = { passed: 0, failed: 0, skipped: 0, phases: {}, failures: [] };
 
@@ -175,6 +178,46 @@ The MusicBrainz schema has 375 tables in its DDL; partitions are folded into the
   log('wrote bench/results/extension.json and extension.md');
 }
 
+/** bench/results/vscode-suite.{json,md}: how long this run took, on what machine, under what load. */
+function writeSuiteRecord(s) {
+  const load = os.loadavg();
+  const slowest = [...(s.timings ?? [])].sort((a, b) => b.ms - a.ms).slice(0, 10);
+  const out = {
+    measuredAt: new Date().toISOString(), machine: `${os.cpus().length} CPU, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.cpus()[0]?.model ?? ''}`.trim(),
+    phases: [...only].join(','), wallSeconds: Math.round(s.wallSeconds), phaseSeconds: s.phaseSeconds,
+    passed: s.passed, failed: s.failed, skipped: s.skipped,
+    loadAverage1mStart: Math.round(loadAtStart[0] * 10) / 10, loadAverage1mEnd: Math.round(load[0] * 10) / 10, loadAverage5mEnd: Math.round(load[1] * 10) / 10,
+    slowest,
+  };
+  fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'bench/results/vscode-suite.json'), JSON.stringify(out, null, 2) + '\n');
+  const p = out.phaseSeconds ?? {};
+  const md = `# VS Code test suite wall time
+
+Measured by \`node scripts/vscode/run-tests.mjs --record\` (phases: ${out.phases}) on ${out.machine}, ${out.measuredAt.slice(0, 16).replace('T', ' ')} UTC.
+Target: the whole suite (build, fixtures, integration, browser, .vsix) within 4 minutes on a warm machine (code-server
+and the MusicBrainz database already set up).
+
+| figure | value |
+| --- | --- |
+| wall time, start to summary | **${out.wallSeconds} s** |
+| build + fixtures | ${Math.round(out.wallSeconds - (p.integration ?? 0) - (p.e2e ?? 0) - (p.vsix ?? 0))} s (fixtures alone ${p.fixtures ?? '?'} s) |
+| integration (code-server extension host) | ${p.integration ?? '—'} s |
+| browser (playwright on the workbench) | ${p.e2e ?? '—'} s |
+| .vsix (package, install, activate) | ${p.vsix ?? '—'} s |
+| tests | ${out.passed} passed, ${out.failed} failed, ${out.skipped} skipped |
+| machine load (1-minute average) | ${out.loadAverage1mStart} at the start, ${out.loadAverage1mEnd} at the end (5-minute ${out.loadAverage5mEnd}); ${os.cpus().length} CPUs, so above ${os.cpus().length} every figure is stretched by other work |
+
+Slowest tests:
+
+| phase | test | ms |
+| --- | --- | --- |
+${slowest.map((t) => `| ${t.phase} | ${t.title.replace(/\|/g, '\\|')} | ${t.ms} |`).join('\n')}
+`;
+  fs.writeFileSync(path.join(ROOT, 'bench/results/vscode-suite.md'), md);
+  log('wrote bench/results/vscode-suite.json and vscode-suite.md');
+}
+
 function record(phase, passed, failed, skipped, failures = []) {
   summary.phases[phase] = { passed, failed, skipped };
   summary.passed += passed; summary.failed += failed; summary.skipped += skipped;
@@ -203,6 +246,7 @@ async function integration(fx) {
     fs.copyFileSync(resultFile, path.join(RESULTS, 'integration.json'));
     for (const t of r.results.filter((x) => x.state === 'failed')) console.log(`  ✗ ${t.title}: ${t.err}`);
     record('integration', r.passes, r.failures, r.pending ?? 0, r.results.filter((x) => x.state === 'failed'));
+    summary.timings = [...(summary.timings ?? []), ...r.results.filter((x) => x.durationMs).map((x) => ({ phase: 'integration', title: x.title, ms: x.durationMs }))];
     if (r.bench) summary.bench = { ...(summary.bench ?? {}), ...r.bench };
   } else {
     record('integration', 0, 1, 0, [{ title: 'integration suite produced no result', err: String(code) }]);
@@ -217,8 +261,10 @@ async function e2e(fx) {
   });
   log('e2e: workbench loading');
   try {
-    const r = await run({ page: wb.page, log, shots: RESULTS, fixtures: fx, root: ROOT });
+    // The user settings file the workbench watches: the README screenshots switch the colour theme through it.
+    const r = await run({ page: wb.page, log, shots: RESULTS, fixtures: fx, root: ROOT, settingsFile: path.join(wb.userData, 'User', 'settings.json') });
     for (const t of r.results.filter((x) => x.state === 'failed')) console.log(`  ✗ ${t.title}: ${t.err}`);
+    summary.timings = [...(summary.timings ?? []), ...r.results.filter((x) => x.ms).map((x) => ({ phase: 'e2e', title: x.title, ms: x.ms }))];
     record('e2e', r.results.filter((x) => x.state === 'passed').length, r.results.filter((x) => x.state === 'failed').length,
       r.results.filter((x) => x.state === 'skipped').length, r.results.filter((x) => x.state === 'failed'));
     if (r.bench) summary.bench = { ...(summary.bench ?? {}), ...r.bench };
@@ -256,6 +302,7 @@ try {
 }
 summary.wallSeconds = (Date.now() - t0) / 1000;
 if (args.bench === 'true' && summary.bench) writeBench(summary);
+if (args.record === 'true') writeSuiteRecord(summary);
 fs.writeFileSync(path.join(RESULTS, 'vscode-summary.json'), JSON.stringify(summary, null, 2));
 if (process.env.SCHEMABRAIN_TEST_SUMMARY) fs.writeFileSync(process.env.SCHEMABRAIN_TEST_SUMMARY, JSON.stringify({ passed: summary.passed, failed: summary.failed, skipped: summary.skipped }));
 console.log(`${summary.passed} passed, ${summary.failed} failed`);
