@@ -6,10 +6,13 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from './create-server';
 import type { ServerDeps } from './deps';
+import { SessionEventStore } from './event-store';
 
 /** A session nobody has used for this long is closed (its client re-initialises on the 404). */
 export const SESSION_IDLE_MS = 30 * 60_000;
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The `retry:` a resumable stream announces: how long a client waits before reconnecting with Last-Event-ID. */
+export const SSE_RETRY_MS = 1000;
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
@@ -67,7 +70,9 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
 /**
  * Streamable HTTP with sessions: `initialize` (a POST without `Mcp-Session-Id`) opens a session with its own protocol
  * server over the shared deps; later POSTs, the GET stream that carries server notifications (list_changed, log
- * messages) and DELETE use its id. Every request's `Host` must name this server and a browser's `Origin` must be this
+ * messages) and DELETE use its id. Streams are resumable: each SSE event has an id, and a GET with `Last-Event-ID`
+ * replays the events of that stream the client missed, from a bounded per-session buffer (src/server/event-store.ts).
+ * Every request's `Host` must name this server and a browser's `Origin` must be this
  * server, which stops DNS-rebinding and cross-site pages. Binding off loopback is allowed with `--host`, with a
  * warning: there is no authentication, so anyone who can reach the port can read the catalog.
  */
@@ -82,6 +87,9 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
     let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => crypto.randomUUID(),
+      // Resumability: SSE events carry ids, and a reconnect with Last-Event-ID replays what the client missed.
+      eventStore: new SessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
         session = { transport, close: () => server.close(), lastSeen: Date.now() };
         sessions.set(id, session);

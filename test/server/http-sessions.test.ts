@@ -41,6 +41,52 @@ function post(url: string, headers: Record<string, string>, body: unknown): Prom
   });
 }
 
+interface SseEvent {
+  id?: string;
+  retry?: string;
+  data: string;
+}
+
+/**
+ * Reads server-sent events from a response until the stream ends, `stop` matches an event, or `ms` pass; then drops
+ * the connection (as a client that loses it would).
+ */
+async function readSse(res: Response, stop?: (e: SseEvent) => boolean, ms = 5000): Promise<SseEvent[]> {
+  assert.match(res.headers.get('content-type') ?? '', /text\/event-stream/, `status ${res.status}`);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const events: SseEvent[] = [];
+  let buf = '';
+  const deadline = Date.now() + ms;
+  try {
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      const next = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), left))]);
+      if (!next || next.done) break;
+      buf += decoder.decode(next.value, { stream: true });
+      let cut: number;
+      while ((cut = buf.indexOf('\n\n')) >= 0) {
+        const block = buf.slice(0, cut);
+        buf = buf.slice(cut + 2);
+        const e: SseEvent = { data: '' };
+        for (const line of block.split('\n')) {
+          const [k, ...v] = line.split(':');
+          const val = v.join(':').replace(/^ /, '');
+          if (k === 'id') e.id = val;
+          else if (k === 'retry') e.retry = val;
+          else if (k === 'data') e.data += val;
+        }
+        events.push(e);
+        if (stop?.(e)) return events;
+      }
+    }
+    return events;
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+}
+
 describe('Streamable HTTP sessions of schemabrain serve --http', function () {
   let catalog: string;
   let dir: string;
@@ -95,6 +141,44 @@ describe('Streamable HTTP sessions of schemabrain serve --http', function () {
     await transport.terminateSession();
     assert.equal(await post(s.url, { 'mcp-session-id': transport.sessionId ?? 'gone', 'mcp-protocol-version': '2025-06-18' }, list), 404, 'a deleted session is gone');
     await client.close();
+  });
+
+  it('resumes streams: SSE events carry ids, and a GET with Last-Event-ID replays what the client missed', async () => {
+    const s = await serve(['--http', '0', '--catalog', catalog, '--no-audit']);
+    children.push(s.child);
+    const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    const init = await fetch(s.url, { method: 'POST', headers: base, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'resume', version: '1' } } }) });
+    const sid = init.headers.get('mcp-session-id')!;
+    assert.ok(sid, 'a session');
+    await readSse(init);
+    const h = { ...base, 'mcp-session-id': sid };
+    assert.equal((await fetch(s.url, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).status, 202);
+
+    // A POST stream: a priming event (an id, no data, a retry hint) first, then the response with an id.
+    const call = await fetch(s.url, { method: 'POST', headers: h, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_indexed_schemas', arguments: {} } }) });
+    const postEvents = await readSse(call);
+    assert.equal(postEvents[0]!.data, '', 'priming event first');
+    assert.equal(postEvents[0]!.retry, '1000');
+    const response = postEvents.find((e) => e.data.includes('"id":2'));
+    assert.ok(response?.id && /^\d+\./.test(response.id), `the response has an event id: ${JSON.stringify(postEvents)}`);
+    // A client that lost that stream after the priming event gets the response by reconnecting with its id.
+    const resumedPost = await readSse(await fetch(s.url, { headers: { ...h, 'last-event-id': postEvents[0]!.id! } }), (e) => e.data.includes('"id":2'));
+    assert.ok(resumedPost.some((e) => e.id === response.id && e.data.includes('chinook')), JSON.stringify(resumedPost).slice(0, 500));
+
+    // The GET stream: the start-up warning arrives with an id; the client drops the stream, the catalog changes,
+    // and the reconnect with Last-Event-ID gets the list_changed sent meanwhile.
+    const first = await readSse(await fetch(s.url, { headers: h }), (e) => e.data.includes('auditing is off'));
+    const seen = first.find((e) => e.data.includes('auditing is off'));
+    assert.ok(seen?.id, `the log message on the GET stream has an id: ${JSON.stringify(first)}`);
+    const r = spawnSync(process.execPath, [DIST_CLI, 'index', '--source', CHINOOK_SQLITE, '--name', 'chinook_resume', '--catalog', catalog], { encoding: 'utf8', timeout: 120_000 });
+    assert.equal(r.status, 0, r.stderr);
+    const missed = await readSse(await fetch(s.url, { headers: { ...h, 'last-event-id': seen.id } }), (e) => e.data.includes('list_changed'), 10_000);
+    const changed = missed.find((e) => e.data.includes('notifications/resources/list_changed'));
+    assert.ok(changed, `list_changed replayed: ${JSON.stringify(missed)}`);
+    assert.ok(Number(changed.id!.split('.')[0]) > Number(seen.id.split('.')[0]), 'ids increase');
+    assert.ok(!missed.some((e) => e.data.includes('auditing is off')), 'nothing before Last-Event-ID is sent again');
+    // An id the server never issued (or one that left the bounded buffer) is refused: the client must start over.
+    assert.equal((await fetch(s.url, { headers: { ...h, 'last-event-id': '999999._GET_stream' } })).status, 400);
   });
 
   it('warns clearly when --host binds beyond loopback', async () => {
