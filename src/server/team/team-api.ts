@@ -67,7 +67,7 @@ function toRecord(body: StoreAuditBody, hash: string): TeamAuditRow {
 /**
  * `GET /team/v1/whoami` (principal, role, PII blocks), `catalog` (the principal's scoped catalog), `definitions`
  * (published `.schemabrain/` files), `audit` (admins: every row, with `?verify=1` the chain check; other roles:
- * their own rows), `index-runs` (runs of visible sources) and `events` (admins). Runs inside the request's
+ * the rows of their own token), `index-runs` (runs of visible sources) and `events` (admins). Runs inside the request's
  * principal, so scoping and role blocks apply exactly as they do to tools.
  */
 export async function handleTeamApi(p: string, req: http.IncomingMessage, res: http.ServerResponse, api: TeamApiDeps): Promise<void> {
@@ -111,8 +111,9 @@ export async function handleTeamApi(p: string, req: http.IncomingMessage, res: h
       const params: unknown[] = [limit + 1];
       let where = '';
       if (!admin) {
-        params.push(`${principal.name}/%`);
-        where = `WHERE principal LIKE $${params.length}`;
+        // Exactly this principal and token (a LIKE on the name would let `_` or `%` in a name match others).
+        params.push(principalLabel(principal));
+        where = `WHERE principal = $${params.length}`;
       }
       if (before) {
         params.push(before);
