@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { catalogSummaryPath, CatalogStore, decodeTableBody, encodeTableBody, readCatalogSummary } from '../../../src/core/catalog/store';
+import { runIndex } from '../../../src/core/indexing/run-index';
+import { createIntrospector } from '../../../src/core/sources';
+import { parseSourceSpec } from '../../../src/core/sources/locator';
+
+const CHINOOK = path.resolve(__dirname, '../../../samples/chinook.sqlite');
+
+describe('catalog summary and compact relation bodies', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-summary-'));
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const catalogPath = path.join(tmp, 'catalog.sqlite');
+  const index = () => runIndex({ spec: parseSourceSpec(CHINOOK, { name: 'chinook', env: {} }), catalogPath, deps: { createIntrospector }, sampleRows: 20 });
+
+  it('a save writes the summary; an unchanged re-index answers from it with the same generation', async () => {
+    const first = await index();
+    assert.equal(first.mode, 'full');
+    const summary = readCatalogSummary(catalogPath);
+    assert.ok(summary, 'summary matches the file just saved');
+    assert.equal(summary.generation, first.generation);
+    assert.equal(summary.sources[0]?.info.name, 'chinook');
+    const again = await index();
+    assert.equal(again.mode, 'unchanged');
+    assert.equal(again.generation, first.generation);
+    assert.deepEqual(again.source, first.source);
+  });
+
+  it('ignores a summary once the catalog file is written by anything else', async () => {
+    const before = fs.readFileSync(catalogPath);
+    fs.writeFileSync(catalogPath, before); // same bytes, rewritten in place: new mtime and ctime
+    assert.equal(readCatalogSummary(catalogPath), null);
+    const again = await index(); // through the catalog itself: still unchanged, nothing written
+    assert.equal(again.mode, 'unchanged');
+    fs.writeFileSync(catalogSummaryPath(catalogPath), '{"stamp":1}');
+    assert.equal(readCatalogSummary(catalogPath), null);
+  });
+
+  it('stores columns without their default fields and reads them back whole, in one field order', async () => {
+    const store = await CatalogStore.open(catalogPath);
+    try {
+      const tables = store.loadAllTables().map((r) => r.table);
+      assert.ok(tables.length >= 11);
+      for (const t of tables) {
+        const body = encodeTableBody(t);
+        assert.ok(!body.includes('"isGenerated":false'), 'default fields are left out');
+        const back = decodeTableBody(body);
+        assert.deepEqual(back, t);
+        for (const c of back.columns) assert.deepEqual(Object.keys(c), ['name', 'ordinal', 'dataType', 'isNullable', 'defaultExpr', 'isGenerated', 'isIdentity', 'comment', 'enumLabels', 'stats', 'pii']);
+      }
+      // A body written in full (older catalogs) reads the same.
+      const t = tables[0]!;
+      assert.deepEqual(decodeTableBody(JSON.stringify(t)), t);
+    } finally {
+      store.close();
+    }
+  });
+});
