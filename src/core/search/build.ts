@@ -149,11 +149,11 @@ export interface Scratch {
 }
 
 /**
- * Columns that every row carries for bookkeeping (surrogate key, audit stamps, edit counters, ordering); they do
+ * Columns that every row carries for bookkeeping (surrogate key, audit stamps, edit counters, row order); they do
  * not make a junction (`l_artist_recording`: two ends, a link, `edits_pending`, `last_updated`, `link_order`)
  * any less of one.
  */
-const BOOKKEEPING = /^(?:id|rowguid|uuid|gid|created(?:_at|_on)?|updated(?:_at|_on)?|modified(?:_?date|_at|_on)?|last_?updated|last_?modified|edits_pending|(?:link_|sort_|display_)?order(?:ing)?|position|ordinal|version)$/i;
+const BOOKKEEPING = /^(?:id|rowguid|uuid|gid|created(?:_at|_on)?|updated(?:_at|_on)?|modified(?:_?date|_at|_on)?|last_?updated|last_?modified|edits_pending|(?:link_|sort_|display_)?order(?:ing)?|version)$/i;
 
 /** Values longer than this are prose, not categories. */
 const MAX_VALUE_LENGTH = 60;
