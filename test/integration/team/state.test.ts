@@ -120,6 +120,30 @@ describe('team store: events, PII policy with role blocks, index runs, structure
     }
   });
 
+  it("get_metric: a filter on a column the role's extra block covers is refused for that role; admin gets the figure", async () => {
+    const dir = tempDir();
+    fs.cpSync(path.join(path.dirname(CHINOOK_SQLITE), 'chinook-workspace', '.schemabrain'), dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'probe.yaml'), 'version: 1\nmetrics:\n  - name: customer_count\n    entity: customer\n    measure: { agg: count }\n');
+    const pub = await cli(['definitions', 'publish', '--dir', dir, '--store', db!.url], db!.env);
+    assert.equal(pub.code, 0, pub.stderr);
+    const alice = await connectClient(replica.mcpUrl, tok.analyst!.token);
+    const root = await connectClient(replica.mcpUrl, tok.admin!.token);
+    try {
+      await waitFor('the published metric', async () => JSON.stringify((await call(root, 'list_metrics', {})).data).includes('customer_count'));
+      // Filtering on a contact column probes individual values: allowed where contact is visible, refused where blocked.
+      const args = { name: 'customer_count', filters: [{ column: 'customer.Address', op: 'eq', value: 'Av. Brigadeiro Faria Lima, 2170' }] };
+      const admin = await call(root, 'get_metric', args);
+      assert.equal(admin.status, 'success', JSON.stringify(admin.error));
+      assert.match(JSON.stringify(admin.data), /\b1\b/);
+      const mine = await call(alice, 'get_metric', args);
+      assert.equal(mine.status, 'refused', JSON.stringify(mine).slice(0, 300));
+      assert.equal(mine.error?.kind, 'pii_blocked');
+      assert.match(mine.error!.message, /contact/);
+    } finally {
+      await Promise.all([alice.close(), root.close()]);
+    }
+  });
+
   it('column overrides published to the store apply on the replicas at serve time, without a re-index', async () => {
     const root = await connectClient(replica.mcpUrl, tok.admin!.token);
     try {
