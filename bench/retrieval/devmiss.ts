@@ -1,0 +1,22 @@
+/**
+ * Dev-split misses of the blind sets at Full@10: `npx tsx bench/retrieval/devmiss.ts [musicbrainz-blind|...]`.
+ * Prints, for each **dev** question whose gold is not all in the top 10, the gold, the rank of each missing table
+ * (0 = not in the top 30) and the top 10. Held-out questions are never run.
+ */
+import { buildSearchIndex } from '../../src/core/search/index';
+import { blindSets } from './blind-sets';
+import { key, ownSets } from './datasets';
+const only = process.argv[2];
+for (const set of blindSets(ownSets())) {
+  if (only && set.name !== only) continue;
+  const index = buildSearchIndex({ tables: set.tables });
+  for (const q of set.questions) {
+    if (!q.dev) continue;
+    const res = index.search(q.text, { limit: 30 });
+    const ranked = res.hits.map((h) => key(h.sourceName, h.qualifiedName));
+    const miss = q.gold.filter((g) => !g.some((t) => ranked.slice(0, 10).includes(t)));
+    if (miss.length === 0) continue;
+    const short = (s: string) => s.replace(/^[^:]*:/, '').replace(/^[a-z_]+\./, '');
+    console.log(`${q.id} ${q.text}\n  gold: ${q.gold.map((g) => g.map(short).join('|')).join(', ')}\n  miss: ${miss.map((g) => g.map((t) => `${short(t)}@${ranked.indexOf(t) + 1}`).join('|')).join(', ')}\n  top: ${ranked.slice(0, 10).map(short).join(', ')}`);
+  }
+}
