@@ -1,6 +1,6 @@
 // Real fixtures for the VS Code tests (no mocks):
 //  - a copy of Chinook as a SQLite file;
-//  - a PostgreSQL database sb_ext_fixture on the shared server (127.0.0.1:5432, trust auth) with two tables, and a
+//  - a PostgreSQL database sb_ext_fixture_<pid> on the shared server (127.0.0.1:5432, trust auth) with two tables, and a
 //    login role sb_ext_reader that may read only one of them;
 //  - a private PostgreSQL cluster with scram-sha-256 password auth (the shared server trusts everyone, so a wrong
 //    password could not fail there), holding a login role whose password is a per-run canary;
@@ -80,18 +80,25 @@ export async function prepareFixtures({ root, work, log }) {
   fs.mkdirSync(path.dirname(chinook), { recursive: true });
   fs.copyFileSync(path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..', 'samples', 'chinook.sqlite'), chinook);
 
-  // Shared server: a small database (created fresh each run so the tests are idempotent).
-  psql('DROP DATABASE IF EXISTS sb_ext_fixture WITH (FORCE)');
-  psql('CREATE DATABASE sb_ext_fixture');
+  // Shared server: a small database, created fresh for this run (named by the runner's pid, so runs that overlap on
+  // the same server do not drop each other's); those of runs that are gone are dropped.
+  const fixtureDb = `sb_ext_fixture_${process.pid}`;
+  for (const db of psql("SELECT datname FROM pg_database WHERE datname ~ '^sb_ext_fixture(_[0-9]+)?$'").split('\n').filter(Boolean)) {
+    const pid = Number(/_(\d+)$/.exec(db)?.[1] ?? 0);
+    let alive = false;
+    try { alive = pid > 0 && (process.kill(pid, 0), true); } catch { alive = false; }
+    if (!alive || pid === process.pid) psql(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
+  }
+  psql(`CREATE DATABASE ${fixtureDb}`);
   psql(`CREATE TABLE customer (id integer PRIMARY KEY, email text NOT NULL, full_name text);
         COMMENT ON TABLE customer IS 'People who buy things';
         COMMENT ON COLUMN customer.email IS 'Login e-mail address';
         CREATE TABLE purchase (id integer PRIMARY KEY, customer_id integer NOT NULL REFERENCES customer(id), total numeric(10,2), bought_at timestamptz);
         INSERT INTO customer SELECT g, 'user' || g || '@example.com', 'User ' || g FROM generate_series(1, 50) g;
-        INSERT INTO purchase SELECT g, 1 + g % 50, g * 1.5, now() FROM generate_series(1, 200) g; ANALYZE;`, { db: 'sb_ext_fixture' });
+        INSERT INTO purchase SELECT g, 1 + g % 50, g * 1.5, now() FROM generate_series(1, 200) g; ANALYZE;`, { db: fixtureDb });
   // A login role that may read customer but not purchase (the privilege warning in the Connections view).
   psql("DO $$ BEGIN CREATE ROLE sb_ext_reader LOGIN; EXCEPTION WHEN duplicate_object THEN NULL; END $$");
-  psql('GRANT SELECT ON customer TO sb_ext_reader', { db: 'sb_ext_fixture' });
+  psql('GRANT SELECT ON customer TO sb_ext_reader', { db: fixtureDb });
 
   // MusicBrainz (375 tables) for the tree benchmark: loaded once, kept between runs (its schema does not change).
   let musicbrainz;
@@ -124,16 +131,19 @@ export async function prepareFixtures({ root, work, log }) {
   const itHome = path.join(work, 'home-it');
   fs.mkdirSync(itHome, { recursive: true, mode: 0o700 });
   if (fs.existsSync(path.join(home, 'catalog.sqlite'))) fs.copyFileSync(path.join(home, 'catalog.sqlite'), path.join(itHome, 'catalog.sqlite'));
-  log(`fixtures ready: chinook ${preindexed ? 'indexed' : 'NOT indexed'}, sb_ext_fixture, ${secure ? `private cluster on ${secure.port}` : 'no private cluster'}`);
+  log(`fixtures ready: chinook ${preindexed ? 'indexed' : 'NOT indexed'}, ${fixtureDb}, ${secure ? `private cluster on ${secure.port}` : 'no private cluster'}`);
   return {
     home, workspace, chinook, musicbrainz,
-    pg: { host: '127.0.0.1', port: 5432, database: 'sb_ext_fixture', user: 'postgres' },
+    pg: { host: '127.0.0.1', port: 5432, database: fixtureDb, user: 'postgres' },
     secure: secure ? { host: '127.0.0.1', port: secure.port, database: secure.database, user: secure.user, canary: secure.canary } : null,
     env: { SCHEMABRAIN_HOME: home, SCHEMABRAIN_EVENTS_PATH: path.join(home, 'events.jsonl') },
     itHome,
     itEnv: { SCHEMABRAIN_HOME: itHome, SCHEMABRAIN_EVENTS_PATH: path.join(itHome, 'events.jsonl') },
     seedConnections: [{ name: 'chinook', engine: 'sqlite', file: chinook }, { name: 'musicbrainz', engine: 'postgres', host: '127.0.0.1', port: 5432, database: 'sb_ext_musicbrainz', user: 'postgres' }],
     preindexed: Boolean(preindexed),
-    dispose: () => secure?.stop(),
+    dispose: () => {
+      secure?.stop();
+      try { psql(`DROP DATABASE IF EXISTS ${fixtureDb} WITH (FORCE)`); } catch { /* the server went away */ }
+    },
   };
 }
