@@ -83,7 +83,7 @@ export async function prepareFixtures({ root, work, log }) {
   // Shared server: a small database, created fresh for this run (named by the runner's pid, so runs that overlap on
   // the same server do not drop each other's); those of runs that are gone are dropped.
   const fixtureDb = `sb_ext_fixture_${process.pid}`;
-  for (const db of psql("SELECT datname FROM pg_database WHERE datname ~ '^sb_ext_fixture(_[0-9]+)?$'").split('\n').filter(Boolean)) {
+  for (const db of psql("SELECT datname FROM pg_database WHERE datname ~ '^sb_ext_fixture_[0-9]+$'").split('\n').filter(Boolean)) {
     const pid = Number(/_(\d+)$/.exec(db)?.[1] ?? 0);
     let alive = false;
     try { alive = pid > 0 && (process.kill(pid, 0), true); } catch { alive = false; }
