@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { mcpUiTests } from './mcp-ui';
 
 interface Ctx {
   readonly page: Page;
@@ -234,6 +235,9 @@ export default async function run(ctx: Ctx): Promise<{ results: Result[]; bench:
   await test('writes the README screenshots', async () => {
     await readmeScreenshots(ctx);
   });
+
+  // Last: it adds a PostgreSQL source to the catalog the views above show.
+  await mcpUiTests(ctx, test, shot);
 
   return { results, bench };
 }

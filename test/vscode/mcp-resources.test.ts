@@ -54,6 +54,7 @@ describe('MCP resources, progress and cancellation in the editor', function () {
 
   async function db(): Promise<PgClient> {
     const c = new PgClient({ ...pgConfig, database: DB });
+    c.on('error', () => undefined); // a session the final FORCE drop ends is not an uncaught error
     await c.connect();
     return c;
   }
@@ -71,6 +72,7 @@ describe('MCP resources, progress and cancellation in the editor', function () {
   before(async function () {
     this.timeout(180_000);
     admin = new PgClient({ ...pgConfig, database: 'postgres' });
+    admin.on('error', () => undefined);
     try {
       await admin.connect();
     } catch {
