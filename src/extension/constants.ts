@@ -28,6 +28,8 @@ export const COMMAND_IDS = {
   applySuggestions: 'schemabrain.applySuggestions',
   askAgent: 'schemabrain.askAgent',
   previewRows: 'schemabrain.previewRows',
+  connectTeamServer: 'schemabrain.connectTeamServer',
+  disconnectTeamServer: 'schemabrain.disconnectTeamServer',
 } as const;
 
 export const WEBVIEW_TYPES = {

@@ -6,12 +6,13 @@ import type { SourceInfo, TableInfo } from '../../core/catalog/model';
 import type { CatalogState } from '../../core/catalog/provider';
 import { CatalogView } from '../../core/catalog/view';
 import type { AuditPage, AuditQuery, VerificationState } from '../audit/audit-service';
+import { COMMAND_IDS } from '../constants';
 import type { Log } from '../log';
 
 /** Settings and secret keys of the team connection. The token lives only in SecretStorage. */
 export const TEAM_URL_SETTING = 'team.url';
 export const TEAM_TOKEN_SECRET = 'schemabrain.team.token';
-export const TEAM_COMMANDS = { connect: 'schemabrain.connectTeamServer', disconnect: 'schemabrain.disconnectTeamServer' } as const;
+export const TEAM_COMMANDS = { connect: COMMAND_IDS.connectTeamServer, disconnect: COMMAND_IDS.disconnectTeamServer } as const;
 export const TEAM_MCP_LABEL = 'SchemaBrain Team';
 
 export class TeamError extends Error {
