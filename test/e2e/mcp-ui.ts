@@ -12,13 +12,12 @@ import pg from 'pg';
 interface McpUiCtx {
   readonly page: Page;
   readonly root: string;
-  readonly fixtures: { home: string };
+  readonly fixtures: { home: string; pg?: { database: string } };
 }
 
 type TestFn = (title: string, fn: () => Promise<void>) => Promise<void>;
 
 const PG = { host: '127.0.0.1', port: 5432, user: 'postgres' };
-const DB = 'sb_e2e_mcp';
 const SOURCE = 'mcp_live';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -74,7 +73,13 @@ async function inputText(page: Page): Promise<string> {
   return (await page.locator(`${CHAT_INPUT} .view-lines`).first().innerText()).replace(/\s+/g, ' ');
 }
 
+/** Per run (named after the run's fixture database), so runs that overlap on one server leave each other alone. */
+function liveDb(ctx: McpUiCtx): string {
+  return ctx.fixtures.pg?.database.replace(/^sb_ext_fixture/, 'sb_e2e_mcp') ?? `sb_e2e_mcp_${process.pid}`;
+}
+
 function indexLive(ctx: McpUiCtx): void {
+  const DB = liveDb(ctx);
   const r = spawnSync(process.execPath, [path.join(ctx.root, 'dist/cli.js'), 'index', '--source', `postgres://${PG.user}@${PG.host}:${PG.port}/${DB}`, '--name', SOURCE, '--catalog', path.join(ctx.fixtures.home, 'catalog.sqlite'), '--json'], {
     encoding: 'utf8', env: { ...process.env, SCHEMABRAIN_HOME: ctx.fixtures.home }, timeout: 120_000,
   });
@@ -159,6 +164,7 @@ export async function mcpUiTests(ctx: McpUiCtx, test: TestFn, shot: (name: strin
   });
 
   await test('after a re-index, MCP: Browse Resources lists the newly created table', async () => {
+    const DB = liveDb(ctx);
     const admin = new pg.Client({ ...PG, database: 'postgres' });
     admin.on('error', () => undefined);
     await admin.connect();

@@ -27,7 +27,6 @@ import type { IndexOutcome } from '../../src/extension/indexing/run-index';
 import { MCP_SERVER_DEFINITION_ID } from '../../src/extension/mcp/provider';
 import { activateApi, fixtures, sleep, waitFor } from './helpers';
 
-const DB = 'sb_ext_mcp';
 const SOURCE = 'mcpslow';
 const TABLE = 'slow_orders';
 
@@ -49,6 +48,8 @@ async function schemaBrainTool(suffix: string): Promise<vscode.LanguageModelTool
 
 describe('MCP resources, progress and cancellation in the editor', function () {
   const fx = fixtures();
+  // Per run, like the fixture database it is named after: runs that overlap on one server leave each other alone.
+  const DB = fx.pg.database.replace(/^sb_ext_fixture/, 'sb_ext_mcp');
   const pgConfig = { host: fx.pg.host, port: fx.pg.port, user: fx.pg.user };
   let admin: PgClient | undefined;
 
