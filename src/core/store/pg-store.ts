@@ -10,6 +10,11 @@ export interface PgStore {
   readonly url: string;
   readonly pool: Pool;
   /**
+   * A small pool of its own for reading shared state (new generations, definitions, policies), so a replica whose
+   * main pool is queued behind audit appends still learns of a change within milliseconds of its notification.
+   */
+  readonly control: Pool;
+  /**
    * A dedicated connection that LISTENs on CHANGE_CHANNEL and calls `onChange` with each payload; reconnects after
    * a failure (calling `onChange('reconnected')`, since notifications sent meanwhile are lost). Returns a stop function.
    */
@@ -29,6 +34,8 @@ export async function openPgStore(rawUrl: string, opts: OpenStoreOptions = {}): 
   const pool = new Pool({ ...config, max: opts.max ?? 10, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
   // An idle client that loses its connection must not crash the process; the next checkout reconnects.
   pool.on('error', () => undefined);
+  const control = new Pool({ ...config, application_name: 'schemabrain-sync', max: 2, idleTimeoutMillis: 30_000, connectionTimeoutMillis: 10_000 });
+  control.on('error', () => undefined);
   const client = await pool.connect();
   try {
     await migrate(client);
@@ -40,6 +47,7 @@ export async function openPgStore(rawUrl: string, opts: OpenStoreOptions = {}): 
   return {
     url: redactStoreUrl(rawUrl),
     pool,
+    control,
     listen(onChange, onError) {
       let stopped = false;
       let client: Client | null = null;
@@ -82,6 +90,7 @@ export async function openPgStore(rawUrl: string, opts: OpenStoreOptions = {}): 
       closed = true;
       for (const stop of [...listeners]) await stop();
       await pool.end();
+      await control.end();
     },
   };
 }

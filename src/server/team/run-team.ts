@@ -75,26 +75,26 @@ export class ReplicaSync {
 
   private async once(): Promise<void> {
     // One round trip says whether anything changed (a busy replica's event loop makes each round trip costly).
-    const r = await this.store.pool.query<{ g: string | null; d: string | null; p: string | null }>(
+    const r = await this.store.control.query<{ g: string | null; d: string | null; p: string | null }>(
       'SELECT (SELECT max(generation) FROM schemabrain.catalog_generation) AS g, (SELECT max(id) FROM schemabrain.definition) AS d, (SELECT max(id) FROM schemabrain.pii_policy) AS p',
     );
     const piiId = r.rows[0]?.p ? Number(r.rows[0].p) : 0;
     if (piiId !== this.piiId) {
       // The PII policy first: a new catalog generation is never served under an older policy than the store holds.
-      this.onPiiPolicy(piiId ? await currentPiiPolicy(this.store.pool) : null);
+      this.onPiiPolicy(piiId ? await currentPiiPolicy(this.store.control) : null);
       this.piiId = piiId;
     }
     const latest = r.rows[0]?.g ? Number(r.rows[0].g) : 0;
     const maxId = r.rows[0]?.d ? Number(r.rows[0].d) : 0;
     if (latest && latest !== this.generation) {
-      const got = await downloadCatalog(this.store.pool, this.catalogPath, latest);
+      const got = await downloadCatalog(this.store.control, this.catalogPath, latest);
       if (got) {
         this.generation = got.generation;
         this.onGeneration(got.generation);
       }
     }
     if (maxId !== this.definitionsId) {
-      materializeDefinitions(this.definitionsDir, await currentDefinitions(this.store.pool));
+      materializeDefinitions(this.definitionsDir, await currentDefinitions(this.store.control));
       this.definitionsId = maxId;
       this.onDefinitions(maxId);
     }

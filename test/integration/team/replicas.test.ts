@@ -24,7 +24,8 @@ const TOTAL = Number(process.env.SCHEMABRAIN_TEAM_CALLS ?? 300);
  * its core count (a shared CI box), every replica's event loop lags by seconds and the bound cannot be met by any
  * design; there the test reports the figure and holds it to 10 s instead, saying so.
  */
-const DEFINITION_BOUND_MS = os.loadavg()[0]! > os.cpus().length * 3 ? 10_000 : 2000;
+const LOAD_AT_START = os.loadavg()[0]!;
+const definitionBoundMs = (): number => (Math.max(LOAD_AT_START, os.loadavg()[0]!) > os.cpus().length * 3 ? 10_000 : 2000);
 const CLIENTS = 30;
 const REPLICAS = 3;
 const PROBE_METRIC = 'team_probe_metric';
@@ -215,6 +216,7 @@ describe('team server: three replicas over one store, 30 clients, one replica ki
     assert.equal(verify.ok, true, JSON.stringify(verify.breaks.slice(0, 5)));
     assert.ok(acked.length >= TOTAL * 0.9, `most calls acknowledged (${acked.length})`);
     assert.ok(connectionErrors > 0, 'the kill hit calls in flight or connections');
+    const DEFINITION_BOUND_MS = definitionBoundMs();
     if (DEFINITION_BOUND_MS > 2000) process.stderr.write(`team replica run: load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs: definition bound relaxed to ${DEFINITION_BOUND_MS} ms\n`);
     for (const ms of seen) assert.ok(ms < DEFINITION_BOUND_MS, `definition loaded by a replica after ${ms} ms`);
     for (const ms of served) assert.ok(Number.isFinite(ms), 'every replica serves the published definition');
