@@ -254,15 +254,18 @@ async function integration(fx) {
 }
 
 async function e2e(fx) {
-  const { default: run } = await import(path.join(ROOT, 'dist/test/e2e.mjs'));
+  const { default: run, THEME_IDS } = await import(path.join(ROOT, 'dist/test/e2e.mjs'));
   const wb = await openWorkbench({
     name: 'e2e', workspace: fx.workspace, env: fx.env, extensionDevelopmentPath: ROOT,
-    userSettings: { 'schemabrain.connections': fx.seedConnections },
+    // The README pictures switch between the light and the dark theme by emulating the system colour scheme.
+    userSettings: {
+      'schemabrain.connections': fx.seedConnections, 'window.autoDetectColorScheme': true,
+      'workbench.preferredLightColorTheme': THEME_IDS.light, 'workbench.preferredDarkColorTheme': THEME_IDS.dark,
+    },
   });
   log('e2e: workbench loading');
   try {
-    // The user settings file the workbench watches: the README screenshots switch the colour theme through it.
-    const r = await run({ page: wb.page, log, shots: RESULTS, fixtures: fx, root: ROOT, settingsFile: path.join(wb.userData, 'User', 'settings.json') });
+    const r = await run({ page: wb.page, log, shots: RESULTS, fixtures: fx, root: ROOT });
     for (const t of r.results.filter((x) => x.state === 'failed')) console.log(`  ✗ ${t.title}: ${t.err}`);
     summary.timings = [...(summary.timings ?? []), ...r.results.filter((x) => x.ms).map((x) => ({ phase: 'e2e', title: x.title, ms: x.ms }))];
     record('e2e', r.results.filter((x) => x.state === 'passed').length, r.results.filter((x) => x.state === 'failed').length,

@@ -232,6 +232,10 @@ export default async function run(ctx: Ctx): Promise<{ results: Result[]; bench:
     await runMetricFromView(ctx, shot);
   });
 
+  await test('Preview Rows from the palette draws the rows grid with types, NULLs and cell selection', async () => {
+    await previewRowsFromPalette(ctx);
+  });
+
   await test('writes the README screenshots', async () => {
     await readmeScreenshots(ctx);
   });
@@ -242,62 +246,145 @@ export default async function run(ctx: Ctx): Promise<{ results: Result[]; bench:
   return { results, bench };
 }
 
+export type Theme = 'light' | 'dark';
 /**
- * The README's pictures, from the product as it is now: the Connections tree, the agent's chat with the SchemaBrain
- * tools, the audit panel, the metric chart and a table profile, in the light theme, into media/readme/.
+ * The editor's default pair (VS Code 1.139). The runner starts the workbench with `window.autoDetectColorScheme`
+ * and these as the preferred light and dark themes; the pictures switch between them by emulating the system colour
+ * scheme (code-server's web client does not apply a later change of `workbench.colorTheme` in the settings file, and
+ * its theme picker waits on a Marketplace search offline).
+ */
+export const THEME_IDS: Record<Theme, string> = { light: 'Light 2026', dark: 'Dark 2026' };
+let currentTheme: Theme = 'light';
+
+/** Switches to `theme` and waits until the workbench is painted in it (the side bar's background). */
+async function setTheme(ctx: Ctx, theme: Theme): Promise<void> {
+  const isDark = async (): Promise<boolean | undefined> => {
+    const bg = (await ctx.page.locator('.part.sidebar, .part.activitybar').first().evaluate((e) =>
+      (globalThis as unknown as { getComputedStyle(x: unknown): { backgroundColor: string } }).getComputedStyle(e).backgroundColor).catch(() => '')) as string;
+    const rgb = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(bg);
+    return rgb ? (Number(rgb[1]) + Number(rgb[2]) + Number(rgb[3])) / 3 < 128 : undefined;
+  };
+  await ctx.page.emulateMedia({ colorScheme: theme });
+  for (let i = 0; i < 40 && (await isDark()) !== (theme === 'dark'); i++) await ctx.page.waitForTimeout(250);
+  if ((await isDark()) !== (theme === 'dark')) throw new Error(`the workbench did not switch to ${THEME_IDS[theme]}`);
+  currentTheme = theme;
+  // Webviews receive the new theme's variables by message: give them a moment to repaint.
+  await ctx.page.waitForTimeout(500);
+}
+
+/**
+ * Writes media/readme/<name>-light.png and <name>-dark.png of the screen as it is now, the current theme first (one
+ * switch per picture); `prepare` runs before each (a hover that the repaint dismissed, for instance).
+ */
+async function shotBothThemes(ctx: Ctx, name: string, prepare?: () => Promise<void>): Promise<string[]> {
+  const dir = path.join(ctx.root, 'media', 'readme');
+  fs.mkdirSync(dir, { recursive: true });
+  const out: string[] = [];
+  for (const theme of currentTheme === 'dark' ? (['dark', 'light'] as const) : (['light', 'dark'] as const)) {
+    await setTheme(ctx, theme);
+    if (prepare) await prepare();
+    const f = path.join(dir, `${name}-${theme}.png`);
+    await ctx.page.screenshot({ path: f });
+    out.push(f);
+  }
+  return out;
+}
+
+/**
+ * The README's pictures, from the product as it is now, in the light and the dark theme: the Connections tree, the
+ * audit panel, a table profile, the rows grid, the connection form and the agent's chat, into media/readme/ (the
+ * metric chart is taken where that test draws it).
  */
 async function readmeScreenshots(ctx: Ctx): Promise<void> {
   const { page } = ctx;
-  const dir = path.join(ctx.root, 'media', 'readme');
-  fs.mkdirSync(dir, { recursive: true });
   const written: string[] = [];
-  // Light only for now: switching the colour theme from the keyboard is not reliable in code-server's web client.
-  for (const [theme, label] of [['light', 'Light Modern']] as const) {
-    await page.keyboard.press('Escape');
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+T');
-    await page.locator('.quick-input-widget input').waitFor({ timeout: 10_000 });
-    await page.keyboard.type(label);
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).first().waitFor({ timeout: 10_000 });
-    await page.keyboard.press('Enter');
-    await page.waitForTimeout(800);
-    const save = async (name: string): Promise<void> => {
-      const f = path.join(dir, `${name}-${theme}.png`);
-      await page.screenshot({ path: f });
-      written.push(f);
-    };
-    await page.keyboard.press('Escape');
-    await palette(page, 'View: Close All Editors');
-    await focusPane(page, 'Connections');
-    if (!(await row(page, /^Track\b/).isVisible().catch(() => false))) {
-      await row(page, /^chinook/).click();
-      await row(page, /^main/).click();
-      await row(page, /^Track\b/).click();
-    }
-    await row(page, /^AlbumId/).waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Escape');
+  await palette(page, 'View: Close All Editors');
+  await focusPane(page, 'Connections');
+  if (!(await row(page, /^Track\b/).isVisible().catch(() => false))) {
+    if (!(await row(page, /^main/).isVisible().catch(() => false))) await row(page, /^chinook/).click();
+    await row(page, /^main/).click();
+    await row(page, /^Track\b/).click();
+  }
+  await row(page, /^AlbumId/).waitFor({ timeout: 10_000 });
+  written.push(...(await shotBothThemes(ctx, 'connections', async () => {
+    await page.mouse.move(5, 5);
     await row(page, /^AlbumId/).hover();
     await page.locator('.workbench-hover, .monaco-hover').filter({ hasText: /References/ }).first().waitFor({ timeout: 10_000 }).catch(() => undefined);
-    await save('connections');
-    await page.mouse.move(5, 5);
-    await palette(page, 'SchemaBrain: Open Audit Panel');
-    const audit = await waitForFrame(page, (f) => f.locator('#rows tbody tr').count().then((c) => c > 0));
-    await audit.locator('#rows tbody tr').first().click();
-    await save('audit');
-    await palette(page, 'View: Close All Editors');
-    await palette(page, 'SchemaBrain: Profile Table');
-    await page.keyboard.type('main.Invoice');
-    await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'main.Invoice' }).first().waitFor({ timeout: 10_000 });
-    await page.keyboard.press('Enter');
-    await waitForFrame(page, (f) => f.locator('text=/findings/i').count().then((c) => c > 0), 60_000).catch(() => undefined);
-    await page.waitForTimeout(1000);
-    await save('profile');
-    await palette(page, 'View: Close All Editors');
-    await palette(page, 'SchemaBrain: Ask the Agent');
-    await page.locator('.interactive-input-part, .chat-input-container').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
-    await page.waitForTimeout(3000);
-    await save('agent');
-  }
-  assert.ok(written.length >= 4, written.join(', '));
+  })));
+  await page.mouse.move(5, 5);
+
+  await palette(page, 'SchemaBrain: Open Audit Panel');
+  const audit = await waitForFrame(page, (f) => f.locator('#rows tbody tr').count().then((c) => c > 0));
+  await audit.locator('#rows tbody tr').first().click();
+  written.push(...(await shotBothThemes(ctx, 'audit')));
+
+  await palette(page, 'View: Close All Editors');
+  await palette(page, 'SchemaBrain: Profile Table');
+  await page.keyboard.type('main.Invoice');
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'main.Invoice' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await waitForFrame(page, (f) => f.locator('text=/findings/i').count().then((c) => c > 0), 60_000).catch(() => undefined);
+  await page.waitForTimeout(500);
+  written.push(...(await shotBothThemes(ctx, 'profile')));
+
+  await palette(page, 'View: Close All Editors');
+  await palette(page, 'SchemaBrain: Preview Rows');
+  await page.locator('.quick-input-widget input').first().fill('main.Customer');
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'main.Customer' }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  const grid = await waitForFrame(page, (f) => f.locator('#grid tbody tr').count().then((c) => c > 0), 60_000);
+  await grid.locator('#grid tbody tr:nth-child(2) td').nth(1).click();
+  await grid.locator('#grid tbody tr:nth-child(4) td').nth(3).click({ modifiers: ['Shift'] });
+  written.push(...(await shotBothThemes(ctx, 'results')));
+
+  await palette(page, 'View: Close All Editors');
+  await palette(page, 'SchemaBrain: Add Connection');
+  const form = await waitForFrame(page, (f) => f.locator('#form').count().then((c) => c > 0), 30_000);
+  await form.locator('#name').fill('analytics');
+  written.push(...(await shotBothThemes(ctx, 'connection-form')));
+  await palette(page, 'View: Close All Editors');
+
+  await palette(page, 'SchemaBrain: Ask the Agent');
+  await page.locator('.interactive-input-part, .chat-input-container').first().waitFor({ timeout: 30_000 }).catch(() => undefined);
+  await page.waitForTimeout(2000);
+  written.push(...(await shotBothThemes(ctx, 'agent')));
+  await setTheme(ctx, 'light');
+  assert.equal(written.length, 12, written.join(', '));
+  for (const f of written) assert.ok(fs.statSync(f).size > 10_000, `${f} is a real picture`);
+}
+
+/**
+ * Preview Rows from the palette, picking main.Invoice: the grid shows the first 100 rows with column types, NULL
+ * cells drawn apart, and a Shift+click selection that Copy puts on the clipboard (the status bar confirms it).
+ */
+async function previewRowsFromPalette(ctx: Ctx): Promise<void> {
+  const { page } = ctx;
+  await page.keyboard.press('Escape');
+  await palette(page, 'View: Close All Editors');
+  await palette(page, 'SchemaBrain: Preview Rows');
+  await page.locator('.quick-input-widget', { hasText: 'preview the rows of which table' }).waitFor({ timeout: 10_000 });
+  await page.locator('.quick-input-widget input').first().fill('main.Invoice');
+  await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: /^main\.Invoice(?!Line)/ }).first().waitFor({ timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  const frame = await waitForFrame(page, (f) => f.locator('#grid tbody tr').count().then((c) => c > 0), 60_000);
+  assert.equal(await frame.locator('#grid tbody tr').count(), 100);
+  assert.equal(await frame.locator('#title').innerText(), 'main.Invoice');
+  const header = await frame.locator('#grid thead th').nth(1).innerText();
+  assert.match(header, /InvoiceId\s+integer/i);
+  // BillingState is empty for most countries: NULL cells are drawn as a marked NULL, not as empty text.
+  assert.ok((await frame.locator('#grid td .null').count()) > 0, 'NULL cells are marked');
+  await frame.locator('#grid tbody tr:nth-child(1) td').nth(0).click();
+  await frame.locator('#grid tbody tr:nth-child(2) td').nth(1).click({ modifiers: ['Shift'] });
+  assert.equal(await frame.locator('#grid td.selected').count(), 4);
+  assert.match(await frame.locator('#selection').innerText(), /4 cells selected/);
+  await frame.locator('#copy').click();
+  await page.locator('.statusbar-item', { hasText: /Copied 4 cells/ }).first().waitFor({ timeout: 10_000 });
+  await shot(ctx, '14-preview-rows');
+}
+
+async function shot(ctx: Ctx, name: string): Promise<void> {
+  await ctx.page.screenshot({ path: path.join(ctx.shots, `e2e-${name}.png`) }).catch(() => undefined);
 }
 
 /** Opens only the named pane of the SchemaBrain container (the others collapse, rows are virtualised). */
@@ -359,8 +446,7 @@ async function runMetricFromView(ctx: Ctx, shot: (name: string) => Promise<unkno
     const widths = (await frame.locator('#chart rect.bar').evaluateAll((els) => els.map((e) => Number(e.getAttribute('width'))))) as number[];
     assert.ok(widths.every((w, i) => i === 0 || w <= widths[i - 1]!), `bar widths not sorted: ${widths.slice(0, 6).join(', ')}…`);
     await shot('09-metric-chart');
-    fs.mkdirSync(path.join(ctx.root, 'media', 'readme'), { recursive: true });
-    await page.screenshot({ path: path.join(ctx.root, 'media', 'readme', 'metric-chart-light.png') });
+    await shotBothThemes(ctx, 'metric-chart');
     await frame.locator('#toggleSql').click();
     await frame.locator('#sqlBox').waitFor({ state: 'visible', timeout: 5_000 });
     assert.match(await frame.locator('#sql').innerText(), /GROUP BY/);
