@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CompleteRequestSchema,
@@ -226,11 +227,32 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
 
   server.setRequestHandler(ListResourcesRequestSchema, (req) => resources.list(req.params?.cursor));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES.map((t) => ({ ...t })) }));
-  server.setRequestHandler(ReadResourceRequestSchema, (req) => resources.read(req.params.uri));
+  // What each resource read as in this session: a subscribe that arrives after a re-index the watcher already saw
+  // (the client read, then subscribed late) still hears that its copy is out of date.
+  const readAs = new Map<string, string>();
+  const fingerprint = (r: { contents: Array<{ text: string }> }): string => crypto.createHash('sha256').update(r.contents.map((c) => c.text).join('\0')).digest('base64');
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const reply = await resources.read(req.params.uri);
+    readAs.set(req.params.uri, fingerprint(reply));
+    return reply;
+  });
   const subscriptions = new Set<string>();
   server.setRequestHandler(SubscribeRequestSchema, (req) => {
-    if (!parseResourceUri(req.params.uri)) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${req.params.uri.slice(0, 300)} (only schemabrain:// catalog URIs can be subscribed to)`, { uri: req.params.uri });
-    subscriptions.add(req.params.uri);
+    const uri = req.params.uri;
+    if (!parseResourceUri(uri)) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)} (only schemabrain:// catalog URIs can be subscribed to)`, { uri });
+    subscriptions.add(uri);
+    const seen = readAs.get(uri);
+    if (seen !== undefined) {
+      // After the reply: the client learns of the subscription first, then that its copy is out of date.
+      setImmediate(() => void resources.read(uri).then(
+        (now) => {
+          if (fingerprint(now) !== seen && subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+        },
+        () => {
+          if (subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined); // gone since the read
+        },
+      ));
+    }
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (req) => {

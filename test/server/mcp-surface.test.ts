@@ -239,6 +239,37 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
     assert.ok(resources.some((r) => r.uri === tableUri('chinook', 'main', 'Label')));
     assert.match(((await h.client.readResource({ uri: album })).contents[0] as { text: string }).text, /ReleaseYear/);
   });
+
+  it('a subscribe that arrives after the re-index still hears that the copy the client read is out of date', async function () {
+    const dir = tempDir('sb-mcp-late-sub-');
+    const file = path.join(dir, 'chinook.sqlite');
+    fs.copyFileSync(CHINOOK_SQLITE, file);
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, file, 'chinook');
+    const h = await harness({}, catalog);
+    let listChanged = 0;
+    const updated: string[] = [];
+    h.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
+    h.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
+    const album = tableUri('chinook', 'main', 'Album');
+    const artist = tableUri('chinook', 'main', 'Artist');
+    await h.client.readResource({ uri: album });
+    await h.client.readResource({ uri: artist });
+    await new Promise((r) => setTimeout(r, 1200)); // the watcher has seen generation 1
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database(fs.readFileSync(file));
+    db.run('ALTER TABLE Album ADD COLUMN ReleaseYear INTEGER');
+    db.run('CREATE TABLE Label (LabelId INTEGER PRIMARY KEY, Name TEXT)');
+    fs.writeFileSync(file, db.export());
+    db.close();
+    await indexInto(catalog, file, 'chinook');
+    await until('list_changed', () => (listChanged > 0 ? true : undefined)); // the watcher has moved on
+    await h.client.subscribeResource({ uri: artist });
+    await h.client.subscribeResource({ uri: album });
+    await until('updated for Album', () => (updated.includes(album) ? true : undefined));
+    await h.client.listResources(); // a round trip after both subscribes
+    assert.ok(!updated.includes(artist), 'a table that reads the same is not reported');
+  });
 });
 
 describe('progress and cancellation of a slow tool on PostgreSQL', function () {
