@@ -36,6 +36,38 @@ async function until<T>(what: string, fn: () => Promise<T | undefined>, timeoutM
   }
 }
 
+/**
+ * MCP: Browse Resources (`mcpr ` in the palette) filtered by `filter`, kept open until `ok` holds for its rows: the
+ * picker calls resources/list once when it opens, and closing it cancels that call, so it is reopened only when it
+ * closed by itself. Returns the rows; the picker stays open for the caller to close.
+ */
+async function browseUntil(page: Page, what: string, filter: string, ok: (rows: string[]) => boolean, timeoutMs: number): Promise<string[]> {
+  const widget = page.locator('.quick-input-widget');
+  const input = page.locator('.quick-input-widget input');
+  const open = async (): Promise<void> => {
+    await page.keyboard.press('F1');
+    await input.waitFor({ timeout: 10_000 });
+    await input.fill(`mcpr ${filter}`);
+  };
+  await open();
+  let seen: string[] = [];
+  try {
+    return await until(what, async () => {
+      if (!(await widget.isVisible()) || !(await input.inputValue()).startsWith('mcpr ')) await open();
+      seen = await rows(page);
+      return ok(seen) ? seen : undefined;
+    }, timeoutMs);
+  } catch (e) {
+    throw new Error(`${(e as Error).message} (rows: ${seen.slice(0, 5).join(' ; ') || 'none'}; busy: ${await page.locator('.quick-input-widget .quick-input-progress').isVisible().catch(() => false)})`);
+  }
+}
+
+/** No picker, editor or half-typed chat question from an earlier check in the way. */
+async function settle(page: Page): Promise<void> {
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Escape');
+  await command(page, 'View: Close All Editors');
+}
+
 async function command(page: Page, text: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
@@ -96,17 +128,14 @@ export async function mcpUiTests(ctx: McpUiCtx, test: TestFn, shot: (name: strin
   }
 
   await test('MCP: Browse Resources starts the editor’s SchemaBrain server and lists its schemabrain:// resources', async () => {
+    await settle(page);
     // Until the workbench has started the server once, the chat offers neither its resources nor its prompts.
-    await until('schemabrain:// resources in MCP: Browse Resources', async () => {
-      await page.keyboard.press('F1');
-      await page.locator('.quick-input-widget input').fill('mcpr (chinook)');
-      const found = await until('rows', async () => ((await rows(page)).some((r) => r.includes('schemabrain://chinook/main/')) ? true : undefined), 20_000).catch(() => undefined);
-      await page.keyboard.press('Escape');
-      return found;
-    }, 120_000);
+    await browseUntil(page, 'schemabrain:// resources in MCP: Browse Resources', '(chinook)', (r) => r.some((x) => x.includes('schemabrain://chinook/main/')), 120_000);
+    await page.keyboard.press('Escape');
   });
 
   await test('chat Add Context… → MCP Resources lists the schemabrain:// tables of the indexed sample and attaches one', async () => {
+    await settle(page);
     await chatInput(page);
     await page.locator(`${CHAT_INPUT} [aria-label^="Add Context"]`).first().click();
     const mcp = page.locator('.quick-input-list .monaco-list-row', { hasText: 'MCP Resources' }).first();
@@ -177,29 +206,22 @@ export async function mcpUiTests(ctx: McpUiCtx, test: TestFn, shot: (name: strin
       await c.connect();
       await c.query('CREATE TABLE mcp_first (id integer PRIMARY KEY, label text)');
       indexLive(ctx);
-      const browse = async (filter: string): Promise<string[]> => {
-        await page.keyboard.press('F1');
-        await page.locator('.quick-input-widget input').fill(`mcpr ${filter}`);
-        await until('the resource list', async () => ((await rows(page)).some((r) => r.includes('schemabrain://')) ? true : undefined), 30_000);
-        await sleep(500);
-        const r = await rows(page);
-        await page.keyboard.press('Escape');
-        return r;
-      };
-      const before = await until(`${SOURCE} in the list`, async () => {
-        const r = await browse(`(${SOURCE})`);
-        return r.some((x) => x.includes(`schemabrain://${SOURCE}/public/mcp_first`)) ? r : undefined;
-      }, 30_000);
+      await settle(page);
+      // Each opening calls resources/list again: the first one after the index already lists the new source.
+      const before = await browseUntil(page, `${SOURCE} in the resource list`, `(${SOURCE})`, (r) => r.some((x) => x.includes(`schemabrain://${SOURCE}/public/mcp_first`)), 90_000);
+      await page.keyboard.press('Escape');
       assert.ok(!before.some((x) => x.includes('mcp_second')), before.join(' ; '));
       await c.query("CREATE TABLE mcp_second (id integer PRIMARY KEY, first_id integer REFERENCES mcp_first(id)); COMMENT ON TABLE mcp_second IS 'Created after the first index'");
       await c.end();
       indexLive(ctx);
       // The server sees the new catalog generation (and sends notifications/resources/list_changed); the list
       // the editor shows is read again and has the new table.
+      // The picker lists once per opening: open it again until the server has seen the new generation.
       const after = await until('the new table in the list', async () => {
-        const r = await browse(`(${SOURCE})`);
+        const r = await browseUntil(page, 'the resource list', `(${SOURCE})`, (x) => x.some((y) => y.includes(`schemabrain://${SOURCE}/public/`)), 60_000);
+        await page.keyboard.press('Escape');
         return r.some((x) => x.includes(`schemabrain://${SOURCE}/public/mcp_second`)) ? r : undefined;
-      }, 30_000);
+      }, 90_000);
       assert.ok(after.some((x) => /Created after the first index/.test(x) || x.includes('mcp_second')));
       await page.keyboard.press('F1');
       await page.locator('.quick-input-widget input').fill(`mcpr (${SOURCE})`);
