@@ -191,7 +191,7 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     catalogView: () => (catalogState?.state === 'ready' ? catalogState.view : undefined),
   });
 
-  registerTeamCommands(context, { team, prompter: () => prompter, notifier });
+  registerTeamCommands(context, { team, prompter: () => prompter, notifier, log });
 
   const describe = DescribeProvider.register(context, () => (catalogState?.state === 'ready' ? catalogState.view : undefined));
   context.subscriptions.push(catalog.onDidChange(() => describe.refresh()));

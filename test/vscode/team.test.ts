@@ -9,7 +9,7 @@ import type { TeamCommandResult } from '../../src/extension/team/team-commands';
 import { TEAM_COMMANDS } from '../../src/extension/team/team-connection';
 import type { ConnectionNode } from '../../src/extension/views/connections-tree';
 import { activateApi, fixtures, ScriptedPrompter, waitFor } from './helpers';
-import { invokeSchemaBrainTool } from './mcp.test';
+import { invokeSchemaBrainTool, startMcpTools } from './mcp.test';
 
 const STORE_DB = 'sb_team_vscode';
 
@@ -124,9 +124,15 @@ describe('team server: the editor connects with a token kept in SecretStorage', 
 
   it('connected, the views show the team catalog, definitions and audit, and agent tool calls land in the team audit with the principal', async () => {
     const api = await activateApi();
+    // The local server runs, as it does for a person who used the agent before connecting.
+    const localTools = (await startMcpTools()).map((t) => t.name);
+    assert.ok(localTools.some((n) => n.endsWith('list_indexed_schemas')), localTools.join(', '));
     const r = await connect(alice.token);
     assert.equal(r.ok, true, r.ok ? '' : r.message);
     assert.equal(api.team.active, true);
+    // Connect returns once agents no longer see the local server's tools, so the next call reaches the team server.
+    const stale = vscode.lm.tools.filter((t) => localTools.includes(t.name)).map((t) => t.name);
+    assert.deepEqual(stale, [], 'the local server\'s tools are gone when Connect returns');
     assert.equal(vscode.workspace.getConfiguration('schemabrain').get('team.url'), mcpUrl);
     // Connections: the team's source, not the local connections.
     const sources = await waitFor('the team catalog in the Connections view', async () => {

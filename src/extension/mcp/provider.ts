@@ -110,6 +110,27 @@ export class SchemaBrainMcpProvider implements vscode.McpServerDefinitionProvide
   }
 }
 
+/** The names of the SchemaBrain tools the editor currently lists for agents (`mcp_schemabrain_…`). */
+export function schemaBrainToolNames(): string[] {
+  return vscode.lm.tools.filter((t) => /schemabrain/i.test(t.name)).map((t) => t.name);
+}
+
+/**
+ * Waits until the editor has dropped the tools of the server offered before a switch (local ↔ team): the workbench
+ * swaps servers a moment after the definitions change, and until then an agent's call would still reach the old
+ * server. Resolves true when none of `previous` is listed any more, false after `timeoutMs`.
+ */
+export async function waitForServerSwap(previous: readonly string[], timeoutMs = 10_000): Promise<boolean> {
+  if (previous.length === 0) return true;
+  const old = new Set(previous);
+  const deadline = Date.now() + timeoutMs;
+  while (schemaBrainToolNames().some((n) => old.has(n))) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return true;
+}
+
 /** The subset of `vscode.lm` we need; a parameter so tests can simulate an editor without the MCP API. */
 export interface McpRegistrationApi {
   registerMcpServerDefinitionProvider?: (id: string, provider: vscode.McpServerDefinitionProvider) => vscode.Disposable;

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { Log } from '../log';
+import { schemaBrainToolNames, waitForServerSwap } from '../mcp/provider';
 import type { Notifier, Prompter } from '../prompter';
 import { TEAM_COMMANDS, TeamError, normalizeTeamUrl, type TeamConnection, type WhoAmI } from './team-connection';
 
@@ -8,6 +10,12 @@ export interface TeamCommandDeps {
   readonly team: TeamConnection;
   readonly prompter: () => Prompter;
   readonly notifier: Notifier;
+  readonly log?: Log;
+}
+
+/** After the team connection changed, returns once agents no longer see the previous server's tools. */
+async function settleServerSwap(previous: readonly string[], log: Log | undefined): Promise<void> {
+  if (!(await waitForServerSwap(previous))) log?.warn('the editor still lists the previous SchemaBrain server\'s tools; agents may reach it until it stops');
 }
 
 /**
@@ -37,7 +45,10 @@ export function registerTeamCommands(context: vscode.ExtensionContext, deps: Tea
       const token = await deps.prompter().input({ title: 'Team server token', prompt: 'The bearer token from `schemabrain token create` (kept in the editor\'s secret storage)', password: true, ignoreFocusOut: true });
       if (!token) return { ok: false, message: 'cancelled' };
       try {
+        // From the local server to the team server (a new token for the same server keeps the same tools).
+        const previous = deps.team.active ? [] : schemaBrainToolNames();
         const who = await deps.team.connect(url, token);
+        await settleServerSwap(previous, deps.log);
         deps.notifier.notify('info', `SchemaBrain: connected to the team server as ${who.principal} (${who.role}). Agents now use the team server's tools.`);
         return { ok: true, whoami: who };
       } catch (e) {
@@ -47,7 +58,9 @@ export function registerTeamCommands(context: vscode.ExtensionContext, deps: Tea
       }
     }),
     vscode.commands.registerCommand(TEAM_COMMANDS.disconnect, async (): Promise<TeamCommandResult> => {
+      const previous = deps.team.active ? schemaBrainToolNames() : [];
       await deps.team.disconnect();
+      await settleServerSwap(previous, deps.log);
       deps.notifier.notify('info', 'SchemaBrain: disconnected from the team server; using the local catalog and server.');
       return { ok: true };
     }),
