@@ -91,6 +91,9 @@ describe('MCP resources, progress and cancellation in the editor', function () {
     const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, SOURCE)) as IndexOutcome;
     assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
     await api.catalog.check(true);
+    // A server an earlier suite started was launched for the connections before this one was added, and the editor
+    // holds it as outdated: restart it now, so the reads and the subscription below live on the server that stays.
+    assert.equal(await vscode.commands.executeCommand(COMMAND_IDS.restartMcpServer), true);
   });
 
   after(async () => {
