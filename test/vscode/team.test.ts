@@ -11,8 +11,6 @@ import type { ConnectionNode } from '../../src/extension/views/connections-tree'
 import { activateApi, fixtures, ScriptedPrompter, waitFor } from './helpers';
 import { invokeSchemaBrainTool, startMcpTools } from './mcp.test';
 
-const STORE_DB = 'sb_team_vscode';
-
 function* filesUnder(dir: string, depth = 0): Generator<string> {
   if (depth > 8) return;
   let entries: fs.Dirent[];
@@ -45,6 +43,8 @@ function cli(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; st
 describe('team server: the editor connects with a token kept in SecretStorage', function () {
   this.timeout(180_000);
   const fx = fixtures();
+  // Per run, like the fixture database it is named after: runs that overlap on one server leave each other alone.
+  const STORE_DB = fx.pg.database.replace(/^sb_ext_fixture/, 'sb_team_vscode');
   const storeUrl = `postgres://${fx.pg.user}@${fx.pg.host}:${fx.pg.port}/${STORE_DB}`;
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-team-ext-'));
   const env: NodeJS.ProcessEnv = { ...process.env, SCHEMABRAIN_HOME: home };
