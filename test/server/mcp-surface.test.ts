@@ -138,6 +138,42 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
     assert.ok(prompt.messages.some((m) => m.content.type === 'resource' && m.content.resource.uri === metric.uri));
   });
 
+  it('a definition bound to a source this catalog does not hold leaves the list whole: tables and the other metrics stay, the orphan is left out', async () => {
+    const ws = tempDir('sb-mcp-orphan-');
+    fs.mkdirSync(path.join(ws, '.schemabrain'));
+    // One file, three shapes that once made resources/list answer with an error for the whole catalog: an entity and
+    // a metric on a source that was never indexed here, and a metric on a column that does not exist.
+    fs.writeFileSync(path.join(ws, '.schemabrain', 'mixed.yaml'), [
+      'version: 1',
+      'entities:',
+      '  - { name: album, table: main.Album, identity: AlbumId, source: chinook }',
+      '  - { name: elsewhere_album, table: main.Album, identity: AlbumId, source: not_indexed_here }',
+      'metrics:',
+      '  - { name: album_count, entity: album, measure: { agg: count } }',
+      '  - { name: elsewhere_count, entity: elsewhere_album, measure: { agg: count } }',
+      '  - { name: broken_sum, entity: album, measure: { agg: sum, column: NoSuchColumn } }',
+      '',
+    ].join('\n'));
+    const warnings: string[] = [];
+    const logger = { ...silentLogger, warn: (m: string) => void warnings.push(m) };
+    const h = await harness({ workspaceDir: ws, semantic: new SemanticModels(ws, silentLogger), logger });
+    const { resources } = await h.client.listResources();
+    const uris = resources.map((r) => r.uri);
+    assert.equal(uris.filter((u) => /^schemabrain:\/\/chinook\/main\/\w+$/.test(u)).length, 11, uris.join());
+    assert.ok(uris.includes('schemabrain://chinook/metrics/album_count'), uris.join());
+    assert.ok(uris.includes('schemabrain://chinook/entities/album'), uris.join());
+    assert.ok(!uris.some((u) => u.includes('not_indexed_here') || u.includes('elsewhere_')), uris.join());
+    // Every listed resource has its size: each text rendered.
+    for (const r of resources) assert.equal(typeof r.size, 'number', r.uri);
+    // Reading the orphan by its would-be address is a typed not-found, not a crash.
+    await assert.rejects(h.client.readResource({ uri: 'schemabrain://not_indexed_here/metrics/elsewhere_count' }), /-32002|not found/i);
+    assert.deepEqual(warnings.filter((w) => /could not be rendered/.test(w)), []);
+    // The prompt for the orphan metric says what is wrong instead of failing on its missing resource.
+    await assert.rejects(h.client.getPrompt({ name: 'explain_metric', arguments: { metric: 'elsewhere_count' } }), /source 'not_indexed_here'.*not indexed/);
+    const ok = await h.client.getPrompt({ name: 'explain_metric', arguments: { metric: 'album_count' } });
+    assert.ok(ok.messages.some((m) => m.content.type === 'resource' && m.content.resource.uri === 'schemabrain://chinook/metrics/album_count'));
+  });
+
   it('completes sources, schemas, tables (ranked by the table search) and columns', async () => {
     const h = await harness();
     const complete = (name: string, value: string, ref: Parameters<Harness['client']['complete']>[0]['ref'], args?: Record<string, string>) =>

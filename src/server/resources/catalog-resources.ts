@@ -34,6 +34,8 @@ interface Listed {
 interface ViewCache {
   readonly tables: readonly Listed[];
   readonly texts: Map<string, string>;
+  /** Items already reported as failing to render in this generation (one warning each). */
+  readonly warned: Set<string>;
   semantic?: { readonly model: LoadedSemanticModel; readonly items: readonly Listed[] };
 }
 
@@ -96,7 +98,7 @@ export class CatalogResources {
   private viewCache(view: CatalogView): ViewCache {
     let c = this.cache.get(view);
     if (!c) {
-      c = { tables: this.tableItems(view), texts: new Map() };
+      c = { tables: this.tableItems(view), texts: new Map(), warned: new Set() };
       this.cache.set(view, c);
     }
     return c;
@@ -137,9 +139,12 @@ export class CatalogResources {
     if (!sm) return [];
     if (cache.semantic?.model === sm) return cache.semantic.items;
     const items: Listed[] = [];
+    // A definition bound to a source this catalog does not hold (renamed, removed, or indexed in another home) has
+    // nothing to read: it is left out of the list rather than listed as a dead end.
+    const indexed = (src: string | undefined): src is string => src !== undefined && view.sourceByName(src) !== undefined;
     for (const e of sm.model.entities.values()) {
       const src = e.source ?? sm.sourcesOf(e)[0]?.name;
-      if (!src) continue;
+      if (!indexed(src)) continue;
       items.push({
         uri: entityUri(src, e.name),
         name: `entity:${e.name}`,
@@ -151,7 +156,7 @@ export class CatalogResources {
     }
     for (const m of sm.model.metrics.values()) {
       const src = this.metricSource(sm, m);
-      if (!src) continue;
+      if (!indexed(src)) continue;
       items.push({
         uri: metricUri(src, m.name),
         name: `metric:${m.name}`,
@@ -169,6 +174,12 @@ export class CatalogResources {
     const e = sm.model.entities.get(m.entity);
     if (!e) return undefined;
     return e.source ?? sm.sourcesOf(e)[0]?.name;
+  }
+
+  private warnOnce(cache: ViewCache, key: string, message: string): void {
+    if (cache.warned.has(key)) return;
+    cache.warned.add(key);
+    this.deps.logger.warn(message);
   }
 
   private async text(cache: ViewCache, item: Listed): Promise<string> {
@@ -189,8 +200,15 @@ export class CatalogResources {
     const page = all.slice(offset, offset + RESOURCE_PAGE_SIZE);
     const resources: Resource[] = [];
     for (const item of page) {
-      const text = await this.text(cache, item);
-      resources.push({ uri: item.uri, name: item.name, title: item.title, description: item.description, mimeType: item.mimeType, size: Buffer.byteLength(text) });
+      // One resource that cannot be rendered must not take the whole list down (a client shows nothing at all for a
+      // failed resources/list): it is listed without a size, and reading it answers with its own error.
+      let size: number | undefined;
+      try {
+        size = Buffer.byteLength(await this.text(cache, item));
+      } catch (e) {
+        this.warnOnce(cache, item.uri, `resource ${item.uri} could not be rendered: ${(e as Error).message}`);
+      }
+      resources.push({ uri: item.uri, name: item.name, title: item.title, description: item.description, mimeType: item.mimeType, ...(size === undefined ? {} : { size }) });
     }
     const next = offset + RESOURCE_PAGE_SIZE;
     return next < all.length ? { resources, nextCursor: encodeCursor(next, view.generation) } : { resources };
@@ -269,7 +287,8 @@ export class CatalogResources {
   }
 
   private async renderMetric(view: CatalogView, sm: LoadedSemanticModel, m: MetricDef, source: string): Promise<string> {
-    const src = view.sourceByName(source)!;
+    const src = view.sourceByName(source);
+    if (!src) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${metricUri(source, m.name)} (source '${source}' is not indexed)`);
     const lines = [`# Metric ${m.name}`];
     if (m.description) lines.push('', m.description.trim());
     const measure = m.measure.expression ? `${m.measure.agg}(${m.measure.expression})` : `${m.measure.agg}(${m.measure.column ?? '*'})`;
