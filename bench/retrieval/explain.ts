@@ -3,11 +3,15 @@
  * Prints the ranked hits with scores, reasons and whether each is gold. Only dev questions can be looked up by id.
  */
 import { buildSearchIndex } from '../../src/core/search/index';
+import { blindSets } from './blind-sets';
 import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchSet } from './datasets';
 
 const [setName, what, ...rest] = process.argv.slice(2);
 const limit = rest.includes('--limit') ? Number(rest[rest.indexOf('--limit') + 1]) : 12;
-const all = (): BenchSet[] => [...ownSets(), ...spiderSets(), ...birdSets(), spider2Set()];
+const all = (): BenchSet[] => {
+  const own = ownSets();
+  return [...own, ...blindSets(own), ...spiderSets(), ...birdSets(), spider2Set()];
+};
 const set = all().find((s) => s.name === setName);
 if (set === undefined || what === undefined) {
   process.stderr.write('usage: explain.ts SET (QUESTION_ID | "free text") [--limit N]\n');

@@ -11,6 +11,8 @@ export interface QueryTerm {
   readonly surface: string;
   /** 1 for plain words; quoted phrases weigh more. */
   readonly weight: number;
+  /** Index of the question word it comes from (stop words count), so that neighbouring words can be found. */
+  readonly position?: number;
 }
 
 export interface ParsedQuery {
@@ -24,6 +26,8 @@ export interface ParsedQuery {
   readonly mentions: readonly Mention[];
   /** The question asks for people ("who", "whoever", "whose"): the tables that hold people's names matter. */
   readonly asksPerson: boolean;
+  /** Lower-cased words written with a capital inside a sentence ("on Abbey Road"): parts of names, not vocabulary. */
+  readonly properWords: ReadonlySet<string>;
 }
 
 export interface Mention {
@@ -35,7 +39,7 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = query.trim();
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, properWords: new Set() };
   const quoted: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
@@ -46,16 +50,17 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
   const words = trimmed.split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length > 0);
-  for (const word of words) {
+  words.forEach((word, position) => {
     const lower = word.toLowerCase();
-    if (STOP_WORDS.has(lower) || /^\d+$/.test(lower) || lower.length < 2) continue;
+    if (STOP_WORDS.has(lower) || /^\d+$/.test(lower) || lower.length < 2) return;
     const weight = quotedWords.has(lower) ? 1.5 : 1;
-    for (const t of identifierTerms(word, vocab)) {
+    // An acronym's plural ("LPs", "CDs") is one word, not the camel-case pieces `l` + `ps`.
+    for (const t of identifierTerms(/^\p{Lu}{2,}s$/u.test(word) ? lower : word, vocab)) {
       if (seen.has(t.term) || STOP_WORDS.has(t.surface)) continue;
       seen.add(t.term);
-      terms.push({ term: t.term, surface: t.surface, weight });
+      terms.push({ term: t.term, surface: t.surface, weight, position });
     }
-  }
+  });
 
   const probes = new Set<string>(quoted);
   const plain = trimmed
@@ -71,7 +76,19 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     }
   }
   const asksPerson = words.some((w) => PERSON_QUESTION_WORDS.has(w.toLowerCase()));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common), asksPerson };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common), asksPerson, properWords: properWords(trimmed) };
+}
+
+/** Title-case words that do not start a sentence, lower-cased: "Which remixes of Daft Punk songs" → daft, punk. */
+export function properWords(text: string): Set<string> {
+  const out = new Set<string>();
+  const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  tokens.forEach((t, i) => {
+    const startsSentence = i === 0 || /^[.?!:;"“(—–-]$/.test(tokens[i - 1]!);
+    const bare = t.replace(/['’]s$/, '');
+    if (!startsSentence && CAPITALISED.test(bare)) out.add(bare.toLowerCase());
+  });
+  return out;
 }
 
 const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);

@@ -50,6 +50,12 @@ export const RANKING = {
    */
   valueLookup: 0.4,
   valueLookupTop: 3,
+  /**
+   * A word the catalog does not contain, written just before a noun that names a table ("bootleg albums",
+   * "vinyl LPs", "night shift"), is a value of one of that table's code lists: its lookups rise to this share of it.
+   */
+  modifierLookup: 0.95,
+  modifierTop: 10,
   /** Below this share of the question's idf covered by the best hit, the answer is a weak match and maps the areas. */
   weakCoverage: 0.2,
   /** Junction tables whose FK targets both match. */
@@ -138,6 +144,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const commonDf = n >= RANKING.commonMinTables ? RANKING.commonShare * n : Infinity;
   const local = data.scratch.local;
   const unmatched: string[] = [];
+  // Words with no literal match anywhere in the catalog (a related word may still match): candidate values.
+  const literalless = new Set<string>();
   // Words of a proper name ("Dolly Parton") live in the table of people or places, not in a code list.
   const mentionWords = new Set(parsed.mentions.flatMap((m) => m.text.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
   for (const { qt, df } of ordered) {
@@ -164,6 +172,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       const factor = concept.startsWith('t') ? RANKING.thesaurus : RANKING.wordnet;
       for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
     }
+    if (from === to && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface)) literalless.add(qt.surface);
     for (const [term, factor] of related) {
       const rid = termIds.get(term);
       if (rid === undefined) continue;
@@ -171,11 +180,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       const rTo = start[rid + 1]!;
       // A related word that is itself common adds a near-constant trickle to most tables: skip it on large catalogs.
       if (rTo - rFrom > commonDf) continue;
-      const rRefine = refineOnly;
       const f = qt.weight * factor * Math.min(idfOf(n, rTo - rFrom), idf + 1);
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
-        if (!allowed(d) || (rRefine && data.scratch.seen[d] === 0)) continue;
+        if (!allowed(d) || (refineOnly && data.scratch.seen[d] === 0)) continue;
         const s = f * sat[i]!;
         if (best[d] === 0) local.push(d);
         if (s > best[d]!) best[d] = s;
@@ -229,6 +237,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     addValueLookups(data, ranked, unmatched, st, allowed);
     ranked = topCandidates(data, st, RANKING.candidates);
   }
+  if (literalless.size > 0 && addModifierLookups(data, ranked, parsed, literalless, new Set(unmatched), st, allowed)) ranked = topCandidates(data, st, RANKING.candidates);
   addBridges(data, ranked, evidence, lexical, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
   ranked = fillPaths(data, ranked, lexical, st, allowed);
@@ -450,6 +459,95 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
     st.score[d] = b.value;
     pushExtra(st, d, { weight: add, text: b.text, show: 1.1 });
   }
+}
+
+/** Words that ask for a count or a listing, or qualify which rows count ("distinct artists"): never a stored value. */
+const QUANTIFIERS: ReadonlySet<string> = new Set(
+  'count number list show find give get distinct different unique total average overall new top best worst most least many much more fewer each every other same various specific particular certain several whole entire main first last latest recent current highest lowest biggest largest smallest longest shortest'.split(' '),
+);
+
+/**
+ * A value word before a noun ("bootleg albums", "vinyl LPs", "jazz combos"): the noun names a table among the top
+ * hits (literally or through a thesaurus synonym), and the word is a value of one of that table's code lists, so its
+ * lookups — referenced directly or behind a junction (`release_group` → `…_secondary_type_join` → `…_type`) — rise
+ * just below it. Returns whether anything changed.
+ */
+function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: ParsedQuery, values: ReadonlySet<string>, unknown: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): boolean {
+  const boosts = new Map<number, { value: number; text: string }>();
+  const offer = (d: number, value: number, text: string): void => {
+    if (!allowed(d) || st.score[d]! >= value) return;
+    const prev = boosts.get(d);
+    if (prev === undefined || prev.value < value) boosts.set(d, { value, text });
+  };
+  const terms = parsed.terms;
+  const queryTerms = new Set(terms.map((t) => t.term));
+  const top = ranked.slice(0, RANKING.modifierTop);
+  for (let i = 0; i < terms.length; i++) {
+    const v = terms[i]!;
+    // A verb form ("rented films", "remastered albums") says what happened to the rows, not which kind they are.
+    if (!values.has(v.surface) || v.position === undefined || QUANTIFIERS.has(v.surface) || /^.{3,}(?:ed|ing)$/.test(v.surface)) continue;
+    // The head: the next word that the catalog knows, literally or through a related word, with nothing but
+    // further unknown words in between ("female solo artist"); a stop word ends the phrase ("refers to …").
+    let head: (typeof terms)[number] | undefined;
+    let at = v.position;
+    for (let j = i + 1; j < terms.length; j++) {
+      const t = terms[j]!;
+      if (t.position === undefined || t.position === at) continue;
+      if (t.position !== at + 1 || t.position - v.position > 2) break;
+      if (unknown.has(t.surface)) {
+        at = t.position;
+        continue;
+      }
+      head = t;
+      break;
+    }
+    if (head === undefined) continue;
+    const synonyms = new Set(cachedConcepts(data.conceptCache, data.lexicon, head.surface).filter((c) => c.startsWith('t')));
+    for (const h of top) {
+      const hd = data.docs[h]!;
+      if (hd.role === 'lookup' || hd.role === 'auxiliary') continue;
+      // The table the noun names outright: each word of its name is the noun or a thesaurus synonym of it.
+      const named = hd.nameStems.every((w, k) => w === head.term || cachedConcepts(data.conceptCache, data.lexicon, hd.nameWords[k]!).some((c) => synonyms.has(c)));
+      if (!named) continue;
+      const target = RANKING.modifierLookup * st.score[h]!;
+      const label = `'${v.surface} ${head.surface}'`;
+      // Code lists of h, directly or behind a junction: [lookup, junction or -1].
+      const own = hd.nameStems;
+      const isNamed = (l: number): boolean => {
+        const extra = data.docs[l]!.nameStems.filter((w) => !own.includes(w));
+        return extra.length > 0 && extra.every((w) => queryTerms.has(w));
+      };
+      const lists: Array<readonly [number, number]> = [];
+      const namedLists: Array<readonly [number, number]> = [];
+      for (const e of data.edges[h]!) {
+        const p = e.to;
+        if (p === h) continue;
+        const pd = data.docs[p]!;
+        if (e.outgoing && (pd.role === 'lookup' || isNamed(p))) (isNamed(p) ? namedLists : lists).push([p, -1]);
+        else if (!e.outgoing && pd.role === 'bridge') {
+          for (const e2 of data.edges[p]!) {
+            if (e2.outgoing && e2.to !== h && data.docs[e2.to]!.role === 'lookup') (isNamed(e2.to) ? namedLists : lists).push([e2.to, p]);
+          }
+        }
+      }
+      // A table h points at that the question names ("vampire superheroes … by race") is where the value is;
+      // else any of h's code lists may be.
+      for (const [l, via] of namedLists.length > 0 ? namedLists : lists) {
+        if (via < 0) offer(l, target, `code list of ${hd.name}, may hold ${label}`);
+        else {
+          offer(l, target * 0.95, `code list of ${hd.name} via ${data.docs[via]!.name}, may hold ${label}`);
+          offer(via, target * 0.9, `joins ${hd.name} to ${data.docs[l]!.name}`);
+        }
+      }
+    }
+  }
+  for (const [d, b] of [...boosts].sort((x, y) => x[0] - y[0])) {
+    st.touch(d);
+    const add = b.value - st.score[d]!;
+    st.score[d] = b.value;
+    pushExtra(st, d, { weight: add, text: b.text, show: 1.15 });
+  }
+  return boosts.size > 0;
 }
 
 /** Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing. */

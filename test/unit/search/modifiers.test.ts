@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
+import { buildSearchIndex, loadLexicon, parseQuery, type SearchTableInput } from '../../../src/core/search/index';
+import { properWords } from '../../../src/core/search/query';
+
+function column(name: string): ColumnInfo {
+  return {
+    name,
+    ordinal: 1,
+    dataType: /id$|_id$|year/.test(name) ? 'integer' : 'text',
+    isNullable: true,
+    defaultExpr: null,
+    isGenerated: false,
+    isIdentity: false,
+    comment: null,
+    enumLabels: null,
+    stats: null,
+    pii: null,
+  };
+}
+
+function fk(columns: string[], targetTable: string): ForeignKeyInfo {
+  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
+}
+
+function table(name: string, columns: string[], fks: ForeignKeyInfo[] = []): TableInfo {
+  return {
+    schema: 'public',
+    name,
+    kind: 'table',
+    comment: null,
+    rowEstimate: null,
+    columns: columns.map((c, i) => ({ ...column(c), ordinal: i + 1 })),
+    primaryKey: null,
+    uniqueConstraints: [],
+    checkConstraints: [],
+    foreignKeys: fks,
+    indexes: [],
+    partitions: [],
+    viewDefinition: null,
+    fingerprint: '',
+  };
+}
+
+const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
+const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
+
+/** A small music catalog: releases with three code lists, media with a format, and tables that share their words. */
+const music = (): TableInfo[] => [
+  table('artist', ['id', 'name', 'sort_name', 'begin_date_year', 'area_id'], [fk(['area_id'], 'area')]),
+  table('area', ['id', 'name', 'iso_code']),
+  table('artist_credit', ['id', 'name', 'artist_count']),
+  table('artist_credit_name', ['artist_credit_id', 'artist_id', 'position', 'join_phrase'], [fk(['artist_credit_id'], 'artist_credit'), fk(['artist_id'], 'artist')]),
+  table('release_status', ['id', 'name', 'description']),
+  table('release_packaging', ['id', 'name', 'description']),
+  table('language', ['id', 'name', 'iso_code_3']),
+  table('release', ['id', 'name', 'barcode', 'comment', 'status', 'packaging', 'language', 'artist_credit'], [
+    fk(['status'], 'release_status'),
+    fk(['packaging'], 'release_packaging'),
+    fk(['language'], 'language'),
+    fk(['artist_credit'], 'artist_credit'),
+  ]),
+  table('release_country', ['release', 'country', 'date_year', 'date_month'], [fk(['release'], 'release'), fk(['country'], 'area')]),
+  table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release'), fk(['tag'], 'tag')]),
+  table('tag', ['id', 'name', 'ref_count']),
+  table('medium_format', ['id', 'name', 'year', 'has_discids']),
+  table('medium', ['id', 'release', 'position', 'format', 'name', 'track_count'], [fk(['release'], 'release'), fk(['format'], 'medium_format')]),
+  table('track', ['id', 'medium', 'position', 'name', 'length'], [fk(['medium'], 'medium')]),
+  table('editor_collection_release', ['collection', 'release'], [fk(['release'], 'release')]),
+];
+
+describe('search: value words before a noun', () => {
+  it('brings the code lists of the table a noun names when a word the catalog does not hold qualifies it', () => {
+    const index = buildSearchIndex({ tables: src(music()) });
+    const res = index.search('bootleg albums from the 70s', { limit: 10 });
+    const top = names(res.hits);
+    // `album` names `release` through the thesaurus; "bootleg" is a value of one of its code lists.
+    const r = top.indexOf('release');
+    assert.ok(r >= 0 && r <= 1, top.join(', '));
+    for (const list of ['release_status', 'release_packaging']) {
+      assert.ok(top.indexOf(list) >= 0 && top.indexOf(list) <= 5, `${list}: ${top.join(', ')}`);
+      const hit = res.hits.find((h) => h.qualifiedName === `public.${list}`)!;
+      assert.ok(hit.why.some((w) => w.includes("'bootleg albums'")), hit.why.join(' | '));
+    }
+    // The same words with the value after the noun: only the weaker value-lookup signal, which leaves them out.
+    const after = names(index.search('albums that are bootleg from the 70s', { limit: 10 }).hits).slice(0, 6);
+    assert.ok(!after.includes('release_status') && !after.includes('release_packaging'), after.join(', '));
+  });
+
+  it('prefers the code list the question names, and ignores counting words and verb forms', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('superhero', ['id', 'superhero_name', 'full_name', 'gender_id', 'race_id', 'publisher_id', 'height_cm'], [fk(['gender_id'], 'gender'), fk(['race_id'], 'race'), fk(['publisher_id'], 'publisher')]),
+        table('gender', ['id', 'gender']),
+        table('race', ['id', 'race']),
+        table('publisher', ['id', 'publisher_name']),
+        table('superpower', ['id', 'power_name']),
+        table('hero_power', ['hero_id', 'power_id'], [fk(['hero_id'], 'superhero'), fk(['power_id'], 'superpower')]),
+      ]),
+    });
+    const named = index.search('how many vampire superheroes are there by race', { limit: 10 });
+    const top = names(named.hits);
+    assert.ok(top.indexOf('race') >= 0 && top.indexOf('race') < top.indexOf('gender'), top.join(', '));
+    assert.ok(!named.hits.find((h) => h.qualifiedName === 'public.gender')?.why.some((w) => w.includes('vampire superheroes')), 'gender is not offered for the value');
+    for (const q of ['count distinct superheroes', 'list rented superheroes']) {
+      const hits = index.search(q, { limit: 10 }).hits;
+      assert.ok(!hits.some((h) => h.why.some((w) => w.startsWith('code list of'))), `${q}: ${hits.map((h) => h.why.join('/')).join(' | ')}`);
+    }
+  });
+});
+
+describe('search: query words', () => {
+  it('reads an acronym plural as one word and finds the words of proper names', () => {
+    const lexicon = loadLexicon();
+    const terms = parseQuery('vinyl LPs and CDs released in Germany', lexicon).terms.map((t) => t.surface);
+    assert.ok(terms.includes('lps') && terms.includes('cds'), terms.join(' '));
+    assert.ok(!terms.includes('l') && !terms.includes('ps'), terms.join(' '));
+    assert.deepEqual([...properWords('Who played bass on Abbey Road? Which albums')].sort(), ['abbey', 'road']);
+    assert.deepEqual(
+      parseQuery('bootleg albums on vinyl', lexicon).terms.filter((t) => t.surface === 'albums' || t.surface === 'vinyl').map((t) => t.position),
+      [1, 3],
+    );
+  });
+});
