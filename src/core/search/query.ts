@@ -2,7 +2,10 @@
  * Query parsing: quoted phrases, stop words, identifier-shaped words, and the word n-grams that the value index is
  * probed with.
  */
-import { STOP_WORDS, identifierTerms, type Vocabulary } from './tokenize';
+import { STOP_WORDS, identifierTerms, stem, type Vocabulary } from './tokenize';
+
+/** Weight of the implied words `year` and `date` when the question names a year or a decade. */
+const DATE_WEIGHT = 0.7;
 
 export interface QueryTerm {
   /** Stemmed index term. */
@@ -61,6 +64,16 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
       terms.push({ term: t.term, surface: t.surface, weight, position });
     }
   });
+
+  // A year or a decade ("in 1985", "the 70s", "1990s") asks for a date: the tables that hold one are candidates.
+  if (/(?:^|[^\p{L}\p{N}])(?:1[5-9]\d\d|20\d\d|(?:1[5-9]|20)?\d0['’]?s)(?=$|[^\p{L}\p{N}])/u.test(trimmed)) {
+    for (const w of ['year', 'date']) {
+      const t = stem(w);
+      if (seen.has(t)) continue;
+      seen.add(t);
+      terms.push({ term: t, surface: w, weight: DATE_WEIGHT });
+    }
+  }
 
   const probes = new Set<string>(quoted);
   const plain = trimmed

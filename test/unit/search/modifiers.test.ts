@@ -72,7 +72,7 @@ const music = (): TableInfo[] => [
 describe('search: value words before a noun', () => {
   it('brings the code lists of the table a noun names when a word the catalog does not hold qualifies it', () => {
     const index = buildSearchIndex({ tables: src(music()) });
-    const res = index.search('bootleg albums from the 70s', { limit: 10 });
+    const res = index.search('bootleg albums', { limit: 10 });
     const top = names(res.hits);
     // `album` names `release` through the thesaurus; "bootleg" is a value of one of its code lists.
     const r = top.indexOf('release');
@@ -83,7 +83,7 @@ describe('search: value words before a noun', () => {
       assert.ok(hit.why.some((w) => w.includes("'bootleg albums'")), hit.why.join(' | '));
     }
     // The same words with the value after the noun: only the weaker value-lookup signal, which leaves them out.
-    const after = names(index.search('albums that are bootleg from the 70s', { limit: 10 }).hits).slice(0, 6);
+    const after = names(index.search('albums that are bootleg', { limit: 10 }).hits).slice(0, 6);
     assert.ok(!after.includes('release_status') && !after.includes('release_packaging'), after.join(', '));
   });
 
@@ -120,5 +120,21 @@ describe('search: query words', () => {
       parseQuery('bootleg albums on vinyl', lexicon).terms.filter((t) => t.surface === 'albums' || t.surface === 'vinyl').map((t) => t.position),
       [1, 3],
     );
+  });
+
+  it('reads a year or a decade as a question about dates', () => {
+    const lexicon = loadLexicon();
+    const implied = (q: string): string[] => parseQuery(q, lexicon).terms.filter((t) => t.weight < 1).map((t) => t.surface);
+    for (const q of ['vinyl LPs released in Germany in 1985', 'bootleg albums from the 70s', "hits of the '90s", 'singles of the 1960s']) {
+      assert.deepEqual(implied(q), ['year', 'date'], q);
+    }
+    for (const q of ['tunes longer than 5 minutes', 'top 10 labels', 'order SO43659', 'catalog number 724384260927']) assert.deepEqual(implied(q), [], q);
+    // A question that already says "year" keeps its own word at full weight.
+    assert.deepEqual(implied('releases per year since 1990'), ['date']);
+    const index = buildSearchIndex({ tables: src(music()) });
+    const dated = names(index.search('albums from 1985', { limit: 10 }).hits);
+    const plain = names(index.search('albums', { limit: 10 }).hits);
+    const rank = (list: string[]): number => (list.includes('release_country') ? list.indexOf('release_country') : Infinity);
+    assert.ok(rank(dated) <= 2 && rank(dated) < rank(plain), `${dated.join(', ')} vs ${plain.join(', ')}`);
   });
 });
