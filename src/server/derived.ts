@@ -1,8 +1,9 @@
 import type { CatalogView } from '../core/catalog/view';
-import { buildSearchIndex, deserializeIndex, searchInput } from '../core/search';
+import { buildSearchIndex, deserializeIndex, openPersistedIndex, searchInput, visibleTable } from '../core/search';
 import type { SearchIndex } from '../core/search';
 import type { SemanticModel } from '../core/semantic';
 import type { PiiGate } from './deps';
+import type { PiiTag } from '../core/catalog/model';
 
 /**
  * Data derived from one catalog generation and reused by every call until the catalog changes: the search index,
@@ -33,11 +34,29 @@ export class DerivedData {
     }
     let idx = this.search.get(view);
     if (!idx) {
-      const input = this.tableInput(view);
-      idx = (view.searchIndexBytes && deserializeIndex(view.searchIndexBytes, input)) || buildSearchIndex(input);
+      idx = this.persisted(view) ?? undefined;
+      if (!idx) {
+        const input = this.tableInput(view);
+        idx = (view.searchIndexBytes && deserializeIndex(view.searchIndexBytes, input)) || buildSearchIndex(input);
+      }
       this.search.set(view, idx);
     }
     return idx;
+  }
+
+  /**
+   * The index persisted with this very catalog file, used as it is: no table is read (a lazily read view stays
+   * lazy) until a hit is explained. Null when the bytes belong to another generation or another PII policy.
+   */
+  private persisted(view: CatalogView): SearchIndex | null {
+    if (!view.fromFile || !view.searchIndexBytes) return null;
+    const isBlocked = (tag: PiiTag | null): boolean => this.pii.blockedCategories(tag).length > 0;
+    return openPersistedIndex(view.searchIndexBytes, {
+      generation: view.generation,
+      tables: view.entries,
+      isBlocked,
+      table: (d) => visibleTable(view.entries[d]!.table, isBlocked),
+    });
   }
 
   private tableInput(view: CatalogView): ReturnType<typeof searchInput> {

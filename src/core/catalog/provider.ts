@@ -44,12 +44,16 @@ export class CatalogProvider {
   private async load(stamp: string): Promise<CatalogState> {
     try {
       const store = await CatalogStore.open(this.path);
+      let owned = false;
       try {
-        const view = CatalogView.fromStore(store);
-        this.current = { state: 'ready', view };
-        this.onReload?.(view);
+        // Relations are read on demand when the indexer saved the view's frame with this generation (the view
+        // then owns the open store); else all of them now.
+        const opened = CatalogView.open(store);
+        owned = opened.owned;
+        this.current = { state: 'ready', view: opened.view };
+        this.onReload?.(opened.view);
       } finally {
-        store.close();
+        if (!owned) store.close();
       }
     } catch (e) {
       if (e instanceof CatalogError && e.code === 'not_found') this.current = { state: 'missing', path: this.path };

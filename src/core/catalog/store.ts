@@ -133,6 +133,8 @@ export function compareText(a: string, b: string): number {
 type SqlValue = number | string | Uint8Array | null;
 
 export class CatalogStore {
+  private bodyStmt: ReturnType<Database['prepare']> | null = null;
+
   private constructor(
     private readonly db: Database,
     readonly path: string | null,
@@ -204,6 +206,8 @@ export class CatalogStore {
   }
 
   close(): void {
+    this.bodyStmt?.free();
+    this.bodyStmt = null;
     this.db.close();
   }
 
@@ -299,6 +303,17 @@ export class CatalogStore {
       ? this.all(`SELECT body FROM relations WHERE source_id = ? ORDER BY schema, name`, [sourceId])
       : this.all(`SELECT body FROM relations ORDER BY source_id, schema, name`);
     return rows.map((r) => decodeTableBody(String(r.body)));
+  }
+
+  /** One stored relation (a primary-key look-up), or null when there is none by that name. */
+  loadTable(sourceId: string, schema: string, name: string): TableInfo | null {
+    const stmt = (this.bodyStmt ??= this.db.prepare(`SELECT body FROM relations WHERE source_id = ? AND schema = ? AND name = ?`));
+    try {
+      stmt.bind([sourceId, schema, name]);
+      return stmt.step() ? decodeTableBody(String(stmt.get()[0])) : null;
+    } finally {
+      stmt.reset();
+    }
   }
 
   /** Every relation with its source id, in one scan (what readers build their in-memory view from). */
@@ -427,15 +442,30 @@ export class CatalogStore {
 
   getArtifact(key: string): Uint8Array | null {
     const r = this.all(`SELECT value FROM artifacts WHERE key = ?`, [key]);
-    return r.length ? (r[0]!.value as Uint8Array) : null;
+    if (!r.length) return null;
+    const v = r[0]!.value;
+    return typeof v === 'string' ? Buffer.from(v, 'utf8') : (v as Uint8Array);
+  }
+
+  /** An artifact stored as text (setArtifact with `text`), decoded natively; null when there is none. */
+  getArtifactText(key: string): string | null {
+    const r = this.all(`SELECT value FROM artifacts WHERE key = ?`, [key]);
+    if (!r.length) return null;
+    const v = r[0]!.value;
+    return typeof v === 'string' ? v : Buffer.from(v as Uint8Array).toString('utf8');
   }
 
   deleteArtifact(key: string): void {
     this.run(`DELETE FROM artifacts WHERE key = ?`, [key]);
   }
 
-  setArtifact(key: string, value: Uint8Array): void {
-    this.run(`INSERT INTO artifacts (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, value]);
+  /**
+   * Stores an artifact. `text` stores UTF-8 bytes as TEXT: a reader gets megabytes of text out of sql.js natively
+   * decoded, while a BLOB is copied out byte by byte in JavaScript (about 60 ms for 6 MB on a cold start).
+   */
+  setArtifact(key: string, value: Uint8Array, opts: { readonly text?: boolean } = {}): void {
+    const stored = opts.text ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8') : value;
+    this.run(`INSERT INTO artifacts (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`, [key, stored]);
   }
 
   /**

@@ -6,7 +6,8 @@ import { CatalogError, CatalogStore, compareText, readCatalogSummary } from '../
 import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
-import { buildSearchIndex, SEARCH_INDEX_ARTIFACT, searchInput, serializeIndex } from '../search';
+import { buildSearchIndex, INDEX_FORMAT, SEARCH_INDEX_ARTIFACT, searchInput, serializeIndex } from '../search';
+import { CatalogView, VIEW_FRAME_ARTIFACT } from '../catalog/view';
 import type { PiiPolicy } from '../pii/policy';
 import { saveExampleQueries } from '../examples/store';
 import type { ExampleQuery } from '../examples/types';
@@ -294,8 +295,10 @@ export const PERSIST_SEARCH_MIN_TABLES = 1000;
  */
 function persistSearchIndex(store: CatalogStore, policy: PiiPolicy, fresh: { sourceId: string; tables: readonly TableInfo[] }): void {
   const sources = store.listSources();
+  for (const old of OLDER_ARTIFACTS) store.deleteArtifact(old);
   if (sources.reduce((n, s) => n + s.info.tableCount, 0) < PERSIST_SEARCH_MIN_TABLES) {
     store.deleteArtifact(SEARCH_INDEX_ARTIFACT);
+    store.deleteArtifact(VIEW_FRAME_ARTIFACT);
     return;
   }
   const names = new Map(sources.map((s) => [s.info.id, s.info.name]));
@@ -308,6 +311,23 @@ function persistSearchIndex(store: CatalogStore, policy: PiiPolicy, fresh: { sou
     const sourceName = names.get(sourceId);
     return sourceName ? [{ sourceName, table }] : [];
   });
-  const input = searchInput(tables, (tag) => blockedCategories([tag], policy).length > 0);
-  store.setArtifact(SEARCH_INDEX_ARTIFACT, serializeIndex(buildSearchIndex(input)));
+  const isBlocked = (tag: PiiTag | null): boolean => blockedCategories([tag], policy).length > 0;
+  const input = searchInput(tables, isBlocked);
+  // Both frames name the generation save() is about to write: any later write of the file (by any version) bumps
+  // it, and a reader then reads every relation and checks the postings against them instead.
+  const generation = store.generation + 1;
+  const tags = new Map<string, readonly [PiiTag, boolean]>();
+  for (const { table } of tables) {
+    for (const c of table.columns) {
+      if (c.pii === null) continue;
+      const key = JSON.stringify(c.pii);
+      if (!tags.has(key)) tags.set(key, [c.pii, isBlocked(c.pii)]);
+    }
+  }
+  store.setArtifact(SEARCH_INDEX_ARTIFACT, serializeIndex(buildSearchIndex(input), { generation, tags: [...tags.values()] }), { text: true });
+  const view = new CatalogView(generation, sources.map((s) => s.info), rows);
+  store.setArtifact(VIEW_FRAME_ARTIFACT, CatalogView.encodeFrame(view, generation), { text: true });
 }
+
+/** Artifacts of earlier catalog formats, dropped by the next index run (readers ignore them). */
+const OLDER_ARTIFACTS = Array.from({ length: INDEX_FORMAT - 1 }, (_, i) => `search-index/v${i + 1}`);

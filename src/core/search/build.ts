@@ -89,7 +89,7 @@ export interface DocData {
  */
 export type TableRole = 'entity' | 'lookup' | 'bridge' | 'auxiliary';
 
-/** Structure recomputed from the tables on every load (cheap, linear). */
+/** Structure derived from the tables: recomputed on load, or read ready to use (serialize.ts, PersistedFrame). */
 export interface IndexFrame {
   readonly docs: DocData[];
   readonly values: Map<string, ValueEntry[]>;
@@ -105,6 +105,8 @@ export interface IndexFrame {
   readonly personDocs: Int32Array;
   readonly placeDocs: Int32Array;
   readonly vocab: Lexicon;
+  /** The catalog's own words that `vocab` adds to the lexicon (see withCatalogWords). */
+  readonly catalogWords: ReadonlySet<string>;
   /** Largest FK degree of any table (normalises the hub prior in rank.ts). */
   readonly maxDegree: number;
   /** FK role words per doc (see F_ROLE), with the referencing `table.column` each came from. */
@@ -247,7 +249,8 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
 }
 
 export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): IndexFrame {
-  const vocab = catalogVocabulary(input, lexicon);
+  const words = catalogWords(input);
+  const vocab = withCatalogWords(lexicon, words);
   const values = new Map<string, ValueEntry[]>();
   const byKey = new Map<string, number>();
   const semantic = semanticTerms(input, (name) => identifierTerms(name, vocab));
@@ -298,7 +301,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
   sorted.forEach((d, i) => (order[d] = i));
   const roles = roleWords(docs, edges);
   const nonZero = (a: Float32Array): Int32Array => Int32Array.from(a.reduce<number[]>((acc, v, d) => (v > 0 ? (acc.push(d), acc) : acc), []));
-  return { docs, values, edges, bridges, order, personTable, placeTable, personDocs: nonZero(personTable), placeDocs: nonZero(placeTable), vocab, roleWords: roles, maxDegree: edges.reduce((m, e) => Math.max(m, e.length), 0) };
+  return { docs, values, edges, bridges, order, personTable, placeTable, personDocs: nonZero(personTable), placeDocs: nonZero(placeTable), vocab, catalogWords: words, roleWords: roles, maxDegree: edges.reduce((m, e) => Math.max(m, e.length), 0) };
 }
 
 /** Growable typed buffers for the posting stream of the build. */
@@ -567,7 +570,13 @@ function buildEdges(tables: readonly TableInfo[], sources: readonly string[], by
  * pieces of any identifier and words of comments, so a schema that spells `order_header` somewhere can split
  * `orderheader` elsewhere.
  */
-function catalogVocabulary(input: BuildSearchIndexInput, lexicon: Lexicon): Lexicon {
+/** The lexicon with the catalog's own words added for splitting (the lexicon itself when there are none). */
+export function withCatalogWords(lexicon: Lexicon, extra: ReadonlySet<string>): Lexicon {
+  if (extra.size === 0) return lexicon;
+  return { ...lexicon, has: (w) => extra.has(w) || lexicon.has(w) };
+}
+
+export function catalogWords(input: BuildSearchIndexInput): Set<string> {
   const extra = new Set<string>();
   const seenNames = new Set<string>();
   const addPieces = (name: string): void => {
@@ -587,6 +596,5 @@ function catalogVocabulary(input: BuildSearchIndexInput, lexicon: Lexicon): Lexi
   }
   // A comment that names another table ("See SalesOrderHeader") must not make that name a word of its own.
   for (const name of seenNames) extra.delete(name.toLowerCase());
-  if (extra.size === 0) return lexicon;
-  return { ...lexicon, has: (w) => extra.has(w) || lexicon.has(w) };
+  return extra;
 }

@@ -11,11 +11,14 @@ export const SEARCH_INDEX_ARTIFACT = `search-index/v${INDEX_FORMAT}`;
  * both build the input through here, so a persisted index matches what the server would build.
  */
 export function searchInput(tables: ReadonlyArray<{ sourceName: string; table: TableInfo }>, isBlocked: (tag: PiiTag | null) => boolean): BuildSearchIndexInput {
-  const out: SearchTableInput[] = tables.map(({ sourceName, table }) => {
-    const hidden = table.columns.filter((c) => isBlocked(c.pii));
-    if (hidden.length === 0) return { sourceName, table };
-    const names = new Set(hidden.map((c) => c.name));
-    return { sourceName, table: { ...table, columns: table.columns.filter((c) => !names.has(c.name)) } };
-  });
+  const out: SearchTableInput[] = tables.map(({ sourceName, table }) => ({ sourceName, table: visibleTable(table, isBlocked) }));
   return { tables: out };
+}
+
+/** The table as the search index holds it: PII-blocked columns left out (the same object when none is). */
+export function visibleTable(table: TableInfo, isBlocked: (tag: PiiTag | null) => boolean): TableInfo {
+  const hidden = table.columns.filter((c) => isBlocked(c.pii));
+  if (hidden.length === 0) return table;
+  const names = new Set(hidden.map((c) => c.name));
+  return { ...table, columns: table.columns.filter((c) => !names.has(c.name)) };
 }

@@ -1,20 +1,30 @@
 /**
- * Persisting the expensive part of a search index (postings and concept map: tokenisation and lexicon look-ups),
- * so that a process can load it instead of rebuilding it. The frame (docs, FK graph, value index, semantic
- * classes) is recomputed from the same tables, which is a cheap linear pass. The bytes carry a fingerprint of
- * every input that shaped the postings; loading against different tables returns null and the caller rebuilds.
+ * Persisting a search index so that a process loads it instead of building it. Two parts:
+ * - the postings and concept map (tokenisation and lexicon look-ups), valid for any input with the same
+ *   fingerprint (every input that shaped them); deserializeIndex checks it against tables in memory and recomputes
+ *   the frame (docs, FK graph, value index, semantic classes) from them;
+ * - the frame itself, ready to use (PersistedFrame), with a stamp saying which catalog it was built for: the
+ *   catalog generation the indexer saved it with and the PII decisions it made. openPersistedIndex checks only the
+ *   stamp, so it needs no table in memory: relation bodies are read when a hit is explained.
  *
- * Layout (little-endian): "SBSI", u32 format, u32 header length, UTF-8 JSON header, zero padding to 4 bytes,
- * then Int32 `start` (terms + 1), Int32 `doc` (postings), Float32 `sat` (postings).
+ * Layout: UTF-8 text, `SBSI<format>` and a newline, then one JSON object: the header below, plus the postings as
+ * base64 of little-endian arrays: Int32 `start` (terms + 1), Int32 `doc` (postings), Float32 `sat` (postings).
+ * Text because the catalog stores it as TEXT, which a reader gets out of SQLite far faster than a BLOB.
  */
 import { WORDNET_SOURCE } from './data/wordnet-data';
-import { assemble, buildFrame, type IndexBody, type IndexData } from './build';
-import { loadLexicon } from './lexicon';
+import { assemble, buildFrame, withCatalogWords, type DocData, type EdgeData, type IndexBody, type IndexData, type IndexFrame, type TableRole, type ValueEntry } from './build';
+import { loadLexicon, type Lexicon } from './lexicon';
+import type { ForeignKeyInfo, PiiTag, TableInfo } from '../catalog/model';
+import { formatName } from '../catalog/names';
 import type { BuildSearchIndexInput } from './types';
 
-const MAGIC = 0x49534253; // "SBSI" read as a little-endian u32
-/** Bump when the tokeniser, the BM25F constants or the layout change: old bytes then fail to load. */
-export const INDEX_FORMAT = 4;
+/** The bytes are UTF-8 text (stored as such, a reader decodes them natively): `SBSI<format>\n` and one JSON object. */
+const MAGIC = 'SBSI';
+/**
+ * Bump when the tokeniser, the BM25F constants, the frame or the layout change: old bytes then fail to load.
+ * v5: the header carries the frame ready to use and the stamp of the catalog it belongs to.
+ */
+export const INDEX_FORMAT = 5;
 
 interface Header {
   readonly format: number;
@@ -24,56 +34,266 @@ interface Header {
   /** [concept, term ids, surface words] */
   readonly concepts: ReadonlyArray<readonly [string, readonly number[], readonly string[]]>;
   readonly postings: number;
+  /** Absent when the index was built with entities or metrics (a frame is persisted for catalog tables only). */
+  readonly frame?: PersistedFrame;
+  readonly stamp?: IndexStamp | null;
 }
 
-export function encodeBody(data: IndexData, input: BuildSearchIndexInput): Uint8Array {
+/** Which catalog a persisted frame belongs to. */
+export interface IndexStamp {
+  /** The catalog generation the index was saved with: any later write of the catalog changes it. */
+  readonly generation: number;
+  /** Every distinct PII tag of the catalog's columns and whether the indexer's policy left its column out. */
+  readonly tags: ReadonlyArray<readonly [PiiTag, boolean]>;
+}
+
+/**
+ * The frame (build.ts, IndexFrame) in a compact JSON form, in doc order: few objects to create on load (the cost of
+ * a cold start is mostly allocation), numbers as base64 typed arrays, a doc's words packed in one string and split
+ * when the doc is first used, FK column lists left to the tables (read when a join tree names them).
+ */
+interface PersistedFrame {
+  readonly lexicon: string;
+  readonly sources: readonly string[];
+  /** Int32 per doc: its source index. */
+  readonly source: string;
+  readonly schemas: readonly string[];
+  readonly names: readonly string[];
+  /** Per doc: nameWords, nameStems, nameParts, auxWords (words joined by a space), isBridge (0/1), role; joined by SEP. */
+  readonly words: readonly string[];
+  /** Int32 triples [from doc, to doc, index of the FK in the from table's foreignKeys], as buildEdges added them. */
+  readonly fks: string;
+  readonly values: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number, string, string]>]>;
+  /** Int32 per doc. */
+  readonly order: string;
+  /** Float32 per doc. */
+  readonly person: string;
+  readonly place: string;
+  readonly catalogWords: readonly string[];
+  readonly roles: ReadonlyArray<readonly [number, ReadonlyArray<readonly [string, string]>]>;
+}
+
+const SEP = '\u0001';
+
+const b64 = (a: Int32Array | Float32Array): string => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+
+/** A fresh, aligned buffer from base64 (a decoded Buffer may sit at any offset of a shared pool), or null. */
+function words32(text: unknown): ArrayBuffer | null {
+  if (typeof text !== 'string') return null;
+  const b = Buffer.from(text, 'base64');
+  return b.length % 4 === 0 ? b.buffer.slice(b.byteOffset, b.byteOffset + b.length) : null;
+}
+
+function persistFrame(data: IndexData): PersistedFrame {
+  const sources: string[] = [];
+  const sourceIdx = new Map<string, number>();
+  const n = data.docs.length;
+  const source = new Int32Array(n);
+  data.docs.forEach((d, i) => {
+    let si = sourceIdx.get(d.source);
+    if (si === undefined) {
+      si = sources.length;
+      sources.push(d.source);
+      sourceIdx.set(d.source, si);
+    }
+    source[i] = si;
+  });
+  const fks: number[] = [];
+  data.edges.forEach((list, d) => {
+    const own = data.docs[d]!.table.foreignKeys;
+    for (const e of list) if (e.outgoing) fks.push(d, e.to, own.findIndex((fk) => fk.columns === e.fromColumns && fk.name === e.constraint));
+  });
+  if (fks.some((k) => k < 0)) throw new Error('search index: an FK edge has no foreign key of its table');
+  const roles: Array<[number, Array<[string, string]>]> = [];
+  data.roleWords.forEach((list, d) => list && roles.push([d, list.map((r) => [r.word, r.via])]));
+  return {
+    lexicon: WORDNET_SOURCE,
+    sources,
+    source: b64(source),
+    schemas: data.docs.map((d) => d.schema),
+    names: data.docs.map((d) => d.name),
+    words: data.docs.map((d) => [d.nameWords.join(' '), d.nameStems.join(' '), d.nameParts.join(' '), d.auxWords.join(' '), d.isBridge ? '1' : '0', d.role].join(SEP)),
+    fks: b64(Int32Array.from(fks)),
+    values: [...data.values].map(([k, list]) => [k, list.map((v) => [v.d, v.column, v.value] as const)] as const),
+    order: b64(data.order),
+    person: b64(data.personTable),
+    place: b64(data.placeTable),
+    catalogWords: [...data.catalogWords],
+    roles,
+  };
+}
+
+const split = (w: string): string[] => (w.length === 0 ? [] : w.split(' '));
+
+/** A doc of a persisted frame: its words are unpacked, and its table read, when first needed. */
+class StoredDoc implements DocData {
+  readonly qualifiedName: string;
+  readonly semantic: DocData['semantic'] = [];
+  private unpacked: { nameWords: string[]; nameStems: string[]; nameParts: string[]; auxWords: string[]; isBridge: boolean; role: TableRole } | undefined;
+  private loaded: TableInfo | undefined;
+
+  constructor(
+    readonly source: string,
+    readonly schema: string,
+    readonly name: string,
+    private readonly packed: string,
+    private readonly d: number,
+    private readonly load: (d: number) => TableInfo,
+  ) {
+    this.qualifiedName = `${schema}.${name}`;
+  }
+
+  private get w(): NonNullable<StoredDoc['unpacked']> {
+    if (this.unpacked === undefined) {
+      const [nameWords, nameStems, nameParts, auxWords, bridge, role] = this.packed.split(SEP) as [string, string, string, string, string, TableRole];
+      this.unpacked = { nameWords: split(nameWords), nameStems: split(nameStems), nameParts: split(nameParts), auxWords: split(auxWords), isBridge: bridge === '1', role };
+    }
+    return this.unpacked;
+  }
+
+  get nameWords(): readonly string[] {
+    return this.w.nameWords;
+  }
+  get nameStems(): readonly string[] {
+    return this.w.nameStems;
+  }
+  get nameParts(): readonly string[] {
+    return this.w.nameParts;
+  }
+  get auxWords(): readonly string[] {
+    return this.w.auxWords;
+  }
+  get isBridge(): boolean {
+    return this.w.isBridge;
+  }
+  get role(): TableRole {
+    return this.w.role;
+  }
+  get table(): TableInfo {
+    return (this.loaded ??= this.load(this.d));
+  }
+}
+
+/** An FK edge of a persisted frame: its column lists and constraint name are read from the FK's table when used. */
+class StoredEdge implements EdgeData {
+  constructor(
+    readonly to: number,
+    readonly outgoing: boolean,
+    private readonly owner: DocData,
+    private readonly fk: number,
+  ) {}
+
+  private get key(): ForeignKeyInfo {
+    return this.owner.table.foreignKeys[this.fk]!;
+  }
+  get fromColumns(): readonly string[] {
+    return this.key.columns;
+  }
+  get toColumns(): readonly string[] {
+    return this.key.targetColumns;
+  }
+  get constraint(): string {
+    return this.key.name;
+  }
+}
+
+/** The frame from its persisted form, or null when it is malformed; `table(d)` gives a doc's table on first use. */
+function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) => TableInfo): IndexFrame | null {
+  const n = f.names.length;
+  const sourceBuf = words32(f.source);
+  const fkBuf = words32(f.fks);
+  const orderBuf = words32(f.order);
+  const personBuf = words32(f.person);
+  const placeBuf = words32(f.place);
+  if (!sourceBuf || !fkBuf || !orderBuf || !personBuf || !placeBuf || f.schemas.length !== n || f.words.length !== n) return null;
+  if (sourceBuf.byteLength !== 4 * n || orderBuf.byteLength !== 4 * n || personBuf.byteLength !== 4 * n || placeBuf.byteLength !== 4 * n || fkBuf.byteLength % 12 !== 0) return null;
+  const source = new Int32Array(sourceBuf);
+  const docs: StoredDoc[] = new Array<StoredDoc>(n);
+  for (let d = 0; d < n; d++) docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, f.words[d]!, d, table);
+  const edges: EdgeData[][] = docs.map(() => []);
+  const fks = new Int32Array(fkBuf);
+  for (let i = 0; i < fks.length; i += 3) {
+    const from = fks[i]!;
+    const to = fks[i + 1]!;
+    const owner = docs[from]!;
+    edges[from]!.push(new StoredEdge(to, true, owner, fks[i + 2]!));
+    if (to !== from) edges[to]!.push(new StoredEdge(from, false, owner, fks[i + 2]!));
+  }
+  const values = new Map<string, ValueEntry[]>();
+  for (const [k, list] of f.values) values.set(k, list.map(([d, column, value]) => ({ d, column, value })));
+  const personTable = new Float32Array(personBuf);
+  const placeTable = new Float32Array(placeBuf);
+  const nonZero = (a: Float32Array): Int32Array => {
+    const out: number[] = [];
+    for (let d = 0; d < a.length; d++) if (a[d]! > 0) out.push(d);
+    return Int32Array.from(out);
+  };
+  const roleWords: Array<Array<{ word: string; via: string }> | undefined> = new Array(n);
+  for (const [d, list] of f.roles) roleWords[d] = list.map(([word, via]) => ({ word, via }));
+  const words = new Set(f.catalogWords);
+  const bridges: number[] = [];
+  for (let d = 0; d < n; d++) if (docs[d]!.isBridge) bridges.push(d);
+  return {
+    docs,
+    values,
+    edges,
+    bridges,
+    order: new Int32Array(orderBuf),
+    personTable,
+    placeTable,
+    personDocs: nonZero(personTable),
+    placeDocs: nonZero(placeTable),
+    vocab: withCatalogWords(lexicon, words),
+    catalogWords: words,
+    roleWords,
+    maxDegree: edges.reduce((m, e) => Math.max(m, e.length), 0),
+  };
+}
+
+export function encodeBody(data: IndexData, input: BuildSearchIndexInput, stamp: IndexStamp | null = null): Uint8Array {
   const { termIds, start, doc, sat } = data.postings;
   const terms: string[] = new Array<string>(termIds.size);
   for (const [t, id] of termIds) terms[id] = t;
   const concepts: Array<[string, number[], string[]]> = [];
   for (const [c, words] of data.conceptTerms) concepts.push([c, [...words.keys()].map((t) => termIds.get(t)!), [...words.values()]]);
-  const header: Header = { format: INDEX_FORMAT, fingerprint: fingerprint(input), tables: data.docs.length, terms, concepts, postings: doc.length };
-  const json = new TextEncoder().encode(JSON.stringify(header));
-  const headLen = 12 + json.length;
-  const pad = (4 - (headLen % 4)) % 4;
-  const total = headLen + pad + 4 * (start.length + doc.length + sat.length);
-  const out = new Uint8Array(total);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, MAGIC, true);
-  view.setUint32(4, INDEX_FORMAT, true);
-  view.setUint32(8, json.length, true);
-  out.set(json, 12);
-  let at = headLen + pad;
-  for (const arr of [start, doc, sat]) {
-    out.set(new Uint8Array(arr.buffer, arr.byteOffset, arr.byteLength), at);
-    at += arr.byteLength;
-  }
-  return out;
+  const plain = (input.entities ?? []).length === 0 && (input.metrics ?? []).length === 0;
+  const header: Header = {
+    format: INDEX_FORMAT,
+    fingerprint: fingerprint(input),
+    tables: data.docs.length,
+    terms,
+    concepts,
+    postings: doc.length,
+    ...(plain ? { frame: persistFrame(data), stamp } : {}),
+  };
+  return new TextEncoder().encode(`${MAGIC}${INDEX_FORMAT}\n${JSON.stringify({ ...header, start: b64(start), doc: b64(doc), sat: b64(sat) })}`);
 }
 
-/** The index data for `input` from bytes written by encodeBody, or null when they do not belong to it. */
-export function decodeBody(bytes: Uint8Array, input: BuildSearchIndexInput): IndexData | null {
-  if (bytes.length < 12) return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== INDEX_FORMAT) return null;
-  const jsonLen = view.getUint32(8, true);
-  if (12 + jsonLen > bytes.length) return null;
-  let header: Header;
+interface Parsed {
+  readonly header: Header;
+  readonly body: IndexBody;
+}
+
+function parse(bytes: Uint8Array | string): Parsed | null {
+  const prefix = `${MAGIC}${INDEX_FORMAT}\n`;
+  let text: string;
+  if (typeof bytes === 'string') text = bytes;
+  else if (bytes.length >= prefix.length && Buffer.from(bytes.buffer, bytes.byteOffset, prefix.length).toString('latin1') === prefix) text = new TextDecoder().decode(bytes);
+  else return null;
+  if (!text.startsWith(prefix)) return null;
+  let header: Header & { readonly start: string; readonly doc: string; readonly sat: string };
   try {
-    header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + jsonLen))) as Header;
+    header = JSON.parse(text.slice(prefix.length)) as typeof header;
   } catch {
     return null;
   }
-  if (header.format !== INDEX_FORMAT || header.tables !== input.tables.length || header.fingerprint !== fingerprint(input)) return null;
-  const headLen = 12 + jsonLen;
-  const base = headLen + ((4 - (headLen % 4)) % 4);
+  if (header === null || typeof header !== 'object' || header.format !== INDEX_FORMAT || !Array.isArray(header.terms as unknown) || !Array.isArray(header.concepts as unknown)) return null;
+  const [a, b, c] = [words32(header.start), words32(header.doc), words32(header.sat)];
   const terms = header.terms.length;
-  if (base + 4 * (terms + 1 + 2 * header.postings) !== bytes.length) return null;
-  // Copy into fresh, aligned buffers: the input may be a view at any offset of a larger buffer.
-  const slice = (from: number, count: number): ArrayBuffer => bytes.slice(base + 4 * from, base + 4 * (from + count)).buffer;
-  const start = new Int32Array(slice(0, terms + 1));
-  const doc = new Int32Array(slice(terms + 1, header.postings));
-  const sat = new Float32Array(slice(terms + 1 + header.postings, header.postings));
+  if (!a || !b || !c || a.byteLength !== 4 * (terms + 1) || b.byteLength !== 4 * header.postings || c.byteLength !== 4 * header.postings) return null;
+  const start = new Int32Array(a);
+  const doc = new Int32Array(b);
+  const sat = new Float32Array(c);
   const termIds = new Map<string, number>();
   header.terms.forEach((t, i) => termIds.set(t, i));
   const conceptTerms = new Map<string, Map<string, string>>();
@@ -82,9 +302,51 @@ export function decodeBody(bytes: Uint8Array, input: BuildSearchIndexInput): Ind
     ids.forEach((id, i) => words.set(header.terms[id]!, surfaces[i]!));
     conceptTerms.set(c, words);
   }
-  const body: IndexBody = { postings: { termIds, start, doc, sat }, conceptTerms };
+  return { header, body: { postings: { termIds, start, doc, sat }, conceptTerms } };
+}
+
+/** The index data for `input` from bytes written by encodeBody, or null when they do not belong to it. */
+export function decodeBody(bytes: Uint8Array | string, input: BuildSearchIndexInput): IndexData | null {
+  const parsed = parse(bytes);
+  if (parsed === null) return null;
+  const { header, body } = parsed;
+  if (header.tables !== input.tables.length || header.fingerprint !== fingerprint(input)) return null;
   const lexicon = input.lexicon ?? loadLexicon();
   return assemble(buildFrame(input, lexicon), body, lexicon);
+}
+
+/** The catalog a persisted frame is checked against, without its tables in memory. */
+export interface StampedCatalog {
+  readonly generation: number;
+  /** Source and qualified name (formatName(schema, table)) of each relation, in the order the index input lists them. */
+  readonly tables: ReadonlyArray<{ readonly source: { readonly name: string }; readonly qualifiedName: string }>;
+  /** Whether this process leaves a column with that tag out of the index (as searchInput is told). */
+  readonly isBlocked: (tag: PiiTag) => boolean;
+  /** The table of doc `d` as the index input would hold it (blocked columns left out); called on first use. */
+  readonly table: (d: number) => TableInfo;
+}
+
+/**
+ * The index data from bytes whose frame was persisted for this very catalog (same generation, same tables in the
+ * same order, same PII decisions), or null; no table is read until a hit is explained.
+ */
+export function decodeStamped(bytes: Uint8Array | string, catalog: StampedCatalog): IndexData | null {
+  const parsed = parse(bytes);
+  if (parsed === null) return null;
+  const { header, body } = parsed;
+  const { frame, stamp } = header;
+  if (!frame || !stamp || stamp.generation !== catalog.generation || frame.lexicon !== WORDNET_SOURCE) return null;
+  if (header.tables !== catalog.tables.length || frame.names.length !== catalog.tables.length) return null;
+  for (const [tag, blocked] of stamp.tags) if (catalog.isBlocked(tag) !== blocked) return null;
+  const lexicon = loadLexicon();
+  const restored = restoreFrame(frame, lexicon, catalog.table);
+  if (restored === null) return null;
+  for (let d = 0; d < restored.docs.length; d++) {
+    const doc = restored.docs[d]!;
+    const t = catalog.tables[d]!;
+    if (t.source.name !== doc.source || (t.qualifiedName !== doc.qualifiedName && t.qualifiedName !== formatName(doc.schema, doc.name))) return null;
+  }
+  return assemble(restored, body, lexicon);
 }
 
 /**

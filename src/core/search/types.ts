@@ -1,6 +1,7 @@
 /** Public shapes of the retrieval engine. */
 import type { TableInfo } from '../catalog/model';
 import type { Lexicon } from './lexicon';
+import type { IndexStamp } from './serialize';
 
 export interface SearchTableInput {
   readonly sourceName: string;
@@ -99,6 +100,9 @@ export interface SearchIndex {
    * empty or stop-word-only query returns no hits.
    */
   search(query: string, opts?: SearchOptions): SearchResult;
-  /** The postings and concept map as bytes, for deserializeIndex with the same input. */
-  serialize(): Uint8Array;
+  /**
+   * The postings and concept map as bytes, for deserializeIndex with the same input; with a stamp, also the frame
+   * ready to use, for openPersistedIndex on the catalog the stamp names.
+   */
+  serialize(stamp?: IndexStamp | null): Uint8Array;
 }

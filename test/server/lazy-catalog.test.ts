@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PiiTag } from '../../src/core/catalog/model';
+import { CatalogProvider, type CatalogState } from '../../src/core/catalog/provider';
+import { loadSqlJs } from '../../src/core/catalog/sqljs';
+import { CatalogStore } from '../../src/core/catalog/store';
+import { CatalogView, VIEW_FRAME_ARTIFACT } from '../../src/core/catalog/view';
+import { PERSIST_SEARCH_MIN_TABLES, runIndex } from '../../src/core/indexing/run-index';
+import { classifyColumn, DEFAULT_POLICY } from '../../src/core/pii';
+import { createIntrospector } from '../../src/core/sources';
+import { parseSourceSpec } from '../../src/core/sources/locator';
+import { openPersistedIndex, SEARCH_INDEX_ARTIFACT, visibleTable } from '../../src/core/search';
+import { createPiiGate } from '../../src/server/pii-gate';
+import { indexInto, startHarness, tempDir } from '../support/server-harness';
+import type { Harness } from '../support/server-harness';
+
+/**
+ * A catalog large enough for the indexer to persist the view and search frames: the server then opens it reading
+ * relations on demand. Every answer must be the one the server gives from the same file read whole.
+ */
+
+const WORDS = ['order', 'invoice', 'customer', 'product', 'shipment', 'supplier', 'payment', 'region', 'account', 'ledger', 'employee', 'warehouse'];
+
+/** A SQLite database of PERSIST_SEARCH_MIN_TABLES tables: foreign keys between them, junctions, lookups, PII columns. */
+async function wideDatabase(file: string): Promise<void> {
+  const SQL = await loadSqlJs();
+  const db = new SQL.Database();
+  const names: string[] = [];
+  for (let i = 0; i < PERSIST_SEARCH_MIN_TABLES; i++) {
+    const a = WORDS[i % WORDS.length]!;
+    const b = WORDS[Math.floor(i / WORDS.length) % WORDS.length]!;
+    const name = i % 50 === 7 ? `${a}_status_${i}` : `${a}_${b}_${i}`;
+    const cols = ['id INTEGER PRIMARY KEY', 'label TEXT', 'amount REAL'];
+    if (i % 9 === 0) cols.push('email TEXT', 'first_name TEXT', 'last_name TEXT');
+    if (i % 13 === 0) cols.push('city TEXT', 'country TEXT');
+    const fks: string[] = [];
+    if (i > 0) {
+      cols.push('parent_id INTEGER');
+      fks.push(`FOREIGN KEY (parent_id) REFERENCES "${names[(i * 7) % i]}"(id)`);
+    }
+    if (i > 10 && i % 5 === 0) {
+      cols.push('other_id INTEGER', 'owner_id INTEGER');
+      fks.push(`FOREIGN KEY (other_id) REFERENCES "${names[i - 3]}"(id)`, `FOREIGN KEY (owner_id) REFERENCES "${names[i - 10]}"(id)`);
+    }
+    db.run(`CREATE TABLE "${name}" (${[...cols, ...fks].join(', ')})`);
+    names.push(name);
+  }
+  fs.writeFileSync(file, db.export());
+  db.close();
+}
+
+/** A provider that hands out the view read whole from the file, as a server did before frames were persisted. */
+class EagerProvider extends CatalogProvider {
+  override async get(): Promise<CatalogState> {
+    const store = await CatalogStore.open(this.path);
+    try {
+      return { state: 'ready', view: CatalogView.fromStore(store) };
+    } finally {
+      store.close();
+    }
+  }
+}
+
+const QUESTIONS: ReadonlyArray<Record<string, unknown>> = [
+  { query: 'supplier payments' },
+  { query: 'which customers placed orders', response_format: 'detailed' },
+  { query: 'shipments by warehouse region', with_join_tree: true, limit: 8 },
+  { query: 'employee email addresses', response_format: 'detailed' },
+  { query: 'order status' },
+  { query: 'zebra giraffe' },
+  { query: '*', limit: 20 },
+  { query: 'ledger accounts', schema: 'main' },
+];
+
+/** The envelope without what differs from call to call (timings, request ids). */
+function stable(env: Record<string, unknown>): unknown {
+  return JSON.parse(JSON.stringify(env, (k, v: unknown) => (/(_ms|_at|request_id|trace)$/.test(k) ? undefined : v)));
+}
+
+describe('catalog read on demand (persisted view and search frames)', function () {
+  this.timeout(180_000);
+  let dir: string;
+  let catalog: string;
+
+  before(async () => {
+    dir = tempDir('sb-lazy-');
+    const db = path.join(dir, 'wide.sqlite');
+    await wideDatabase(db);
+    catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, db, 'wide');
+  });
+
+  async function answers(h: Harness, describe: readonly string[]): Promise<unknown[]> {
+    const out: unknown[] = [];
+    for (const q of QUESTIONS) out.push(stable(await h.call('find_relevant_tables', q)));
+    for (const t of describe) out.push(stable(await h.call('describe_table', { qualified_name: t })));
+    for (const t of describe.slice(0, 2)) out.push(stable(await h.call('describe_table', { qualified_name: t, response_format: 'detailed' })));
+    out.push(stable(await h.call('describe_table', { qualified_name: 'main.no_such_table' })));
+    out.push(stable(await h.call('describe_table', { qualified_name: describe[0]!.split('.')[1]! })));
+    return out;
+  }
+
+  it('opens a catalog with persisted frames without reading its relations, and reads only what a call uses', async () => {
+    const store = await CatalogStore.open(catalog);
+    const reads: string[] = [];
+    const load = store.loadTable.bind(store);
+    store.loadTable = (sourceId, schema, name) => {
+      reads.push(`${schema}.${name}`);
+      return load(sourceId, schema, name);
+    };
+    const { view, owned } = CatalogView.open(store);
+    assert.equal(owned, true);
+    assert.equal(view.readsOnDemand, true);
+    assert.equal(view.entries.length, PERSIST_SEARCH_MIN_TABLES);
+    assert.equal(reads.length, 0, 'opening reads no relation');
+    const gate = createPiiGate(DEFAULT_POLICY);
+    const isBlocked = (tag: PiiTag | null): boolean => gate.blockedCategories(tag).length > 0;
+    const index = openPersistedIndex(view.searchIndexBytes!, { generation: view.generation, tables: view.entries, isBlocked, table: (d) => visibleTable(view.entries[d]!.table, isBlocked) });
+    assert.ok(index, 'the persisted search frame belongs to this catalog');
+    const result = index.search('supplier payments');
+    assert.ok(result.hits.length > 0);
+    assert.ok(reads.length > 0 && reads.length <= 3 * result.hits.length, `a search reads the tables it explains, not the catalog (${reads.length} read)`);
+    const top = view.resolveTable(result.hits[0]!.qualifiedName);
+    assert.ok(top.ok);
+    assert.ok(top.value.table.columns.length > 0);
+    // The same table read whole: identical, reverse foreign keys included.
+    const eager = CatalogView.fromStore(store);
+    const e = eager.resolveTable(result.hits[0]!.qualifiedName);
+    assert.ok(e.ok);
+    assert.deepEqual(top.value.table, e.value.table);
+    const incoming = (v: CatalogView, i: number): unknown => v.incomingForeignKeys(v.entries[i]!).map((r) => [r.from.key, r.fk]);
+    let linked = 0;
+    for (let i = 0; i < 40; i++) {
+      assert.deepEqual(incoming(view, i), incoming(eager, i));
+      if (view.incomingForeignKeys(view.entries[i]!).length > 0) linked++;
+    }
+    assert.ok(linked > 5, 'the sample has tables that other tables reference');
+    assert.equal(reads.length < PERSIST_SEARCH_MIN_TABLES / 2, true, `${reads.length} relations read`);
+  });
+
+  it('answers find_relevant_tables and describe_table exactly as the catalog read whole does', async () => {
+    const probe = await CatalogStore.open(catalog);
+    const eagerView = CatalogView.fromStore(probe);
+    probe.close();
+    // Tables with incoming and outgoing foreign keys, a lookup, a PII-heavy one.
+    const describe = [eagerView.entries[1]!.qualifiedName, eagerView.entries[7]!.qualifiedName, eagerView.entries[45]!.qualifiedName, eagerView.entries[900]!.qualifiedName];
+    const provider = new CatalogProvider(catalog);
+    const lazy = await startHarness({ catalogPath: catalog, deps: { catalog: provider } });
+    const eager = await startHarness({ catalogPath: catalog, deps: { catalog: new EagerProvider(catalog) } });
+    try {
+      const state = await provider.get();
+      assert.ok(state.state === 'ready' && state.view.readsOnDemand, 'the server opened the catalog on demand');
+      const a = await answers(lazy, describe);
+      const b = await answers(eager, describe);
+      assert.equal(a.length, b.length);
+      for (let i = 0; i < a.length; i++) assert.deepEqual(a[i], b[i], `answer ${i} differs`);
+      const statuses = a.map((x) => (x as { status: string }).status);
+      assert.ok(statuses.filter((st) => st === 'success').length >= QUESTIONS.length, statuses.join());
+      assert.ok(statuses.includes('error'), 'the unknown table is an error in both');
+    } finally {
+      await lazy.close();
+      await eager.close();
+    }
+  });
+
+  it('reads a catalog whose frames belong to another generation or an older format whole, with the same answers', async () => {
+    const base = await startHarness({ catalogPath: catalog });
+    const expected = [];
+    for (const q of QUESTIONS.slice(0, 4)) expected.push(stable(await base.call('find_relevant_tables', q)));
+    await base.close();
+
+    // Saved again by another writer: the generation moves on, the frames no longer describe the file.
+    const stale = path.join(dir, 'stale.sqlite');
+    const s1 = await CatalogStore.open(catalog);
+    s1.save(stale);
+    s1.close();
+    // Written by an older SchemaBrain: the search index only in the previous format, no view frame.
+    const older = path.join(dir, 'older.sqlite');
+    const s2 = await CatalogStore.open(catalog);
+    const bytes = s2.getArtifact(SEARCH_INDEX_ARTIFACT)!;
+    s2.deleteArtifact(SEARCH_INDEX_ARTIFACT);
+    s2.deleteArtifact(VIEW_FRAME_ARTIFACT);
+    s2.setArtifact('search-index/v4', bytes);
+    s2.save(older);
+    s2.close();
+
+    for (const file of [stale, older]) {
+      const store = await CatalogStore.open(file);
+      const { view, owned } = CatalogView.open(store);
+      if (!owned) store.close();
+      assert.equal(owned, false, `${path.basename(file)} is read whole`);
+      assert.equal(view.readsOnDemand, false);
+      const h = await startHarness({ catalogPath: file });
+      try {
+        const got = [];
+        for (const q of QUESTIONS.slice(0, 4)) got.push(stable(await h.call('find_relevant_tables', q)));
+        assert.deepEqual(got, expected, path.basename(file));
+      } finally {
+        await h.close();
+      }
+    }
+  });
+
+  it('refuses the persisted search frame under another PII policy, and a re-index drops older formats', async () => {
+    const store = await CatalogStore.open(catalog);
+    const { view, owned } = CatalogView.open(store);
+    assert.ok(owned);
+    const strict = (): boolean => true;
+    assert.equal(openPersistedIndex(view.searchIndexBytes!, { generation: view.generation, tables: view.entries, isBlocked: strict, table: (d) => view.entries[d]!.table }), null, 'stricter policy');
+    assert.equal(openPersistedIndex(view.searchIndexBytes!, { generation: view.generation + 1, tables: view.entries, isBlocked: () => false, table: (d) => view.entries[d]!.table }), null, 'other generation');
+    assert.equal(openPersistedIndex(view.searchIndexBytes!, { generation: view.generation, tables: view.entries.slice(1), isBlocked: () => false, table: (d) => view.entries[d]!.table }), null, 'other tables');
+
+    const copy = path.join(dir, 'reindexed.sqlite');
+    const s = await CatalogStore.open(catalog);
+    s.setArtifact('search-index/v4', new Uint8Array([1, 2, 3]));
+    s.save(copy);
+    s.close();
+    const source = path.join(dir, 'wide.sqlite');
+    await runIndex({ spec: parseSourceSpec(source, { name: 'wide' }), sourceInput: source, catalogPath: copy, full: true, deps: { createIntrospector, classifyColumn } });
+    const after = await CatalogStore.open(copy);
+    assert.equal(after.getArtifact('search-index/v4'), null);
+    assert.ok(after.getArtifactText(SEARCH_INDEX_ARTIFACT));
+    const reopened = CatalogView.open(after);
+    if (!reopened.owned) after.close();
+    assert.equal(reopened.owned, true);
+    if (!owned) store.close();
+  });
+});
