@@ -52,13 +52,16 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
 
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
+  const proper = properWords(trimmed);
   const words = trimmed.split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length > 0);
   words.forEach((word, position) => {
     const lower = word.toLowerCase();
     if (STOP_WORDS.has(lower) || /^\d+$/.test(lower) || lower.length < 2) return;
     const weight = quotedWords.has(lower) ? 1.5 : 1;
-    // An acronym's plural ("LPs", "CDs") is one word, not the camel-case pieces `l` + `ps`.
-    for (const t of identifierTerms(/^\p{Lu}{2,}s$/u.test(word) ? lower : word, vocab)) {
+    // An acronym's plural ("LPs", "CDs") is one word, not the camel-case pieces `l` + `ps`; a name inside a sentence
+    // is not split into dictionary words ("Parton" is not `part` + `on`, "Radiohead" not `radio` + `head`).
+    const whole = proper.has(lower) ? { has: (w: string): boolean => w === lower || vocab.has(w) } : vocab;
+    for (const t of identifierTerms(/^\p{Lu}{2,}s$/u.test(word) ? lower : word, whole)) {
       if (seen.has(t.term) || STOP_WORDS.has(t.surface)) continue;
       seen.add(t.term);
       terms.push({ term: t.term, surface: t.surface, weight, position });
@@ -89,7 +92,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     }
   }
   const asksPerson = words.some((w) => PERSON_QUESTION_WORDS.has(w.toLowerCase()));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common), asksPerson, properWords: properWords(trimmed) };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common), asksPerson, properWords: proper };
 }
 
 /** Title-case words that do not start a sentence, lower-cased: "Which remixes of Daft Punk songs" → daft, punk. */
@@ -153,6 +156,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const midSentence = !startsSentence && !PLACE_PREPOSITIONS.has(before);
     const nameLike = words.slice(1).every(unknown) && (possessive || midSentence || unknown(words[0]!));
     if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
+    // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
+    else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });
     else if (PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
     i = j;
   }

@@ -137,4 +137,15 @@ describe('search: query words', () => {
     const rank = (list: string[]): number => (list.includes('release_country') ? list.indexOf('release_country') : Infinity);
     assert.ok(rank(dated) <= 2 && rank(dated) < rank(plain), `${dated.join(', ')} vs ${plain.join(', ')}`);
   });
+
+  it('keeps names whole and reads a possessive name as someone', () => {
+    const lexicon = loadLexicon();
+    const surfaces = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
+    assert.deepEqual(surfaces('Dolly Parton tunes'), ['dolly', 'parton', 'tunes']);
+    assert.ok(!surfaces('editions of Radiohead albums').includes('radio'), surfaces('editions of Radiohead albums').join(' '));
+    // A run-together identifier in lower case is still split.
+    assert.ok(surfaces('rows of salesorderheader').includes('header'), surfaces('rows of salesorderheader').join(' '));
+    assert.deepEqual(parseQuery("editions of Radiohead's albums", lexicon).mentions, [{ kind: 'person', text: 'Radiohead' }]);
+    assert.deepEqual(parseQuery("What's the average length?", lexicon).mentions, []);
+  });
 });
