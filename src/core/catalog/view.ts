@@ -9,8 +9,10 @@ export const VIEW_FRAME_ARTIFACT = 'catalog-view/v1';
 
 /** The relations of a catalog file, read on demand. */
 interface LazyRelations {
-  /** [source id, qualified name (formatName), table name], in view order. */
-  readonly relations: ReadonlyArray<readonly [string, string, string]>;
+  /** Per relation, in view order: source id, qualified name (formatName), table name. */
+  readonly sourceIds: readonly string[];
+  readonly qualified: readonly string[];
+  readonly names: readonly string[];
   /** By relation: the [referencing relation, index of its foreign key] pairs that point at it. */
   readonly incoming: ReadonlyMap<number, ReadonlyArray<readonly [number, number]>>;
   /** The relation at a position of `relations`, read from the store. */
@@ -95,17 +97,17 @@ export class CatalogView {
     const entries: TableEntry[] = [];
     const names: string[] = [];
     if (isLazy(tables)) {
-      for (const [sourceId, qualifiedName, name] of tables.relations) {
-        const source = byId.get(sourceId);
-        if (!source) throw new CatalogError('corrupt', `the catalog's relation list names source ${sourceId}, which it does not hold`);
-        const entry = new StoredEntry(source, qualifiedName, entries.length, tables.load);
+      const { sourceIds, qualified } = tables;
+      for (let i = 0; i < qualified.length; i++) {
+        const source = byId.get(sourceIds[i]!);
+        if (!source) throw new CatalogError('corrupt', `the catalog's relation list names source ${sourceIds[i]!}, which it does not hold`);
+        const entry = new StoredEntry(source, qualified[i]!, i, tables.load);
         entries.push(entry);
-        names.push(name);
-        push(this.byExact, qualifiedName, entry);
+        push(this.byExact, qualified[i]!, entry);
       }
       this.lazy = tables;
       this.entries = entries;
-      this.names = names;
+      this.names = tables.names;
       return;
     }
     for (const { sourceId, table } of tables) {
@@ -164,9 +166,10 @@ export class CatalogView {
     }
     const incoming = new Map(frame.incoming);
     const ids = frame.source.map((si) => frame.sources[si]!);
-    const relations = frame.names.map((name, i) => [ids[i]!, frame.qualified[i]!, name] as const);
     const bodies: LazyRelations = {
-      relations,
+      sourceIds: ids,
+      qualified: frame.qualified,
+      names: frame.names,
       incoming,
       load: (i) => {
         const t = store.loadTable(ids[i]!, frame.schemas[i]!, frame.names[i]!);
@@ -392,7 +395,10 @@ function readViewFrame(store: CatalogStore): ViewFrame | null {
   if (text === null) return null;
   try {
     const frame = JSON.parse(text) as ViewFrame;
-    return frame.format === 1 && frame.generation === store.generation ? frame : null;
+    if (frame.format !== 1 || frame.generation !== store.generation) return null;
+    const n = frame.names.length;
+    const whole = [frame.source, frame.schemas, frame.qualified].every((a) => Array.isArray(a) && a.length === n) && Array.isArray(frame.incoming);
+    return whole && frame.source.every((si) => frame.sources[si] !== undefined) ? frame : null;
   } catch {
     return null;
   }

@@ -59,8 +59,10 @@ interface PersistedFrame {
   readonly source: string;
   readonly schemas: readonly string[];
   readonly names: readonly string[];
-  /** Per doc: nameWords, nameStems, nameParts, auxWords (words joined by a space), isBridge (0/1), role; joined by SEP. */
+  /** Per doc: nameWords, nameStems, nameParts, auxWords (words joined by a space), joined by SEP. */
   readonly words: readonly string[];
+  /** One character per doc: the initial of its role, upper case for a junction (isBridge). */
+  readonly kinds: string;
   /** Int32 triples [from doc, to doc, index of the FK in the from table's foreignKeys], as buildEdges added them. */
   readonly fks: string;
   readonly values: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number, string, string]>]>;
@@ -70,6 +72,8 @@ interface PersistedFrame {
   readonly person: string;
   readonly place: string;
   readonly catalogWords: readonly string[];
+  /** Concept ids of every catalog word the build looked up (build.ts, conceptCache): ranking asks for them again. */
+  readonly wordConcepts: ReadonlyArray<readonly [string, readonly string[]]>;
   readonly roles: ReadonlyArray<readonly [number, ReadonlyArray<readonly [string, string]>]>;
 }
 
@@ -112,16 +116,20 @@ function persistFrame(data: IndexData): PersistedFrame {
     source: b64(source),
     schemas: data.docs.map((d) => d.schema),
     names: data.docs.map((d) => d.name),
-    words: data.docs.map((d) => [d.nameWords.join(' '), d.nameStems.join(' '), d.nameParts.join(' '), d.auxWords.join(' '), d.isBridge ? '1' : '0', d.role].join(SEP)),
+    words: data.docs.map((d) => [d.nameWords.join(' '), d.nameStems.join(' '), d.nameParts.join(' '), d.auxWords.join(' ')].join(SEP)),
+    kinds: data.docs.map((d) => (d.isBridge ? d.role[0]!.toUpperCase() : d.role[0]!)).join(''),
     fks: b64(Int32Array.from(fks)),
     values: [...data.values].map(([k, list]) => [k, list.map((v) => [v.d, v.column, v.value] as const)] as const),
     order: b64(data.order),
     person: b64(data.personTable),
     place: b64(data.placeTable),
     catalogWords: [...data.catalogWords],
+    wordConcepts: [...data.conceptCache],
     roles,
   };
 }
+
+const ROLES: Readonly<Record<string, TableRole>> = { e: 'entity', l: 'lookup', b: 'bridge', a: 'auxiliary' };
 
 const split = (w: string): string[] => (w.length === 0 ? [] : w.split(' '));
 
@@ -129,13 +137,15 @@ const split = (w: string): string[] => (w.length === 0 ? [] : w.split(' '));
 class StoredDoc implements DocData {
   readonly qualifiedName: string;
   readonly semantic: DocData['semantic'] = [];
-  private unpacked: { nameWords: string[]; nameStems: string[]; nameParts: string[]; auxWords: string[]; isBridge: boolean; role: TableRole } | undefined;
+  private unpacked: { nameWords: string[]; nameStems: string[]; nameParts: string[]; auxWords: string[] } | undefined;
   private loaded: TableInfo | undefined;
 
   constructor(
     readonly source: string,
     readonly schema: string,
     readonly name: string,
+    readonly role: TableRole,
+    readonly isBridge: boolean,
     private readonly packed: string,
     private readonly d: number,
     private readonly load: (d: number) => TableInfo,
@@ -145,8 +155,8 @@ class StoredDoc implements DocData {
 
   private get w(): NonNullable<StoredDoc['unpacked']> {
     if (this.unpacked === undefined) {
-      const [nameWords, nameStems, nameParts, auxWords, bridge, role] = this.packed.split(SEP) as [string, string, string, string, string, TableRole];
-      this.unpacked = { nameWords: split(nameWords), nameStems: split(nameStems), nameParts: split(nameParts), auxWords: split(auxWords), isBridge: bridge === '1', role };
+      const [nameWords, nameStems, nameParts, auxWords] = this.packed.split(SEP) as [string, string, string, string];
+      this.unpacked = { nameWords: split(nameWords), nameStems: split(nameStems), nameParts: split(nameParts), auxWords: split(auxWords) };
     }
     return this.unpacked;
   }
@@ -162,12 +172,6 @@ class StoredDoc implements DocData {
   }
   get auxWords(): readonly string[] {
     return this.w.auxWords;
-  }
-  get isBridge(): boolean {
-    return this.w.isBridge;
-  }
-  get role(): TableRole {
-    return this.w.role;
   }
   get table(): TableInfo {
     return (this.loaded ??= this.load(this.d));
@@ -205,11 +209,17 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
   const orderBuf = words32(f.order);
   const personBuf = words32(f.person);
   const placeBuf = words32(f.place);
-  if (!sourceBuf || !fkBuf || !orderBuf || !personBuf || !placeBuf || f.schemas.length !== n || f.words.length !== n) return null;
+  if (!sourceBuf || !fkBuf || !orderBuf || !personBuf || !placeBuf || f.schemas.length !== n || f.words.length !== n || typeof f.kinds !== 'string' || f.kinds.length !== n) return null;
   if (sourceBuf.byteLength !== 4 * n || orderBuf.byteLength !== 4 * n || personBuf.byteLength !== 4 * n || placeBuf.byteLength !== 4 * n || fkBuf.byteLength % 12 !== 0) return null;
   const source = new Int32Array(sourceBuf);
   const docs: StoredDoc[] = new Array<StoredDoc>(n);
-  for (let d = 0; d < n; d++) docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, f.words[d]!, d, table);
+  for (let d = 0; d < n; d++) {
+    const kind = f.kinds.charCodeAt(d);
+    const bridge = kind < 97; // upper case
+    const role = ROLES[String.fromCharCode(bridge ? kind + 32 : kind)];
+    if (role === undefined) return null;
+    docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, role, bridge, f.words[d]!, d, table);
+  }
   const edges: EdgeData[][] = docs.map(() => []);
   const fks = new Int32Array(fkBuf);
   for (let i = 0; i < fks.length; i += 3) {
@@ -346,7 +356,8 @@ export function decodeStamped(bytes: Uint8Array | string, catalog: StampedCatalo
     const t = catalog.tables[d]!;
     if (t.source.name !== doc.source || (t.qualifiedName !== doc.qualifiedName && t.qualifiedName !== formatName(doc.schema, doc.name))) return null;
   }
-  return assemble(restored, body, lexicon);
+  const conceptCache = new Map<string, readonly string[]>(Array.isArray(frame.wordConcepts) ? frame.wordConcepts : []);
+  return assemble(restored, body, lexicon, undefined, conceptCache);
 }
 
 /**
