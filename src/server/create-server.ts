@@ -98,6 +98,13 @@ export interface SchemaBrainServer {
 /** Client log threshold until the client sends logging/setLevel: warnings and errors only. */
 const DEFAULT_LOG_LEVEL: LoggingLevel = 'warning';
 const REPLAY_DELAY_MS = 300;
+/**
+ * Clients may answer reads of one resource from a short-lived cache: VS Code 1.139 keeps each mcp-resource read for
+ * 3 s and does not drop it when `resources/updated` arrives, so an update within 3 s of a read re-reads the stale
+ * copy and the open document never changes. An update for a resource this session read that recently is therefore
+ * sent again once this window has passed (a repeated update costs the client one read that finds nothing new).
+ */
+export const CLIENT_READ_CACHE_MS = 3500;
 
 export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] = allTools): SchemaBrainServer {
   const server = new Server(
@@ -230,13 +237,29 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
   // What each resource read as in this session: a subscribe that arrives after a re-index the watcher already saw
   // (the client read, then subscribed late) still hears that its copy is out of date.
   const readAs = new Map<string, string>();
+  const readAt = new Map<string, number>();
   const fingerprint = (r: { contents: Array<{ text: string }> }): string => crypto.createHash('sha256').update(r.contents.map((c) => c.text).join('\0')).digest('base64');
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
     const reply = await resources.read(req.params.uri);
     readAs.set(req.params.uri, fingerprint(reply));
+    readAt.set(req.params.uri, Date.now());
     return reply;
   });
   const subscriptions = new Set<string>();
+  const repeats = new Map<string, NodeJS.Timeout>();
+  const sendUpdated = (uri: string): void => {
+    if (!subscriptions.has(uri)) return;
+    void server.sendResourceUpdated({ uri }).catch(() => undefined);
+    const window = deps.clientReadCacheMs ?? CLIENT_READ_CACHE_MS;
+    const age = Date.now() - (readAt.get(uri) ?? -Infinity);
+    if (age >= window || repeats.has(uri)) return;
+    const t = setTimeout(() => {
+      repeats.delete(uri);
+      if (subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+    }, window - age);
+    t.unref();
+    repeats.set(uri, t);
+  };
   server.setRequestHandler(SubscribeRequestSchema, (req) => {
     const uri = req.params.uri;
     if (!parseResourceUri(uri)) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)} (only schemabrain:// catalog URIs can be subscribed to)`, { uri });
@@ -246,11 +269,9 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
       // After the reply: the client learns of the subscription first, then that its copy is out of date.
       setImmediate(() => void resources.read(uri).then(
         (now) => {
-          if (fingerprint(now) !== seen && subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+          if (fingerprint(now) !== seen) sendUpdated(uri);
         },
-        () => {
-          if (subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined); // gone since the read
-        },
+        () => sendUpdated(uri), // gone since the read
       ));
     }
     return {};
@@ -279,7 +300,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     unsubscribe.push(
       catalogWatcher(deps).subscribe((change) => {
         if (change.listChanged) void server.sendResourceListChanged().catch(() => undefined);
-        for (const uri of change.changed) if (subscriptions.has(uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+        for (const uri of change.changed) sendUpdated(uri);
       }),
     );
     if (deps.clientLog) {
@@ -295,6 +316,8 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     }
   };
   server.onclose = () => {
+    for (const t of repeats.values()) clearTimeout(t);
+    repeats.clear();
     for (const u of unsubscribe.splice(0)) u();
   };
 

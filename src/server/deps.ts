@@ -40,6 +40,8 @@ export interface ServerDeps {
   readonly connections: SourceConnections;
   /** Schemas agents may query; undefined means every non-system schema. */
   readonly allowedSchemas?: readonly string[];
+  /** How long after a read an update of that resource is sent a second time (CLIENT_READ_CACHE_MS when absent). */
+  readonly clientReadCacheMs?: number;
   /** Warnings and errors forwarded to MCP clients as notifications/message (the logger tees into it). */
   readonly clientLog?: ClientLogBus;
   /** Tool calls in flight, drained on shutdown before the transport, audit log and pools close. */

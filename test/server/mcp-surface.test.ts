@@ -276,6 +276,40 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
     assert.match(((await h.client.readResource({ uri: album })).contents[0] as { text: string }).text, /ReleaseYear/);
   });
 
+  it('an update that follows a read closely is sent again once a client read cache would have expired', async function () {
+    const WINDOW = 5000;
+    const dir = tempDir('sb-mcp-reread-');
+    const file = path.join(dir, 'chinook.sqlite');
+    fs.copyFileSync(CHINOOK_SQLITE, file);
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, file, 'chinook');
+    const h = await harness({ clientReadCacheMs: WINDOW }, catalog);
+    const updated: Array<{ uri: string; at: number }> = [];
+    h.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push({ uri: n.params.uri, at: Date.now() }));
+    const album = tableUri('chinook', 'main', 'Album');
+    const artist = tableUri('chinook', 'main', 'Artist');
+    await h.client.subscribeResource({ uri: album });
+    await h.client.subscribeResource({ uri: artist });
+    await new Promise((r) => setTimeout(r, 1200)); // the watcher has seen generation 1
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database(fs.readFileSync(file));
+    db.run('ALTER TABLE Album ADD COLUMN ReleaseYear INTEGER');
+    db.run('ALTER TABLE Artist ADD COLUMN Country TEXT');
+    fs.writeFileSync(file, db.export());
+    db.close();
+    const readAt = Date.now();
+    await h.client.readResource({ uri: album }); // read just before the change: a caching client keeps this copy
+    await indexInto(catalog, file, 'chinook');
+    const first = await until('the first update of Album', () => updated.find((u) => u.uri === album));
+    assert.ok(first.at - readAt < WINDOW, `the change was seen ${first.at - readAt} ms after the read: too slow to check the repeat`);
+    const second = await until('the repeated update of Album', () => updated.filter((u) => u.uri === album)[1], WINDOW + 3000);
+    assert.ok(second.at - readAt >= WINDOW - 50, `repeated ${second.at - readAt} ms after the read`);
+    // Artist changed too but was not read: one update, no repeat.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(updated.filter((u) => u.uri === artist).length, 1, JSON.stringify(updated));
+    assert.equal(updated.filter((u) => u.uri === album).length, 2, JSON.stringify(updated));
+  });
+
   it('a subscribe that arrives after the re-index still hears that the copy the client read is out of date', async function () {
     const dir = tempDir('sb-mcp-late-sub-');
     const file = path.join(dir, 'chinook.sqlite');

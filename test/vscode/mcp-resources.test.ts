@@ -162,12 +162,12 @@ describe('MCP resources, progress and cancellation in the editor', function () {
     assert.ok(Number(event.result_summary?.progress_notifications) >= 3, `progress notifications: ${JSON.stringify(event.result_summary)}`);
   });
 
-  // Passes alone and in most full runs, but in some full-suite runs (after the ux suite) the open document is not
-  // reloaded within 30 s; until that is explained it runs on request only (SCHEMABRAIN_VSCODE_LIVE_REFRESH=1). The
-  // protocol half is covered by test/server/mcp-surface.test.ts (read, re-index, subscribe → resources/updated) and
-  // the editor's re-listing after a re-index by the browser suite (test/e2e/mcp-ui.ts).
-  const liveRefresh = process.env.SCHEMABRAIN_VSCODE_LIVE_REFRESH === '1' ? it : it.skip;
-  liveRefresh('a re-index refreshes an open table resource (resources/subscribe → notifications/resources/updated)', async function () {
+  // The workbench reloads an open mcp-resource document when the server says it was updated and a new read differs
+  // in size (its stat has no mtime). It answers reads from a 3-second cache that an update does not clear, so an
+  // update soon after the document was read is repeated by the server once that cache is gone
+  // (CLIENT_READ_CACHE_MS in src/server/create-server.ts): without the repeat this check failed whenever the re-index
+  // finished within 3 s of opening the document.
+  it('a re-index refreshes an open table resource (resources/subscribe → notifications/resources/updated)', async function () {
     this.timeout(120_000);
     const uri = editorResourceUri(`schemabrain://${SOURCE}/public/${TABLE}`);
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -188,7 +188,11 @@ describe('MCP resources, progress and cancellation in the editor', function () {
     const outcome = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, SOURCE)) as IndexOutcome;
     assert.equal(outcome.status, 'succeeded', JSON.stringify(outcome));
     const text = await Promise.race([changed, sleep(30_000).then(() => doc.getText())]);
-    assert.match(text, /refund_note/, 'the open resource reloaded with the new column');
+    if (!/refund_note/.test(text)) {
+      // What the server answers now, read afresh, tells a lost notification from a server that never saw the index.
+      const fresh = await Promise.resolve(vscode.workspace.fs.readFile(uri)).then((b) => Buffer.from(b).toString('utf8'), (e: Error) => `read failed: ${e.message}`);
+      assert.fail(`the open resource did not reload with the new column within 30 s; a fresh read ${/refund_note/.test(fresh) ? 'has' : 'lacks'} it (${fresh.slice(0, 200).replace(/\n/g, ' ')}); visible: ${vscode.window.visibleTextEditors.map((e) => e.document.uri.toString()).join(', ')}`);
+    }
     assert.match(text, /Why the order was refunded/);
   });
 });
