@@ -40,7 +40,8 @@ export const RANKING = {
   neighbourTop: 3,
   /**
    * Auxiliary tables (history, aliases, raw imports, redirects, edits…) keep this share of their score unless the
-   * question uses the word that makes them auxiliary: they share every word with the entity they shadow.
+   * question uses the word that makes them auxiliary: they share every word with the entity they shadow. The
+   * discount holds for what they gain as a junction or a join path too.
    */
   auxiliary: 0.45,
   /**
@@ -210,6 +211,17 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const queryTerms = new Set(parsed.terms.map((t) => t.term));
   const queryConcepts = new Set(parsed.terms.flatMap((t) => cachedConcepts(data.conceptCache, data.lexicon, t.surface)));
   const maxDegreeLog = Math.max(1, Math.log2(1 + data.maxDegree));
+  // An auxiliary table (raw imports, aliases, redirects, annotations…) whose marking word the question does not use.
+  const unaskedMemo = new Map<number, boolean>();
+  const unasked = (d: number): boolean => {
+    let u = unaskedMemo.get(d);
+    if (u === undefined) {
+      const doc = data.docs[d]!;
+      u = doc.role === 'auxiliary' && !doc.auxWords.some((w) => queryTerms.has(w) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)));
+      unaskedMemo.set(d, u);
+    }
+    return u;
+  };
   for (const d of ranked) {
     const { nameWords: words, nameStems } = data.docs[d]!;
     if (words.length === 0) continue;
@@ -220,13 +232,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       else if (cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c))) cover += 0.5;
     }
     st.score[d]! *= (1 + (RANKING.nameCoverage * cover) / words.length) * (1 - RANKING.nameUncovered * (1 - cover / words.length));
-    const doc = data.docs[d]!;
     // Hub prior: a table many others join to is more often what a question is about (an order header rather
     // than the archive that repeats its words).
     st.score[d]! *= 1 + (RANKING.centrality * Math.log2(1 + data.edges[d]!.length)) / maxDegreeLog;
-    if (doc.role === 'auxiliary' && !doc.auxWords.some((w) => queryTerms.has(w) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)))) {
-      st.score[d]! *= RANKING.auxiliary;
-    }
+    if (unasked(d)) st.score[d]! *= RANKING.auxiliary;
   }
   // Tables with evidence of their own (words, values, names); graph signals below only lend score.
   const evidence = new Set<number>();
@@ -238,9 +247,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     ranked = topCandidates(data, st, RANKING.candidates);
   }
   if (literalless.size > 0 && addModifierLookups(data, ranked, parsed, literalless, new Set(unmatched), st, allowed)) ranked = topCandidates(data, st, RANKING.candidates);
-  addBridges(data, ranked, evidence, lexical, st, allowed);
+  addBridges(data, ranked, evidence, lexical, unasked, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
-  ranked = fillPaths(data, ranked, lexical, st, allowed);
+  ranked = fillPaths(data, ranked, lexical, unasked, st, allowed);
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = addParents(data, ranked, limit, st, allowed);
 
@@ -551,7 +560,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
 }
 
 /** Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing. */
-function addBridges(data: IndexData, ranked: readonly number[], evidence: ReadonlySet<number>, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): void {
+function addBridges(data: IndexData, ranked: readonly number[], evidence: ReadonlySet<number>, lexical: ReadonlySet<number>, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): void {
   // Only bridges next to a candidate can have two matched ends worth reporting.
   const seenBridge = new Set<number>();
   const boosts: Array<[number, number, string]> = [];
@@ -566,7 +575,8 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
       // Two tables reached only as "holds people" (a name in the question) are not a pair the question joins.
       if (ends.size < 2 || ![...ends.keys()].some((x) => lexical.has(x))) continue;
       const two = [...ends.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
-      const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]);
+      // An auxiliary junction (`artist_rating_raw`) joins the same ends as its entity's own: it keeps the discount.
+      const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]) * (unasked(d) ? RANKING.auxiliary : 1);
       boosts.push([d, boost, `bridge between ${data.docs[two[0]![0]]!.name} and ${data.docs[two[1]![0]]!.name}`]);
     }
   }
@@ -720,7 +730,7 @@ function topCandidates(data: IndexData, st: QueryState, k: number): number[] {
  * shortest FK path between them (up to `pathMaxHops` edges) are pulled up to just below the weaker endpoint.
  * Among equally short paths the one whose intermediates already score best wins, then the lexically first.
  */
-function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
+function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
   if (ranked.length < 2) return ranked;
   const topScore = st.score[ranked[0]!]!;
   const top = ranked.slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= 0.3 * topScore);
@@ -735,10 +745,11 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
       if (path === null || path.length <= 2) continue;
       const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);
       for (const mid of path.slice(1, -1)) {
-        if (st.score[mid]! >= target) continue;
+        const value = unasked(mid) ? RANKING.auxiliary * target : target;
+        if (st.score[mid]! >= value) continue;
         st.touch(mid);
-        st.score[mid] = target;
-        pushExtra(st, mid, { weight: target, text: `joins ${data.docs[a]!.name} and ${data.docs[b]!.name}` });
+        st.score[mid] = value;
+        pushExtra(st, mid, { weight: value, text: `joins ${data.docs[a]!.name} and ${data.docs[b]!.name}` });
         changed = true;
       }
     }

@@ -149,3 +149,29 @@ describe('search: query words', () => {
     assert.deepEqual(parseQuery("What's the average length?", lexicon).mentions, []);
   });
 });
+
+describe('search: auxiliary tables in the join graph', () => {
+  it('keeps the discount of a raw-import junction when it joins two matched tables, unless the question asks for it', () => {
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name', 'begin_date_year']),
+      table('editor', ['id', 'name', 'email', 'member_since']),
+      table('recording', ['id', 'name', 'length', 'artist_credit'], [fk(['artist_credit'], 'artist_credit')]),
+      table('artist_credit', ['id', 'name', 'artist_count']),
+      table('artist_credit_name', ['artist_credit', 'artist', 'position'], [fk(['artist_credit'], 'artist_credit'), fk(['artist'], 'artist')]),
+      table('artist_rating_raw', ['artist', 'editor', 'rating'], [fk(['artist'], 'artist'), fk(['editor'], 'editor')]),
+      table('editor_subscribe_artist', ['id', 'editor', 'artist', 'last_edit_sent'], [fk(['editor'], 'editor'), fk(['artist'], 'artist')]),
+      table('tag', ['id', 'name']),
+      table('artist_tag', ['artist', 'tag', 'count'], [fk(['artist'], 'artist'), fk(['tag'], 'tag')]),
+      table('artist_tag_raw', ['artist', 'editor', 'tag'], [fk(['artist'], 'artist'), fk(['editor'], 'editor'), fk(['tag'], 'tag')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const plain = names(index.search('artists and editors', { limit: 10 }).hits);
+    // The raw-import junctions join the same two tables as `editor_subscribe_artist`; their bridge boost keeps the
+    // discount, so they stay below the entity the question names.
+    for (const raw of ['artist_rating_raw', 'artist_tag_raw']) {
+      assert.ok(plain.indexOf(raw) > plain.indexOf('artist'), `${raw}: ${plain.join(', ')}`);
+    }
+    const asked = names(index.search('raw artist ratings by editors', { limit: 10 }).hits);
+    assert.ok(asked.indexOf('artist_rating_raw') >= 0 && asked.indexOf('artist_rating_raw') < 2, asked.join(', '));
+  });
+});
