@@ -66,6 +66,15 @@ export async function checkVsix({ root, work, log, openWorkbench, fixtures, shot
       // A window without a .schemabrain/ folder is left alone: no activation, no status bar item, until the view opens.
       await page.waitForTimeout(4000);
       if (await page.locator('.statusbar-item', { hasText: /SchemaBrain:/ }).count()) throw new Error('activated in a window that never asked for SchemaBrain');
+      // MCP: List Servers is a way in too: running it activates the extension, so its server is listed (the editor
+      // does not fire the provider's own onMcpCollection activation from this list).
+      await page.keyboard.press('F1');
+      await page.locator('.quick-input-widget input').fill('>MCP: List Servers');
+      await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: 'List Servers' }).first().waitFor({ timeout: 10000 });
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'SchemaBrain' }).first().waitFor({ timeout: 30000 });
+      await page.screenshot({ path: path.join(shots, 'vsix-mcp-list-servers.png') });
+      await page.keyboard.press('Escape');
       await icon.click();
       await page.locator('.statusbar-item', { hasText: /SchemaBrain:/ }).first().waitFor({ timeout: 60000 });
       await page.locator('.monaco-list-row', { hasText: 'chinook' }).first().waitFor({ timeout: 30000 });

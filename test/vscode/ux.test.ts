@@ -261,6 +261,8 @@ describe('Presence, keyboard and settings', () => {
     const events = pkg().activationEvents as string[];
     assert.ok(!events.includes('onStartupFinished') && !events.includes('*'), events.join(', '));
     assert.ok(events.some((e) => e.startsWith('workspaceContains:.schemabrain')), events.join(', '));
+    // The editor's MCP server list and resource browser activate it (they do not fire onMcpCollection in 1.139).
+    for (const c of ['workbench.mcp.listServer', 'workbench.mcp.browseResources']) assert.ok(events.includes(`onCommand:${c}`), events.join(', '));
     assert.ok(pkg().contributes.mcpServerDefinitionProviders.length > 0);
   });
 
