@@ -202,6 +202,30 @@ describe('catalog read on demand (persisted view and search frames)', function (
     }
   });
 
+  it('reads a catalog whole when its view frame is damaged or names a source the file does not hold', async () => {
+    const variants: Array<[string, (frame: Record<string, unknown>) => string]> = [
+      ['unknown-source', (frame) => JSON.stringify({ ...frame, sources: ['no-such-source'] })],
+      ['short-lists', (frame) => JSON.stringify({ ...frame, qualified: (frame.qualified as string[]).slice(1) })],
+      ['not-json', () => '{"format":1,'],
+    ];
+    for (const [label, damage] of variants) {
+      const file = path.join(dir, `${label}.sqlite`);
+      const s = await CatalogStore.open(catalog);
+      const frame = JSON.parse(s.getArtifactText(VIEW_FRAME_ARTIFACT)!) as Record<string, unknown>;
+      // The generation save() is about to write, so only the damage tells the frame apart from a good one.
+      s.setArtifact(VIEW_FRAME_ARTIFACT, Buffer.from(damage({ ...frame, generation: s.generation + 1 })), { text: true });
+      s.save(file);
+      s.close();
+      const store = await CatalogStore.open(file);
+      const { view, owned } = CatalogView.open(store);
+      if (!owned) store.close();
+      assert.equal(owned, false, label);
+      assert.equal(view.entries.length, PERSIST_SEARCH_MIN_TABLES, label);
+      const r = view.resolveTable(view.entries[3]!.qualifiedName);
+      assert.ok(r.ok && r.value.table.columns.length > 0, label);
+    }
+  });
+
   it('refuses the persisted search frame under another PII policy, and a re-index drops older formats', async () => {
     const store = await CatalogStore.open(catalog);
     const { view, owned } = CatalogView.open(store);

@@ -159,11 +159,12 @@ export class CatalogView {
    */
   static open(store: CatalogStore): { view: CatalogView; owned: boolean } {
     const frame = readViewFrame(store);
-    if (frame === null) {
+    const whole = (): { view: CatalogView; owned: boolean } => {
       const view = CatalogView.fromStore(store);
       (view as { fromFile: boolean }).fromFile = true;
       return { view, owned: false };
-    }
+    };
+    if (frame === null) return whole();
     const incoming = new Map(frame.incoming);
     const ids = frame.source.map((si) => frame.sources[si]!);
     const bodies: LazyRelations = {
@@ -177,9 +178,17 @@ export class CatalogView {
         return t;
       },
     };
-    const view = CatalogView.assemble(store, bodies);
+    let view: CatalogView;
+    try {
+      view = CatalogView.assemble(store, bodies);
+    } catch (e) {
+      if (e instanceof CatalogError) return whole(); // a frame that names a source the file does not hold
+      throw e;
+    }
     (view as { fromFile: boolean }).fromFile = true;
-    openStores.register(bodies, store);
+    // Every entry holds `load` (and only it reaches the store): once no entry, view or search doc can read any
+    // more, the store is closed.
+    openStores.register(bodies.load, store);
     return { view, owned: true };
   }
 
