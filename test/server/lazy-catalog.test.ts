@@ -12,7 +12,7 @@ import { createIntrospector } from '../../src/core/sources';
 import { parseSourceSpec } from '../../src/core/sources/locator';
 import { openPersistedIndex, SEARCH_INDEX_ARTIFACT, visibleTable } from '../../src/core/search';
 import { createPiiGate } from '../../src/server/pii-gate';
-import { indexInto, startHarness, tempDir } from '../support/server-harness';
+import { CHINOOK_SQLITE, indexInto, startHarness, tempDir } from '../support/server-harness';
 import type { Harness } from '../support/server-harness';
 
 /**
@@ -158,6 +158,32 @@ describe('catalog read on demand (persisted view and search frames)', function (
       const statuses = a.map((x) => (x as { status: string }).status);
       assert.ok(statuses.filter((st) => st === 'success').length >= QUESTIONS.length, statuses.join());
       assert.ok(statuses.includes('error'), 'the unknown table is an error in both');
+    } finally {
+      await lazy.close();
+      await eager.close();
+    }
+  });
+
+  it('gives the same answers with two sources, in the same order, with and without a source filter', async () => {
+    const two = path.join(dir, 'two.sqlite');
+    fs.copyFileSync(catalog, two);
+    await indexInto(two, CHINOOK_SQLITE, 'chinook');
+    const provider = new CatalogProvider(two);
+    const lazy = await startHarness({ catalogPath: two, deps: { catalog: provider } });
+    const eager = await startHarness({ catalogPath: two, deps: { catalog: new EagerProvider(two) } });
+    try {
+      const state = await provider.get();
+      assert.ok(state.state === 'ready' && state.view.readsOnDemand && state.view.sources.length === 2);
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['find_relevant_tables', { query: 'customer invoices' }],
+        ['find_relevant_tables', { query: 'customer invoices', source: 'chinook', with_join_tree: true }],
+        ['find_relevant_tables', { query: 'supplier payments', source: 'wide', response_format: 'detailed' }],
+        ['describe_table', { qualified_name: 'main.Invoice', source: 'chinook' }],
+        ['describe_table', { qualified_name: 'main.Invoice' }],
+      ];
+      for (const [tool, args] of calls) assert.deepEqual(stable(await lazy.call(tool, args)), stable(await eager.call(tool, args)), `${tool} ${JSON.stringify(args)}`);
+      const hits = (await lazy.call('find_relevant_tables', { query: 'customer invoices' })) as { data: { tables: Array<{ source?: string }> } };
+      assert.ok(hits.data.tables.length > 0 && hits.data.tables.every((t) => t.source === 'chinook' || t.source === 'wide'), 'hits name their source');
     } finally {
       await lazy.close();
       await eager.close();
