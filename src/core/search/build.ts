@@ -248,6 +248,10 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
   return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), scratch };
 }
 
+/**
+ * The frame of an index. The indexer persists it (serialize.ts) and a server of the same catalog uses it as it is,
+ * so a change to what is computed here must bump INDEX_FORMAT, or catalogs indexed before would keep the old frame.
+ */
 export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): IndexFrame {
   const words = catalogWords(input);
   const vocab = withCatalogWords(lexicon, words);
