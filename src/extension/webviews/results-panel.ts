@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { Envelope } from '../../core/envelope';
 import { WEBVIEW_TYPES } from '../constants';
-import { runTableAction, type TableAction, type TableActionDeps, type TableActionOutcome } from '../results/table-actions';
-import type { CellRange, TableData } from '../results/table-text';
-import { scriptedPanelHtml } from './panel-html';
+import type { TableActionDeps } from '../results/table-actions';
+import { PanelSlot, TablePanel, type TablePanelSpec } from './table-panel';
+
+export { tableOf } from './table-panel';
 
 /** One Preview Rows run: what was asked and the run_query envelope, or why there is none. */
 export interface ResultsRun {
@@ -36,73 +37,37 @@ export interface ResultsRendered {
   readonly capNote: string | null;
 }
 
-type FromWebview =
-  | { readonly type: 'ready' }
-  | ({ readonly type: 'rendered' } & ResultsRendered)
-  | { readonly type: 'copy'; readonly range: CellRange | null }
-  | { readonly type: 'exportCsv' };
-
-interface RunData {
-  readonly columns?: { name: string; type?: string }[];
-  readonly rows?: unknown[][];
-}
-
-/** The rows of a run's envelope, when it has any. */
-export function tableOf(env: Envelope<unknown> | null | undefined): TableData | undefined {
-  const d = (env?.data ?? null) as RunData | null;
-  return d && Array.isArray(d.columns) && Array.isArray(d.rows) ? { columns: d.columns, rows: d.rows } : undefined;
-}
-
 /**
  * The results grid of Preview Rows (one panel, reused): column headers with their types, NULL drawn apart from
  * empty text, masked PII columns marked, cells selectable (click, Shift+click, Ctrl+A) and copied as TSV (Ctrl+C or
  * Copy), and Export CSV through a save dialog. Strict CSP through the shared page builder; values set as text.
  */
-export class ResultsPanel implements vscode.Disposable {
-  private static current: ResultsPanel | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
-  private ready = false;
-  private run: ResultsRun | undefined;
-  private lastRendered: ResultsRendered | undefined;
-  private readonly renderedEmitter = new vscode.EventEmitter<ResultsRendered>();
-  private readonly actionEmitter = new vscode.EventEmitter<TableActionOutcome>();
-  /** Fires each time the page has drawn a result. */
-  readonly onDidRender = this.renderedEmitter.event;
-  /** Fires after each Copy or Export CSV. */
-  readonly onDidAct = this.actionEmitter.event;
+export class ResultsPanel extends TablePanel<ResultsRun, ResultsRendered, 'copy' | 'copyAll' | 'exportCsv'> {
+  private static readonly slot = new PanelSlot<ResultsPanel>();
 
   static get instance(): ResultsPanel | undefined {
-    return ResultsPanel.current;
+    return ResultsPanel.slot.current;
   }
 
   static show(extensionUri: vscode.Uri, deps: TableActionDeps, run: ResultsRun): ResultsPanel {
-    if (!ResultsPanel.current) {
-      const panel = vscode.window.createWebviewPanel(WEBVIEW_TYPES.results, `Rows: ${run.title}`, vscode.ViewColumn.Active, {
-        enableScripts: true,
-        retainContextWhenHidden: true,
-        localResourceRoots: [vscode.Uri.joinPath(extensionUri, 'media', 'results')],
-      });
-      ResultsPanel.current = new ResultsPanel(panel, extensionUri, deps);
-    }
-    const p = ResultsPanel.current;
-    p.panel.title = `Rows: ${run.title}`;
-    p.panel.reveal(undefined, true);
-    p.setRun(run);
+    const p = ResultsPanel.slot.open(RESULTS_SPEC, run, extensionUri, (panel, forget) => new ResultsPanel(panel, extensionUri, deps, forget));
+    p.present(run);
     return p;
   }
 
-  private constructor(
-    readonly panel: vscode.WebviewPanel,
-    extensionUri: vscode.Uri,
-    private readonly deps: TableActionDeps,
-  ) {
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'schemabrain.svg');
-    panel.webview.html = scriptedPanelHtml(panel.webview, extensionUri, {
-      mediaDir: 'results',
-      css: 'results.css',
-      js: 'results.js',
-      title: 'SchemaBrain Rows',
-      body: `<header>
+  private constructor(panel: vscode.WebviewPanel, extensionUri: vscode.Uri, deps: TableActionDeps, forget: () => void) {
+    super(panel, extensionUri, deps, RESULTS_SPEC, forget);
+  }
+}
+
+const RESULTS_SPEC: TablePanelSpec<ResultsRun> = {
+  viewType: WEBVIEW_TYPES.results,
+  page: {
+    mediaDir: 'results',
+    css: 'results.css',
+    js: 'results.js',
+    title: 'SchemaBrain Rows',
+    body: `<header>
   <h1 id="title">Loading…</h1>
   <span id="status" class="status" role="status" aria-live="polite"></span>
   <span id="meta" class="meta"></span>
@@ -118,64 +83,7 @@ export class ResultsPanel implements vscode.Disposable {
 </div>
 <div class="grid-wrap"><table id="grid" aria-label="Rows" tabindex="0"><thead></thead><tbody></tbody></table></div>
 <div id="empty" class="empty" hidden>No rows.</div>`,
-    });
-    this.disposables.push(
-      panel.onDidDispose(() => this.dispose()),
-      panel.webview.onDidReceiveMessage((m: FromWebview) => void this.onMessage(m)),
-      this.renderedEmitter,
-      this.actionEmitter,
-    );
-  }
-
-  get result(): ResultsRun | undefined {
-    return this.run;
-  }
-
-  get rendered(): ResultsRendered | undefined {
-    return this.lastRendered;
-  }
-
-  /** Selects cells in the grid as a click and Shift+click would. */
-  select(range: CellRange | null): Thenable<boolean> {
-    return this.panel.webview.postMessage({ type: 'select', range });
-  }
-
-  /** Presses one of the page's buttons (copy, copyAll, exportCsv), as a person's click does. */
-  press(button: 'copy' | 'copyAll' | 'exportCsv'): Thenable<boolean> {
-    return this.panel.webview.postMessage({ type: 'press', button });
-  }
-
-  private setRun(run: ResultsRun): void {
-    this.run = run;
-    this.lastRendered = undefined;
-    if (this.ready) void this.post();
-  }
-
-  private post(): Thenable<boolean> {
-    return this.panel.webview.postMessage({ type: 'result', run: this.run });
-  }
-
-  private async onMessage(m: FromWebview): Promise<void> {
-    if (m.type === 'ready') {
-      this.ready = true;
-      if (this.run) void this.post();
-      return;
-    }
-    if (m.type === 'rendered') {
-      const { type: _type, ...rendered } = m;
-      this.lastRendered = rendered;
-      this.renderedEmitter.fire(rendered);
-      return;
-    }
-    const data = tableOf(this.run?.envelope);
-    if (!data || !this.run) return;
-    const action: TableAction = m.type === 'copy' ? { type: 'copy', range: m.range } : { type: 'exportCsv' };
-    this.actionEmitter.fire(await runTableAction(this.deps, action, data, `${this.run.source}-${this.run.title}`));
-  }
-
-  dispose(): void {
-    if (ResultsPanel.current === this) ResultsPanel.current = undefined;
-    for (const d of this.disposables) d.dispose();
-    this.panel.dispose();
-  }
-}
+  },
+  tabTitle: (run) => `Rows: ${run.title}`,
+  exportName: (run) => `${run.source}-${run.title}`,
+};
