@@ -51,6 +51,25 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
     return h;
   }
 
+  /** A private copy of Chinook, indexed, and a server on its catalog: for checks that change the database. */
+  async function changingChinook(prefix: string, deps: NonNullable<Parameters<typeof startHarness>[0]>['deps'] = {}) {
+    const dir = tempDir(prefix);
+    const file = path.join(dir, 'chinook.sqlite');
+    fs.copyFileSync(CHINOOK_SQLITE, file);
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, file, 'chinook');
+    const h = await harness(deps, catalog);
+    /** Runs the statements on the database file (not yet re-indexed). */
+    const alter = async (...statements: string[]): Promise<void> => {
+      const SQL = await loadSqlJs();
+      const db = new SQL.Database(fs.readFileSync(file));
+      for (const st of statements) db.run(st);
+      fs.writeFileSync(file, db.export());
+      db.close();
+    };
+    return { h, alter, reindex: () => indexInto(catalog, file, 'chinook') };
+  }
+
   it('lists every source and table as a resource with URI, title, description, MIME type and the size of its text', async () => {
     const h = await harness();
     const { resources, nextCursor } = await h.client.listResources();
@@ -247,12 +266,7 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
   });
 
   it('a re-index that adds a table sends list_changed, and a changed table sends updated to its subscribers', async function () {
-    const dir = tempDir('sb-mcp-reindex-');
-    const file = path.join(dir, 'chinook.sqlite');
-    fs.copyFileSync(CHINOOK_SQLITE, file);
-    const catalog = path.join(dir, 'catalog.sqlite');
-    await indexInto(catalog, file, 'chinook');
-    const h = await harness({}, catalog);
+    const { h, alter, reindex } = await changingChinook('sb-mcp-reindex-');
     let listChanged = 0;
     const updated: string[] = [];
     h.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
@@ -261,13 +275,8 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
     await h.client.subscribeResource({ uri: album });
     await h.client.listResources();
     await new Promise((r) => setTimeout(r, 1200)); // the watcher has seen generation 1
-    const SQL = await loadSqlJs();
-    const db = new SQL.Database(fs.readFileSync(file));
-    db.run('ALTER TABLE Album ADD COLUMN ReleaseYear INTEGER');
-    db.run('CREATE TABLE Label (LabelId INTEGER PRIMARY KEY, Name TEXT)');
-    fs.writeFileSync(file, db.export());
-    db.close();
-    await indexInto(catalog, file, 'chinook');
+    await alter('ALTER TABLE Album ADD COLUMN ReleaseYear INTEGER', 'CREATE TABLE Label (LabelId INTEGER PRIMARY KEY, Name TEXT)');
+    await reindex();
     await until('list_changed', () => (listChanged > 0 ? true : undefined));
     await until('updated for Album', () => (updated.includes(album) ? true : undefined));
     assert.ok(!updated.includes(tableUri('chinook', 'main', 'Artist')), 'an unchanged table is not reported');
@@ -278,12 +287,7 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
 
   it('an update that follows a read closely is sent again once a client read cache would have expired', async function () {
     const WINDOW = 5000;
-    const dir = tempDir('sb-mcp-reread-');
-    const file = path.join(dir, 'chinook.sqlite');
-    fs.copyFileSync(CHINOOK_SQLITE, file);
-    const catalog = path.join(dir, 'catalog.sqlite');
-    await indexInto(catalog, file, 'chinook');
-    const h = await harness({ clientReadCacheMs: WINDOW }, catalog);
+    const { h, alter, reindex } = await changingChinook('sb-mcp-reread-', { clientReadCacheMs: WINDOW });
     const updated: Array<{ uri: string; at: number }> = [];
     h.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push({ uri: n.params.uri, at: Date.now() }));
     const album = tableUri('chinook', 'main', 'Album');
@@ -291,15 +295,10 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
     await h.client.subscribeResource({ uri: album });
     await h.client.subscribeResource({ uri: artist });
     await new Promise((r) => setTimeout(r, 1200)); // the watcher has seen generation 1
-    const SQL = await loadSqlJs();
-    const db = new SQL.Database(fs.readFileSync(file));
-    db.run('ALTER TABLE Album ADD COLUMN ReleaseYear INTEGER');
-    db.run('ALTER TABLE Artist ADD COLUMN Country TEXT');
-    fs.writeFileSync(file, db.export());
-    db.close();
+    await alter('ALTER TABLE Album ADD COLUMN ReleaseYear INTEGER', 'ALTER TABLE Artist ADD COLUMN Country TEXT');
     const readAt = Date.now();
     await h.client.readResource({ uri: album }); // read just before the change: a caching client keeps this copy
-    await indexInto(catalog, file, 'chinook');
+    await reindex();
     const first = await until('the first update of Album', () => updated.find((u) => u.uri === album));
     assert.ok(first.at - readAt < WINDOW, `the change was seen ${first.at - readAt} ms after the read: too slow to check the repeat`);
     const second = await until('the repeated update of Album', () => updated.filter((u) => u.uri === album)[1], WINDOW + 3000);
@@ -311,12 +310,7 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
   });
 
   it('a subscribe that arrives after the re-index still hears that the copy the client read is out of date', async function () {
-    const dir = tempDir('sb-mcp-late-sub-');
-    const file = path.join(dir, 'chinook.sqlite');
-    fs.copyFileSync(CHINOOK_SQLITE, file);
-    const catalog = path.join(dir, 'catalog.sqlite');
-    await indexInto(catalog, file, 'chinook');
-    const h = await harness({}, catalog);
+    const { h, alter, reindex } = await changingChinook('sb-mcp-late-sub-');
     let listChanged = 0;
     const updated: string[] = [];
     h.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void listChanged++);
@@ -326,13 +320,8 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
     await h.client.readResource({ uri: album });
     await h.client.readResource({ uri: artist });
     await new Promise((r) => setTimeout(r, 1200)); // the watcher has seen generation 1
-    const SQL = await loadSqlJs();
-    const db = new SQL.Database(fs.readFileSync(file));
-    db.run('ALTER TABLE Album ADD COLUMN ReleaseYear INTEGER');
-    db.run('CREATE TABLE Label (LabelId INTEGER PRIMARY KEY, Name TEXT)');
-    fs.writeFileSync(file, db.export());
-    db.close();
-    await indexInto(catalog, file, 'chinook');
+    await alter('ALTER TABLE Album ADD COLUMN ReleaseYear INTEGER', 'CREATE TABLE Label (LabelId INTEGER PRIMARY KEY, Name TEXT)');
+    await reindex();
     await until('list_changed', () => (listChanged > 0 ? true : undefined)); // the watcher has moved on
     await h.client.subscribeResource({ uri: artist });
     await h.client.subscribeResource({ uri: album });
