@@ -137,6 +137,20 @@ describe('catalog read on demand (persisted view and search frames)', function (
     }
     assert.ok(linked > 5, 'the sample has tables that other tables reference');
     assert.equal(reads.length < PERSIST_SEARCH_MIN_TABLES / 2, true, `${reads.length} relations read`);
+    // Once every relation has been read (resources/list does that), the store is closed and its memory released;
+    // the view keeps answering from what it read.
+    const columns = view.entries.reduce((n, entry) => n + entry.table.columns.length, 0);
+    assert.equal(new Set(reads).size, PERSIST_SEARCH_MIN_TABLES, 'each relation read once');
+    assert.equal(reads.length, PERSIST_SEARCH_MIN_TABLES);
+    let closed = '';
+    try {
+      load(view.sources[0]!.id, 'main', view.entries[0]!.qualifiedName.split('.')[1]!);
+    } catch (e) {
+      closed = String(e); // sql.js throws a string
+    }
+    assert.match(closed, /closed/i, 'the store is closed');
+    assert.equal(view.entries.reduce((n, entry) => n + entry.table.columns.length, 0), columns);
+    assert.deepEqual(incoming(view, 5), incoming(eager, 5));
   });
 
   it('answers find_relevant_tables and describe_table exactly as the catalog read whole does', async () => {

@@ -134,6 +134,7 @@ type SqlValue = number | string | Uint8Array | null;
 
 export class CatalogStore {
   private bodyStmt: ReturnType<Database['prepare']> | null = null;
+  private closed = false;
 
   private constructor(
     private readonly db: Database,
@@ -206,6 +207,7 @@ export class CatalogStore {
   }
 
   close(): void {
+    this.closed = true;
     this.bodyStmt?.free();
     this.bodyStmt = null;
     this.db.close();
@@ -307,6 +309,7 @@ export class CatalogStore {
 
   /** One stored relation (a primary-key look-up), or null when there is none by that name. */
   loadTable(sourceId: string, schema: string, name: string): TableInfo | null {
+    if (this.closed) throw new CatalogError('io', `catalog ${this.path ?? '(in memory)'} is closed`);
     const stmt = (this.bodyStmt ??= this.db.prepare(`SELECT body FROM relations WHERE source_id = ? AND schema = ? AND name = ?`));
     try {
       stmt.bind([sourceId, schema, name]);

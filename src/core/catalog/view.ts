@@ -167,14 +167,21 @@ export class CatalogView {
     if (frame === null) return whole();
     const incoming = new Map(frame.incoming);
     const ids = frame.source.map((si) => frame.sources[si]!);
+    const token = {};
+    let unread = frame.names.length;
     const bodies: LazyRelations = {
       sourceIds: ids,
       qualified: frame.qualified,
       names: frame.names,
       incoming,
+      // Each entry calls this once and keeps the table; when every one has, nothing reads the store again.
       load: (i) => {
         const t = store.loadTable(ids[i]!, frame.schemas[i]!, frame.names[i]!);
         if (t === null) throw new CatalogError('corrupt', `catalog ${store.path ?? ''} lists ${frame.qualified[i]!} but does not hold it`);
+        if (--unread === 0) {
+          openStores.unregister(token);
+          store.close();
+        }
         return t;
       },
     };
@@ -188,7 +195,7 @@ export class CatalogView {
     (view as { fromFile: boolean }).fromFile = true;
     // Every entry holds `load` (and only it reaches the store): once no entry, view or search doc can read any
     // more, the store is closed.
-    openStores.register(bodies.load, store);
+    openStores.register(bodies.load, store, token);
     return { view, owned: true };
   }
 
