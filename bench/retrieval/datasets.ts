@@ -3,10 +3,11 @@
  * their questions with gold tables. Gold is a list of groups; a group is satisfied when any of its tables is
  * retrieved (a Spider 2.0 wildcard such as `ga_sessions_*` accepts any shard).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { SearchTableInput } from '../../src/core/search/index';
+import { parseCopyBlocks, withCodeLists } from './code-lists';
 import { parseDdlColumns } from './ddl';
 import { parsePgDump } from './pg-dump';
 import { fk, makeTable, type ColumnSpec } from './table-info';
@@ -210,15 +211,21 @@ function goldFromSql(sql: string, tables: ReadonlyArray<{ name: string; k: strin
 
 /** MusicBrainz, AdventureWorks, Pagila: pg_dump schemas and the hand-written questions in ./questions. */
 export function ownSets(): BenchSet[] {
-  const specs = [
+  // `data`: a data dump whose small tables give the catalog its code-list labels, as indexing the live database
+  // would (AdventureWorks and MusicBrainz ship as schema only).
+  const specs: ReadonlyArray<{ name: string; file: string; data?: string }> = [
     { name: 'musicbrainz', file: 'musicbrainz/musicbrainz-schema.pg_dump.sql.gz' },
     { name: 'adventureworks', file: 'adventureworks-pg/adventureworks-schema.pg_dump.sql.gz' },
-    { name: 'pagila', file: 'pagila/pagila-schema.sql' },
+    { name: 'pagila', file: 'pagila/pagila-schema.sql', data: 'pagila/pagila-data.sql.gz' },
   ];
-  return specs.map(({ name, file }) => {
+  const readSql = (file: string): string => {
     const raw = readFileSync(path.join(DATA_DIR, file));
-    const sql = (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
-    const tables = parsePgDump(sql).map((table) => ({ sourceName: name, table }));
+    return (file.endsWith('.gz') ? gunzipSync(raw) : raw).toString('utf8');
+  };
+  return specs.map(({ name, file, data }) => {
+    const parsed = parsePgDump(readSql(file));
+    const withData = data !== undefined && existsSync(path.join(DATA_DIR, data)) && process.env.SCHEMABRAIN_BENCH_NO_ROWS !== '1' ? withCodeLists(parsed, parseCopyBlocks(readSql(data))) : parsed;
+    const tables = withData.map((table) => ({ sourceName: name, table }));
     const qs = readFileSync(path.join(QUESTIONS_DIR, `${name}.jsonl`), 'utf8')
       .split('\n')
       .filter((l) => l.trim())

@@ -46,6 +46,12 @@ export interface ColumnInfo {
   readonly enumLabels: readonly string[] | null;
   readonly stats: ColumnStats | null;
   readonly pii: PiiTag | null;
+  /**
+   * Every distinct label of a short text column in a small table read whole at index time (a code list: shift,
+   * department, payment status), bounded in count and length (core/indexing/code-values.ts). Absent for other
+   * columns, for PII-tagged ones, and in catalogs indexed before labels were kept.
+   */
+  readonly codeValues?: readonly string[];
 }
 
 export interface KeyConstraint {

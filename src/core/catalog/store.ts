@@ -78,7 +78,8 @@ const SQLITE_HEADER = Buffer.from('SQLite format 3\0', 'latin1');
  */
 const COLUMN_DEFAULTS = { defaultExpr: null, isGenerated: false, isIdentity: false, comment: null, enumLabels: null, stats: null, pii: null } as const;
 
-const COLUMN_FIELDS = new Set(['name', 'ordinal', 'dataType', 'isNullable', ...Object.keys(COLUMN_DEFAULTS)]);
+/** Optional column fields, present only where they hold something (a code list's labels), kept last. */
+const COLUMN_FIELDS = new Set(['name', 'ordinal', 'dataType', 'isNullable', ...Object.keys(COLUMN_DEFAULTS), 'codeValues']);
 
 function compactColumn(c: ColumnInfo): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -110,6 +111,7 @@ export function decodeTableBody(body: string): TableInfo {
       enumLabels: c.enumLabels ?? null,
       stats: c.stats ?? null,
       pii: c.pii ?? null,
+      ...(c.codeValues !== undefined ? { codeValues: c.codeValues } : {}),
     };
     for (const k in c) if (!COLUMN_FIELDS.has(k)) return { ...full, ...c };
     return full;

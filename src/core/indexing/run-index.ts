@@ -5,6 +5,7 @@ import { acquireCatalogLock } from '../catalog/lock';
 import { CatalogError, CatalogStore, compareText, readCatalogSummary } from '../catalog/store';
 import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
+import { keepsCodeValues, referencedTables } from './code-values';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
 import { buildSearchIndex, INDEX_FORMAT, SEARCH_INDEX_ARTIFACT, searchInput, serializeIndex } from '../search';
 import { CatalogView, VIEW_FRAME_ARTIFACT } from '../catalog/view';
@@ -99,14 +100,18 @@ function percent(phase: string, done: number, total: number): number {
   return Math.round(a + (b - a) * (total > 0 ? Math.min(1, done / total) : 1));
 }
 
-/** Raw values of PII columns never reach the catalog: common values and min/max are dropped. */
+/**
+ * Raw values of PII columns never reach the catalog: common values and min/max are dropped (and a code list's
+ * labels are kept only in a table with no PII-tagged column; see keepsCodeValues).
+ */
 function scrubStats(c: ColumnInfo, pii: PiiTag | null): ColumnInfo {
   if (!pii || !c.stats) return { ...c, pii };
   return { ...c, pii, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } };
 }
 
-function classifyTables(sourceName: string, tables: readonly TableInfo[], samples: SampleValues, policy: PiiPolicy, deps: IndexDeps): { tables: TableInfo[]; piiColumns: number } {
+function classifyTables(sourceName: string, tables: readonly TableInfo[], samples: SampleValues, codeValues: SampleValues, policy: PiiPolicy, deps: IndexDeps): { tables: TableInfo[]; piiColumns: number } {
   let piiColumns = 0;
+  const referenced = referencedTables(tables);
   const out = tables.map((t) => {
     const q = qualifiedName(t.schema, t.name);
     const tableSamples = samples.get(q);
@@ -126,6 +131,10 @@ function classifyTables(sourceName: string, tables: readonly TableInfo[], sample
       if (pii) piiColumns++;
       return scrubStats(c, pii);
     });
+    const tableCodes = codeValues.get(q);
+    if (tableCodes !== undefined && keepsCodeValues({ columns }, referenced.has(q))) {
+      return { ...t, columns: columns.map((c) => (c.pii === null && tableCodes.has(c.name) ? { ...c, codeValues: tableCodes.get(c.name)! } : c)) };
+    }
     return { ...t, columns };
   });
   return { tables: out, piiColumns };
@@ -187,7 +196,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       throwIfCancelled();
       const stored = store.fingerprints(opts.spec.id);
       emit({ type: 'progress', phase: 'classify', done: 0, total: result.snapshot.tables.length, percent: percent('classify', 0, 1) });
-      const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, opts.policy ?? DEFAULT_POLICY, opts.deps);
+      const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, result.codeValues ?? new Map(), opts.policy ?? DEFAULT_POLICY, opts.deps);
       const fresh = new Set(tables.map((t) => qualifiedName(t.schema, t.name)));
       const changed = tables.filter((t) => stored.get(qualifiedName(t.schema, t.name)) !== t.fingerprint);
       const removed = [...stored.keys()].filter((k) => !fresh.has(k));

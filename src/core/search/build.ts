@@ -529,11 +529,14 @@ function semanticTerms(input: BuildSearchIndexInput, idTerms: (name: string) => 
 
 function indexValues(values: Map<string, ValueEntry[]>, d: number, col: ColumnInfo): void {
   if (col.pii !== null) return;
-  if (col.enumLabels === null && col.stats === null) return;
+  const codes = col.codeValues ?? [];
+  if (col.enumLabels === null && col.stats === null && codes.length === 0) return;
   const distinct = col.stats?.distinctEstimate ?? null;
-  if (distinct !== null && distinct > MAX_VALUE_CARDINALITY) return;
+  // A code list's labels are the whole (bounded) value set of a small table; other columns are categorical only
+  // when they have few distinct values.
+  const common = distinct !== null && distinct > MAX_VALUE_CARDINALITY ? [] : (col.stats?.mostCommonValues ?? []);
   const seen = new Set<string>();
-  for (const v of [...(col.enumLabels ?? []), ...(col.stats?.mostCommonValues ?? [])]) {
+  for (const v of [...(col.enumLabels ?? []), ...codes, ...common]) {
     const trimmed = v.trim().toLowerCase();
     if (trimmed.length < 2 || trimmed.length > MAX_VALUE_LENGTH || /^[\d.\-:/ ]+$/.test(trimmed)) continue;
     const key = valueKey(trimmed);

@@ -8,7 +8,7 @@
 import { BM25F, cachedConcepts, cachedTerms, valueKey, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { parseQuery, type ParsedQuery } from './query';
-import { textTerms } from './tokenize';
+import { stem, textTerms } from './tokenize';
 import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
 
 export const RANKING = {
@@ -50,6 +50,10 @@ export const RANKING = {
    * the other tables a question needs costs recall).
    */
   valueLookup: 0.4,
+  /** A code list's label that is also a word of the catalog keeps this share of its value boost. */
+  codeValueNamed: 0.3,
+  /** The tables that reference a code list whose label the question names gain this share of its boost. */
+  codeValueReferrer: 0.5,
   valueLookupTop: 3,
   /**
    * A word the catalog does not contain, written just before a noun that names a table ("bootleg albums",
@@ -366,6 +370,17 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   return added;
 }
 
+/** True when `word` (stemmed) is an index term of some table's name, columns or comments. */
+function isCatalogTerm(data: IndexData, word: string): boolean {
+  const id = data.postings.termIds.get(stem(word.toLowerCase()));
+  return id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;
+}
+
+/** The column holds a code list's labels (a small table read whole; see ColumnInfo.codeValues). */
+function isCodeColumn(data: IndexData, d: number, column: string): boolean {
+  return data.docs[d]!.table.columns.some((c) => c.name === column && c.codeValues !== undefined);
+}
+
 /** Value index: literal category values named in the question ("customers in 'LATAM'"). Returns idf mass added. */
 function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, lexical: Set<number>): number {
   const n = data.docs.length;
@@ -379,16 +394,37 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
     if (list === undefined) continue;
     const idf = idfOf(n, new Set(list.map((e) => e.d)).size);
     const quoted = parsed.quoted.includes(probe);
-    const boost = (quoted ? 1.5 : 1) * RANKING.value * idf * Math.min(1, 0.5 + probe.length / 10);
+    const full = (quoted ? 1.5 : 1) * RANKING.value * idf * Math.min(1, 0.5 + probe.length / 10);
+    // A code list's label that is also a word of the catalog's names ("sales", "product") is more often that
+    // word than the label; a label the names do not hold ("night", "refunded") is the value.
+    const named = !quoted && probe.split(/[^\p{L}\p{N}]+/u).every((w) => w.length === 0 || isCatalogTerm(data, w));
     const done = new Set<number>();
+    const referrers = new Map<number, { value: number; text: string }>();
     for (const e of list) {
       if (!allowed(e.d) || done.has(e.d)) continue;
       done.add(e.d);
+      const code = isCodeColumn(data, e.d, e.column);
+      const boost = code && named ? RANKING.codeValueNamed * full : full;
       lexical.add(e.d);
       st.touch(e.d);
       st.score[e.d]! += boost;
       st.matchedIdf[e.d]! += Math.min(idf, boost);
       pushExtra(st, e.d, { weight: boost, text: `value '${e.value}' in ${e.column}`, column: e.column });
+      if (!code) continue;
+      // The tables that point at the code list are where rows with that value live ("night shift" → the
+      // assignments that reference `shift`).
+      const lift = RANKING.codeValueReferrer * boost;
+      for (const edge of data.edges[e.d]!) {
+        if (edge.outgoing || edge.to === e.d || !allowed(edge.to)) continue;
+        const prev = referrers.get(edge.to);
+        if (prev === undefined || lift > prev.value) referrers.set(edge.to, { value: lift, text: `references ${data.docs[e.d]!.name}, which holds '${e.value}'` });
+      }
+    }
+    for (const [d, r] of referrers) {
+      if (done.has(d)) continue;
+      st.touch(d);
+      st.score[d]! += r.value;
+      pushExtra(st, d, { weight: r.value, text: r.text, show: 1 });
     }
     if (quoted) added += idf;
   }

@@ -23,8 +23,9 @@ const MAGIC = 'SBSI';
 /**
  * Bump when the tokeniser, the BM25F constants, the frame or the layout change: old bytes then fail to load.
  * v5: the header carries the frame ready to use and the stamp of the catalog it belongs to.
+ * v6: a code list's labels (ColumnInfo.codeValues) enter the value index.
  */
-export const INDEX_FORMAT = 5;
+export const INDEX_FORMAT = 6;
 
 interface Header {
   readonly format: number;

@@ -25,6 +25,8 @@ export interface IntrospectResult {
   readonly serverVersion: string | null;
   readonly snapshot: SourceSnapshot;
   readonly samples: SampleValues;
+  /** Labels of the short text columns of small tables read whole (code lists; see core/indexing/code-values.ts). */
+  readonly codeValues?: SampleValues;
   /** Non-fatal problems (a table whose samples could not be read, a view whose columns could not be resolved). */
   readonly warnings?: readonly string[];
   /** What the connecting role may do (engines that have roles). */

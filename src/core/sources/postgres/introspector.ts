@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Client, ClientConfig, QueryResultRow } from 'pg';
+import { CODE_LIST_MAX_ROWS, codeListValues, isCodeListSize } from '../../indexing/code-values';
 import { pgDriver } from '../../sql/pg-driver';
 import { qualifiedName } from '../../catalog/model';
 import { SourceError, toSourceError } from '../errors';
@@ -141,7 +142,8 @@ export class PostgresIntrospector implements Introspector {
 
       const sampleRows = Math.max(0, Math.floor(opts.sampleRows ?? DEFAULT_SAMPLE_ROWS));
       const warnings: string[] = [];
-      const samples = sampleRows > 0 ? await this.sample(client, mapped, sampleRows, signal, progress, warnings) : new Map();
+      const codeValues = new Map<string, Map<string, string[]>>();
+      const samples = sampleRows > 0 ? await this.sample(client, mapped, sampleRows, signal, progress, warnings, codeValues) : new Map();
       await q('COMMIT');
       progress({ phase: 'done', done: mapped.tables.length, total: mapped.tables.length });
       return {
@@ -150,6 +152,7 @@ export class PostgresIntrospector implements Introspector {
         ...(server ? { privileges: { role: server.role, superuser: server.is_superuser, bypassRls: server.bypass_rls, canWrite: server.can_write, unreadable: server.unreadable ?? [] } } : {}),
         snapshot: { schemas: mapped.schemas, tables: mapped.tables, enums: mapped.enums },
         samples,
+        codeValues,
         warnings,
       };
     } catch (err) {
@@ -219,6 +222,7 @@ export class PostgresIntrospector implements Introspector {
     signal: AbortSignal | undefined,
     progress: (p: IntrospectProgress) => void,
     warnings: string[],
+    codeValues: Map<string, Map<string, string[]>>,
   ): Promise<SampleValues> {
     const out = new Map<string, Map<string, string[]>>();
     const tables = mapped.tables.filter((t) => t.kind === 'table' || t.kind === 'partitioned_table' || t.kind === 'materialized_view');
@@ -237,16 +241,24 @@ export class PostgresIntrospector implements Introspector {
         from += ` TABLESAMPLE ${est > BERNOULLI_MAX_ROWS ? 'SYSTEM' : 'BERNOULLI'} (${pct.toFixed(6)})`;
       }
       const select = cols.map((c) => `left(${quoteIdent(c)}::text, ${SAMPLE_VALUE_CHARS})`).join(', ');
+      // A table that may be a code list is read whole (one row past the bound tells it is not), for its labels.
+      const whole = est === null || isCodeListSize(est);
+      const limit = whole ? Math.max(n, CODE_LIST_MAX_ROWS + 1) : n;
       try {
         await client.query('SAVEPOINT sb_sample');
-        const res = await client.query({ text: `SELECT ${select} FROM ${from} LIMIT ${n}`, rowMode: 'array' });
+        const res = await client.query({ text: `SELECT ${select} FROM ${from} LIMIT ${limit}`, rowMode: 'array' });
         await client.query('RELEASE SAVEPOINT sb_sample');
+        const rows = res.rows as unknown[][];
         const perCol = new Map<string, string[]>();
+        const labels = new Map<string, string[]>();
         cols.forEach((c, i) => {
-          const values = (res.rows as unknown[][]).map((r) => r[i]).filter((v): v is string => typeof v === 'string');
-          if (values.length > 0) perCol.set(c, values);
+          const values = rows.map((r) => r[i]).filter((v): v is string => typeof v === 'string');
+          if (values.length > 0) perCol.set(c, values.slice(0, n));
+          const codes = whole && isCodeListSize(rows.length) ? codeListValues(values) : null;
+          if (codes !== null) labels.set(c, codes);
         });
         if (perCol.size > 0) out.set(qualifiedName(t.schema, t.name), perCol);
+        if (labels.size > 0) codeValues.set(qualifiedName(t.schema, t.name), labels);
       } catch (err) {
         await client.query('ROLLBACK TO SAVEPOINT sb_sample');
         warnings.push(`samples skipped for ${qualifiedName(t.schema, t.name)}: ${toSourceError(err, this.spec, [this.options.password]).message}`);

@@ -11,6 +11,7 @@ import {
   type KeyConstraint,
   type TableInfo,
 } from '../../catalog/model';
+import { codeListValues, isCodeListSize } from '../../indexing/code-values';
 import { SourceError, toSourceError } from '../errors';
 import { FINGERPRINT_VERSION, tableFingerprint } from '../fingerprint';
 import type { IntrospectOptions, IntrospectProgress, IntrospectResult, Introspector } from '../introspector';
@@ -102,6 +103,7 @@ export class SqliteIntrospector implements Introspector {
       const warnings: string[] = [];
       const tables: TableInfo[] = [];
       const samples = new Map<string, Map<string, string[]>>();
+      const codeValues = new Map<string, Map<string, string[]>>();
       const sampleRows = Math.max(0, Math.floor(opts.sampleRows ?? DEFAULT_SAMPLE_ROWS));
 
       const list = wantMain ? this.tableList(db) : [];
@@ -112,9 +114,10 @@ export class SqliteIntrospector implements Introspector {
         throwIfAborted(opts.signal);
         progress({ phase: 'columns', done: done++, total: list.length, message: t.name });
         try {
-          const { table, sample } = this.readTable(db, t, actualName, sampleRows, warnings);
+          const { table, sample, labels } = this.readTable(db, t, actualName, sampleRows, warnings);
           tables.push(table);
           if (sample.size > 0) samples.set(qualifiedName(SQLITE_SCHEMA, t.name), sample);
+          if (labels.size > 0) codeValues.set(qualifiedName(SQLITE_SCHEMA, t.name), labels);
         } catch (err) {
           if (err instanceof SourceError) throw err;
           warnings.push(`${t.type} ${t.name} skipped: ${err instanceof Error ? err.message : String(err)}`);
@@ -126,6 +129,7 @@ export class SqliteIntrospector implements Introspector {
         serverVersion: this.sqliteVersion(db),
         snapshot: { schemas: wantMain ? [{ name: SQLITE_SCHEMA, comment: null }] : [], tables, enums: [] },
         samples,
+        codeValues,
         warnings,
       };
     } catch (err) {
@@ -219,7 +223,7 @@ export class SqliteIntrospector implements Introspector {
     actualName: ReadonlyMap<string, string>,
     sampleRows: number,
     warnings: string[],
-  ): { table: TableInfo; sample: Map<string, string[]> } {
+  ): { table: TableInfo; sample: Map<string, string[]>; labels: Map<string, string[]> } {
     const isView = t.type === 'view';
     // https://www.sqlite.org/pragma.html#pragma_table_xinfo — hidden: 1 virtual-table hidden, 2/3 generated.
     let xinfo: XInfoRow[] = [];
@@ -296,6 +300,8 @@ export class SqliteIntrospector implements Introspector {
     const colNames = xinfo.map((c) => c.name);
     const sampled = colNames.length > 0 && !isView && rowEstimate !== 0 ? this.readSample(db, t, colNames, rowEstimate) : null;
     const sample = new Map<string, string[]>();
+    const labels = new Map<string, string[]>();
+    const whole = sampled !== null && sampled.complete && isCodeListSize(rowEstimate);
 
     const columns: ColumnInfo[] = xinfo.map((c, i) => {
       const values = sampled ? sampled.rows.map((r) => r[i] as SqlValue) : [];
@@ -304,6 +310,8 @@ export class SqliteIntrospector implements Introspector {
         const vals = values.filter((v): v is string => typeof v === 'string').slice(0, sampleRows).map((v) => v.slice(0, SAMPLE_VALUE_CHARS));
         if (vals.length > 0) sample.set(c.name, vals);
       }
+      const codes = whole && textLike ? codeListValues(values.filter((v): v is string => typeof v === 'string')) : null;
+      if (codes !== null) labels.set(c.name, codes);
       const check = checkConstraints.map((k) => checkInListLabels(k.expression, c.name)).find((l) => l !== null) ?? null;
       return {
         name: c.name,
@@ -336,7 +344,7 @@ export class SqliteIntrospector implements Introspector {
       partitions: [],
       viewDefinition: isView && t.sql ? viewBody(t.sql) : null,
     };
-    return { table: { ...base, fingerprint: tableFingerprint(base) }, sample };
+    return { table: { ...base, fingerprint: tableFingerprint(base) }, sample, labels };
   }
 
   /** Exact COUNT(*) bounded by a LIMIT; past the cap, max(rowid) or sqlite_stat1 stands in as an estimate. */
