@@ -151,6 +151,12 @@ describe('MySQL/MariaDB sources (real MariaDB)', function () {
       assert.ok((film.rowEstimate ?? 0) > 500, `row estimate ${film.rowEstimate}`);
       const [[n]] = await sql(`SELECT COUNT(*) FROM ${SAKILA_DB}.film`);
       assert.equal(Number(n), 1000);
+      // Small tables are read whole for their labels; the PII sample stays at the rows asked for.
+      const category = r.codeValues?.get(`${SAKILA_DB}.category`)?.get('name') ?? [];
+      assert.equal(category.length, 16, category.join(', '));
+      assert.ok(category.includes('Documentary'));
+      assert.equal(r.codeValues?.get(`${SAKILA_DB}.film`), undefined, 'a table of 1,000 rows is no code list');
+      assert.ok([...r.samples.values()].every((cols) => [...cols.values()].every((v) => v.length <= 10)));
     });
 
     it('MySQL 8 specifics (CHECK_CONSTRAINTS via TABLE_CONSTRAINTS, native JSON, functional indexes)', async function () {

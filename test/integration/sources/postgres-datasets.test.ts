@@ -77,6 +77,14 @@ describe('PostgreSQL sample databases', function () {
       assert.equal(r.samples.get('public.actor')?.get('first_name')?.length, 20);
       assert.ok((film?.columns.find((c) => c.name === 'rental_duration')?.stats?.distinctEstimate ?? 0) === 5);
     });
+
+    it('reads small tables whole for their labels, and no table past the code-list bound', () => {
+      const category = r.codeValues?.get('public.category')?.get('name') ?? [];
+      assert.equal(category.length, 16, category.join(', '));
+      assert.ok(category.includes('Documentary'));
+      assert.deepEqual(r.codeValues?.get('public.language')?.get('name'), ['English', 'Italian', 'Japanese', 'Mandarin', 'French', 'German']);
+      for (const big of ['public.film', 'public.city', 'public.customer']) assert.equal(r.codeValues?.get(big), undefined, big);
+    });
   });
 
   describe('AdventureWorks', () => {

@@ -11,6 +11,7 @@ import {
   type SchemaInfo,
   type TableInfo,
 } from '../../catalog/model';
+import { CODE_LIST_MAX_ROWS, codeListValues, isCodeListSize } from '../../indexing/code-values';
 import { isMariaDbVersion, mysqlConnectionOptions, mysqlPromiseDriver, quoteMysqlIdent } from '../../sql/mysql-driver';
 import { SourceError, toSourceError } from '../errors';
 import { FINGERPRINT_VERSION, tableFingerprint } from '../fingerprint';
@@ -121,9 +122,11 @@ export class MysqlIntrospector implements Introspector {
       const warnings: string[] = [];
       let tables = mapped.tables;
       let samples: SampleValues = new Map();
+      let codeValues: SampleValues = new Map();
       if (sampleRows > 0) {
         const s = await this.sample(conn, mapped, sampleRows, signal, progress, warnings);
         samples = s.values;
+        codeValues = s.codeValues;
         tables = tables.map((t) => withSampleStats(t, s.stats.get(qualifiedName(t.schema, t.name))));
       }
       await conn.query('ROLLBACK');
@@ -133,6 +136,7 @@ export class MysqlIntrospector implements Introspector {
         serverVersion: facts.version,
         snapshot: { schemas: mapped.schemas, tables, enums: [] },
         samples,
+        codeValues,
         warnings,
       };
     } catch (err) {
@@ -212,8 +216,9 @@ export class MysqlIntrospector implements Introspector {
     signal: AbortSignal | undefined,
     progress: (p: IntrospectProgress) => void,
     warnings: string[],
-  ): Promise<{ values: SampleValues; stats: Map<string, Map<string, ColumnStats>> }> {
+  ): Promise<{ values: SampleValues; stats: Map<string, Map<string, ColumnStats>>; codeValues: SampleValues }> {
     const values = new Map<string, Map<string, string[]>>();
+    const codeValues = new Map<string, Map<string, string[]>>();
     const stats = new Map<string, Map<string, ColumnStats>>();
     const tables = mapped.tables.filter((t) => t.kind === 'table');
     let done = 0;
@@ -224,25 +229,33 @@ export class MysqlIntrospector implements Introspector {
       const cols = mapped.textColumns.get(key) ?? [];
       if (cols.length === 0 || t.rowEstimate === 0) continue;
       const select = cols.map((c) => `LEFT(${quoteMysqlIdent(c)}, ${SAMPLE_VALUE_CHARS})`).join(', ');
+      // A table that may be a code list is read whole (one row past the bound tells it is not), for its labels.
+      const whole = t.rowEstimate === null || isCodeListSize(t.rowEstimate);
+      const limit = whole ? Math.max(n, CODE_LIST_MAX_ROWS + 1) : n;
       try {
-        const [rows] = await conn.query<RowDataPacket[]>({ sql: `SELECT ${select} FROM ${quoteMysqlIdent(t.schema)}.${quoteMysqlIdent(t.name)} LIMIT ${n}`, rowsAsArray: true });
-        const arr = rows as unknown as unknown[][];
+        const [rows] = await conn.query<RowDataPacket[]>({ sql: `SELECT ${select} FROM ${quoteMysqlIdent(t.schema)}.${quoteMysqlIdent(t.name)} LIMIT ${limit}`, rowsAsArray: true });
+        const all = rows as unknown as unknown[][];
+        const arr = all.slice(0, n);
         const perCol = new Map<string, string[]>();
         const perStats = new Map<string, ColumnStats>();
+        const labels = new Map<string, string[]>();
         cols.forEach((c, i) => {
           const raw = arr.map((r) => r[i]);
           const texts = raw.filter((v): v is string => typeof v === 'string');
           if (texts.length > 0) perCol.set(c, texts);
           if (raw.length > 0) perStats.set(c, sampleStats(raw, texts));
+          const codes = whole && isCodeListSize(all.length) ? codeListValues(all.map((r) => (typeof r[i] === 'string' ? r[i] : null))) : null;
+          if (codes !== null) labels.set(c, codes);
         });
         if (perCol.size > 0) values.set(key, perCol);
+        if (labels.size > 0) codeValues.set(key, labels);
         stats.set(key, perStats);
       } catch (err) {
         warnings.push(`samples skipped for ${key}: ${toSourceError(err, this.spec, [this.options.password]).message}`);
       }
     }
     progress({ phase: 'samples', done: tables.length, total: tables.length });
-    return { values, stats };
+    return { values, stats, codeValues };
   }
 }
 
