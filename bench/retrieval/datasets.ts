@@ -224,15 +224,17 @@ export function ownSets(): BenchSet[] {
   };
   return specs.map(({ name, file, data }) => {
     const parsed = parsePgDump(readSql(file));
-    const withData = data !== undefined && existsSync(path.join(DATA_DIR, data)) && process.env.SCHEMABRAIN_BENCH_NO_ROWS !== '1' ? withCodeLists(parsed, parseCopyBlocks(readSql(data))) : parsed;
+    const rows = data !== undefined && existsSync(path.join(DATA_DIR, data)) && process.env.SCHEMABRAIN_BENCH_NO_ROWS !== '1';
+    const withData = rows ? withCodeLists(parsed, parseCopyBlocks(readSql(data))) : parsed;
     const tables = withData.map((table) => ({ sourceName: name, table }));
+    const labelled = withData.filter((t) => t.columns.some((c) => c.codeValues !== undefined)).length;
     const qs = readFileSync(path.join(QUESTIONS_DIR, `${name}.jsonl`), 'utf8')
       .split('\n')
       .filter((l) => l.trim())
       .map((l) => JSON.parse(l) as { id: string; question: string; gold_tables: string[] });
     return {
       name,
-      note: `${tables.length} tables from the pg_dump schema (partitions folded); ${qs.length} hand-written questions`,
+      note: `${tables.length} tables from the pg_dump schema (partitions folded)${rows ? `, code-list labels of ${labelled} small tables from the data dump` : ''}; ${qs.length} hand-written questions`,
       tables,
       questions: qs.map((q, i) => ({ id: q.id, text: q.question, source: undefined, gold: q.gold_tables.map((g) => [key(name, g)]), dev: isDev(i) })),
     };
