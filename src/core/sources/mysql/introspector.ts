@@ -47,7 +47,8 @@ export interface MysqlIntrospectorOptions {
 }
 
 export const DEFAULT_SAMPLE_ROWS = 50;
-const DIGEST_VERSION = 'mysql-structure-v1';
+/** Bumped when what an introspection keeps changes (v2: code-list labels), so the next run reads the source again. */
+const DIGEST_VERSION = 'mysql-structure-v2';
 const SAMPLE_VALUE_CHARS = 200;
 /** Types whose values are text the PII classifier and the value index can read. */
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'enum', 'set', 'json']);

@@ -40,7 +40,8 @@ export interface PostgresIntrospectorOptions {
 
 export const DEFAULT_SAMPLE_ROWS = 50;
 
-const DIGEST_VERSION = 'pg-structure-v2';
+/** Bumped when what an introspection keeps changes (v3: code-list labels), so the next run reads the source again. */
+const DIGEST_VERSION = 'pg-structure-v3';
 const USER_NAMESPACES = `SELECT oid FROM pg_namespace WHERE nspname NOT IN ('pg_catalog', 'information_schema') AND nspname !~ '^pg_(toast|temp)'`;
 const STRUCTURE_DIGEST_SQL = `
 SELECT count(*)::text || ':' || sum(hashtext(x)::bigint)::text AS digest FROM (

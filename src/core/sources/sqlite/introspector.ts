@@ -149,7 +149,8 @@ export class SqliteIntrospector implements Introspector {
       throwIfAborted(opts.signal);
       const db = await this.open();
       const rows = db.exec(`SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_schema ORDER BY type, name`)[0]?.values ?? [];
-      const parts = ['sqlite-structure-v1', FINGERPRINT_VERSION, this.spec.path, JSON.stringify(rows), JSON.stringify(opts.schemas ?? null), String(opts.sampleRows ?? DEFAULT_SAMPLE_ROWS)];
+      // v2: code-list labels are kept, so a catalog indexed before reads the file again once.
+      const parts = ['sqlite-structure-v2', FINGERPRINT_VERSION, this.spec.path, JSON.stringify(rows), JSON.stringify(opts.schemas ?? null), String(opts.sampleRows ?? DEFAULT_SAMPLE_ROWS)];
       return createHash('sha256').update(parts.join('\n')).digest('hex');
     } catch (err) {
       throw toSourceError(err, this.spec);
