@@ -148,14 +148,18 @@ describe('MCP resources, progress and cancellation in the editor', function () {
     const settings = api.settings();
     const row = await waitFor('the audit row of the cancelled call', () => {
       const lines = fs.existsSync(settings.auditPath) ? fs.readFileSync(settings.auditPath, 'utf8').trim().split('\n').filter(Boolean) : [];
-      return lines.map((l) => JSON.parse(l) as { tool: string; status: string; error_kind: string | null; client_name: string | null; time: string }).filter((r) => r.tool === 'profile_table').at(-1);
+      // Earlier suites called profile_table too: only a row written after this call started is this call's.
+      return lines.map((l) => JSON.parse(l) as { tool: string; status: string; error_kind: string | null; client_name: string | null; time: string }).filter((r) => r.tool === 'profile_table' && Date.parse(r.time) >= started - 1000).at(-1);
     }, 10_000);
     assert.equal(row.status, 'error');
     assert.equal(row.error_kind, 'cancelled');
     assert.ok(row.client_name, 'the audit row names the editor as the client');
     const event = await waitFor('the tool_call event of the cancelled call', () => {
       const lines = fs.existsSync(settings.eventsPath) ? fs.readFileSync(settings.eventsPath, 'utf8').trim().split('\n').filter(Boolean) : [];
-      return lines.map((l) => JSON.parse(l) as { kind: string; tool_name?: string; error_kind?: string | null; result_summary?: Record<string, unknown> }).filter((e) => e.kind === 'tool_call' && e.tool_name === 'profile_table').at(-1);
+      return lines
+        .map((l) => JSON.parse(l) as { kind: string; timestamp: string; tool_name?: string; error_kind?: string | null; result_summary?: Record<string, unknown> })
+        .filter((e) => e.kind === 'tool_call' && e.tool_name === 'profile_table' && Date.parse(e.timestamp) >= started - 1000)
+        .at(-1);
     }, 10_000);
     assert.equal(event.error_kind, 'cancelled');
     // The editor sent a progressToken, and the start plus at least two heartbeats reached it before the Stop.
