@@ -3,58 +3,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import initSqlJs from 'sql.js';
-import type { ColumnInfo, ForeignKeyInfo, PiiTag, TableInfo } from '../../../src/core/catalog/model';
+import type { ColumnInfo, PiiTag, TableInfo } from '../../../src/core/catalog/model';
 import { CatalogStore } from '../../../src/core/catalog/store';
 import { CODE_VALUE_MAX, CODE_VALUE_MAX_CHARS, codeListValues, isCodeListSize, keepsCodeValues } from '../../../src/core/indexing/code-values';
 import { runIndex } from '../../../src/core/indexing/run-index';
 import { classifyColumn } from '../../../src/core/pii';
-import { buildSearchIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { buildSearchIndex } from '../../../src/core/search/index';
 import { createIntrospector } from '../../../src/core/sources';
 import { parseSourceSpec } from '../../../src/core/sources/locator';
+import { catalogBuilders, fk, names, src } from './builders';
 
-function column(name: string, codeValues?: string[], pii: PiiTag | null = null): ColumnInfo {
-  return {
-    name,
-    ordinal: 1,
-    dataType: /(?:^|_)id$/.test(name) ? 'integer' : 'text',
-    isNullable: true,
-    defaultExpr: null,
-    isGenerated: false,
-    isIdentity: false,
-    comment: null,
-    enumLabels: null,
-    stats: null,
-    pii,
-    ...(codeValues ? { codeValues } : {}),
-  };
-}
-
-function fk(columns: string[], targetTable: string): ForeignKeyInfo {
-  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
-}
-
-function table(name: string, columns: ColumnInfo[], fks: ForeignKeyInfo[] = []): TableInfo {
-  return {
-    schema: 'public',
-    name,
-    kind: 'table',
-    comment: null,
-    rowEstimate: null,
-    columns: columns.map((c, i) => ({ ...c, ordinal: i + 1 })),
-    primaryKey: null,
-    uniqueConstraints: [],
-    checkConstraints: [],
-    foreignKeys: fks,
-    indexes: [],
-    partitions: [],
-    viewDefinition: null,
-    fingerprint: '',
-  };
-}
-
+const builders = catalogBuilders((name) => (/(?:^|_)id$/.test(name) ? 'integer' : 'text'));
+const table = builders.table;
+const column = (name: string, codeValues?: string[], pii: PiiTag | null = null): ColumnInfo => builders.column(name, { pii, ...(codeValues ? { codeValues } : {}) });
 const cols = (...names: string[]): ColumnInfo[] => names.map((n) => column(n));
-const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
-const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
 
 const PII: PiiTag = { categories: ['person_name'], sensitivity: 'pii', confidence: 0.9, signals: ['name:first_name'], origin: 'classifier' };
 

@@ -1,48 +1,9 @@
 import assert from 'node:assert/strict';
-import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
+import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, findMentions, loadLexicon, type SearchTableInput } from '../../../src/core/search/index';
+import { catalogBuilders, fk, names, src } from './builders';
 
-function column(name: string): ColumnInfo {
-  return {
-    name,
-    ordinal: 1,
-    dataType: /id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text',
-    isNullable: true,
-    defaultExpr: null,
-    isGenerated: false,
-    isIdentity: false,
-    comment: null,
-    enumLabels: null,
-    stats: null,
-    pii: null,
-  };
-}
-
-function fk(columns: string[], targetTable: string): ForeignKeyInfo {
-  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
-}
-
-function table(name: string, columns: string[], fks: ForeignKeyInfo[] = []): TableInfo {
-  return {
-    schema: 'public',
-    name,
-    kind: 'table',
-    comment: null,
-    rowEstimate: null,
-    columns: columns.map((c, i) => ({ ...column(c), ordinal: i + 1 })),
-    primaryKey: null,
-    uniqueConstraints: [],
-    checkConstraints: [],
-    foreignKeys: fks,
-    indexes: [],
-    partitions: [],
-    viewDefinition: null,
-    fingerprint: '',
-  };
-}
-
-const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
-const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
+const { table } = catalogBuilders((name) => (/id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text'));
 
 /** Relationship tables in the style of a music catalog: each junction row points at a shared `link` with a type. */
 function junction(a: string, b: string): TableInfo {

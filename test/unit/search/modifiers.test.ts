@@ -1,49 +1,10 @@
 import assert from 'node:assert/strict';
-import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
-import { buildSearchIndex, loadLexicon, parseQuery, type SearchTableInput } from '../../../src/core/search/index';
+import type { TableInfo } from '../../../src/core/catalog/model';
+import { buildSearchIndex, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { properWords } from '../../../src/core/search/query';
+import { catalogBuilders, fk, names, src } from './builders';
 
-function column(name: string): ColumnInfo {
-  return {
-    name,
-    ordinal: 1,
-    dataType: /id$|_id$|year/.test(name) ? 'integer' : 'text',
-    isNullable: true,
-    defaultExpr: null,
-    isGenerated: false,
-    isIdentity: false,
-    comment: null,
-    enumLabels: null,
-    stats: null,
-    pii: null,
-  };
-}
-
-function fk(columns: string[], targetTable: string): ForeignKeyInfo {
-  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
-}
-
-function table(name: string, columns: string[], fks: ForeignKeyInfo[] = []): TableInfo {
-  return {
-    schema: 'public',
-    name,
-    kind: 'table',
-    comment: null,
-    rowEstimate: null,
-    columns: columns.map((c, i) => ({ ...column(c), ordinal: i + 1 })),
-    primaryKey: null,
-    uniqueConstraints: [],
-    checkConstraints: [],
-    foreignKeys: fks,
-    indexes: [],
-    partitions: [],
-    viewDefinition: null,
-    fingerprint: '',
-  };
-}
-
-const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
-const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
+const { table } = catalogBuilders((name) => (/id$|_id$|year/.test(name) ? 'integer' : 'text'));
 
 /** A small music catalog: releases with three code lists, media with a format, and tables that share their words. */
 const music = (): TableInfo[] => [

@@ -1,51 +1,8 @@
 import assert from 'node:assert/strict';
-import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { catalogBuilders, fk, names, src } from './builders';
 
-type Col = string | ColumnInfo;
-
-function column(name: string, extra: Partial<ColumnInfo> = {}): ColumnInfo {
-  return {
-    name,
-    ordinal: 1,
-    dataType: /id$|_id$|position|count|year/.test(name) ? 'integer' : 'text',
-    isNullable: true,
-    defaultExpr: null,
-    isGenerated: false,
-    isIdentity: false,
-    comment: null,
-    enumLabels: null,
-    stats: null,
-    pii: null,
-    ...extra,
-  };
-}
-
-function fk(columns: string[], targetTable: string): ForeignKeyInfo {
-  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
-}
-
-function table(name: string, columns: Col[], fks: ForeignKeyInfo[] = []): TableInfo {
-  return {
-    schema: 'public',
-    name,
-    kind: 'table',
-    comment: null,
-    rowEstimate: null,
-    columns: columns.map((c, i) => ({ ...(typeof c === 'string' ? column(c) : c), ordinal: i + 1 })),
-    primaryKey: null,
-    uniqueConstraints: [],
-    checkConstraints: [],
-    foreignKeys: fks,
-    indexes: [],
-    partitions: [],
-    viewDefinition: null,
-    fingerprint: '',
-  };
-}
-
-const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
-const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
+const { column, table } = catalogBuilders((name) => (/id$|_id$|position|count|year/.test(name) ? 'integer' : 'text'));
 
 describe('search: words mined from the catalog structure', () => {
   it('finds a table by the role name other tables use for it in their FK columns', () => {

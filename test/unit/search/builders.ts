@@ -1,0 +1,50 @@
+import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
+import type { SearchTableInput } from '../../../src/core/search/index';
+
+/**
+ * Small catalogs for the search tests, all in schema `public` of source `db`. Each test file says how a column's
+ * type follows from its name (the search reads types: integer ids, timestamps, text labels).
+ */
+export function catalogBuilders(typeOf: (column: string) => string): {
+  column: (name: string, extra?: Partial<ColumnInfo>) => ColumnInfo;
+  table: (name: string, columns: ReadonlyArray<string | ColumnInfo>, fks?: ForeignKeyInfo[]) => TableInfo;
+} {
+  const column = (name: string, extra: Partial<ColumnInfo> = {}): ColumnInfo => ({
+    name,
+    ordinal: 1,
+    dataType: typeOf(name),
+    isNullable: true,
+    defaultExpr: null,
+    isGenerated: false,
+    isIdentity: false,
+    comment: null,
+    enumLabels: null,
+    stats: null,
+    pii: null,
+    ...extra,
+  });
+  const table = (name: string, columns: ReadonlyArray<string | ColumnInfo>, fks: ForeignKeyInfo[] = []): TableInfo => ({
+    schema: 'public',
+    name,
+    kind: 'table',
+    comment: null,
+    rowEstimate: null,
+    columns: columns.map((c, i) => ({ ...(typeof c === 'string' ? column(c) : c), ordinal: i + 1 })),
+    primaryKey: null,
+    uniqueConstraints: [],
+    checkConstraints: [],
+    foreignKeys: fks,
+    indexes: [],
+    partitions: [],
+    viewDefinition: null,
+    fingerprint: '',
+  });
+  return { column, table };
+}
+
+export function fk(columns: string[], targetTable: string): ForeignKeyInfo {
+  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
+}
+
+export const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
+export const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
