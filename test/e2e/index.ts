@@ -8,6 +8,7 @@ import type { Frame, Page } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { mcpUiTests } from './mcp-ui';
+import { palette } from './palette';
 
 interface Ctx {
   readonly page: Page;
@@ -22,23 +23,6 @@ interface Result {
   state: 'passed' | 'failed' | 'skipped';
   err?: string;
   ms?: number;
-}
-
-async function palette(page: Page, text: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
-  await input.fill('>' + text);
-  // Enter only once the filtered list has our command focused (typing races the list update otherwise).
-  const focused = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: text }).first();
-  await focused.waitFor({ timeout: 10_000 });
-  // The first palette use of a session can swallow the accept while it is still loading: retry until it closes.
-  for (let i = 0; i < 5; i++) {
-    await page.keyboard.press('Enter');
-    const closed = await focused.waitFor({ state: 'hidden', timeout: 1_500 }).then(() => true, () => false);
-    if (closed) return;
-  }
-  throw new Error(`the command palette did not run '${text}'`);
 }
 
 /** Collapses the Metrics and Audit panes so the Connections tree gets the height (rows are virtualised). */

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import pg from 'pg';
+import { palette } from './palette';
 
 interface McpUiCtx {
   readonly page: Page;
@@ -65,21 +66,7 @@ async function browseUntil(page: Page, what: string, filter: string, ok: (rows: 
 /** No picker, editor or half-typed chat question from an earlier check in the way. */
 async function settle(page: Page): Promise<void> {
   for (let i = 0; i < 3; i++) await page.keyboard.press('Escape');
-  await command(page, 'View: Close All Editors');
-}
-
-async function command(page: Page, text: string): Promise<void> {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
-  await input.fill('>' + text);
-  const focused = page.locator('.quick-input-list .monaco-list-row.focused', { hasText: text }).first();
-  await focused.waitFor({ timeout: 10_000 });
-  for (let i = 0; i < 5; i++) {
-    await page.keyboard.press('Enter');
-    if (await focused.waitFor({ state: 'hidden', timeout: 1_500 }).then(() => true, () => false)) return;
-  }
-  throw new Error(`the command palette did not run '${text}'`);
+  await palette(page, 'View: Close All Editors');
 }
 
 /** The chat view's input (the Chat view of the secondary side bar: the one the product opens by default). */
@@ -87,7 +74,7 @@ const CHAT_INPUT = '.part.auxiliarybar .interactive-input-part';
 
 /** The chat input's editor, focused and emptied (attachments of an earlier check stay; checks compare before/after). */
 async function chatInput(page: Page) {
-  await command(page, 'Chat: Open Chat').catch(() => undefined); // already open by default
+  await palette(page, 'Chat: Open Chat').catch(() => undefined); // already open by default
   const editor = page.locator(`${CHAT_INPUT} .monaco-editor`).first();
   await editor.waitFor({ timeout: 15_000 });
   // The placeholder overlays the textarea, so the click goes to the editor box itself.
