@@ -165,7 +165,7 @@ export class Prompts {
     const m = sm?.model.metrics.get(metric);
     if (!sm || !m) throw invalid(`No metric '${metric.slice(0, 100)}' is defined${sm ? `; defined: ${[...sm.model.metrics.keys()].slice(0, 20).join(', ') || 'none'}` : ' (the server has no workspace with .schemabrain/ definitions)'}.`);
     const entity = sm.model.entities.get(m.entity);
-    const source = entity?.source ?? (entity ? sm.sourcesOf(entity)[0]?.name : undefined) ?? view.sources[0]!.name;
+    const source = this.resources.metricSource(sm, m) ?? view.sources[0]!.name;
     if (!view.sourceByName(source)) {
       throw invalid(`Metric '${m.name}' is defined on source '${source.slice(0, 100)}', which this catalog has not indexed; index that source or correct the entity's source in .schemabrain/.`);
     }

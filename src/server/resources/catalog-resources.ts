@@ -170,7 +170,8 @@ export class CatalogResources {
     return items;
   }
 
-  private metricSource(sm: LoadedSemanticModel, m: MetricDef): string | undefined {
+  /** The source a metric's entity is bound to (its own, else the first that holds its table); undefined without the entity. */
+  metricSource(sm: LoadedSemanticModel, m: MetricDef): string | undefined {
     const e = sm.model.entities.get(m.entity);
     if (!e) return undefined;
     return e.source ?? sm.sourcesOf(e)[0]?.name;
