@@ -44,6 +44,8 @@ const entries = [
   // (src/launch/code-cache.ts): most of a process start is compiling the bundle.
   { entryPoints: ['src/server/main.ts'], outfile: 'dist/server.bundle.js' },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.bundle.js' },
+  // `schemabrain index` runs this first: an unchanged re-index is answered without loading the rest of the CLI.
+  { entryPoints: ['src/cli/index-quick.ts'], outfile: 'dist/cli-index.bundle.js' },
   { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/server.js', sourcemap: false, define: { SCHEMABRAIN_BUNDLE: '"server.bundle.js"' } },
   { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/cli.js', sourcemap: false, banner: { js: '#!/usr/bin/env node' }, define: { SCHEMABRAIN_BUNDLE: '"cli.bundle.js"' } },
   // Agent-written SQLite queries run on a worker thread that can be terminated at the time cap.

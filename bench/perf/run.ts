@@ -33,6 +33,12 @@ const CALLS = quick ? 300 : 1000;
 const PEER_WARM_CALLS = quick ? 3 : 5;
 
 const CLI = path.join(DIST, 'cli.js');
+/**
+ * This environment without NODE_EXTRA_CA_CERTS, when it is set: Node reads and parses that certificate file at every
+ * process start (about 55 ms for the Debian bundle on the reference machine), a cost of the machine's set-up that a
+ * default Node install does not have and that dominates a run that does little else.
+ */
+const CLEAN_ENV: NodeJS.ProcessEnv | null = process.env.NODE_EXTRA_CA_CERTS ? Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS')) : null;
 const SERVER = path.join(DIST, 'server.js');
 
 interface ScaleFigures {
@@ -56,6 +62,11 @@ interface ScaleFigures {
   readonly fullIndexInProcessPhasesMs: Record<string, number>;
   readonly unchangedReindexCliMs: number;
   readonly unchangedReindexCliShare: number;
+  /**
+   * The same full and unchanged runs (alternating with the ones above) in this environment without
+   * NODE_EXTRA_CA_CERTS, which Node reads in full at every process start; null when it is not set here.
+   */
+  readonly withoutExtraCaCerts: { readonly nodeStartMs: number; readonly nodeStartWithMs: number; readonly fullIndexCliMs: number; readonly unchangedReindexCliMs: number; readonly unchangedReindexCliShare: number } | null;
   readonly catalogBytes: number;
   readonly piiColumns: number;
   readonly serverColdStartToToolsListMs: number;
@@ -148,6 +159,10 @@ async function measureDatabase(work: string, syn: Target): Promise<ScaleFigures>
     const fullCpu: number[] = [];
     const coldCpu: number[] = [];
     const unchanged: number[] = [];
+    const cleanFull: number[] = [];
+    const cleanUnchanged: number[] = [];
+    const nodeStartClean: number[] = [];
+    const nodeStartWith: number[] = [];
     let dumpBytes = 0;
     let result: Record<string, unknown> = {};
     for (let i = 0; i < runs; i++) {
@@ -163,6 +178,16 @@ async function measureDatabase(work: string, syn: Target): Promise<ScaleFigures>
       result = JSON.parse(f.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
       const u = await runOk(process.execPath, [CLI, 'index', '--source', syn.url, '--catalog', catalogPath, '--json'], { timeoutMs: 600_000 });
       unchanged.push(u.ms);
+      if (CLEAN_ENV) {
+        const cleanCatalog = path.join(work, `${syn.label}-clean.sqlite`);
+        fs.rmSync(cleanCatalog, { force: true });
+        const cf = await runOk(process.execPath, [CLI, 'index', '--source', syn.url, '--catalog', cleanCatalog, '--json'], { env: CLEAN_ENV, timeoutMs: 600_000 });
+        cleanFull.push(cf.ms);
+        const cu = await runOk(process.execPath, [CLI, 'index', '--source', syn.url, '--catalog', cleanCatalog, '--json'], { env: CLEAN_ENV, timeoutMs: 600_000 });
+        cleanUnchanged.push(cu.ms);
+        nodeStartClean.push((await runOk(process.execPath, ['-e', '0'], { env: CLEAN_ENV })).ms);
+        nodeStartWith.push((await runOk(process.execPath, ['-e', '0'])).ms);
+      }
     }
     const catalogBytes = fs.statSync(catalogPath).size;
     process.stderr.write('perf bench: in-process index for the phase breakdown\n');
@@ -231,6 +256,15 @@ async function measureDatabase(work: string, syn: Target): Promise<ScaleFigures>
       fullIndexInProcessPhasesMs: inProc.phases,
       unchangedReindexCliMs: round(median(unchanged), 0),
       unchangedReindexCliShare: round(median(unchanged) / fullMs, 3),
+      withoutExtraCaCerts: CLEAN_ENV
+        ? {
+            nodeStartMs: round(median(nodeStartClean), 1),
+            nodeStartWithMs: round(median(nodeStartWith), 1),
+            fullIndexCliMs: round(median(cleanFull), 0),
+            unchangedReindexCliMs: round(median(cleanUnchanged), 0),
+            unchangedReindexCliShare: round(median(cleanUnchanged) / median(cleanFull), 3),
+          }
+        : null,
       catalogBytes,
       piiColumns: Number(result.pii_columns ?? NaN),
       serverColdStartToToolsListMs: round(median(cold), 1),
@@ -242,7 +276,7 @@ async function measureDatabase(work: string, syn: Target): Promise<ScaleFigures>
       serverPeakRssMiB: rss.peakMiB,
       describeTable,
       findRelevantTables,
-      raw: { pgDump: dump.map((x) => round(x, 0)), fullIndexCli: full.map((x) => round(x, 0)), unchangedCli: unchanged.map((x) => round(x, 0)), coldStart: cold.map((x) => round(x, 0)), firstFind: firstFind.map((x) => round(x, 0)), coldStartNoCatalog: coldEmpty.map((x) => round(x, 0)) },
+      raw: { pgDump: dump.map((x) => round(x, 0)), fullIndexCli: full.map((x) => round(x, 0)), unchangedCli: unchanged.map((x) => round(x, 0)), ...(CLEAN_ENV ? { fullIndexCliNoExtraCa: cleanFull.map((x) => round(x, 0)), unchangedCliNoExtraCa: cleanUnchanged.map((x) => round(x, 0)) } : {}), coldStart: cold.map((x) => round(x, 0)), firstFind: firstFind.map((x) => round(x, 0)), coldStartNoCatalog: coldEmpty.map((x) => round(x, 0)) },
     };
   }
 }
@@ -521,10 +555,19 @@ function markdown(j: PerfReport): string {
     };
     row('full index ÷ `pg_dump --schema-only`', (f) => f.fullIndexCliRatio, '×', 2, 2);
     row('unchanged re-index ÷ full index', (f) => round(f.unchangedReindexCliShare * 100, 1), ' %', 15, 15);
+    if (mb?.withoutExtraCaCerts || s?.withoutExtraCaCerts) row('the same, without this machine\'s NODE_EXTRA_CA_CERTS', (f) => (f.withoutExtraCaCerts ? round(f.withoutExtraCaCerts.unchangedReindexCliShare * 100, 1) : NaN), ' %', 15, 15);
     row('first find_relevant_tables after a cold start', (f) => f.firstFindRelevantTablesAfterStartMs, ' ms', null, 200);
     row('find_relevant_tables p99 (in-process)', (f) => f.findRelevantTables.p99Ms, ' ms', 10, 20);
     row('server RSS after the calls', (f) => f.serverRssMiB, ' MiB', 150, 300);
     out.push('', 'RSS targets are in MB in the issue; MiB here is the stricter reading.');
+    const ca = mb?.withoutExtraCaCerts ?? s?.withoutExtraCaCerts;
+    if (ca) {
+      out.push(
+        '',
+        `This machine sets NODE_EXTRA_CA_CERTS, which Node reads and parses at every process start: \`node -e 0\` takes ${ca.nodeStartWithMs} ms with it and ${ca.nodeStartMs} ms without it (medians in this run). ` +
+          'Both rows are measured in this run; the second runs the same full and unchanged indexes, alternating with the first, in this environment less that one variable, as on a default Node install.',
+      );
+    }
   }
   for (const [title, f] of [[`MusicBrainz (${mb?.tables ?? 371} relations)`, mb], [`Scale: ${s?.tables.toLocaleString('en')} tables, ${s?.columns.toLocaleString('en')} columns`, s]] as const) {
     if (!f) continue;
@@ -546,6 +589,7 @@ function markdown(j: PerfReport): string {
     out.push(`| peak RSS of the indexer process (maxRSS) | **${f.indexerPeakRssMiB} MiB** |`);
     out.push(`| full index, in-process runIndex (one run, the first in its process) | ${f.fullIndexInProcessMs} ms |`);
     out.push(`| unchanged re-index, whole process | ${f.unchangedReindexCliMs} ms = ${round(f.unchangedReindexCliShare * 100, 1)} % of full |`);
+    if (f.withoutExtraCaCerts) out.push(`| the same two without NODE_EXTRA_CA_CERTS: full index · unchanged re-index | ${f.withoutExtraCaCerts.fullIndexCliMs} ms · ${f.withoutExtraCaCerts.unchangedReindexCliMs} ms = ${round(f.withoutExtraCaCerts.unchangedReindexCliShare * 100, 1)} % of full |`);
     out.push(`| catalog file size | **${round(f.catalogBytes / 2 ** 20, 1)} MiB** |`);
     out.push(`| columns tagged as PII by the classifier | ${f.piiColumns} |`);
     out.push(`| server cold start → first tools/list (median of ${j.runs.coldStart}) | **${f.serverColdStartToToolsListMs} ms** (server CPU by then ${f.serverCpuMsAtFirstToolsList} ms) |`);

@@ -43,7 +43,7 @@ export async function checkVsix({ root, work, log, openWorkbench, fixtures, shot
   });
   await test('the .vsix holds the bundles, the wasm, media, syntaxes and the definitions schema, and nothing from src/ or test/', async () => {
     const entries = zipEntries(vsixPath).map((e) => e.replace(/^extension\//, ''));
-    for (const need of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/server.bundle.js', 'dist/cli.bundle.js', 'dist/sqlite-worker-main.js', 'dist/sql-wasm.wasm', 'dist/libpg-query.wasm', 'media/icon.png', 'media/schemabrain.svg', 'media/audit/panel.js', 'syntaxes/schemabrain-tail.tmLanguage.json', 'schemas/semantic.schema.json', 'media/metric/metric.js', 'media/metric/metric.css', 'media/connection/form.js', 'media/connection/form.css', 'media/results/results.js', 'media/results/results.css']) {
+    for (const need of ['package.json', 'package.nls.json', 'dist/extension.js', 'dist/server.js', 'dist/cli.js', 'dist/server.bundle.js', 'dist/cli.bundle.js', 'dist/cli-index.bundle.js', 'dist/sqlite-worker-main.js', 'dist/sql-wasm.wasm', 'dist/libpg-query.wasm', 'media/icon.png', 'media/schemabrain.svg', 'media/audit/panel.js', 'syntaxes/schemabrain-tail.tmLanguage.json', 'schemas/semantic.schema.json', 'media/metric/metric.js', 'media/metric/metric.css', 'media/connection/form.js', 'media/connection/form.css', 'media/results/results.js', 'media/results/results.css']) {
       if (!entries.includes(need)) throw new Error(`${need} missing from the .vsix`);
     }
     const bad = entries.filter((e) => /^(src|test|scripts|bench|\.tools|node_modules|test-results)\//.test(e) || /\.map$/.test(e) || /\.ts$/.test(e));

@@ -5,6 +5,11 @@ export interface CliIO {
   readonly env: NodeJS.ProcessEnv;
   /** True when stdout is a terminal (progress bars, colour); JSON lines otherwise. */
   readonly isTTY: boolean;
+  /**
+   * The source password when an earlier step of this process already read it (the secret channel and stdin can be
+   * read once): the `index` verb's quick unchanged check hands it on to the full run.
+   */
+  readonly prefetchedPassword?: { readonly value: string | undefined };
 }
 
 export interface CliCommand {

@@ -58,9 +58,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   }
 }
 
-if (require.main === module) {
-  const io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: Boolean(process.stdout.isTTY) };
-  main(process.argv.slice(2), io).then(
+/** Runs the CLI in this process with the real streams; `prefetched` comes from the `index` verb's quick check. */
+export function runCli(argv: readonly string[], prefetched?: CliIO['prefetchedPassword']): void {
+  const io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: Boolean(process.stdout.isTTY), ...(prefetched ? { prefetchedPassword: prefetched } : {}) };
+  main(argv, io).then(
     (code) => {
       process.exitCode = code;
     },
@@ -70,3 +71,5 @@ if (require.main === module) {
     },
   );
 }
+
+if (require.main === module) runCli(process.argv.slice(2));

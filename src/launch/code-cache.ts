@@ -24,23 +24,38 @@ interface InternalModule {
 
 const WRITE_AFTER_MS = 1500;
 
-function run(): void {
-  const file = path.join(__dirname, SCHEMABRAIN_BUNDLE);
+/** `schemabrain index` first runs this small bundle (src/cli/index-quick.ts): an unchanged re-index ends there. */
+const INDEX_QUICK_BUNDLE = 'cli-index.bundle.js';
+
+interface QuickIndexModule {
+  runQuickIndex(argv: readonly string[], full: (prefetched: unknown) => void): void;
+}
+
+interface CliModule {
+  runCli(argv: readonly string[], prefetched?: unknown): void;
+}
+
+/** Loads one bundle beside this file through the code cache; `asMain` runs it as the process's main module. */
+function load(bundle: string, asMain: boolean): NodeModule {
+  const file = path.join(__dirname, bundle);
   const loader = (vm as unknown as { constants?: { USE_MAIN_CONTEXT_DEFAULT_LOADER?: symbol } }).constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+  const internal = Module as unknown as InternalModule;
+  const mod = new Module(file, require.main);
+  mod.filename = file;
+  mod.paths = internal._nodeModulePaths(path.dirname(file));
+  // The bundle tests `require.main === module` to run.
+  if (asMain) process.mainModule = mod;
   if (!loader || process.env.SCHEMABRAIN_NO_CODE_CACHE === '1') {
-    // The bundle tests `require.main === module` to run; a plain load with this module's require would not.
-    const mod = new Module(file, require.main);
-    process.mainModule = mod;
-    mod.filename = file;
     (mod as unknown as { _compile(content: string, filename: string): void })._compile(fs.readFileSync(file, 'utf8'), file);
-    return;
+    mod.loaded = true;
+    return mod;
   }
   const source = fs.readFileSync(file, 'utf8');
   const st = fs.statSync(file);
   const cacheDir = path.join(__dirname, '.cache');
   // One cache per CLI verb: each holds the functions its own path compiled (`index` shares little with `metric`).
-  const verb = SCHEMABRAIN_BUNDLE.startsWith('cli') && /^[a-z-]{1,20}$/.test(process.argv[2] ?? '') ? `${process.argv[2]}.` : '';
-  const prefix = `${SCHEMABRAIN_BUNDLE}.${verb}`;
+  const verb = bundle.startsWith('cli') && /^[a-z-]{1,20}$/.test(process.argv[2] ?? '') ? `${process.argv[2]}.` : '';
+  const prefix = `${bundle}.${verb}`;
   const key = `${prefix}${st.size}-${Math.round(st.mtimeMs * 1000)}-${process.version}-${process.arch}.v8`;
   const cacheFile = path.join(cacheDir, key);
   let cachedData: Buffer | undefined;
@@ -69,18 +84,24 @@ function run(): void {
     setTimeout(write, WRITE_AFTER_MS).unref();
     process.once('exit', write);
   }
-  const internal = Module as unknown as InternalModule;
-  const mod = new Module(file, require.main);
-  mod.filename = file;
-  mod.paths = internal._nodeModulePaths(path.dirname(file));
   internal._cache[file] = mod;
   const req = ((id: string) => mod.require(id)) as NodeJS.Require;
   req.resolve = ((request: string, options?: { paths?: string[] }) => internal._resolveFilename(request, mod, false, options)) as NodeJS.RequireResolve;
-  req.main = mod;
+  req.main = asMain ? mod : require.main;
   req.cache = internal._cache;
   const wrapper = script.runInThisContext({ displayErrors: true }) as (exports: unknown, require: NodeJS.Require, module: NodeModule, filename: string, dirname: string) => void;
   wrapper.call(mod.exports, mod.exports, req, mod, file, path.dirname(file));
   mod.loaded = true;
+  return mod;
+}
+
+function run(): void {
+  if (SCHEMABRAIN_BUNDLE === 'cli.bundle.js' && process.argv[2] === 'index' && fs.existsSync(path.join(__dirname, INDEX_QUICK_BUNDLE))) {
+    const quick = load(INDEX_QUICK_BUNDLE, false).exports as QuickIndexModule;
+    quick.runQuickIndex(process.argv.slice(3), (prefetched) => (load(SCHEMABRAIN_BUNDLE, false).exports as CliModule).runCli(process.argv.slice(2), prefetched));
+    return;
+  }
+  load(SCHEMABRAIN_BUNDLE, true);
 }
 
 run();

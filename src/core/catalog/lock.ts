@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createFileLock, LockTimeoutError } from '../audit/lock';
 import { processAlive } from '../util/process';
-import { CatalogError } from './store';
+import { CatalogError } from './errors';
 
 /**
  * Single-writer lock for the catalog: `<catalog>.lock`, the same lock file as the audit writer's (see

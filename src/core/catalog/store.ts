@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Database } from 'sql.js';
 import { loadSqlJs } from './sqljs';
+import { CatalogError } from './errors';
+import { readCatalogSummary, writeCatalogSummary } from './summary';
 import type { ColumnInfo, EnumInfo, SchemaInfo, SourceInfo, TableInfo } from './model';
 
 /**
@@ -36,17 +38,10 @@ const MIGRATIONS: ReadonlyArray<readonly string[]> = [
   ],
 ];
 
-export type CatalogErrorCode = 'not_found' | 'corrupt' | 'too_new' | 'locked' | 'io';
-
-export class CatalogError extends Error {
-  constructor(
-    readonly code: CatalogErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'CatalogError';
-  }
-}
+export { CatalogError } from './errors';
+export type { CatalogErrorCode } from './errors';
+export { catalogSummaryPath, readCatalogSummary } from './summary';
+export type { CatalogSummary } from './summary';
 
 export interface IndexRun {
   readonly id: number;
@@ -510,49 +505,6 @@ export class CatalogStore {
     }
     writeCatalogSummary(filePath, generation, this.listSources());
     return generation;
-  }
-}
-
-/**
- * `<catalog>.summary.json`: the generation and the sources (with their structure digests) of the catalog file as
- * saved, stamped with that file's inode, size, mtime and ctime. An unchanged re-index compares digests with it and
- * never loads the SQLite engine or reads the catalog. Any other write of the catalog changes the stamp (a rename
- * brings a new inode, an in-place copy a new ctime), and a summary whose stamp does not match is ignored.
- */
-export interface CatalogSummary {
-  readonly generation: number;
-  readonly sources: readonly StoredSource[];
-}
-
-export function catalogSummaryPath(catalogPath: string): string {
-  return `${catalogPath}.summary.json`;
-}
-
-function fileStamp(filePath: string): string {
-  const st = fs.statSync(filePath, { bigint: true });
-  return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
-}
-
-function writeCatalogSummary(catalogPath: string, generation: number, sources: readonly StoredSource[]): void {
-  const file = catalogSummaryPath(catalogPath);
-  try {
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify({ stamp: fileStamp(catalogPath), generation, sources }), { mode: 0o600 });
-    fs.renameSync(tmp, file);
-  } catch {
-    // Only a shortcut: without it the next re-index opens the catalog.
-    fs.rmSync(file, { force: true });
-  }
-}
-
-/** The summary of the catalog file as it is now, or null when there is none or it belongs to another write. */
-export function readCatalogSummary(catalogPath: string): CatalogSummary | null {
-  try {
-    const raw = JSON.parse(fs.readFileSync(catalogSummaryPath(catalogPath), 'utf8')) as { stamp?: unknown; generation?: unknown; sources?: unknown };
-    if (typeof raw.stamp !== 'string' || raw.stamp !== fileStamp(catalogPath) || typeof raw.generation !== 'number' || !Array.isArray(raw.sources)) return null;
-    return { generation: raw.generation, sources: raw.sources as StoredSource[] };
-  } catch {
-    return null;
   }
 }
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { ColumnInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model';
 import { privilegesArtifact, qualifiedName } from '../catalog/model';
 import { acquireCatalogLock } from '../catalog/lock';
-import { CatalogError, CatalogStore, compareText, readCatalogSummary } from '../catalog/store';
+import { CatalogError, CatalogStore, compareText } from '../catalog/store';
 import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { keepsCodeValues, referencedTables } from './code-values';
@@ -13,6 +13,9 @@ import type { PiiPolicy } from '../pii/policy';
 import { saveExampleQueries } from '../examples/store';
 import type { ExampleQuery } from '../examples/types';
 import { writeJobStatus } from './job-status';
+import { IndexCancelledError, summarizedSource, unchangedOutcome } from './unchanged';
+
+export { IndexCancelledError } from './unchanged';
 
 /**
  * One index run: introspect → fingerprint/diff → PII → write → atomic save. The previous catalog stays in place until
@@ -74,12 +77,6 @@ export interface IndexOutcome {
   readonly durationMs: number;
 }
 
-export class IndexCancelledError extends Error {
-  constructor() {
-    super('index cancelled; the previous catalog is unchanged');
-    this.name = 'IndexCancelledError';
-  }
-}
 
 // Rough share of the run spent in each phase, for a single 0–100 progress figure.
 const PHASE_SPAN: Record<string, [number, number]> = {
@@ -160,12 +157,11 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
     const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
     digestSettled = digestRun.catch(() => undefined); // awaited below; a failed catalog open must not leave it unhandled
     // The summary written with the catalog answers "unchanged" without loading the SQLite engine or the catalog.
-    const summary = opts.full ? null : readCatalogSummary(opts.catalogPath);
-    const summarized = summary?.sources.find((s) => s.info.name === opts.spec.name);
-    if (summary && summarized && summarized.info.id === opts.spec.id && summarized.structureDigest !== null && summarized.structureDigest === (await digestRun)) {
+    const summarized = opts.full ? null : summarizedSource(opts.catalogPath, opts.spec);
+    if (summarized && summarized.structureDigest === (await digestRun)) {
       emit({ type: 'progress', phase: 'done', done: 1, total: 1, percent: 100, message: 'structure unchanged' });
       job('succeeded', { progress: 100, phase: 'unchanged' });
-      return { source: summarized.info, generation: summary.generation, mode: 'unchanged', tablesTotal: summarized.info.tableCount, tablesChanged: 0, tablesRemoved: 0, piiColumns: null, durationMs: Date.now() - started };
+      return unchangedOutcome(summarized, started);
     }
     const store = await CatalogStore.openOrCreate(opts.catalogPath);
     try {

@@ -1,14 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { PiiCategory } from '../envelope/kinds';
-import { schemabrainHome } from '../util/home';
+import { defaultPolicyPath } from '../util/home';
 import { createPolicy, DEFAULT_POLICY, parsePolicyYaml, PolicyError } from './policy';
 import type { PiiPolicy } from './policy';
 
-/** `$SCHEMABRAIN_HOME/pii-policy.yaml`: used by both the indexer (overrides) and the server (block list) when present. */
-export function defaultPolicyPath(env: NodeJS.ProcessEnv = process.env): string {
-  return path.join(schemabrainHome(env), 'pii-policy.yaml');
-}
+export { defaultPolicyPath };
 
 /**
  * The operator's policy: an explicit file must exist and parse; the default file is optional. `extraBlock` (from

@@ -19,21 +19,11 @@
 import { parse as parseYaml } from 'yaml';
 import { CATASTROPHIC_PII, PII_CATEGORIES, type PiiCategory } from '../envelope/kinds';
 import type { PiiTag } from '../catalog/model';
+import { PolicyError } from './policy-error';
 import { isFailClosed, SENSITIVITIES, type Sensitivity } from './propagate';
 
-export type PolicyErrorKind = 'unknown_category' | 'unknown_key' | 'bad_version' | 'bad_value' | 'floor_downgrade' | 'yaml';
-
-/** A typed policy error; `path` locates the offending entry (`block[1]`, `column_overrides.public.t.c.sensitivity`). */
-export class PolicyError extends Error {
-  readonly kind: PolicyErrorKind;
-  readonly path: string;
-  constructor(kind: PolicyErrorKind, path: string, message: string) {
-    super(message);
-    this.name = 'PolicyError';
-    this.kind = kind;
-    this.path = path;
-  }
-}
+export { PolicyError } from './policy-error';
+export type { PolicyErrorKind } from './policy-error';
 
 export const FLOOR_CATEGORIES: readonly PiiCategory[] = PII_CATEGORIES.filter((c) => CATASTROPHIC_PII.has(c));
 const VALID = new Set<string>(PII_CATEGORIES);

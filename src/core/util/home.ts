@@ -11,6 +11,11 @@ export function defaultCatalogPath(env: NodeJS.ProcessEnv = process.env): string
   return path.join(schemabrainHome(env), 'catalog.sqlite');
 }
 
+/** `$SCHEMABRAIN_HOME/pii-policy.yaml`: used by both the indexer (overrides) and the server (block list) when present. */
+export function defaultPolicyPath(env: NodeJS.ProcessEnv = process.env): string {
+  return path.join(schemabrainHome(env), 'pii-policy.yaml');
+}
+
 export function defaultAuditPath(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(schemabrainHome(env), 'audit.log');
 }

@@ -1,0 +1,151 @@
+import { CatalogError } from '../../core/catalog/errors';
+import { IndexCancelledError } from '../../core/indexing/unchanged';
+import type { UnchangedOutcome } from '../../core/indexing/unchanged';
+import type { IndexOutcome } from '../../core/indexing/run-index';
+import { PolicyError } from '../../core/pii/policy-error';
+import { SourceError } from '../../core/sources/errors';
+import { SourceSpecError } from '../../core/sources/locator';
+import path from 'node:path';
+import { fetchSecretsFromChannel, scrubSecretChannelEnv } from '../../core/secrets/channel';
+import { parseSourceSpec } from '../../core/sources/locator';
+import type { SourceSpec } from '../../core/sources/locator';
+import { defaultCatalogPath } from '../../core/util/home';
+import type { FlagSpec } from '../args';
+import { intFlag, parseArgs, stringFlag, UsageError } from '../args';
+import type { CliIO } from '../command';
+import { readStdin } from '../io';
+
+/**
+ * What the `index` verb accepts and prints, shared by the command (index-source.ts) and the quick unchanged check
+ * that runs before the rest of the CLI is loaded (cli/index-quick.ts): both answer in the same words.
+ */
+
+export const USAGE = `schemabrain index --source <postgres or mysql URL | sqlite file> [--name NAME] [--catalog PATH]
+                 [--password-stdin] [--schemas a,b] [--sample-rows N] [--pii-policy FILE] [--full] [--rebuild] [--json]
+
+  --source          postgres://user@host:5432/db (\${ENV_VAR} references are expanded; the password may come
+                    from \${VAR}, PGPASSWORD, ~/.pgpass or --password-stdin) or a SQLite file path
+  --name            name of the source in the catalog (default: database or file name)
+  --catalog         catalog file (default: $SCHEMABRAIN_HOME/catalog.sqlite)
+  --password-stdin  read the password from standard input (never pass it on the command line)
+  --schemas         only these schemas (comma-separated)
+  --sample-rows     rows sampled per table for PII value patterns and the value index (default 200, 0 = off)
+  --pii-policy      PII policy whose column overrides apply on every run (default: $SCHEMABRAIN_HOME/pii-policy.yaml)
+  --full            re-read everything even when the structure is unchanged (refreshes statistics and samples)
+  --rebuild         move a damaged catalog aside and start a fresh one
+  --json            JSON lines on stdout (the default when stdout is not a terminal)`;
+
+const INDEX_FLAGS: FlagSpec = { source: 'string', name: 'string', catalog: 'string', 'password-stdin': 'boolean', schemas: 'string', 'sample-rows': 'string', 'pii-policy': 'string', full: 'boolean', rebuild: 'boolean', json: 'boolean' };
+
+export interface IndexArgs {
+  /** What the user typed for the source; a `${VAR}` password reference in it is kept for reconnecting. */
+  readonly source: string;
+  readonly spec: SourceSpec;
+  readonly catalogPath: string;
+  readonly schemas: readonly string[] | undefined;
+  readonly sampleRows: number;
+  /** `--pii-policy`, resolved; undefined means the default policy file when there is one. */
+  readonly policyFile: string | undefined;
+  readonly passwordStdin: boolean;
+  readonly full: boolean;
+  readonly rebuild: boolean;
+}
+
+/** Parses the verb's flags; throws UsageError or SourceSpecError. (`--store` is handled before this.) */
+export function parseIndexArgs(argv: readonly string[], env: NodeJS.ProcessEnv): IndexArgs {
+  const p = parseArgs(argv, INDEX_FLAGS);
+  const source = stringFlag(p, 'source') ?? p.positional[0];
+  if (!source) throw new UsageError('--source is required');
+  if (p.positional.length > (stringFlag(p, 'source') ? 0 : 1)) throw new UsageError(`unexpected argument '${p.positional[p.positional.length - 1]}'`);
+  const spec = parseSourceSpec(source, { name: stringFlag(p, 'name'), env });
+  const policyFile = stringFlag(p, 'pii-policy');
+  return {
+    source,
+    spec,
+    catalogPath: path.resolve(stringFlag(p, 'catalog') ?? defaultCatalogPath(env)),
+    schemas: stringFlag(p, 'schemas')?.split(',').map((s) => s.trim()).filter(Boolean),
+    sampleRows: intFlag(p, 'sample-rows', 0, 10_000) ?? 200,
+    policyFile: policyFile ? path.resolve(policyFile) : undefined,
+    passwordStdin: p.flags['password-stdin'] === true,
+    full: p.flags.full === true,
+    rebuild: p.flags.rebuild === true,
+  };
+}
+
+/** True when the output is JSON lines (not a terminal, or `--json`). */
+export function jsonOutput(argv: readonly string[], io: CliIO): boolean {
+  return !io.isTTY || argv.includes('--json');
+}
+
+/**
+ * The password for this run: from the editor's secret channel (one fetch, then its variables are removed from the
+ * environment) and `--password-stdin`, which wins. Both can be read once only: a step of the same process that
+ * already read them hands the answer on through `io.prefetchedPassword`.
+ */
+export async function indexPassword(args: IndexArgs, io: CliIO): Promise<string | undefined> {
+  if (io.prefetchedPassword) return io.prefetchedPassword.value;
+  const fromChannel = await fetchSecretsFromChannel(io.env);
+  scrubSecretChannelEnv(io.env);
+  let password = fromChannel.get(args.spec.name);
+  if (args.passwordStdin) password = (await readStdin()).replace(/\r?\n$/, '');
+  return password;
+}
+
+export interface IndexErrorInfo {
+  readonly kind: string;
+  readonly message: string;
+  readonly hint: string;
+}
+
+/** Every expected failure of an index run, as a kind + message + next step (never a stack trace or a secret). */
+export function describeIndexError(e: unknown, catalogPath: string): IndexErrorInfo {
+  if (e instanceof UsageError) return { kind: 'usage', message: e.message, hint: `usage: ${USAGE.split('\n')[0]}` };
+  if (e instanceof SourceSpecError) return { kind: e.code, message: e.message, hint: e.hint };
+  if (e instanceof SourceError) return { kind: e.code, message: e.message, hint: e.hint };
+  if (e instanceof PolicyError) return { kind: 'pii_policy', message: e.message, hint: 'fix the policy file and run again' };
+  if (e instanceof IndexCancelledError) return { kind: 'cancelled', message: e.message, hint: 'run the index again when ready' };
+  if (e instanceof CatalogError) {
+    const hint =
+      e.code === 'corrupt'
+        ? `re-run with --rebuild to move ${catalogPath} aside and index afresh`
+        : e.code === 'locked'
+          ? 'another index is writing this catalog; wait for it to finish'
+          : e.code === 'too_new'
+            ? 'upgrade SchemaBrain, or point --catalog at another file'
+            : 'check the path and its permissions';
+    return { kind: `catalog_${e.code}`, message: e.message, hint };
+  }
+  if (/database disk image is malformed|file is not a database|database corrupt/i.test((e as Error)?.message ?? '')) {
+    // SQLite found damage in the catalog while reading it (after the check on open): the same answer as on open.
+    return { kind: 'catalog_corrupt', message: `catalog ${catalogPath} is damaged: ${(e as Error).message}`, hint: `re-run with --rebuild to move ${catalogPath} aside and index afresh` };
+  }
+  return { kind: 'internal_error', message: `unexpected failure: ${(e as Error).message}`, hint: 'this is a bug; please report it with the output above' };
+}
+
+/** The last line of a run: a JSON `result` record, or one sentence for a person at a terminal. */
+export function reportOutcome(outcome: IndexOutcome | UnchangedOutcome, catalogPath: string, json: boolean, io: CliIO): void {
+  if (json) {
+    const result = {
+      type: 'result',
+      source: outcome.source.name,
+      engine: outcome.source.engine,
+      locator: outcome.source.locator,
+      catalog: catalogPath,
+      generation: outcome.generation,
+      mode: outcome.mode,
+      tables: outcome.tablesTotal,
+      columns: outcome.source.columnCount,
+      changed: outcome.tablesChanged,
+      removed: outcome.tablesRemoved,
+      pii_columns: outcome.piiColumns,
+      duration_ms: outcome.durationMs,
+    };
+    io.stdout.write(`${JSON.stringify(result)}\n`);
+    return;
+  }
+  io.stdout.write(
+    `indexed ${outcome.source.name} (${outcome.source.engine}): ${outcome.tablesTotal} tables, ${outcome.source.columnCount} columns, ` +
+      `${outcome.tablesChanged} changed, ${outcome.tablesRemoved} removed${outcome.piiColumns === null ? '' : `, ${outcome.piiColumns} PII columns`} — ${outcome.mode}, generation ${outcome.generation}, ${outcome.durationMs} ms\n` +
+      `catalog: ${catalogPath}\n`,
+  );
+}

@@ -1,0 +1,97 @@
+import type { SourceInfo } from '../catalog/model';
+import { acquireCatalogLock } from '../catalog/lock';
+import { readCatalogSummary } from '../catalog/summary';
+import type { Introspector } from '../sources/introspector';
+import type { SourceSpec } from '../sources/locator';
+import { writeJobStatus } from './job-status';
+
+/**
+ * The unchanged re-index, decided from the catalog's summary file (see catalog/summary.ts) and one digest query:
+ * no SQLite engine, no catalog read, no search code. `runIndex` asks it first; the CLI's `index` verb asks it from a
+ * small bundle of its own before it loads the rest of the product, so a re-index that finds nothing to do costs a
+ * process start, a connection and one query.
+ */
+
+export interface SummarizedSource {
+  readonly info: SourceInfo;
+  readonly generation: number;
+  readonly structureDigest: string;
+}
+
+/** The source as the summary of the catalog file records it, or null when there is no usable record to compare. */
+export function summarizedSource(catalogPath: string, spec: SourceSpec): SummarizedSource | null {
+  const summary = readCatalogSummary(catalogPath);
+  const s = summary?.sources.find((x) => x.info.name === spec.name);
+  if (!summary || !s || s.info.id !== spec.id || s.structureDigest === null) return null;
+  return { info: s.info, generation: summary.generation, structureDigest: s.structureDigest };
+}
+
+export interface UnchangedOutcome {
+  readonly source: SourceInfo;
+  readonly generation: number;
+  readonly mode: 'unchanged';
+  readonly tablesTotal: number;
+  readonly tablesChanged: 0;
+  readonly tablesRemoved: 0;
+  readonly piiColumns: null;
+  readonly durationMs: number;
+}
+
+export function unchangedOutcome(s: { info: SourceInfo; generation: number }, started: number): UnchangedOutcome {
+  return { source: s.info, generation: s.generation, mode: 'unchanged', tablesTotal: s.info.tableCount, tablesChanged: 0, tablesRemoved: 0, piiColumns: null, durationMs: Date.now() - started };
+}
+
+export interface QuickCheckOptions {
+  readonly spec: SourceSpec;
+  readonly catalogPath: string;
+  readonly introspector: () => Introspector;
+  readonly schemas?: readonly string[];
+  readonly sampleRows?: number;
+  readonly signal?: AbortSignal;
+  /** Called once, with the answer, when the structure is unchanged (the same 'done' event a full run ends with). */
+  readonly onUnchanged?: () => void;
+}
+
+/**
+ * Answers an unchanged re-index under the catalog lock, with its job status, exactly as `runIndex` would; null
+ * (nothing written, lock released) when the summary is missing or the digest differs, and a full run must decide.
+ * A failure (the source unreachable, the lock held past its timeout, a cancel) is recorded in the job status and
+ * thrown as `runIndex` would throw it, so the caller reports it without trying the source a second time.
+ */
+export async function quickUnchanged(opts: QuickCheckOptions): Promise<UnchangedOutcome | null> {
+  const started = Date.now();
+  if (opts.signal?.aborted) throw new IndexCancelledError();
+  if (!summarizedSource(opts.catalogPath, opts.spec)) return null;
+  const job = (state: 'succeeded' | 'failed' | 'cancelled', extra: Record<string, unknown>): void =>
+    writeJobStatus(opts.catalogPath, { state, source: opts.spec.name, pid: process.pid, startedAt: new Date(started).toISOString(), ...extra });
+  const lock = await acquireCatalogLock(opts.catalogPath);
+  let introspector: Introspector | null = null;
+  try {
+    introspector = opts.introspector();
+    const digest = await introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
+    if (opts.signal?.aborted) throw new IndexCancelledError();
+    // Read again under the lock: another indexer may have written the catalog since the look above.
+    const now = summarizedSource(opts.catalogPath, opts.spec);
+    if (!now || now.structureDigest !== digest) return null;
+    opts.onUnchanged?.();
+    job('succeeded', { progress: 100, phase: 'unchanged' });
+    return unchangedOutcome(now, started);
+  } catch (e) {
+    if (e instanceof IndexCancelledError || opts.signal?.aborted) {
+      job('cancelled', { message: 'cancelled; the previous catalog is unchanged' });
+      throw e instanceof IndexCancelledError ? e : new IndexCancelledError();
+    }
+    job('failed', { errorKind: (e as { code?: string }).code ?? 'error', message: (e as Error).message });
+    throw e;
+  } finally {
+    await introspector?.close().catch(() => undefined);
+    lock.release();
+  }
+}
+
+export class IndexCancelledError extends Error {
+  constructor() {
+    super('index cancelled; the previous catalog is unchanged');
+    this.name = 'IndexCancelledError';
+  }
+}

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
+import { readJobStatus } from '../../src/core/indexing/job-status';
+import { createSecretChannel } from '../../src/core/secrets/channel';
+import { quickIndex } from '../../src/cli/index-quick';
+import { main } from '../../src/cli/main';
+import type { CliIO } from '../../src/cli/command';
+import { DIST_CLI, ROOT, ensureBuilt } from '../support/build';
+import { getTestPostgres } from '../support/pg';
+import type { TestPostgres } from '../support/pg';
+import { tempDir } from '../support/server-harness';
+
+/**
+ * `schemabrain index` answers an unchanged re-index from a small bundle of its own (dist/cli-index.bundle.js) before
+ * the rest of the CLI is loaded. These checks hold it to the full command's answers, and to handing everything else on.
+ */
+
+const DB = 'sb_index_quick';
+
+interface Run {
+  readonly code: number | null;
+  readonly lines: Array<Record<string, unknown>>;
+  readonly stderr: string;
+}
+
+function cliAt(cli: string, args: readonly string[], env: Record<string, string> = {}): Run {
+  const r = spawnSync(process.execPath, [cli, 'index', ...args, '--json'], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+  return { code: r.status, lines: r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>), stderr: r.stderr };
+}
+
+/** The full command in this process (no quick step): what the quick step's answers must equal. */
+async function fullInProcess(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  let out = '';
+  let err = '';
+  const io: CliIO = {
+    stdout: { write: (s: string) => ((out += s), true) } as unknown as NodeJS.WritableStream,
+    stderr: { write: (s: string) => ((err += s), true) } as unknown as NodeJS.WritableStream,
+    env: { ...env },
+    isTTY: false,
+  };
+  const code = await main(['index', ...args, '--json'], io);
+  return { code, lines: out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>), stderr: err };
+}
+
+const withoutTiming = (lines: ReadonlyArray<Record<string, unknown>>): unknown[] => lines.map(({ duration_ms: _d, ...rest }) => rest);
+
+describe('index: the quick unchanged check before the full command', function () {
+  this.timeout(120_000);
+  let pg: TestPostgres;
+  let url: string;
+  let dir: string;
+  let catalog: string;
+  /** dist/cli.js and the quick bundle alone, without dist/cli.bundle.js: only the quick step can answer there. */
+  let quickOnlyCli: string;
+
+  const sql = async (text: string): Promise<void> => {
+    const c = new Client({ connectionString: url });
+    await c.connect();
+    try {
+      await c.query(text);
+    } finally {
+      await c.end();
+    }
+  };
+
+  before(async () => {
+    ensureBuilt();
+    pg = await getTestPostgres();
+    await pg.dropDatabase(DB);
+    await pg.ensureDatabase(DB);
+    url = pg.urlFor(DB);
+    await sql(`CREATE TABLE author (id int PRIMARY KEY, name text NOT NULL);
+               CREATE TABLE book (id int PRIMARY KEY, author_id int REFERENCES author(id), title text);`);
+    dir = tempDir();
+    catalog = path.join(dir, 'catalog.sqlite');
+    const alone = path.join(dir, 'dist');
+    fs.mkdirSync(alone);
+    for (const f of ['cli.js', 'cli-index.bundle.js']) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(alone, f));
+    quickOnlyCli = path.join(alone, 'cli.js');
+  });
+  after(async () => {
+    await pg?.dropDatabase(DB).catch(() => undefined);
+    await pg?.stop();
+  });
+
+  it('a first index is handed to the full command (no summary yet)', () => {
+    const quickOnly = cliAt(quickOnlyCli, ['--source', url, '--name', 'books', '--catalog', catalog]);
+    assert.notEqual(quickOnly.code, 0, 'without the full bundle a first index cannot run');
+    assert.ok(!fs.existsSync(catalog), 'and nothing was written');
+    const r = cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', catalog]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.lines.at(-1)?.mode, 'full');
+  });
+
+  it('an unchanged re-index is answered by the quick bundle alone, in the full command\'s words', async () => {
+    const before = fs.readFileSync(catalog);
+    const quick = cliAt(quickOnlyCli, ['--source', url, '--name', 'books', '--catalog', catalog]);
+    assert.equal(quick.code, 0, quick.stderr);
+    const full = await fullInProcess(['--source', url, '--name', 'books', '--catalog', catalog]);
+    assert.equal(full.code, 0, full.stderr);
+    assert.deepEqual(withoutTiming(quick.lines), withoutTiming(full.lines));
+    assert.equal(quick.lines.at(-1)?.mode, 'unchanged');
+    assert.equal(quick.lines.at(-1)?.generation, 1);
+    assert.ok(fs.readFileSync(catalog).equals(before), 'the catalog was not rewritten');
+    const job = readJobStatus(catalog);
+    assert.equal(job.state, 'succeeded');
+    assert.ok(!fs.existsSync(`${catalog}.lock`), 'the catalog lock was released');
+  });
+
+  it('a changed structure is handed on: the full command reads it incrementally', async () => {
+    await sql('ALTER TABLE book ADD COLUMN isbn text');
+    const quickOnly = cliAt(quickOnlyCli, ['--source', url, '--name', 'books', '--catalog', catalog]);
+    assert.notEqual(quickOnly.code, 0, 'the quick step does not answer a changed structure');
+    const r = cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', catalog]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.lines.at(-1)?.mode, 'incremental');
+    assert.equal(r.lines.at(-1)?.changed, 1);
+    // A comment alone is a structural change too.
+    await sql(`COMMENT ON COLUMN book.isbn IS 'international standard book number'`);
+    assert.equal(cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', catalog]).lines.at(-1)?.mode, 'incremental');
+    assert.equal(cliAt(quickOnlyCli, ['--source', url, '--name', 'books', '--catalog', catalog]).lines.at(-1)?.mode, 'unchanged');
+  });
+
+  it('--full, --rebuild, --help and a PII policy file go to the full command', async () => {
+    for (const extra of [['--full'], ['--rebuild'], ['--help']]) {
+      const r = cliAt(quickOnlyCli, ['--source', url, '--name', 'books', '--catalog', catalog, ...extra]);
+      assert.notEqual(r.code, 0, `${extra.join(' ')} was answered without the full command`);
+    }
+    const home = tempDir();
+    fs.writeFileSync(path.join(home, 'pii-policy.yaml'), 'version: 1\nblock: [contact]\n');
+    const r = cliAt(quickOnlyCli, ['--source', url, '--name', 'books', '--catalog', catalog], { SCHEMABRAIN_HOME: home });
+    assert.notEqual(r.code, 0, 'a policy file is read and checked by the full command');
+    const full = cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', catalog], { SCHEMABRAIN_HOME: home });
+    assert.equal(full.code, 0, full.stderr);
+    assert.equal(full.lines.at(-1)?.mode, 'unchanged');
+  });
+
+  it('a source that stops answering after it was indexed: one typed error from the quick step', async () => {
+    const other = path.join(dir, 'other.sqlite');
+    const first = cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', other]);
+    assert.equal(first.code, 0, first.stderr);
+    // Same name and locator, but the database is gone: the digest query fails inside the quick step.
+    await pg.dropDatabase(DB);
+    try {
+      const quick = cliAt(quickOnlyCli, ['--source', url, '--name', 'books', '--catalog', other]);
+      const full = await fullInProcess(['--source', url, '--name', 'books', '--catalog', other]);
+      assert.equal(quick.code, 2, quick.stderr);
+      assert.deepEqual(quick.lines, full.lines, 'the same error line as the full command');
+      assert.equal(quick.lines.length, 1);
+      assert.equal(quick.lines[0]!.type, 'error');
+      assert.equal(readJobStatus(other).state, 'failed');
+    } finally {
+      await pg.ensureDatabase(DB);
+      await sql(`CREATE TABLE author (id int PRIMARY KEY, name text NOT NULL);`);
+    }
+  });
+
+  it('hands the password it took from the one-shot secret channel on to the full command', async () => {
+    const fresh = path.join(dir, 'fresh.sqlite');
+    assert.equal(cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', fresh]).code, 0);
+    await sql('CREATE TABLE shelf (id int PRIMARY KEY)');
+    const channel = await createSecretChannel(new Map([['books', 's3cret-value']]));
+    try {
+      const env: NodeJS.ProcessEnv = { ...channel.env };
+      const io: CliIO = { stdout: { write: () => true } as unknown as NodeJS.WritableStream, stderr: { write: () => true } as unknown as NodeJS.WritableStream, env, isTTY: false };
+      const answer = await quickIndex(['--source', url, '--name', 'books', '--catalog', fresh], io);
+      assert.ok('handoff' in answer, JSON.stringify(answer));
+      assert.deepEqual(answer.handoff, { value: 's3cret-value' });
+      assert.equal(Object.keys(env).length, 0, 'the channel variables were removed from the environment');
+    } finally {
+      channel.dispose();
+    }
+  });
+});
