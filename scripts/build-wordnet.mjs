@@ -8,7 +8,7 @@
 //   i.e. common English words. They drive the splitting of run-together identifiers such as `salesorderheader`.
 // - concepts: for nouns and verbs, the synsets of the first senses (most frequent first), their direct hypernyms
 //   (unless too general: depth <= 4 from the root), and for verb senses the synsets of their derivationally related
-//   nouns (rent -> rental). Two words that share a concept are synonyms, one is the other's hypernym, or they are
+//   nouns (rent -> rental); common phrasal verbs (`bring_back`) too. Two words that share a concept are synonyms, one is the other's hypernym, or they are
 //   co-hyponyms. Synset offsets are renumbered densely and written in base 36 to keep the file small.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -77,8 +77,24 @@ const idOf = (k) => {
 
 const words = new Set();
 const concepts = new Map();
+// Phrasal verbs in common use ("bring back", "check out", "sign up"): a verb and one particle, kept under
+// `verb_particle` with the concepts of a verb, so a question's "brought back" reaches the columns about a `return`.
+const PARTICLES = 'back|out|up|off|in|down|over|away|on';
+const PHRASAL = new RegExp(`^[a-z]{2,}_(?:${PARTICLES})$`);
 for (const pos of ['n', 'v', 'a']) {
   for (const { lemma, tagCnt, offsets } of readIndex(pos)) {
+    if (pos === 'v' && PHRASAL.test(lemma) && tagCnt > 0) {
+      const set = new Set();
+      for (const off of offsets.slice(0, SENSES.v)) {
+        set.add(key('v', off));
+        for (const p of data.v.get(off).ptrs) {
+          if ((p.sym === '@' || p.sym === '@i') && depth(p.pos, p.offset) >= MIN_HYPERNYM_DEPTH) set.add(key(p.pos, p.offset));
+          if (p.sym === '+' && p.pos === 'n') set.add(key('n', p.offset));
+        }
+      }
+      concepts.set(lemma, set);
+      continue;
+    }
     if (!/^[a-z]{2,}$/.test(lemma)) continue;
     if (tagCnt > 0) words.add(lemma);
     if (pos === 'a') continue;

@@ -22,6 +22,9 @@ export interface Lexicon extends Vocabulary {
 /** Candidate lemmas of an inflected English word, most likely first. */
 export function lemmaCandidates(word: string): string[] {
   const w = word.toLowerCase();
+  // A phrasal verb inflects its verb: `brought_back` → `bring_back`.
+  const joint = w.indexOf('_');
+  if (joint > 0) return lemmaCandidates(w.slice(0, joint)).map((c) => c + w.slice(joint));
   const out = [w];
   const base = irregularBase(w);
   if (base !== null) out.push(base);
@@ -106,6 +109,10 @@ export function loadLexicon(): Lexicon {
       if (conceptMemo.size > 50000) conceptMemo.clear();
       conceptMemo.set(w, hit);
       return hit;
+    },
+    phrase: (verb, particle) => {
+      for (const c of lemmaCandidates(`${verb}_${particle}`)) if (wordnet(c).length > 0) return c;
+      return null;
     },
     isPerson: (w) => inClass(persons, w),
     isPlace: (w) => inClass(places, w),

@@ -2,7 +2,7 @@
  * Query parsing: quoted phrases, stop words, identifier-shaped words, and the word n-grams that the value index is
  * probed with.
  */
-import { STOP_WORDS, identifierTerms, stem, type Vocabulary } from './tokenize';
+import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, stem, type Vocabulary } from './tokenize';
 
 /** Weight of the implied words `year` and `date` when the question names a year or a decade. */
 const DATE_WEIGHT = 0.7;
@@ -16,6 +16,8 @@ export interface QueryTerm {
   readonly weight: number;
   /** Index of the question word it comes from (stop words count), so that neighbouring words can be found. */
   readonly position?: number;
+  /** A phrasal verb added beside its words: it counts only where related catalog words match it. */
+  readonly phrasal?: true;
 }
 
 export interface ParsedQuery {
@@ -56,17 +58,31 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const words = trimmed.split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length > 0);
   words.forEach((word, position) => {
     const lower = word.toLowerCase();
-    if (STOP_WORDS.has(lower) || /^\d+$/.test(lower) || lower.length < 2) return;
+    const content = INSTRUCTION_WORDS.has(lower) && inNounPhrase(words, position);
+    if ((STOP_WORDS.has(lower) && !content) || /^\d+$/.test(lower) || lower.length < 2) return;
     const weight = quotedWords.has(lower) ? 1.5 : 1;
     // An acronym's plural ("LPs", "CDs") is one word, not the camel-case pieces `l` + `ps`; a name inside a sentence
     // is not split into dictionary words ("Parton" is not `part` + `on`, "Radiohead" not `radio` + `head`).
     const whole = proper.has(lower) ? { has: (w: string): boolean => w === lower || vocab.has(w) } : vocab;
     for (const t of identifierTerms(/^\p{Lu}{2,}s$/u.test(word) ? lower : word, whole)) {
-      if (seen.has(t.term) || STOP_WORDS.has(t.surface)) continue;
+      if (seen.has(t.term) || (STOP_WORDS.has(t.surface) && !(content && t.surface === lower))) continue;
       seen.add(t.term);
       terms.push({ term: t.term, surface: t.surface, weight, position });
     }
   });
+
+  // A verb and its particle ("brought back", "checked out") mean more than the verb: the phrasal verb's senses are
+  // added as one more word (its related catalog words count, there is no literal match).
+  for (let i = 0; i + 1 < words.length; i++) {
+    const particle = words[i + 1]!.toLowerCase();
+    if (!PHRASAL_PARTICLES.has(particle)) continue;
+    const verb = words[i]!.toLowerCase();
+    if (STOP_WORDS.has(verb)) continue;
+    const phrase = common.phrase?.(verb, particle);
+    if (!phrase || seen.has(phrase)) continue;
+    seen.add(phrase);
+    terms.push({ term: phrase, surface: phrase, weight: 1, position: i, phrasal: true });
+  }
 
   // A year or a decade ("in 1985", "the 70s", "1990s") asks for a date: the tables that hold one are candidates.
   if (/(?:^|[^\p{L}\p{N}])(?:1[5-9]\d\d|20\d\d|(?:1[5-9]|20)?\d0['’]?s)(?=$|[^\p{L}\p{N}])/u.test(trimmed)) {
@@ -106,6 +122,25 @@ export function properWords(text: string): Set<string> {
   });
   return out;
 }
+
+/** Words after which an instruction verb still gives the instruction ("could you list", "and show", "to find"). */
+const INSTRUCTION_LEADS: ReadonlySet<string> = new Set(['please', 'you', 'me', 'to', 'and', 'also', 'then', 'i', 'we', 'just', 'or', 'kindly']);
+
+/**
+ * An instruction verb inside a noun phrase is a content word: "no return date", "the list price". It must follow a
+ * word that does not lead an instruction, not start a sentence (capitalised), and come right before a content word
+ * that is not itself a verb form ("films get rented" gives no instruction, but names no `get` either).
+ */
+function inNounPhrase(words: readonly string[], i: number): boolean {
+  if (i === 0 || i + 1 >= words.length) return false;
+  const w = words[i]!;
+  if (w[0] !== w[0]!.toLowerCase()) return false;
+  if (INSTRUCTION_LEADS.has(words[i - 1]!.toLowerCase())) return false;
+  const next = words[i + 1]!.toLowerCase();
+  return !STOP_WORDS.has(next) && !/^\d+$/.test(next) && !/(?:ed|ing)$/.test(next);
+}
+
+const PHRASAL_PARTICLES: ReadonlySet<string> = new Set(['back', 'out', 'up', 'off', 'in', 'down', 'over', 'away', 'on']);
 
 const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);
 

@@ -158,7 +158,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const from = id === undefined ? 0 : start[id]!;
     const to = id === undefined ? 0 : start[id + 1]!;
     const idf = idfOf(n, df);
-    totalIdf += idf * qt.weight;
+    if (!qt.phrasal) totalIdf += idf * qt.weight;
     const refineOnly = df > commonDf && st.touched.length > 0;
     local.length = 0;
     const w = qt.weight * idf;
@@ -177,7 +177,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       const factor = concept.startsWith('t') ? RANKING.thesaurus : RANKING.wordnet;
       for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
     }
-    if (from === to && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface)) literalless.add(qt.surface);
+    if (from === to && !qt.phrasal && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface)) literalless.add(qt.surface);
     for (const [term, factor] of related) {
       const rid = termIds.get(term);
       if (rid === undefined) continue;
@@ -194,7 +194,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
         if (s > best[d]!) best[d] = s;
       }
     }
-    if (local.length === 0 && !mentionWords.has(qt.surface)) unmatched.push(qt.surface);
+    if (local.length === 0 && !qt.phrasal && !mentionWords.has(qt.surface)) unmatched.push(qt.surface);
+    if (qt.phrasal && local.length > 0) totalIdf += idf * qt.weight;
     for (const d of local) {
       if (best[d] === 0) continue;
       st.touch(d);

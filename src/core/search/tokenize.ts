@@ -99,6 +99,16 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   ).split(/\s+/),
 );
 
+/**
+ * Verbs a question uses to give an instruction ("Return the names", "List all films"). In an identifier they are
+ * content words (`return_date`, `list_price`, `display_name`) and are indexed; in a question they count only in the
+ * middle of a noun phrase (query.ts).
+ */
+export const INSTRUCTION_WORDS: ReadonlySet<string> = new Set('list show give find get tell return display provide want need know see look'.split(' '));
+
+/** Stop words inside identifiers: the question stop words except the instruction verbs. */
+const IDENTIFIER_STOP_WORDS: ReadonlySet<string> = new Set([...STOP_WORDS].filter((w) => !INSTRUCTION_WORDS.has(w)));
+
 /** Irregular forms a suffix stemmer cannot reach. */
 const IRREGULAR_TABLE: Readonly<Record<string, string>> = {
   people: 'person',
@@ -164,6 +174,164 @@ const IRREGULAR_TABLE: Readonly<Record<string, string>> = {
   found: 'find',
   rode: 'ride',
   hired: 'hire',
+  // Common irregular past forms and participles (English grammar, not any schema's vocabulary).
+  brought: 'bring',
+  caught: 'catch',
+  fought: 'fight',
+  sought: 'seek',
+  kept: 'keep',
+  slept: 'sleep',
+  dealt: 'deal',
+  meant: 'mean',
+  heard: 'hear',
+  came: 'come',
+  became: 'become',
+  got: 'get',
+  gotten: 'get',
+  ate: 'eat',
+  eaten: 'eat',
+  fallen: 'fall',
+  forgot: 'forget',
+  forgotten: 'forget',
+  hid: 'hide',
+  hidden: 'hide',
+  broke: 'break',
+  broken: 'break',
+  spoke: 'speak',
+  spoken: 'speak',
+  stole: 'steal',
+  stolen: 'steal',
+  woke: 'wake',
+  woken: 'wake',
+  wore: 'wear',
+  worn: 'wear',
+  tore: 'tear',
+  torn: 'tear',
+  threw: 'throw',
+  thrown: 'throw',
+  drew: 'draw',
+  drawn: 'draw',
+  drank: 'drink',
+  swam: 'swim',
+  swum: 'swim',
+  rang: 'ring',
+  struck: 'strike',
+  stuck: 'stick',
+  hung: 'hang',
+  dug: 'dig',
+  fed: 'feed',
+  bred: 'breed',
+  fled: 'flee',
+  lent: 'lend',
+  slid: 'slide',
+  spun: 'spin',
+  swept: 'sweep',
+  wept: 'weep',
+  understood: 'understand',
+  withdrew: 'withdraw',
+  withdrawn: 'withdraw',
+  froze: 'freeze',
+  frozen: 'freeze',
+  shook: 'shake',
+  shaken: 'shake',
+  risen: 'rise',
+  seen: 'see',
+  sped: 'speed',
+  swung: 'swing',
+  oversaw: 'oversee',
+  overseen: 'oversee',
+  rebuilt: 'rebuild',
+  resold: 'resell',
+  forbade: 'forbid',
+  forbidden: 'forbid',
+  forgave: 'forgive',
+  forgiven: 'forgive',
+  mistook: 'mistake',
+  mistaken: 'mistake',
+  undertook: 'undertake',
+  undertaken: 'undertake',
+  overtook: 'overtake',
+  overtaken: 'overtake',
+  arose: 'arise',
+  arisen: 'arise',
+  awoke: 'awake',
+  beaten: 'beat',
+  bitten: 'bite',
+  blew: 'blow',
+  blown: 'blow',
+  flung: 'fling',
+  knelt: 'kneel',
+  leapt: 'leap',
+  overdrawn: 'overdraw',
+  overpaid: 'overpay',
+  prepaid: 'prepay',
+  repaid: 'repay',
+  retook: 'retake',
+  retaken: 'retake',
+  rewrote: 'rewrite',
+  rewritten: 'rewrite',
+  sank: 'sink',
+  sunk: 'sink',
+  shrank: 'shrink',
+  shrunk: 'shrink',
+  slung: 'sling',
+  sprang: 'spring',
+  sprung: 'spring',
+  stank: 'stink',
+  strode: 'stride',
+  strove: 'strive',
+  striven: 'strive',
+  swore: 'swear',
+  sworn: 'swear',
+  thrived: 'thrive',
+  trod: 'tread',
+  trodden: 'tread',
+  wove: 'weave',
+  woven: 'weave',
+  wrung: 'wring',
+  clung: 'cling',
+  crept: 'creep',
+  dreamt: 'dream',
+  learnt: 'learn',
+  spelt: 'spell',
+  spilt: 'spill',
+  spoilt: 'spoil',
+  burnt: 'burn',
+  upheld: 'uphold',
+  withheld: 'withhold',
+  foresaw: 'foresee',
+  foreseen: 'foresee',
+  outgrew: 'outgrow',
+  outgrown: 'outgrow',
+  outran: 'outrun',
+  outsold: 'outsell',
+  overcame: 'overcome',
+  overheard: 'overhear',
+  undersold: 'undersell',
+  underwent: 'undergo',
+  undergone: 'undergo',
+  underpaid: 'underpay',
+  misled: 'mislead',
+  mislaid: 'mislay',
+  mistaught: 'misteach',
+  outdid: 'outdo',
+  outdone: 'outdo',
+  redid: 'redo',
+  redone: 'redo',
+  remade: 'remake',
+  resent: 'resend',
+  retold: 'retell',
+  rethought: 'rethink',
+  reran: 'rerun',
+  ridden: 'ride',
+  shone: 'shine',
+  stridden: 'stride',
+  sewn: 'sew',
+  sown: 'sow',
+  mown: 'mow',
+  hewn: 'hew',
+  proven: 'prove',
+  begot: 'beget',
 };
 
 const IRREGULAR: ReadonlyMap<string, string> = new Map(Object.entries(IRREGULAR_TABLE));
@@ -224,6 +392,8 @@ export interface Vocabulary {
   has(word: string): boolean;
   /** Optional: true for nouns naming a kind of place (the lexicon provides it). */
   isPlace?(word: string): boolean;
+  /** Optional: the known phrasal verb a verb and a particle make (`brought`, `back` → `bring_back`), or null. */
+  phrase?(verb: string, particle: string): string | null;
 }
 
 /** Short pieces allowed inside a split identifier (others must be 3+ letters). */
@@ -276,7 +446,7 @@ export function identifierTerms(name: string, vocab: Vocabulary): Term[] {
   const out: Term[] = [];
   for (const piece of splitIdentifierRaw(name)) {
     if (/^\d+$/.test(piece)) continue;
-    if (STOP_WORDS.has(piece) && ABBREVIATIONS.get(piece) === undefined) continue;
+    if (IDENTIFIER_STOP_WORDS.has(piece) && ABBREVIATIONS.get(piece) === undefined) continue;
     out.push({ term: stem(piece), surface: piece });
     const split = segmentWord(piece, vocab);
     if (split !== null) for (const p of split) pushWord(out, p);
@@ -287,7 +457,7 @@ export function identifierTerms(name: string, vocab: Vocabulary): Term[] {
 }
 
 function pushWord(out: Term[], word: string): void {
-  if (STOP_WORDS.has(word) && ABBREVIATIONS.get(word) === undefined) return;
+  if (IDENTIFIER_STOP_WORDS.has(word) && ABBREVIATIONS.get(word) === undefined) return;
   out.push({ term: stem(word), surface: word });
   const exp = ABBREVIATIONS.get(word);
   if (exp !== undefined) for (const e of exp) out.push({ term: stem(e), surface: word });

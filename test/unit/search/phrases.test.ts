@@ -1,0 +1,59 @@
+import assert from 'node:assert/strict';
+import type { TableInfo } from '../../../src/core/catalog/model';
+import { buildSearchIndex, loadLexicon, parseQuery } from '../../../src/core/search/index';
+import { identifierTerms, stem } from '../../../src/core/search/tokenize';
+import { catalogBuilders, fk, names, src } from './builders';
+
+const { table } = catalogBuilders((name) => (/id$|_id$/.test(name) ? 'integer' : /date/.test(name) ? 'timestamp' : 'text'));
+
+/** A lending library: loans with a return date, items with a list price, members with a display name. */
+const library = (): TableInfo[] => [
+  table('member', ['id', 'display_name', 'joined_on']),
+  table('item', ['id', 'title', 'list_price', 'shelf_mark']),
+  table('loan', ['id', 'item_id', 'member_id', 'loan_date', 'return_date'], [fk(['item_id'], 'item'), fk(['member_id'], 'member')]),
+  table('branch', ['id', 'name', 'city']),
+  table('opening_hours', ['branch_id', 'weekday', 'opens', 'closes'], [fk(['branch_id'], 'branch')]),
+];
+
+describe('search: phrasal verbs, irregular verbs and instruction words', () => {
+  const lexicon = loadLexicon();
+
+  it('indexes instruction verbs inside identifiers: return_date, list_price, display_name', () => {
+    assert.deepEqual(identifierTerms('return_date', lexicon).map((t) => t.surface), ['return', 'date']);
+    assert.deepEqual(identifierTerms('list_price', lexicon).map((t) => t.surface), ['list', 'price']);
+    assert.deepEqual(identifierTerms('display_name', lexicon).map((t) => t.surface), ['display', 'name']);
+  });
+
+  it('drops an instruction verb that gives an instruction, keeps one inside a noun phrase', () => {
+    const surfaces = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
+    assert.ok(!surfaces('List the items of each branch').includes('list'));
+    assert.ok(!surfaces('Could you show me the members').includes('show'));
+    assert.ok(!surfaces('Return the titles, please').includes('return'));
+    assert.ok(surfaces('items whose list price is above 20').includes('list'));
+    assert.ok(surfaces('loans with no return date').includes('return'));
+    // "get" before a verb form gives no instruction and names nothing either.
+    assert.ok(!surfaces('Do longer books get borrowed more often?').includes('get'));
+  });
+
+  it('reads irregular past forms as their verb', () => {
+    assert.equal(stem('brought'), stem('bring'));
+    assert.equal(stem('caught'), stem('catch'));
+    assert.equal(lexicon.lemma('withdrew'), 'withdraw');
+  });
+
+  it('adds a phrasal verb as one more word, counted only where related catalog words match it', () => {
+    const terms = parseQuery('how many books have not been brought back yet', lexicon).terms;
+    const phrase = terms.find((t) => t.phrasal);
+    assert.equal(phrase?.surface, 'bring_back');
+    assert.ok(lexicon.concepts('bring_back').some((c) => lexicon.concepts('return').includes(c)), '"bring back" shares a sense with "return"');
+    assert.equal(lexicon.phrase?.('looked', 'up'), 'look_up');
+    assert.equal(lexicon.phrase?.('books', 'back'), null);
+  });
+
+  it('finds the loans for a question that says "brought back" and never "return"', () => {
+    const index = buildSearchIndex({ tables: src(library()) });
+    const res = index.search('which books were never brought back', { limit: 5 });
+    assert.equal(names(res.hits)[0], 'loan', JSON.stringify(res.hits.map((h) => [h.qualifiedName, h.why])));
+    assert.ok(res.hits[0]!.why.some((w) => /return/.test(w)), JSON.stringify(res.hits[0]!.why));
+  });
+});
