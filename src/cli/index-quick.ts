@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { quickUnchanged } from '../core/indexing/unchanged';
-import { createIntrospector } from '../core/sources';
+import { createIntrospector } from '../core/sources/create-introspector';
 import { defaultPolicyPath } from '../core/util/home';
 import type { CliIO } from './command';
 import { EXIT_OK, EXIT_OPERATIONAL } from './command';

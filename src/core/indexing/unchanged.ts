@@ -1,5 +1,5 @@
 import type { SourceInfo } from '../catalog/model';
-import { acquireCatalogLock } from '../catalog/lock';
+import { acquireCatalogLock, type CatalogLock } from '../catalog/lock';
 import { readCatalogSummary } from '../catalog/summary';
 import type { Introspector } from '../sources/introspector';
 import type { SourceSpec } from '../sources/locator';
@@ -64,11 +64,19 @@ export async function quickUnchanged(opts: QuickCheckOptions): Promise<Unchanged
   if (!summarizedSource(opts.catalogPath, opts.spec)) return null;
   const job = (state: 'succeeded' | 'failed' | 'cancelled', extra: Record<string, unknown>): void =>
     writeJobStatus(opts.catalogPath, { state, source: opts.spec.name, pid: process.pid, startedAt: new Date(started).toISOString(), ...extra });
-  const lock = await acquireCatalogLock(opts.catalogPath);
-  let introspector: Introspector | null = null;
+  // The digest query (a read of the source) runs while the catalog lock is taken.
+  const introspector: Introspector = opts.introspector();
+  const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
+  let lock: CatalogLock;
   try {
-    introspector = opts.introspector();
-    const digest = await introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
+    lock = await acquireCatalogLock(opts.catalogPath);
+  } catch (e) {
+    await digestRun.catch(() => undefined);
+    await introspector.close().catch(() => undefined);
+    throw e;
+  }
+  try {
+    const digest = await digestRun;
     if (opts.signal?.aborted) throw new IndexCancelledError();
     // Read again under the lock: another indexer may have written the catalog since the look above.
     const now = summarizedSource(opts.catalogPath, opts.spec);
@@ -84,7 +92,8 @@ export async function quickUnchanged(opts: QuickCheckOptions): Promise<Unchanged
     job('failed', { errorKind: (e as { code?: string }).code ?? 'error', message: (e as Error).message });
     throw e;
   } finally {
-    await introspector?.close().catch(() => undefined);
+    await digestRun.catch(() => undefined);
+    await introspector.close().catch(() => undefined);
     lock.release();
   }
 }
