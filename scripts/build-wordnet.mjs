@@ -99,11 +99,14 @@ for (const pos of ['n', 'v', 'a']) {
     if (tagCnt > 0) words.add(lemma);
     if (pos === 'a') continue;
     const set = concepts.get(lemma) ?? new Set();
+    // A two-letter lemma is an abbreviation (`id` Idaho, `ca` calcium, `cd` cadmium): its synonyms are kept, but not
+    // its hypernyms, which would make every US state a relative of the `id` in every key column.
+    const abbreviation = lemma.length <= 2;
     for (const off of offsets.slice(0, tagCnt > 0 ? SENSES[pos] : 1)) {
       set.add(key(pos, off));
       const s = data[pos].get(off);
       for (const p of s.ptrs) {
-        if ((p.sym === '@' || p.sym === '@i') && depth(p.pos, p.offset) >= MIN_HYPERNYM_DEPTH) set.add(key(p.pos, p.offset));
+        if ((p.sym === '@' || p.sym === '@i') && !abbreviation && depth(p.pos, p.offset) >= MIN_HYPERNYM_DEPTH) set.add(key(p.pos, p.offset));
         if (pos === 'v' && p.sym === '+' && p.pos === 'n') set.add(key('n', p.offset));
       }
     }

@@ -171,7 +171,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // Related catalog words (shared WordNet/thesaurus concept) count at a reduced weight; each table keeps the
     // better of its literal and related evidence for this query word.
     const related = new Map<string, number>();
-    for (const concept of cachedConcepts(data.conceptCache, data.lexicon, qt.surface)) {
+    // A word written with a capital inside a sentence is part of a name ("Kind of Blue", "Abbey Road"): its
+    // dictionary senses say nothing about the catalog, only its letters may (a literal match above).
+    const named = parsed.properWords.has(qt.surface);
+    for (const concept of named ? [] : cachedConcepts(data.conceptCache, data.lexicon, qt.surface)) {
       const words = data.conceptTerms.get(concept);
       if (words === undefined) continue;
       const factor = concept.startsWith('t') ? RANKING.thesaurus : RANKING.wordnet;
@@ -214,7 +217,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Name coverage and graph signals on the strongest candidates only.
   let ranked = topCandidates(data, st, RANKING.candidates);
   const queryTerms = new Set(parsed.terms.map((t) => t.term));
-  const queryConcepts = new Set(parsed.terms.flatMap((t) => cachedConcepts(data.conceptCache, data.lexicon, t.surface)));
+  const queryConcepts = new Set(parsed.terms.flatMap((t) => (parsed.properWords.has(t.surface) ? [] : cachedConcepts(data.conceptCache, data.lexicon, t.surface))));
   const maxDegreeLog = Math.max(1, Math.log2(1 + data.maxDegree));
   // An auxiliary table (raw imports, aliases, redirects, annotations…) whose marking word the question does not use.
   const unaskedMemo = new Map<number, boolean>();

@@ -57,3 +57,27 @@ describe('search: phrasal verbs, irregular verbs and instruction words', () => {
     assert.ok(res.hits[0]!.why.some((w) => /return/.test(w)), JSON.stringify(res.hits[0]!.why));
   });
 });
+
+describe('search: abbreviations and names keep their dictionary senses to themselves', () => {
+  const lexicon = loadLexicon();
+
+  it('a two-letter abbreviation has no hypernym relatives: "California" is not related to the id of a key column', () => {
+    const shared = lexicon.concepts('california').filter((c) => lexicon.concepts('id').includes(c));
+    assert.deepEqual(shared, []);
+    assert.ok(lexicon.concepts('california').some((c) => lexicon.concepts('texas').includes(c)), 'long names keep their relatives');
+  });
+
+  it('a capitalised word inside a sentence is part of a name: it reaches no table through a related word', () => {
+    const tables = [
+      table('genre', ['id', 'name']),
+      table('album', ['id', 'title', 'label_id', 'catalog_number'], [fk(['label_id'], 'label')]),
+      table('label', ['id', 'name']),
+    ];
+    const index = buildSearchIndex({ tables: src(tables) });
+    const named = index.search('catalog number of Kind of Blue', { limit: 5 });
+    assert.ok(!names(named.hits).slice(0, 2).includes('genre'), JSON.stringify(named.hits.map((h) => [h.qualifiedName, h.why])));
+    // Written as an ordinary word, "kind" still reaches its relative `genre`.
+    const plain = index.search('which kind of music', { limit: 5 });
+    assert.equal(names(plain.hits)[0], 'genre', JSON.stringify(plain.hits.map((h) => [h.qualifiedName, h.why])));
+  });
+});
