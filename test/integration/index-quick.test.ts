@@ -11,7 +11,8 @@ import type { CliIO } from '../../src/cli/command';
 import { DIST_CLI, ROOT, ensureBuilt } from '../support/build';
 import { getTestPostgres } from '../support/pg';
 import type { TestPostgres } from '../support/pg';
-import { tempDir } from '../support/server-harness';
+import { CHINOOK_SQLITE, tempDir } from '../support/server-harness';
+import { connectAdmin, MARIADB_URL, mariadbUnavailable, urlFor } from './mysql/support/mariadb';
 
 /**
  * `schemabrain index` answers an unchanged re-index from a small bundle of its own (dist/cli-index.bundle.js) before
@@ -78,7 +79,8 @@ describe('index: the quick unchanged check before the full command', function ()
     catalog = path.join(dir, 'catalog.sqlite');
     const alone = path.join(dir, 'dist');
     fs.mkdirSync(alone);
-    for (const f of ['cli.js', 'cli-index.bundle.js']) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(alone, f));
+    // The engines' assets sit beside the bundles in every install: the SQLite engine's wasm, the MySQL driver.
+    for (const f of ['cli.js', 'cli-index.bundle.js', 'sql-wasm.wasm', 'mysql-vendor.js']) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(alone, f));
     quickOnlyCli = path.join(alone, 'cli.js');
   });
   after(async () => {
@@ -172,6 +174,34 @@ describe('index: the quick unchanged check before the full command', function ()
       assert.equal(Object.keys(env).length, 0, 'the channel variables were removed from the environment');
     } finally {
       channel.dispose();
+    }
+  });
+
+  it('answers an unchanged SQLite file and MySQL/MariaDB database too, with their engines loaded from beside it', async function () {
+    const lite = path.join(dir, 'lite.sqlite');
+    assert.equal(cliAt(DIST_CLI, ['--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', lite]).code, 0);
+    const quickLite = cliAt(quickOnlyCli, ['--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', lite]);
+    assert.equal(quickLite.code, 0, quickLite.stderr);
+    assert.equal(quickLite.lines.at(-1)?.mode, 'unchanged');
+    const why = await mariadbUnavailable();
+    if (why !== null) {
+      process.stderr.write(`skipping the MySQL/MariaDB half: ${why}\n`);
+      return;
+    }
+    const admin = await connectAdmin();
+    try {
+      await admin.query('DROP DATABASE IF EXISTS sb_index_quick; CREATE DATABASE sb_index_quick; CREATE TABLE sb_index_quick.t (id int PRIMARY KEY, name varchar(20))');
+      const my = path.join(dir, 'my.sqlite');
+      const url = urlFor(MARIADB_URL, 'sb_index_quick');
+      assert.equal(cliAt(DIST_CLI, ['--source', url, '--name', 'shop', '--catalog', my]).code, 0);
+      const quickMy = cliAt(quickOnlyCli, ['--source', url, '--name', 'shop', '--catalog', my]);
+      assert.equal(quickMy.code, 0, quickMy.stderr);
+      assert.equal(quickMy.lines.at(-1)?.mode, 'unchanged');
+      await admin.query('ALTER TABLE sb_index_quick.t ADD COLUMN note text');
+      assert.notEqual(cliAt(quickOnlyCli, ['--source', url, '--name', 'shop', '--catalog', my]).code, 0, 'a changed MySQL structure is handed on');
+    } finally {
+      await admin.query('DROP DATABASE IF EXISTS sb_index_quick').catch(() => undefined);
+      await admin.end();
     }
   });
 });
