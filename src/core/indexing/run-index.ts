@@ -13,7 +13,7 @@ import type { PiiPolicy } from '../pii/policy';
 import { saveExampleQueries } from '../examples/store';
 import type { ExampleQuery } from '../examples/types';
 import { writeJobStatus } from './job-status';
-import { IndexCancelledError, summarizedSource, unchangedOutcome } from './unchanged';
+import { failRun, IndexCancelledError, summarizedSource, unchangedOutcome } from './unchanged';
 
 export { IndexCancelledError } from './unchanged';
 
@@ -252,12 +252,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       store.close();
     }
   } catch (e) {
-    if (e instanceof IndexCancelledError || opts.signal?.aborted) {
-      job('cancelled', { message: 'cancelled; the previous catalog is unchanged' });
-      throw e instanceof IndexCancelledError ? e : new IndexCancelledError();
-    }
-    job('failed', { errorKind: (e as { code?: string }).code ?? 'error', message: (e as Error).message });
-    throw e;
+    return failRun(job, e, opts.signal);
   } finally {
     // The digest query may still be connecting when the catalog open fails: closing before it settles would miss
     // the connection it is about to open, and that idle connection would keep the process alive for good.

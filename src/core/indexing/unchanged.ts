@@ -85,17 +85,22 @@ export async function quickUnchanged(opts: QuickCheckOptions): Promise<Unchanged
     job('succeeded', { progress: 100, phase: 'unchanged' });
     return unchangedOutcome(now, started);
   } catch (e) {
-    if (e instanceof IndexCancelledError || opts.signal?.aborted) {
-      job('cancelled', { message: 'cancelled; the previous catalog is unchanged' });
-      throw e instanceof IndexCancelledError ? e : new IndexCancelledError();
-    }
-    job('failed', { errorKind: (e as { code?: string }).code ?? 'error', message: (e as Error).message });
-    throw e;
+    return failRun(job, e, opts.signal);
   } finally {
     await digestRun.catch(() => undefined);
     await introspector.close().catch(() => undefined);
     lock.release();
   }
+}
+
+/** Records a cancelled or failed run in the job status and throws it the way the caller reports it. */
+export function failRun(job: (state: 'failed' | 'cancelled', extra: Record<string, unknown>) => void, e: unknown, signal: AbortSignal | undefined): never {
+  if (e instanceof IndexCancelledError || signal?.aborted) {
+    job('cancelled', { message: 'cancelled; the previous catalog is unchanged' });
+    throw e instanceof IndexCancelledError ? e : new IndexCancelledError();
+  }
+  job('failed', { errorKind: (e as { code?: string }).code ?? 'error', message: (e as Error).message });
+  throw e;
 }
 
 export class IndexCancelledError extends Error {
