@@ -42,9 +42,9 @@ export function catalogBuilders(typeOf: (column: string) => string): {
   return { column, table };
 }
 
-export function fk(columns: string[], targetTable: string): ForeignKeyInfo {
-  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
+export function fk(columns: string[], targetTable: string, targetColumns: string[] = ['id']): ForeignKeyInfo {
+  return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns, onDelete: null, onUpdate: null };
 }
 
-export const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
+export const src = (tables: TableInfo[], sourceName = 'db'): SearchTableInput[] => tables.map((t) => ({ sourceName, table: t }));
 export const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));

@@ -1,48 +1,14 @@
 import assert from 'node:assert/strict';
 import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, identifierTerms, loadLexicon, parseQuery, segmentWord, stem, type SearchTableInput } from '../../../src/core/search/index';
+import { catalogBuilders, fk, src } from './builders';
 
-function column(name: string, extra: Partial<ColumnInfo> = {}): ColumnInfo {
-  return {
-    name,
-    ordinal: 1,
-    dataType: 'text',
-    isNullable: true,
-    defaultExpr: null,
-    isGenerated: false,
-    isIdentity: false,
-    comment: null,
-    enumLabels: null,
-    stats: null,
-    pii: null,
-    ...extra,
-  };
-}
-
-function fk(columns: string[], targetTable: string, targetColumns: string[] = ['id']): ForeignKeyInfo {
-  return { name: `${columns.join('_')}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns, onDelete: null, onUpdate: null };
-}
-
-function table(name: string, columns: Array<string | ColumnInfo>, opts: { comment?: string; fks?: ForeignKeyInfo[] } = {}): TableInfo {
-  return {
-    schema: 'public',
-    name,
-    kind: 'table',
-    comment: opts.comment ?? null,
-    rowEstimate: null,
-    columns: columns.map((c, i) => (typeof c === 'string' ? column(c, { ordinal: i + 1 }) : { ...c, ordinal: i + 1 })),
-    primaryKey: null,
-    uniqueConstraints: [],
-    checkConstraints: [],
-    foreignKeys: opts.fks ?? [],
-    indexes: [],
-    partitions: [],
-    viewDefinition: null,
-    fingerprint: '',
-  };
-}
-
-const src = (tables: TableInfo[], sourceName = 'db'): SearchTableInput[] => tables.map((t) => ({ sourceName, table: t }));
+const builders = catalogBuilders(() => 'text');
+const { column } = builders;
+const table = (name: string, columns: Array<string | ColumnInfo>, opts: { comment?: string; fks?: ForeignKeyInfo[] } = {}): TableInfo => ({
+  ...builders.table(name, columns, opts.fks),
+  comment: opts.comment ?? null,
+});
 
 /** A small media-store + DVD-rental catalog. */
 function catalog(): SearchTableInput[] {

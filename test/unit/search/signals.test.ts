@@ -1,35 +1,9 @@
 import assert from 'node:assert/strict';
-import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
+import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { catalogBuilders, fk, src } from './builders';
 
-function column(name: string, dataType = 'text'): ColumnInfo {
-  return { name, ordinal: 1, dataType, isNullable: true, defaultExpr: null, isGenerated: false, isIdentity: false, comment: null, enumLabels: null, stats: null, pii: null };
-}
-
-function fk(columns: string[], targetTable: string): ForeignKeyInfo {
-  return { name: `${columns.join('_')}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns: ['id'], onDelete: null, onUpdate: null };
-}
-
-function table(name: string, columns: string[], fks: ForeignKeyInfo[] = []): TableInfo {
-  return {
-    schema: 'public',
-    name,
-    kind: 'table',
-    comment: null,
-    rowEstimate: null,
-    columns: columns.map((c, i) => ({ ...column(c, c.endsWith('id') ? 'integer' : 'text'), ordinal: i + 1 })),
-    primaryKey: null,
-    uniqueConstraints: [],
-    checkConstraints: [],
-    foreignKeys: fks,
-    indexes: [],
-    partitions: [],
-    viewDefinition: null,
-    fingerprint: '',
-  };
-}
-
-const src = (tables: TableInfo[]): SearchTableInput[] => tables.map((t) => ({ sourceName: 'db', table: t }));
+const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : 'text'));
 const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName);
 
 /** A racing catalog: results reference drivers and races; circuits hold the places. */
