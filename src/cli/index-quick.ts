@@ -3,9 +3,8 @@ import { quickUnchanged } from '../core/indexing/unchanged';
 import { createIntrospector } from '../core/sources/create-introspector';
 import { defaultPolicyPath } from '../core/util/home';
 import type { CliIO } from './command';
-import { EXIT_OK, EXIT_OPERATIONAL } from './command';
-import { describeIndexError, indexPassword, jsonOutput, parseIndexArgs, reportOutcome } from './commands/index-common';
-import { ProgressBar } from './progress';
+import { EXIT_OK } from './command';
+import { indexPassword, jsonOutput, parseIndexArgs, progressPrinter, reportIndexError, reportOutcome } from './commands/index-common';
 
 /**
  * dist/cli-index.bundle.js: what `schemabrain index` runs before the rest of the CLI is loaded. A re-index whose
@@ -40,6 +39,7 @@ export async function quickIndex(argv: readonly string[], io: CliIO): Promise<Qu
     password = await indexPassword(args, io);
     read = true;
     const { spec } = args;
+    const progress = progressPrinter(spec.name, json, io);
     const outcome = await quickUnchanged({
       spec,
       catalogPath: args.catalogPath,
@@ -47,24 +47,15 @@ export async function quickIndex(argv: readonly string[], io: CliIO): Promise<Qu
       schemas: args.schemas,
       sampleRows: args.sampleRows,
       signal: controller.signal,
-      onUnchanged: () => {
-        if (json) io.stdout.write(`${JSON.stringify({ type: 'progress', phase: 'done', done: 1, total: 1, percent: 100 })}\n`);
-        else {
-          const bar = new ProgressBar(io.stderr, `indexing ${spec.name}`);
-          bar.update(100, 'done');
-          bar.done();
-        }
-      },
+      onEvent: progress.onEvent,
     });
     if (outcome === null) return { handoff: { value: password } };
+    progress.finish();
     reportOutcome(outcome, args.catalogPath, json, io);
     return { code: EXIT_OK };
   } catch (e) {
     if (!read) return { handoff: undefined }; // the secret channel failed: the full command says why
-    const info = describeIndexError(e, args.catalogPath);
-    if (json) io.stdout.write(`${JSON.stringify({ type: 'error', ...info })}\n`);
-    else io.stderr.write(`\nschemabrain index: ${info.message}\n  next: ${info.hint}\n`);
-    return { code: EXIT_OPERATIONAL };
+    return { code: reportIndexError(e, args.catalogPath, json, io) };
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

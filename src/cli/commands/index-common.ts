@@ -1,7 +1,7 @@
 import { CatalogError } from '../../core/catalog/errors';
 import { IndexCancelledError } from '../../core/indexing/unchanged';
 import type { UnchangedOutcome } from '../../core/indexing/unchanged';
-import type { IndexOutcome } from '../../core/indexing/run-index';
+import type { IndexEvent, IndexOutcome } from '../../core/indexing/run-index';
 import { PolicyError } from '../../core/pii/policy-error';
 import { SourceError } from '../../core/sources/errors';
 import { SourceSpecError } from '../../core/sources/locator';
@@ -13,7 +13,9 @@ import { defaultCatalogPath } from '../../core/util/home';
 import type { FlagSpec } from '../args';
 import { intFlag, parseArgs, stringFlag, UsageError } from '../args';
 import type { CliIO } from '../command';
+import { EXIT_OPERATIONAL } from '../command';
 import { readStdin } from '../io';
+import { ProgressBar } from '../progress';
 
 /**
  * What the `index` verb accepts and prints, shared by the command (index-source.ts) and the quick unchanged check
@@ -148,4 +150,25 @@ export function reportOutcome(outcome: IndexOutcome | UnchangedOutcome, catalogP
       `${outcome.tablesChanged} changed, ${outcome.tablesRemoved} removed${outcome.piiColumns === null ? '' : `, ${outcome.piiColumns} PII columns`} — ${outcome.mode}, generation ${outcome.generation}, ${outcome.durationMs} ms\n` +
       `catalog: ${catalogPath}\n`,
   );
+}
+
+/** Progress as a run goes: JSON lines, or a bar on stderr at a terminal; `finish` ends the bar's line. */
+export function progressPrinter(sourceName: string, json: boolean, io: CliIO): { onEvent: (e: IndexEvent) => void; finish: () => void } {
+  const bar = json ? null : new ProgressBar(io.stderr, `indexing ${sourceName}`);
+  return {
+    onEvent: (e) => {
+      if (e.type !== 'progress') return;
+      if (json) io.stdout.write(`${JSON.stringify({ type: 'progress', phase: e.phase, done: e.done, total: e.total, percent: e.percent })}\n`);
+      bar?.update(e.percent, e.phase);
+    },
+    finish: () => bar?.done(),
+  };
+}
+
+/** A failed run: one `error` line, or the message and the next step on stderr. Returns the exit code. */
+export function reportIndexError(e: unknown, catalogPath: string, json: boolean, io: CliIO): number {
+  const info = describeIndexError(e, catalogPath);
+  if (json) io.stdout.write(`${JSON.stringify({ type: 'error', ...info })}\n`);
+  else io.stderr.write(`\nschemabrain index: ${info.message}\n  next: ${info.hint}\n`);
+  return EXIT_OPERATIONAL;
 }

@@ -1,6 +1,6 @@
 import { CatalogError } from '../../core/catalog/store';
 import { moveCorruptCatalogAside, runIndex } from '../../core/indexing/run-index';
-import type { IndexEvent, IndexOutcome } from '../../core/indexing/run-index';
+import type { IndexOutcome } from '../../core/indexing/run-index';
 import { mineExampleQueries } from '../../core/examples';
 import type { ExampleQuery } from '../../core/examples';
 import { classifyColumn, loadPolicy } from '../../core/pii';
@@ -8,10 +8,9 @@ import { createReadOnlyPool, loadSqlGuard } from '../../core/sql';
 import { createIntrospector } from '../../core/sources';
 import type { SourceSpec } from '../../core/sources/locator';
 import { defaultCatalogPath } from '../../core/util/home';
-import { EXIT_OK, EXIT_OPERATIONAL } from '../command';
+import { EXIT_OK } from '../command';
 import type { CliCommand, CliIO } from '../command';
-import { ProgressBar } from '../progress';
-import { describeIndexError, indexPassword, jsonOutput, parseIndexArgs, reportOutcome, USAGE } from './index-common';
+import { indexPassword, jsonOutput, parseIndexArgs, progressPrinter, reportIndexError, reportOutcome, USAGE } from './index-common';
 
 export { describeIndexError } from './index-common';
 export type { IndexErrorInfo } from './index-common';
@@ -39,16 +38,7 @@ export const indexCommand: CliCommand = {
     // --store: the same run against a copy of the team store's newest generation, published as the next one.
     if (argv.some((a) => a === '--store' || a.startsWith('--store='))) return (require('./store-index') as typeof import('./store-index')).indexIntoStore(argv, io, indexCommand);
     const json = jsonOutput(argv, io);
-    const write = (obj: Record<string, unknown>): void => {
-      if (json) io.stdout.write(`${JSON.stringify(obj)}\n`);
-    };
     let catalogPath = defaultCatalogPath(io.env);
-    const fail = (e: unknown): number => {
-      const info = describeIndexError(e, catalogPath);
-      if (json) write({ type: 'error', ...info });
-      else io.stderr.write(`\nschemabrain index: ${info.message}\n  next: ${info.hint}\n`);
-      return EXIT_OPERATIONAL;
-    };
     const controller = new AbortController();
     const onSignal = (): void => controller.abort();
     process.once('SIGINT', onSignal);
@@ -59,12 +49,7 @@ export const indexCommand: CliCommand = {
       const { spec, source, schemas, sampleRows } = args;
       const password = await indexPassword(args, io);
       const policy = loadPolicy({ file: args.policyFile ?? null, env: io.env });
-      const bar = !json ? new ProgressBar(io.stderr, `indexing ${spec.name}`) : null;
-      const onEvent = (e: IndexEvent): void => {
-        if (e.type !== 'progress') return;
-        write({ type: 'progress', phase: e.phase, done: e.done, total: e.total, percent: e.percent });
-        bar?.update(e.percent, e.phase);
-      };
+      const { onEvent, finish } = progressPrinter(spec.name, json, io);
       const attempt = (): Promise<IndexOutcome> =>
         runIndex({ spec, sourceInput: source, password, catalogPath, deps: { createIntrospector, classifyColumn, mineExamples }, policy, full: args.full, sampleRows, schemas, signal: controller.signal, onEvent });
       let outcome: IndexOutcome;
@@ -73,16 +58,16 @@ export const indexCommand: CliCommand = {
       } catch (e) {
         if (e instanceof CatalogError && e.code === 'corrupt' && args.rebuild) {
           const aside = moveCorruptCatalogAside(catalogPath);
-          if (json) write({ type: 'log', message: `damaged catalog moved to ${aside}` });
+          if (json) io.stdout.write(`${JSON.stringify({ type: 'log', message: `damaged catalog moved to ${aside}` })}\n`);
           else io.stderr.write(`damaged catalog moved to ${aside}\n`);
           outcome = await attempt();
         } else throw e;
       }
-      bar?.done();
+      finish();
       reportOutcome(outcome, catalogPath, json, io);
       return EXIT_OK;
     } catch (e) {
-      return fail(e);
+      return reportIndexError(e, catalogPath, json, io);
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

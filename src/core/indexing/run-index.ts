@@ -13,7 +13,7 @@ import type { PiiPolicy } from '../pii/policy';
 import { saveExampleQueries } from '../examples/store';
 import type { ExampleQuery } from '../examples/types';
 import { writeJobStatus } from './job-status';
-import { failRun, IndexCancelledError, summarizedSource, unchangedOutcome } from './unchanged';
+import { failRun, IndexCancelledError, summarizedSource, UNCHANGED_EVENT, unchangedOutcome } from './unchanged';
 
 export { IndexCancelledError } from './unchanged';
 
@@ -159,7 +159,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
     // The summary written with the catalog answers "unchanged" without loading the SQLite engine or the catalog.
     const summarized = opts.full ? null : summarizedSource(opts.catalogPath, opts.spec);
     if (summarized && summarized.structureDigest === (await digestRun)) {
-      emit({ type: 'progress', phase: 'done', done: 1, total: 1, percent: 100, message: 'structure unchanged' });
+      emit(UNCHANGED_EVENT);
       job('succeeded', { progress: 100, phase: 'unchanged' });
       return unchangedOutcome(summarized, started);
     }
@@ -171,7 +171,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         // Nothing structural changed since the last run: the catalog is left exactly as it is (no write, same
         // generation, readers keep their loaded view). The check is recorded in the job status.
         const durationMs = Date.now() - started;
-        emit({ type: 'progress', phase: 'done', done: 1, total: 1, percent: 100, message: 'structure unchanged' });
+        emit(UNCHANGED_EVENT);
         job('succeeded', { progress: 100, phase: 'unchanged' });
         return { source: prior.info, generation: store.generation, mode: 'unchanged', tablesTotal: prior.info.tableCount, tablesChanged: 0, tablesRemoved: 0, piiColumns: null, durationMs };
       }

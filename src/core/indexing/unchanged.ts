@@ -1,4 +1,5 @@
 import type { SourceInfo } from '../catalog/model';
+import type { IndexEvent } from './run-index';
 import { acquireCatalogLock, type CatalogLock } from '../catalog/lock';
 import { readCatalogSummary } from '../catalog/summary';
 import type { Introspector } from '../sources/introspector';
@@ -37,6 +38,9 @@ export interface UnchangedOutcome {
   readonly durationMs: number;
 }
 
+/** The last progress event of a run that found the structure unchanged. */
+export const UNCHANGED_EVENT: IndexEvent = { type: 'progress', phase: 'done', done: 1, total: 1, percent: 100, message: 'structure unchanged' };
+
 export function unchangedOutcome(s: { info: SourceInfo; generation: number }, started: number): UnchangedOutcome {
   return { source: s.info, generation: s.generation, mode: 'unchanged', tablesTotal: s.info.tableCount, tablesChanged: 0, tablesRemoved: 0, piiColumns: null, durationMs: Date.now() - started };
 }
@@ -48,8 +52,8 @@ export interface QuickCheckOptions {
   readonly schemas?: readonly string[];
   readonly sampleRows?: number;
   readonly signal?: AbortSignal;
-  /** Called once, with the answer, when the structure is unchanged (the same 'done' event a full run ends with). */
-  readonly onUnchanged?: () => void;
+  /** Progress, as `runIndex` reports it: here only the 'done' event of an unchanged structure. */
+  readonly onEvent?: (e: IndexEvent) => void;
 }
 
 /**
@@ -81,7 +85,7 @@ export async function quickUnchanged(opts: QuickCheckOptions): Promise<Unchanged
     // Read again under the lock: another indexer may have written the catalog since the look above.
     const now = summarizedSource(opts.catalogPath, opts.spec);
     if (!now || now.structureDigest !== digest) return null;
-    opts.onUnchanged?.();
+    opts.onEvent?.(UNCHANGED_EVENT);
     job('succeeded', { progress: 100, phase: 'unchanged' });
     return unchangedOutcome(now, started);
   } catch (e) {
