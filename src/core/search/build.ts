@@ -272,8 +272,11 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
     for (const c of table.columns) if (!fkCols.has(c.name) && !BOOKKEEPING.test(c.name)) otherCols++;
     const nameWords = splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p));
     const isBridge = fkTargets.size >= 2 && otherCols <= fkCols.size + 2;
-    // A junction links people or places to other things; it does not hold them (`l_event_place`, `film_actor`).
-    const cls = isBridge ? { person: 0, place: 0 } : classify(table, nameWords, fkCols, lexicon, senses);
+    const nameParts = nameWords.flatMap((w) => segmentWord(w, vocab) ?? [w]);
+    // A junction links people or places to other things; it does not hold them (`l_event_place`, `film_actor`). One
+    // with a name of its own does: `state_province (name, country_id, territory_id)` is a place.
+    const named = table.columns.some((c) => !fkCols.has(c.name) && /^(?:name|title)$/i.test(c.name) && mayHoldText(c.dataType));
+    const cls = isBridge && !named ? { person: 0, place: 0 } : classify(table, nameParts, fkCols, lexicon, senses);
     personTable[d] = cls.person;
     placeTable[d] = cls.place;
     const auxWords = nameWords.length >= 2 || AUX_ALONE.has(nameWords[0] ?? '') ? nameWords.filter((w) => AUX_WORDS.has(w)).map(stem) : [];
@@ -284,7 +287,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
       qualifiedName: qn,
       nameWords,
       nameStems: nameWords.map(stem),
-      nameParts: nameWords.flatMap((w) => segmentWord(w, vocab) ?? [w]),
+      nameParts,
       table,
       semantic: semantic.get(`${sourceName}\u0000${qn}`) ?? semantic.get(`\u0000${qn}`) ?? semantic.get(`\u0000${table.name}`) ?? [],
       isBridge,
@@ -445,6 +448,19 @@ export function cachedConcepts(cache: Map<string, readonly string[]>, lexicon: L
   return c;
 }
 
+/** Built-in types that never hold words. */
+const NON_TEXT_TYPE = /^(?:(?:small|big|tiny|medium)?int(?:eger)?\d*|(?:small|big)?serial\d*|numeric|decimal|real|float\d*|double(?: precision)?|money|bool(?:ean)?|bit|date|time|timestamp|interval|year|uuid|bytea|blob|(?:var)?binary|jsonb?|xml|inet|cidr|macaddr8?|point|line|lseg|box|path|polygon|circle|tsvector|tsquery|oid|geometry|geography)\b/i;
+
+/**
+ * Whether a column of this type may hold words: text types do, and so do domains and other user types
+ * (AdventureWorks' `"Name"` over varchar), whose base type the catalog does not record; built-in numbers,
+ * dates, keys and binaries do not.
+ */
+function mayHoldText(dataType: string): boolean {
+  if (/char|text|string|clob/i.test(dataType)) return true;
+  return !NON_TEXT_TYPE.test(dataType.replace(/^.*\./, '').replace(/"/g, '').trim()) && !/\[\]$/.test(dataType);
+}
+
 /** Words that, inside a column name, mark it as holding a person's name. */
 const PERSON_NAME_WORDS: ReadonlySet<string> = new Set(['forename', 'surname', 'firstname', 'lastname', 'fullname', 'displayname', 'username', 'nickname', 'givenname', 'familyname']);
 const PERSON_NAME_PAIRS: ReadonlySet<string> = new Set(['first name', 'last name', 'full name', 'display name', 'user name', 'given name', 'family name', 'middle name']);
@@ -463,12 +479,14 @@ interface ColumnSense {
 function columnSense(cache: Map<string, ColumnSense>, lexicon: Lexicon, name: string): ColumnSense {
   let sense = cache.get(name);
   if (sense !== undefined) return sense;
-  const words = splitIdentifierRaw(name);
+  // Run-together names are read in words (`stateprovinceid`: state, province, id).
+  const raw = splitIdentifierRaw(name);
+  const words = raw.flatMap((w) => segmentWord(w, lexicon) ?? [w]);
   const joined = words.join(' ');
   sense = {
     isKey: words.includes('id'),
     personName:
-      words.some((w) => PERSON_NAME_WORDS.has(w)) ||
+      raw.some((w) => PERSON_NAME_WORDS.has(w)) ||
       [...PERSON_NAME_PAIRS].some((p) => joined.includes(p)) ||
       (words.length === 2 && words[1] === 'name' && lexicon.isPerson(words[0]!)),
     personIfText: words.length === 1 && lexicon.isPerson(words[0]!),
@@ -492,10 +510,10 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
     if (fkCols.has(c.name)) continue;
     const sense = columnSense(cache, lexicon, c.name);
     if (sense.isKey) continue;
-    if (sense.personName || (sense.personIfText && /char|text|string/i.test(c.dataType))) personColumn = true;
+    if (sense.personName || (sense.personIfText && c.enumLabels === null && mayHoldText(c.dataType))) personColumn = true;
     if (sense.nameLike) nameColumn = true;
     // A place-named column holds places only when it holds text: `position` or `location_id` numbers are not places.
-    if ((sense.place && /char|text|string/i.test(c.dataType)) || (c.comment !== null && c.comment.toLowerCase().split(/[^a-z]+/).some((w) => w.length >= 4 && lexicon.isPlace(w)))) placeColumns++;
+    if ((sense.place && mayHoldText(c.dataType)) || (c.comment !== null && c.comment.toLowerCase().split(/[^a-z]+/).some((w) => w.length >= 4 && lexicon.isPlace(w)))) placeColumns++;
   }
   const head = nameWords[nameWords.length - 1] ?? '';
   // A code-list word as the head (`artist_type`: "type" is also "a person of a specified kind") names kinds, not people.

@@ -25,7 +25,7 @@ const MAGIC = 'SBSI';
  * v5: the header carries the frame ready to use and the stamp of the catalog it belongs to.
  * v6: a code list's labels (ColumnInfo.codeValues) enter the value index.
  */
-export const INDEX_FORMAT = 7;
+export const INDEX_FORMAT = 8;
 
 interface Header {
   readonly format: number;

@@ -45,6 +45,37 @@ describe('search: proper names in questions', () => {
     const r = index.search('How many races were held in Monza?', { limit: 3 });
     assert.ok(names(r.hits).includes('public.circuits'), names(r.hits).join(', '));
   });
+
+  it('reads run-together names, domain-typed names and named junctions when it looks for places', () => {
+    // AdventureWorks' shape: `stateprovince (name "Name", countryregioncode, territoryid)` has two foreign keys and few
+    // columns, so it looks like a junction, its name has a domain type, and its head word is run together.
+    const domain = (name: string): ReturnType<typeof column> => column(name, { dataType: 'public."Name"' });
+    const tables = src([
+      table('countryregion', ['countryregioncode', domain('name')]),
+      table('salesterritory', ['territoryid', domain('name'), 'salesytd']),
+      table('stateprovince', ['stateprovinceid', 'stateprovincecode', 'countryregioncode', domain('name'), 'territoryid'], [fk(['countryregioncode'], 'countryregion', ['countryregioncode']), fk(['territoryid'], 'salesterritory', ['territoryid'])]),
+      table('salesorder', ['salesorderid', 'orderdate', 'totaldue', 'territoryid'], [fk(['territoryid'], 'salesterritory', ['territoryid'])]),
+      table('productlink', ['productid', 'salesorderid'], [fk(['productid'], 'product', ['productid']), fk(['salesorderid'], 'salesorder', ['salesorderid'])]),
+      table('product', ['productid', domain('name'), 'color']),
+    ]);
+    const r = buildSearchIndex({ tables }).search('How much was ordered in Bavaria?', { limit: 6 });
+    const province = r.hits.find((h) => h.qualifiedName === 'public.stateprovince');
+    assert.ok(province?.why.includes("holds places, for 'Bavaria'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    // A junction without a name of its own still holds no places.
+    assert.ok(!r.hits.some((h) => h.qualifiedName === 'public.productlink' && h.why.some((w) => w.startsWith('holds places'))));
+  });
+
+  it('does not read an enum column named after a kind of person as a column of people', () => {
+    // WordNet: a "rating" is also a naval rank, a person. An enum column holds a code, never a name.
+    const film = table('film', ['film_id', 'title', column('rating', { dataType: 'public.mpaa_rating', enumLabels: ['G', 'PG', 'R'] })]);
+    const rated = table('film', ['film_id', 'title', column('rating', { dataType: 'text' })]);
+    const holdsPeople = (t: TableInfo): boolean =>
+      buildSearchIndex({ tables: src([t, table('actor', ['actor_id', 'first_name', 'last_name'])]) })
+        .search('films with Penelope Guiness', { limit: 5 })
+        .hits.some((h) => h.qualifiedName === 'public.film' && h.why.some((w) => w.startsWith('holds people')));
+    assert.equal(holdsPeople(film), false);
+    assert.equal(holdsPeople(rated), true, 'the control: a text column called rating still counts');
+  });
 });
 
 describe('search: FK neighbours', () => {
