@@ -60,7 +60,7 @@ export const RANKING = {
    * "vinyl LPs", "night shift"), is a value of one of that table's code lists: its lookups rise to this share of it.
    */
   modifierLookup: 0.95,
-  modifierTop: 10,
+  modifierNamed: 2,
   /** Below this share of the question's idf covered by the best hit, the answer is a weak match and maps the areas. */
   weakCoverage: 0.2,
   /** Junction tables whose FK targets both match. */
@@ -254,12 +254,14 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     addValueLookups(data, ranked, unmatched, st, allowed);
     ranked = topCandidates(data, st, RANKING.candidates);
   }
-  if (literalless.size > 0 && addModifierLookups(data, ranked, parsed, literalless, new Set(unmatched), st, allowed)) ranked = topCandidates(data, st, RANKING.candidates);
+  const modifierLinks = literalless.size > 0 ? addModifierLookups(data, ranked, parsed, literalless, new Set(unmatched), st, allowed) : [];
+  if (modifierLinks.length > 0) ranked = topCandidates(data, st, RANKING.candidates);
   addBridges(data, ranked, evidence, lexical, unasked, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed);
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = addParents(data, ranked, limit, st, allowed);
+  if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
 
   const top = ranked[0];
   const coverageTop = top === undefined || totalIdf === 0 ? 0 : Math.min(1, st.matchedIdf[top]! / totalIdf);
@@ -521,16 +523,19 @@ const QUANTIFIERS: ReadonlySet<string> = new Set(
  * lookups — referenced directly or behind a junction (`release_group` → `…_secondary_type_join` → `…_type`) — rise
  * just below it. Returns whether anything changed.
  */
-function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: ParsedQuery, values: ReadonlySet<string>, unknown: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): boolean {
+function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: ParsedQuery, values: ReadonlySet<string>, unknown: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): ShareLink[] {
   const boosts = new Map<number, { value: number; text: string }>();
+  const links: ShareLink[] = [];
+  let from = -1;
   const offer = (d: number, value: number, text: string): void => {
-    if (!allowed(d) || st.score[d]! >= value) return;
+    if (!allowed(d)) return;
+    links.push({ d, of: from, share: value / st.score[from]! });
+    if (st.score[d]! >= value) return;
     const prev = boosts.get(d);
     if (prev === undefined || prev.value < value) boosts.set(d, { value, text });
   };
   const terms = parsed.terms;
   const queryTerms = new Set(terms.map((t) => t.term));
-  const top = ranked.slice(0, RANKING.modifierTop);
   for (let i = 0; i < terms.length; i++) {
     const v = terms[i]!;
     // A verb form ("rented films", "remastered albums") says what happened to the rows, not which kind they are.
@@ -552,12 +557,17 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
     }
     if (head === undefined) continue;
     const synonyms = new Set(cachedConcepts(data.conceptCache, data.lexicon, head.surface).filter((c) => c.startsWith('t')));
-    for (const h of top) {
+    // The tables the noun names outright (each word of the name is the noun or a thesaurus synonym of it), the best
+    // ranked first: the noun may name a table that other words of the question have not lifted yet.
+    let namedSeen = 0;
+    for (const h of ranked) {
+      if (namedSeen >= RANKING.modifierNamed) break;
       const hd = data.docs[h]!;
       if (hd.role === 'lookup' || hd.role === 'auxiliary') continue;
-      // The table the noun names outright: each word of its name is the noun or a thesaurus synonym of it.
       const named = hd.nameStems.every((w, k) => w === head.term || cachedConcepts(data.conceptCache, data.lexicon, hd.nameWords[k]!).some((c) => synonyms.has(c)));
       if (!named) continue;
+      namedSeen++;
+      from = h;
       const target = RANKING.modifierLookup * st.score[h]!;
       const label = `'${v.surface} ${head.surface}'`;
       // Code lists of h, directly or behind a junction: [lookup, junction or -1].
@@ -596,7 +606,29 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
     st.score[d] = b.value;
     pushExtra(st, d, { weight: add, text: b.text, show: 1.15 });
   }
-  return boosts.size > 0;
+  return links;
+}
+
+/** A table that rose to a share of another (a code list with the table its value qualifies). */
+interface ShareLink {
+  readonly d: number;
+  readonly of: number;
+  readonly share: number;
+}
+
+/**
+ * The tables that rise later (as a junction, on a join path, as a parent) would leave behind the code lists raised to
+ * a share of them: after the graph steps each keeps its share of the final score. Returns whether anything rose.
+ */
+function keepShares(links: readonly ShareLink[], st: QueryState): boolean {
+  let changed = false;
+  for (const { d, of, share } of links) {
+    const value = share * st.score[of]!;
+    if (st.score[d]! >= value) continue;
+    st.score[d] = value;
+    changed = true;
+  }
+  return changed;
 }
 
 /** Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing. */

@@ -48,6 +48,21 @@ describe('search: value words before a noun', () => {
     assert.ok(!after.includes('release_status') && !after.includes('release_packaging'), after.join(', '));
   });
 
+  it('keeps the code lists with their table when other words rank other tables first and the table rises later', () => {
+    // Many tables match "from the 70s" (dates, years) before `release` does; `release` rises later as a junction and a
+    // join path. Its code lists go up with it.
+    const dated = ['recording', 'release_group', 'event', 'label', 'place'].flatMap((e) => [
+      table(`${e}_first_release_date`, [e, 'year', 'month', 'day'], [fk([e], e)]),
+      table(e, ['id', 'name', 'begin_date_year', 'end_date_year']),
+    ]);
+    const tables = [...music(), table('release_first_release_date', ['release', 'year', 'month', 'day'], [fk(['release'], 'release')]), ...dated];
+    const res = buildSearchIndex({ tables: src(tables) }).search('bootleg albums from the 70s', { limit: 20 });
+    const top = names(res.hits);
+    assert.ok(top.includes('release') && top.includes('release_status'), top.join(', '));
+    const score = (n: string): number => res.hits.find((h) => h.qualifiedName === `public.${n}`)!.score;
+    assert.ok(score('release_status') >= 0.9 * score('release'), `${score('release_status')} vs ${score('release')}`);
+  });
+
   it('prefers the code list the question names, and ignores counting words and verb forms', () => {
     const index = buildSearchIndex({
       tables: src([
