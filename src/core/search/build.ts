@@ -448,6 +448,8 @@ export function cachedConcepts(cache: Map<string, readonly string[]>, lexicon: L
   return c;
 }
 
+/** How surely a name-holding table of people's things (`artist_credit (name)`) holds those people's names. */
+const OWNED_NAMES = 0.25;
 /** Built-in types that never hold words. */
 const NON_TEXT_TYPE = /^(?:(?:small|big|tiny|medium)?int(?:eger)?\d*|(?:small|big)?serial\d*|numeric|decimal|real|float\d*|double(?: precision)?|money|bool(?:ean)?|bit|date|time|timestamp|interval|year|uuid|bytea|blob|(?:var)?binary|jsonb?|xml|inet|cidr|macaddr8?|point|line|lseg|box|path|polygon|circle|tsvector|tsquery|oid|geometry|geography)\b/i;
 
@@ -519,7 +521,9 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
   // A code-list word as the head (`artist_type`: "type" is also "a person of a specified kind") names kinds, not people.
   if (LOOKUP_WORDS.has(head)) return { person: 0, place: 0 };
   const personNoun = head.length > 0 && lexicon.isPerson(head);
-  const person = personNoun ? (personColumn ? 1 : nameColumn ? 0.7 : 0) : personColumn ? 0.35 : 0;
+  // A name kept about people of the leading word (`artist_credit (name)`: the artist's name as credited).
+  const ownerNoun = nameWords.length >= 2 && lexicon.isPerson(nameWords[0]!);
+  const person = personNoun ? (personColumn ? 1 : nameColumn ? 0.7 : 0) : personColumn ? 0.35 : ownerNoun && nameColumn ? OWNED_NAMES : 0;
   const place = head.length > 0 && lexicon.isPlace(head) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
   return { person, place };
 }

@@ -65,6 +65,24 @@ describe('search: proper names in questions', () => {
     assert.ok(!r.hits.some((h) => h.qualifiedName === 'public.productlink' && h.why.some((w) => w.startsWith('holds places'))));
   });
 
+  it('reads a named table of people\'s things as holding their names, below the people themselves', () => {
+    // `artist_credit.name` is the artist's name as credited on a recording; `artist_tag` holds no name.
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name', 'begin_date_year']),
+      table('artist_credit', ['id', 'name', 'artist_count']),
+      table('artist_credit_name', ['artist_credit', 'position', 'artist', 'name', 'join_phrase'], [fk(['artist_credit'], 'artist_credit'), fk(['artist'], 'artist')]),
+      table('artist_tag', ['artist', 'tag', 'count'], [fk(['artist'], 'artist')]),
+      table('recording', ['id', 'name', 'artist_credit', 'length'], [fk(['artist_credit'], 'artist_credit')]),
+    ]);
+    const r = buildSearchIndex({ tables }).search('songs by Dolly Parton', { limit: 10 });
+    const why = (n: string): readonly string[] => r.hits.find((h) => h.qualifiedName === `public.${n}`)?.why ?? [];
+    const holds = (n: string): boolean => why(n).some((w) => w.startsWith("holds people, for 'Dolly Parton'"));
+    assert.ok(holds('artist') && holds('artist_credit') && holds('artist_credit_name'), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(!holds('artist_tag'));
+    const rank = (n: string): number => r.hits.findIndex((h) => h.qualifiedName === `public.${n}`);
+    assert.ok(rank('artist') < rank('artist_credit'), names(r.hits).join(', '));
+  });
+
   it('does not read an enum column named after a kind of person as a column of people', () => {
     // WordNet: a "rating" is also a naval rank, a person. An enum column holds a code, never a name.
     const film = table('film', ['film_id', 'title', column('rating', { dataType: 'public.mpaa_rating', enumLabels: ['G', 'PG', 'R'] })]);
