@@ -6,7 +6,7 @@
  */
 export const THESAURUS: readonly (readonly string[])[] = [
   ['song', 'track', 'tune', 'recording'],
-  ['singer', 'artist', 'vocalist', 'performer', 'musician', 'band'],
+  ['singer', 'artist', 'vocalist', 'performer', 'musician', 'band', 'choir', 'orchestra', 'ensemble'],
   ['album', 'record', 'release', 'disc'],
   ['movie', 'film', 'picture'],
   ['actor', 'actress', 'cast', 'performer', 'star'],
@@ -65,4 +65,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['alias', 'nickname', 'pseudonym'],
   ['edit', 'change', 'modification', 'revision'],
   ['duration', 'length', 'runtime'],
+  ['event', 'gig', 'concert', 'festival', 'recital'],
+  ['edition', 'reissue', 'pressing', 'release'],
+  ['venue', 'place', 'premises'],
 ];

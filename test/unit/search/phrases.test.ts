@@ -81,3 +81,27 @@ describe('search: abbreviations and names keep their dictionary senses to themse
     assert.equal(names(plain.hits)[0], 'genre', JSON.stringify(plain.hits.map((h) => [h.qualifiedName, h.why])));
   });
 });
+
+describe('search: everyday words for events, performers, editions and venues', () => {
+  /** A concert archive in the words of its designers: events at places, performers credited on releases. */
+  const archive = (): TableInfo[] => [
+    table('performer', ['id', 'name', 'formed_on']),
+    table('event', ['id', 'name', 'starts_on', 'place_id'], [fk(['place_id'], 'place')]),
+    table('place', ['id', 'name', 'city']),
+    table('release', ['id', 'title', 'released_on']),
+    table('invoice', ['id', 'total', 'issued_on']),
+  ];
+
+  for (const [question, expected] of [
+    ['gigs in 2019', 'event'],
+    ['festivals with the most acts', 'event'],
+    ['choirs formed before 1900', 'performer'],
+    ['how many reissues and pressings are there', 'release'],
+    ['the biggest venues', 'place'],
+  ] as const) {
+    it(`reaches ${expected} for "${question}"`, () => {
+      const hits = buildSearchIndex({ tables: src(archive()) }).search(question, { limit: 5 }).hits;
+      assert.equal(names(hits)[0], expected, hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    });
+  }
+});
