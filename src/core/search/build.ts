@@ -450,17 +450,18 @@ export function cachedConcepts(cache: Map<string, readonly string[]>, lexicon: L
 
 /** How surely a name-holding table of people's things (`artist_credit (name)`) holds those people's names. */
 const OWNED_NAMES = 0.25;
-/** Built-in types that never hold words. */
-const NON_TEXT_TYPE = /^(?:(?:small|big|tiny|medium)?int(?:eger)?\d*|(?:small|big)?serial\d*|numeric|decimal|real|float\d*|double(?: precision)?|money|bool(?:ean)?|bit|date|time|timestamp|interval|year|uuid|bytea|blob|(?:var)?binary|jsonb?|xml|inet|cidr|macaddr8?|point|line|lseg|box|path|polygon|circle|tsvector|tsquery|oid|geometry|geography)\b/i;
+/** Built-in types that never hold words (PostgreSQL, MySQL, SQLite and SQL Server spellings). */
+const NON_TEXT_TYPE = /^(?:(?:small|big|tiny|medium)?int(?:eger)?\d*|(?:small|big)?serial\d*|number|numeric|decimal|real|float\d*|double(?: precision)?|money|bool(?:ean)?|bit|date(?:time\d*)?|smalldatetime|time(?:stamp)?(?:tz)?|interval|year|uuid|uniqueidentifier|bytea|blob|(?:var)?binary|jsonb?|xml|inet|cidr|macaddr8?|point|line|lseg|box|path|polygon|circle|tsvector|tsquery|oid|geometry|geography)\b/i;
 
 /**
- * Whether a column of this type may hold words: text types do, and so do domains and other user types
- * (AdventureWorks' `"Name"` over varchar), whose base type the catalog does not record; built-in numbers,
- * dates, keys and binaries do not.
+ * Whether a column of this type may hold words: text types do, and so do domains and other user types that the
+ * catalog names with a schema or in quotes (AdventureWorks' `"Name"` over varchar), whose base type it does not
+ * record. Built-in numbers, dates, keys and binaries, arrays and unknown bare names do not.
  */
 function mayHoldText(dataType: string): boolean {
   if (/char|text|string|clob/i.test(dataType)) return true;
-  return !NON_TEXT_TYPE.test(dataType.replace(/^.*\./, '').replace(/"/g, '').trim()) && !/\[\]$/.test(dataType);
+  if (!/[".]/.test(dataType) || /\[\]$/.test(dataType)) return false;
+  return !NON_TEXT_TYPE.test(dataType.replace(/^.*\./, '').replace(/"/g, '').trim());
 }
 
 /** Words that, inside a column name, mark it as holding a person's name. */
