@@ -195,7 +195,7 @@ export class PostgresIntrospector implements Introspector {
   async close(): Promise<void> {
     const c = this.client;
     this.client = null;
-    if (c) await c.end().catch(() => undefined);
+    if (c) await endPromptly(c);
   }
 
   private async connect(): Promise<Client> {
@@ -318,4 +318,16 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
     e.name = 'AbortError';
     throw e;
   }
+}
+
+/**
+ * Ends a session without waiting for the server to close its side: the Terminate message is written and our side of
+ * the socket closed, and the socket is released as soon as that is flushed. Waiting for the server's close (its
+ * backend exiting) cost about 4 ms at the end of every run, a tenth of an unchanged re-index. The session only ever
+ * read, inside a transaction that ends with it, so there is nothing for the server to confirm.
+ */
+async function endPromptly(client: Client): Promise<void> {
+  const stream = (client as unknown as { connection?: { stream?: { once(event: 'finish', cb: () => void): void; destroy(): void } } }).connection?.stream;
+  stream?.once('finish', () => stream.destroy());
+  await client.end().catch(() => undefined);
 }
