@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client as PgClient } from 'pg';
 import initSqlJs from 'sql.js';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { createIntrospector, parseSourceSpec, type IntrospectResult } from '../../../src/core/sources';
@@ -33,6 +34,30 @@ describe('PostgreSQL hard cases (quoted, mixed-case, non-ASCII names; partitions
   it('runs on the embedded PGlite engine when SCHEMABRAIN_TEST_FORCE_PGLITE=1', function () {
     if (process.env.SCHEMABRAIN_TEST_FORCE_PGLITE !== '1') this.skip();
     assert.equal(pg.kind, 'pglite');
+  });
+
+  it('ends its session on close without waiting for the server: no backend of it is left', async function () {
+    if (pg.kind !== 'server') this.skip(); // pg_stat_activity of a real server is the proof
+    const app = `sb_close_probe_${process.pid}`;
+    const introspector = createIntrospector(parseSourceSpec(`${pg.urlFor(DB)}?application_name=${app}`));
+    const admin = new PgClient({ connectionString: pg.urlFor(DB) });
+    await admin.connect();
+    try {
+      const sessions = async (): Promise<number> => (await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [app])).rows[0].n;
+      assert.match(await introspector.structureDigest(), /^[0-9a-f]{64}$/);
+      assert.equal(await sessions(), 1, 'the digest ran in a session of its own');
+      const started = Date.now();
+      await introspector.close();
+      assert.ok(Date.now() - started < 1000, 'close does not wait long');
+      let left = await sessions();
+      for (let i = 0; i < 50 && left > 0; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        left = await sessions();
+      }
+      assert.equal(left, 0, 'the server ended the session');
+    } finally {
+      await admin.end();
+    }
   });
 
   it('lists user schemas with their comments and skips system schemas', () => {
