@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { Client as PgClient } from 'pg';
+import { withPgClient } from '../../test/support/pg';
 import { sha256Hex } from '../../src/core/audit/canonical';
 import { openAuditLog } from '../../src/core/audit/log';
 import type { AuditRowInput } from '../../src/core/audit/record';
@@ -40,13 +40,7 @@ function dbUrl(): { url: string; env: NodeJS.ProcessEnv } {
 }
 
 async function admin(sql: string): Promise<void> {
-  const c = new PgClient({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
+  await withPgClient(ADMIN_URL, (c) => c.query(sql));
 }
 
 function pct(xs: number[], p: number): number {

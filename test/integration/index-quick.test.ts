@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import { readJobStatus } from '../../src/core/indexing/job-status';
 import { createSecretChannel } from '../../src/core/secrets/channel';
 import { quickIndex } from '../../src/cli/index-quick';
 import { main } from '../../src/cli/main';
 import type { CliIO } from '../../src/cli/command';
 import { DIST_CLI, ROOT, ensureBuilt } from '../support/build';
-import { getTestPostgres } from '../support/pg';
+import { getTestPostgres, withPgClient } from '../support/pg';
 import type { TestPostgres } from '../support/pg';
 import { CHINOOK_SQLITE, tempDir } from '../support/server-harness';
 import { connectAdmin, MARIADB_URL, mariadbUnavailable, urlFor } from './mysql/support/mariadb';
@@ -58,13 +57,7 @@ describe('index: the quick unchanged check before the full command', function ()
   let quickOnlyCli: string;
 
   const sql = async (text: string): Promise<void> => {
-    const c = new Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(text);
-    } finally {
-      await c.end();
-    }
+    await withPgClient(url, (c) => c.query(text));
   };
 
   before(async () => {

@@ -204,3 +204,15 @@ async function pglitePostgres(): Promise<SharedPostgres> {
     },
   };
 }
+
+/** Runs `fn` on a client of its own connected to `url`, and ends it whatever happens. */
+export async function withPgClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const c = new Client({ connectionString: url });
+  c.on('error', () => undefined);
+  await c.connect();
+  try {
+    return await fn(c);
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}

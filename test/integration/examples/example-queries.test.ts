@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { Client } from 'pg';
 import { acquireCatalogLock } from '../../../src/core/catalog/lock';
 import { CatalogStore } from '../../../src/core/catalog/store';
 import { EnvelopeSchema } from '../../../src/core/envelope';
 import { loadExampleQueries, mineExampleQueries, saveExampleQueries, stripLiterals, replaceIdentifiers } from '../../../src/core/examples';
 import { loadSqlGuard } from '../../../src/core/sql';
-import { getTestPostgres } from '../../support/pg';
+import { getTestPostgres, withPgClient } from '../../support/pg';
 import type { TestPostgres } from '../../support/pg';
 import { indexInto, startHarness, tempDir } from '../../support/server-harness';
 import type { Harness } from '../../support/server-harness';
@@ -29,16 +28,6 @@ async function callTool(h: Harness, args: Record<string, unknown>): Promise<Env>
   return env as unknown as Env;
 }
 
-async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
-  const c = new Client({ connectionString: url });
-  c.on('error', () => undefined);
-  await c.connect();
-  try {
-    return await fn(c);
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
 
 const SCHEMA = `
 DROP TABLE IF EXISTS orders, customers, vault;
@@ -81,7 +70,7 @@ describe('get_example_queries on PostgreSQL without a readable pg_stat_statement
   before(async () => {
     pg = await getTestPostgres();
     await pg.ensureDatabase(DB);
-    await withClient(pg.urlFor(DB), async (c) => {
+    await withPgClient(pg.urlFor(DB), async (c) => {
       await c.query('DROP EXTENSION IF EXISTS pg_stat_statements').catch(() => undefined);
       await c.query(SCHEMA);
       const r = await c.query<{ v: string }>("SELECT current_setting('shared_preload_libraries', true) AS v").catch(() => ({ rows: [{ v: '' }] }));
@@ -107,7 +96,7 @@ describe('get_example_queries on PostgreSQL without a readable pg_stat_statement
   });
 
   it('says the library is not loaded when the extension exists but the server does not preload it', async function () {
-    const created = await withClient(pg.urlFor(DB), async (c) =>
+    const created = await withPgClient(pg.urlFor(DB), async (c) =>
       c
         .query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements')
         .then(() => true)
@@ -124,7 +113,7 @@ describe('get_example_queries on PostgreSQL without a readable pg_stat_statement
       assert.equal(env.data!.reason, 'not_loaded');
       assert.match(String(env.data!.note), /shared_preload_libraries/);
     }
-    await withClient(pg.urlFor(DB), (c) => c.query('DROP EXTENSION IF EXISTS pg_stat_statements'));
+    await withPgClient(pg.urlFor(DB), (c) => c.query('DROP EXTENSION IF EXISTS pg_stat_statements'));
   });
 });
 
@@ -142,9 +131,9 @@ describe('get_example_queries on a PostgreSQL cluster that preloads pg_stat_stat
       return;
     }
     cluster = started;
-    await withClient(cluster.urlFor('postgres'), (c) => c.query(`CREATE DATABASE ${DB}`));
+    await withPgClient(cluster.urlFor('postgres'), (c) => c.query(`CREATE DATABASE ${DB}`));
     const url = cluster.urlFor(DB);
-    await withClient(url, async (c) => {
+    await withPgClient(url, async (c) => {
       await c.query('CREATE EXTENSION pg_stat_statements');
       await c.query(SCHEMA);
       await c.query('SELECT pg_stat_statements_reset()');
@@ -220,7 +209,7 @@ describe('get_example_queries on a PostgreSQL cluster that preloads pg_stat_stat
   it('persists mined queries in the catalog for the indexer, and serves them when the live log is unavailable', async function () {
     if (!cluster) this.skip();
     const guard = await loadSqlGuard();
-    const mined = await withClient(cluster!.urlFor(DB), (c) => mineExampleQueries(c, guard));
+    const mined = await withPgClient(cluster!.urlFor(DB), (c) => mineExampleQueries(c, guard));
     assert.ok(mined.ok);
     assert.ok(mined.queries.length >= 5);
     assert.ok(mined.queries.every((q) => !/example\.org|e4da3b7f/.test(q.sql)), 'no literal reaches the catalog');
@@ -238,7 +227,7 @@ describe('get_example_queries on a PostgreSQL cluster that preloads pg_stat_stat
     } finally {
       lock.release();
     }
-    await withClient(cluster!.urlFor(DB), (c) => c.query('DROP EXTENSION pg_stat_statements'));
+    await withPgClient(cluster!.urlFor(DB), (c) => c.query('DROP EXTENSION pg_stat_statements'));
     const env = await callTool(h, { qualified_name: 'public.orders', limit: 1 });
     assert.equal(env.status, 'success');
     assert.equal(env.data!.origin, 'catalog');

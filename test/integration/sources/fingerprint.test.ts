@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
 import { createIntrospector, parseSourceSpec, tableFingerprint } from '../../../src/core/sources';
 import { loadScriptInto } from '../../support/datasets';
-import { getTestPostgres, type TestPostgres } from '../../support/pg';
+import { getTestPostgres, withPgClient, type TestPostgres } from '../../support/pg';
 
 const DB = 'sb_sources_fingerprint';
 
@@ -25,13 +24,7 @@ describe('Table fingerprints', function () {
   });
 
   async function exec(sql: string): Promise<void> {
-    const c = new Client({ connectionString: url });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
+    await withPgClient(url, (c) => c.query(sql));
   }
 
   it('are identical when the same database is introspected twice, and ignore new rows and statistics', async () => {
