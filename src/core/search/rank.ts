@@ -518,10 +518,10 @@ const QUANTIFIERS: ReadonlySet<string> = new Set(
 );
 
 /**
- * A value word before a noun ("bootleg albums", "vinyl LPs", "jazz combos"): the noun names a table among the top
- * hits (literally or through a thesaurus synonym), and the word is a value of one of that table's code lists, so its
- * lookups — referenced directly or behind a junction (`release_group` → `…_secondary_type_join` → `…_type`) — rise
- * just below it. Returns whether anything changed.
+ * A value word before a noun ("bootleg albums", "vinyl LPs", "jazz combos"): the noun names a table among the
+ * candidates (literally or through a thesaurus synonym), and the word is a value of one of that table's code lists, so
+ * its lookups — referenced directly or behind a junction (`release_group` → `…_secondary_type_join` → `…_type`) — rise
+ * just below it. Returns each offer as a share of the table that made it, for keepShares after the graph steps.
  */
 function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: ParsedQuery, values: ReadonlySet<string>, unknown: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): ShareLink[] {
   const boosts = new Map<number, { value: number; text: string }>();

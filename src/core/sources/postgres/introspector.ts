@@ -209,7 +209,7 @@ export class PostgresIntrospector implements Introspector {
       // A connect that failed mid-authentication (e.g. the server wants a password and none was given) leaves the
       // socket open until the server's authentication_timeout (60 s by default), which keeps the process alive:
       // close it now.
-      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+      socketOf(client)?.destroy();
       throw e;
     }
     this.client = client;
@@ -327,7 +327,12 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
  * read, inside a transaction that ends with it, so there is nothing for the server to confirm.
  */
 async function endPromptly(client: Client): Promise<void> {
-  const stream = (client as unknown as { connection?: { stream?: { once(event: 'finish', cb: () => void): void; destroy(): void } } }).connection?.stream;
-  stream?.once('finish', () => stream.destroy());
+  const socket = socketOf(client);
+  socket?.once('finish', () => socket.destroy());
   await client.end().catch(() => undefined);
+}
+
+/** The client's socket (node-postgres keeps it as `connection.stream`; not part of its typed API). */
+function socketOf(client: Client): { once(event: 'finish', cb: () => void): void; destroy(): void } | undefined {
+  return (client as unknown as { connection?: { stream?: { once(event: 'finish', cb: () => void): void; destroy(): void } } }).connection?.stream;
 }
