@@ -13,7 +13,7 @@ import type { PiiPolicy } from '../pii/policy';
 import { saveExampleQueries } from '../examples/store';
 import type { ExampleQuery } from '../examples/types';
 import { writeJobStatus } from './job-status';
-import { failRun, IndexCancelledError, summarizedSource, UNCHANGED_EVENT, unchangedOutcome } from './unchanged';
+import { failRun, IndexCancelledError, indexDigest, summarizedSource, UNCHANGED_EVENT, unchangedOutcome } from './unchanged';
 
 export { IndexCancelledError } from './unchanged';
 
@@ -154,7 +154,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
     throwIfCancelled();
     introspector = opts.deps.createIntrospector(opts.spec, { password: opts.password });
     // The digest query runs while the catalog file is read: one waits on the database, the other on the CPU.
-    const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
+    const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal }).then(indexDigest);
     digestSettled = digestRun.catch(() => undefined); // awaited below; a failed catalog open must not leave it unhandled
     // The summary written with the catalog answers "unchanged" without loading the SQLite engine or the catalog.
     const summarized = opts.full ? null : summarizedSource(opts.catalogPath, opts.spec);

@@ -3,6 +3,7 @@ import type { IndexEvent } from './run-index';
 import { acquireCatalogLock, type CatalogLock } from '../catalog/lock';
 import { readCatalogSummary } from '../catalog/summary';
 import type { Introspector } from '../sources/introspector';
+import { INDEX_FORMAT } from '../search/format';
 import type { SourceSpec } from '../sources/locator';
 import { writeJobStatus } from './job-status';
 
@@ -17,6 +18,15 @@ export interface SummarizedSource {
   readonly info: SourceInfo;
   readonly generation: number;
   readonly structureDigest: string;
+}
+
+/**
+ * The digest an index run records and compares: the source's structure digest and the search index format. A
+ * catalog indexed when the format was another one is therefore not "unchanged": its next run re-reads the source and
+ * writes the search index again, instead of leaving every server to rebuild it from the relations.
+ */
+export function indexDigest(sourceDigest: string): string {
+  return `${sourceDigest}:search-v${INDEX_FORMAT}`;
 }
 
 /** The source as the summary of the catalog file records it, or null when there is no usable record to compare. */
@@ -70,7 +80,7 @@ export async function quickUnchanged(opts: QuickCheckOptions): Promise<Unchanged
     writeJobStatus(opts.catalogPath, { state, source: opts.spec.name, pid: process.pid, startedAt: new Date(started).toISOString(), ...extra });
   // The digest query (a read of the source) runs while the catalog lock is taken.
   const introspector: Introspector = opts.introspector();
-  const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal });
+  const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal }).then(indexDigest);
   let lock: CatalogLock;
   try {
     lock = await acquireCatalogLock(opts.catalogPath);

@@ -1,6 +1,6 @@
 import type { PiiTag, TableInfo } from '../catalog/model';
 import type { BuildSearchIndexInput, SearchTableInput } from './types';
-import { INDEX_FORMAT } from './serialize';
+import { INDEX_FORMAT } from './format';
 
 /** Catalog artifact key of the persisted index (the format is part of it, so a new format never reads old bytes). */
 export const SEARCH_INDEX_ARTIFACT = `search-index/v${INDEX_FORMAT}`;

@@ -12,6 +12,7 @@
  * Text because the catalog stores it as TEXT, which a reader gets out of SQLite far faster than a BLOB.
  */
 import { WORDNET_SOURCE } from './data/wordnet-data';
+import { INDEX_FORMAT } from './format';
 import { assemble, buildFrame, withCatalogWords, type DocData, type EdgeData, type IndexBody, type IndexData, type IndexFrame, type TableRole, type ValueEntry } from './build';
 import { loadLexicon, type Lexicon } from './lexicon';
 import type { ForeignKeyInfo, PiiTag, TableInfo } from '../catalog/model';
@@ -20,12 +21,7 @@ import type { BuildSearchIndexInput } from './types';
 
 /** The bytes are UTF-8 text (stored as such, a reader decodes them natively): `SBSI<format>\n` and one JSON object. */
 const MAGIC = 'SBSI';
-/**
- * Bump when the tokeniser, the BM25F constants, the frame or the layout change: old bytes then fail to load.
- * v5: the header carries the frame ready to use and the stamp of the catalog it belongs to.
- * v6: a code list's labels (ColumnInfo.codeValues) enter the value index.
- */
-export const INDEX_FORMAT = 8;
+export { INDEX_FORMAT };
 
 interface Header {
   readonly format: number;

@@ -4,6 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { catalogSummaryPath, CatalogStore, decodeTableBody, encodeTableBody, readCatalogSummary } from '../../../src/core/catalog/store';
 import { runIndex } from '../../../src/core/indexing/run-index';
+import { indexDigest } from '../../../src/core/indexing/unchanged';
+import { INDEX_FORMAT } from '../../../src/core/search/format';
 import { createIntrospector } from '../../../src/core/sources';
 import { parseSourceSpec } from '../../../src/core/sources/locator';
 
@@ -36,6 +38,29 @@ describe('catalog summary and compact relation bodies', () => {
     assert.equal(again.mode, 'unchanged');
     fs.writeFileSync(catalogSummaryPath(catalogPath), '{"stamp":1}');
     assert.equal(readCatalogSummary(catalogPath), null);
+  });
+
+  it('re-reads a source once when the catalog was indexed with another search index format', async () => {
+    const spec = parseSourceSpec(CHINOOK, { name: 'chinook', env: {} });
+    const sourceDigest = await createIntrospector(spec).structureDigest({ sampleRows: 20 });
+    const before = await index();
+    // What an earlier version recorded: the source's digest alone (or under another format).
+    const store = await CatalogStore.open(catalogPath);
+    try {
+      const prior = store.getSourceByName('chinook')!;
+      assert.equal(prior.structureDigest, indexDigest(sourceDigest));
+      assert.ok(prior.structureDigest!.endsWith(`:search-v${INDEX_FORMAT}`));
+      store.writeSource({ info: prior.info, structureDigest: sourceDigest, schemas: store.loadSchemas(prior.info.id), enums: store.loadEnums(prior.info.id), changed: [], removed: [] });
+      store.save();
+    } finally {
+      store.close();
+    }
+    const rewritten = await index();
+    assert.equal(rewritten.generation, before.generation + 2, 'the run wrote the catalog (after the simulated old save)');
+    assert.equal(rewritten.tablesChanged, 0, 'no table changed: only the index was rewritten');
+    const again = await index();
+    assert.equal(again.mode, 'unchanged');
+    assert.equal(again.generation, rewritten.generation, 'and the next run writes nothing');
   });
 
   it('stores columns without their default fields and reads them back whole, in one field order', async () => {

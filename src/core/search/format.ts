@@ -1,0 +1,12 @@
+/**
+ * The format of a persisted search index (serialize.ts), in a module of its own so that the unchanged re-index
+ * (core/indexing/unchanged.ts, part of the small CLI bundle) can name it without loading the search code.
+ *
+ * Bump when the tokeniser, the BM25F constants, the frame or the layout change: old bytes then fail to load, and the
+ * next index run re-reads the source and writes the index again (the digest it records names the format).
+ * v5: the header carries the frame ready to use and the stamp of the catalog it belongs to.
+ * v6: a code list's labels (ColumnInfo.codeValues) enter the value index.
+ * v7: phrasal verbs, instruction words inside identifiers. v8: places and people in run-together names and domain
+ * types, names kept about people.
+ */
+export const INDEX_FORMAT = 8;
