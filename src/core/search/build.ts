@@ -458,7 +458,7 @@ const NON_TEXT_TYPE = /^(?:(?:small|big|tiny|medium)?int(?:eger)?\d*|(?:small|bi
  * catalog names with a schema or in quotes (AdventureWorks' `"Name"` over varchar), whose base type it does not
  * record. Built-in numbers, dates, keys and binaries, arrays and unknown bare names do not.
  */
-function mayHoldText(dataType: string): boolean {
+export function mayHoldText(dataType: string): boolean {
   if (/char|text|string|clob/i.test(dataType)) return true;
   if (!/[".]/.test(dataType) || /\[\]$/.test(dataType)) return false;
   return !NON_TEXT_TYPE.test(dataType.replace(/^.*\./, '').replace(/"/g, '').trim());

@@ -5,7 +5,7 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { BM25F, cachedConcepts, cachedTerms, valueKey, type IndexData } from './build';
+import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { parseQuery, type ParsedQuery } from './query';
 import { stem, textTerms } from './tokenize';
@@ -726,6 +726,18 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
       if (st.score[e.to]! < value) boosts.push([e.to, value, `the ${data.docs[e.to]!.name} that ${cd.name} belongs to`]);
     }
   }
+  // A subset table names its rows in the table it extends (`country_area` → `area`): the names come along with it,
+  // or with an answer table that points at it (`release_country.country`).
+  for (const c of ranked.slice(0, Math.max(1, limit) - 1)) {
+    const offer = (x: number, via: string): void => {
+      const y = subsetOf(data, x);
+      if (y < 0 || y === c || !allowed(y)) return;
+      const value = RANKING.parent * st.score[c]!;
+      if (st.score[y]! < value) boosts.push([y, value, `names the rows of ${via}`]);
+    };
+    offer(c, data.docs[c]!.name);
+    for (const e of data.edges[c]!) if (e.outgoing && e.to !== c) offer(e.to, `${data.docs[c]!.name}.${e.fromColumns.join(', ')}`);
+  }
   if (boosts.length === 0) return ranked;
   boosts.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
   for (const [d, value, text] of boosts) {
@@ -736,6 +748,20 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
     pushExtra(st, d, { weight: add, text, show: 1.2 });
   }
   return topCandidates(data, st, RANKING.candidates);
+}
+
+/**
+ * The table a subset table extends, or -1: its key is wholly its FK to that table, it holds no text of its own
+ * (`country_area (area)`, `premium_member (customer_id, since)`) and the table it extends has a name or title
+ * column, so its rows are named there. (`salesperson` extends `employee`, but its people are named further on.)
+ */
+function subsetOf(data: IndexData, d: number): number {
+  const doc = data.docs[d]!;
+  const pk = doc.table.primaryKey?.columns ?? [];
+  if (pk.length === 0 || doc.isBridge || doc.role === 'auxiliary') return -1;
+  const e = data.edges[d]!.find((x) => x.outgoing && x.to !== d && x.fromColumns.length === pk.length && pk.every((c) => x.fromColumns.includes(c)));
+  if (e === undefined || doc.table.columns.some((c) => !pk.includes(c.name) && mayHoldText(c.dataType))) return -1;
+  return data.docs[e.to]!.table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType)) ? e.to : -1;
 }
 
 /**

@@ -57,6 +57,41 @@ describe('search: completing the join set', () => {
     assert.ok(top.includes('salesorderdetail') && top.includes('salesorderheader'), top.join(', '));
     assert.ok(res.hits.find((h) => h.qualifiedName === 'public.salesorderheader')!.why.some((w) => w.includes('belongs to')));
   });
+
+  describe('subset tables', () => {
+    const withKey = (t: TableInfo, columns: string[]): TableInfo => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
+    // Countries are the areas listed in `country_area`; releases are issued in countries. Other tables compete for
+    // the same words so that `area` is not reached by any word of the question.
+    const tables = (): TableInfo[] => [
+      table('area', ['id', 'name', 'type', 'begin_date_year']),
+      withKey(table('country_area', ['area'], [fk(['area'], 'area')]), ['area']),
+      table('release', ['id', 'name', 'barcode', 'status'], [fk(['status'], 'release_status')]),
+      table('release_status', ['id', 'name', 'description']),
+      table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release'), fk(['country'], 'country_area', ['area'])]),
+      table('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+      table('label', ['id', 'name', 'label_code', 'area'], [fk(['area'], 'area')]),
+      table('medium', ['id', 'release', 'position', 'name'], [fk(['release'], 'release')]),
+      table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release'), fk(['tag'], 'tag')]),
+      table('tag', ['id', 'name', 'ref_count']),
+      table('editor', ['id', 'name', 'email', 'area'], [fk(['area'], 'area')]),
+    ];
+
+    it('brings the table that names the rows of a subset table the answer points at', () => {
+      const res = buildSearchIndex({ tables: src(tables()) }).search('countries with the most official releases', { limit: 6 });
+      const top = names(res.hits);
+      assert.ok(top.includes('release_country') && top.includes('area'), top.join(', '));
+      assert.ok(res.hits.find((h) => h.qualifiedName === 'public.area')!.why.some((w) => w.startsWith('names the rows of')), top.join(', '));
+    });
+
+    it('does not take a table with text of its own, or one whose target has no name, for a subset', () => {
+      const wordy = tables().map((t) => (t.name === 'country_area' ? withKey(table('country_area', ['area', 'note'], [fk(['area'], 'area')]), ['area']) : t));
+      const hit = buildSearchIndex({ tables: src(wordy) }).search('countries with the most official releases', { limit: 10 }).hits.find((h) => h.qualifiedName === 'public.area');
+      assert.ok(hit === undefined || !hit.why.some((w) => w.startsWith('names the rows of')), hit?.why.join(' | '));
+      const nameless = tables().map((t) => (t.name === 'area' ? table('area', ['id', 'type', 'begin_date_year']) : t));
+      const hit2 = buildSearchIndex({ tables: src(nameless) }).search('countries with the most official releases', { limit: 10 }).hits.find((h) => h.qualifiedName === 'public.area');
+      assert.ok(hit2 === undefined || !hit2.why.some((w) => w.startsWith('names the rows of')), hit2?.why.join(' | '));
+    });
+  });
 });
 
 describe('search: tables of people and places', () => {
