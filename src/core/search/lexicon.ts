@@ -52,6 +52,13 @@ const EXTRA_WORDS =
 let cached: Lexicon | null = null;
 
 /**
+ * Thesaurus concept ids start with a character that WordNet's ids (base-36 numbers, lower case) never hold, so a
+ * thesaurus group is never merged with the WordNet concept of the same number.
+ */
+const THESAURUS_MARK = 'T';
+export const isThesaurusConcept = (id: string): boolean => id.startsWith(THESAURUS_MARK);
+
+/**
  * Build the lexicon from the bundled data. The WordNet concept list is not parsed into a map: an array of entry
  * offsets into the sorted string is enough for a binary search per word, which keeps start-up to a few
  * milliseconds and the heap free of tens of thousands of small arrays. The immutable result is memoised per
@@ -64,7 +71,7 @@ export function loadLexicon(): Lexicon {
   const wordnet = conceptIndex(WORDNET_CONCEPTS);
   const thesaurus = new Map<string, string[]>();
   THESAURUS.forEach((group, i) => {
-    const id = `t${i}`;
+    const id = `${THESAURUS_MARK}${i}`;
     for (const w of group) {
       const list = thesaurus.get(w);
       if (list === undefined) thesaurus.set(w, [id]);

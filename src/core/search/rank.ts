@@ -7,6 +7,7 @@
  */
 import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type IndexData } from './build';
 import { schemaAreas } from './areas';
+import { isThesaurusConcept } from './lexicon';
 import { parseQuery, type ParsedQuery } from './query';
 import { stem, textTerms } from './tokenize';
 import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
@@ -177,7 +178,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     for (const concept of named ? [] : cachedConcepts(data.conceptCache, data.lexicon, qt.surface)) {
       const words = data.conceptTerms.get(concept);
       if (words === undefined) continue;
-      const factor = concept.startsWith('t') ? RANKING.thesaurus : RANKING.wordnet;
+      const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
       for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
     }
     if (from === to && !qt.phrasal && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface)) literalless.add(qt.surface);
@@ -556,7 +557,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
       break;
     }
     if (head === undefined) continue;
-    const synonyms = new Set(cachedConcepts(data.conceptCache, data.lexicon, head.surface).filter((c) => c.startsWith('t')));
+    const synonyms = new Set(cachedConcepts(data.conceptCache, data.lexicon, head.surface).filter(isThesaurusConcept));
     // The tables the noun names outright (each word of the name is the noun or a thesaurus synonym of it), the best
     // ranked first: the noun may name a table that other words of the question have not lifted yet.
     let namedSeen = 0;
@@ -949,7 +950,7 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
       const lemma = data.lexicon.lemma(w);
       if (qc.size === 0) continue;
       const related = (word: string): boolean => conceptsOf(word).some((c) => qc.has(c));
-      const viaThesaurus = (word: string): boolean => conceptsOf(word).some((c) => c.startsWith('t') && qc.has(c));
+      const viaThesaurus = (word: string): boolean => conceptsOf(word).some((c) => isThesaurusConcept(c) && qc.has(c));
       const kind = (word: string): string => (viaThesaurus(word) ? 'synonym' : 'related word');
       const nameWord = nameTerms.find((x) => related(x.surface));
       if (nameWord !== undefined) [text, weight] = [`${kind(nameWord.surface)} ${lemma}→${nameWord.surface}`, 2];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
-import { buildSearchIndex, findMentions, loadLexicon, type SearchTableInput } from '../../../src/core/search/index';
+import { buildSearchIndex, findMentions, isThesaurusConcept, loadLexicon, type SearchTableInput } from '../../../src/core/search/index';
 import { catalogBuilders, fk, names, src } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text'));
@@ -129,9 +129,22 @@ describe('search: tables of people and places', () => {
 describe('search: lexicon senses', () => {
   it('keeps the thesaurus sense of a word from following its -ing noun to the verb stem', () => {
     const lexicon = loadLexicon();
-    const shared = (a: string, b: string): boolean => lexicon.concepts(a).some((c) => c.startsWith('t') && lexicon.concepts(b).includes(c));
+    const shared = (a: string, b: string): boolean => lexicon.concepts(a).some((c) => isThesaurusConcept(c) && lexicon.concepts(b).includes(c));
     assert.equal(shared('album', 'recording'), false);
     assert.equal(shared('album', 'records'), true);
     assert.equal(shared('song', 'recording'), true);
+  });
+
+  it('never merges a thesaurus group with the WordNet concept of the same number', () => {
+    const lexicon = loadLexicon();
+    const related = (a: string, b: string): boolean => lexicon.concepts(a).some((c) => lexicon.concepts(b).includes(c));
+    // WordNet words whose concept ids were spelled like the first thesaurus groups' ids (dishes and actors,
+    // decades and orders, teenagers and customers).
+    for (const [a, b] of [['pizza', 'actor'], ['special', 'cast'], ['sixties', 'order'], ['teenager', 'customer'], ['verse', 'vendor'], ['ruckus', 'singer']]) {
+      assert.equal(related(a!, b!), false, `${a} ~ ${b}`);
+    }
+    assert.equal(related('client', 'customer'), true);
+    assert.ok(lexicon.concepts('customer').some(isThesaurusConcept));
+    assert.ok(!lexicon.concepts('pizza').some(isThesaurusConcept));
   });
 });
