@@ -23,6 +23,14 @@ export const RANKING = {
   mention: 2.0,
   /** Share of `mention` for a question that asks "who" without naming anyone. */
   asksPerson: 0.5,
+  /** The question's strongest word hits that tables of people and places are measured against. */
+  mentionContext: 8,
+  /** Share of a person or place signal lost by a table far (over two FK steps) from those hits. */
+  mentionAway: 0.3,
+  /** Nearness of a table two FK steps from one of those hits (1 for the hits and their neighbours). */
+  mentionTwoSteps: 0.7,
+  /** Catalogs with more tables of one kind than this skip the nearness measure. */
+  mentionContextDocs: 64,
   /** Multiplier per fraction of the table name's words the question covers. */
   nameCoverage: 0.35,
   /** Largest boost of the hub prior, for the most joined table of the catalog (log of FK degree). */
@@ -355,6 +363,10 @@ function idfOf(n: number, df: number): number {
  */
 function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number {
   let added = 0;
+  // The tables the question's words reached most strongly: a table of people or places near them is more likely the
+  // one meant than one in another part of the catalog (the artist of "songs Quincy Jones produced", not the site's
+  // editors).
+  let context: Set<number> | null = null;
   for (const kind of ['person', 'place'] as const) {
     const named = parsed.mentions.find((m) => m.kind === kind);
     // "Who …?" asks for people without naming one: the tables of people count, at a lower weight.
@@ -365,9 +377,12 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
     const strength = kind === 'person' ? data.personTable : data.placeTable;
     const idf = idfOf(data.docs.length, docs.length);
     added += weight * idf;
+    // Before any mention is scored, the touched tables are the ones the words reached.
+    if (docs.length <= RANKING.mentionContextDocs) context ??= new Set(topCandidates(data, st, RANKING.mentionContext));
+    const near = docs.length <= RANKING.mentionContextDocs && context !== null && context.size > 0 ? nearness(data, docs, context) : null;
     for (const d of docs) {
       if (!allowed(d)) continue;
-      const s = weight * RANKING.mention * idf * strength[d]!;
+      const s = weight * RANKING.mention * idf * strength[d]! * (near === null ? 1 : 1 - RANKING.mentionAway * (1 - near.get(d)!));
       st.touch(d);
       st.score[d]! += s;
       st.matchedIdf[d]! += idf;
@@ -375,6 +390,22 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
     }
   }
   return added;
+}
+
+/** For each doc: 1 when it or a neighbour is in `context`, `mentionTwoSteps` when one two FK steps away is, else 0. */
+function nearness(data: IndexData, docs: ArrayLike<number>, context: ReadonlySet<number>): Map<number, number> {
+  const out = new Map<number, number>();
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!;
+    let near = context.has(d) ? 1 : 0;
+    for (const e of data.edges[d]!) {
+      if (near === 1) break;
+      if (context.has(e.to)) near = 1;
+      else if (near === 0 && data.edges[e.to]!.some((e2) => context.has(e2.to))) near = RANKING.mentionTwoSteps;
+    }
+    out.set(d, near);
+  }
+  return out;
 }
 
 /** True when `word` (stemmed) is an index term of some table's name, columns or comments. */

@@ -117,6 +117,23 @@ describe('search: tables of people and places', () => {
     assert.ok(j === undefined || !j.why.some((w) => w.startsWith('holds places')), j?.why.join('; '));
   });
 
+  it('prefers the table of people near the tables the other words reach', () => {
+    // Two tables of people: the artists of the music catalog and the site's editors, who edit and vote.
+    const people = (): SearchTableInput[] =>
+      src([
+        table('artist', ['id', 'name', 'sort_name', 'gender']),
+        table('recording', ['id', 'name', 'length', 'comment']),
+        table('link', ['id']),
+        junction('artist', 'recording'),
+        table('editor', ['id', 'name', 'email', 'gender', 'bio', 'member_since']),
+        table('edit', ['id', 'editor', 'status', 'open_time'], [fk(['editor'], 'editor')]),
+        table('vote', ['id', 'editor', 'edit', 'vote_time'], [fk(['editor'], 'editor'), fk(['edit'], 'edit')]),
+      ]);
+    const score = (q: string, t: string): number => buildSearchIndex({ tables: people() }).search(q, { limit: 10 }).hits.find((h) => h.qualifiedName === `public.${t}`)?.score ?? 0;
+    assert.ok(score('songs Quincy Jones recorded', 'artist') > score('songs Quincy Jones recorded', 'editor'));
+    assert.ok(score('votes cast by Quincy Jones', 'editor') > score('votes cast by Quincy Jones', 'artist'));
+  });
+
   it('reads a capitalised name in mid-sentence as a person even when its first name is a common word', () => {
     const lexicon = loadLexicon();
     assert.deepEqual(findMentions('paycheck history for Ken Sánchez', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
