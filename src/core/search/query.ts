@@ -107,7 +107,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
       probes.add(gram);
     }
   }
-  const asksPerson = words.some((w) => PERSON_QUESTION_WORDS.has(w.toLowerCase()));
+  const names = (w: string): boolean => common.isPerson?.(w.toLowerCase()) === true;
+  // "customers who paid": a relative clause about people the question already names is not a question for people.
+  const asksPerson = words.some((w, i) => PERSON_QUESTION_WORDS.has(w.toLowerCase()) && !(i > 0 && PERSON_RELATIVE.has(w.toLowerCase()) && names(words[i - 1]!)));
   return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common), asksPerson, properWords: proper };
 }
 
@@ -143,6 +145,8 @@ function inNounPhrase(words: readonly string[], i: number): boolean {
 const PHRASAL_PARTICLES: ReadonlySet<string> = new Set(['back', 'out', 'up', 'off', 'in', 'down', 'over', 'away', 'on']);
 
 const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);
+/** The question words that also open a relative clause after a noun ("customers who", "artists whose"). */
+const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);
 
 /** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
 const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'du', 'bin', 'al', 'dos', 'das']);

@@ -392,6 +392,8 @@ export interface Vocabulary {
   has(word: string): boolean;
   /** Optional: true for nouns naming a kind of place (the lexicon provides it). */
   isPlace?(word: string): boolean;
+  /** Optional: true for nouns naming a kind of person. */
+  isPerson?(word: string): boolean;
   /** Optional: the known phrasal verb a verb and a particle make (`brought`, `back` → `bring_back`), or null. */
   phrase?(verb: string, particle: string): string | null;
 }

@@ -98,6 +98,13 @@ describe('search: query words', () => {
     );
   });
 
+  it('reads "who" after a kind of person as a relative clause, not a question for people', () => {
+    const lexicon = loadLexicon();
+    const asks = (q: string): boolean => parseQuery(q, lexicon).asksPerson;
+    for (const q of ['who sold the most bikes?', 'Tell me who wrote Yesterday', 'whose albums sold best', 'the store whoever placed order 42 shops at']) assert.equal(asks(q), true, q);
+    for (const q of ['customers who paid with a card', 'employees whose pay rose', 'artists who were members of bands']) assert.equal(asks(q), false, q);
+  });
+
   it('reads a year or a decade as a question about dates', () => {
     const lexicon = loadLexicon();
     const implied = (q: string): string[] => parseQuery(q, lexicon).terms.filter((t) => t.weight < 1).map((t) => t.surface);
