@@ -105,3 +105,25 @@ describe('search: everyday words for events, performers, editions and venues', (
     });
   }
 });
+
+describe('search: everyday words for shops, stock and renters', () => {
+  /** A retailer in its designers' words: stores, the inventory they keep, and the customers who rent from them. */
+  const retail = (): TableInfo[] => [
+    table('store', ['id', 'name', 'opened_on']),
+    table('inventory', ['id', 'store_id', 'quantity', 'counted_on'], [fk(['store_id'], 'store')]),
+    table('customer', ['id', 'name', 'joined_on']),
+    table('rental', ['id', 'customer_id', 'rented_on'], [fk(['customer_id'], 'customer')]),
+    table('invoice', ['id', 'total', 'issued_on']),
+  ];
+
+  for (const [question, expected] of [
+    ['outlets opened since 2020', 'store'],
+    ['what is in the warehouse', 'inventory'],
+    ['tenants who joined this year', 'customer'],
+  ] as const) {
+    it(`reaches ${expected} for "${question}"`, () => {
+      const hits = buildSearchIndex({ tables: src(retail()) }).search(question, { limit: 5 }).hits;
+      assert.equal(names(hits)[0], expected, hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    });
+  }
+});
