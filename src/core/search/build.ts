@@ -8,6 +8,7 @@
  */
 import type { ColumnInfo, TableInfo } from '../catalog/model';
 import { loadLexicon, type Lexicon } from './lexicon';
+import { THESAURUS } from './thesaurus';
 import { identifierTerms, segmentWord, splitIdentifierRaw, stem, textTerms, type Term } from './tokenize';
 import type { BuildSearchIndexInput, SchemaArea } from './types';
 
@@ -525,8 +526,26 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
   // A name kept about people of the leading word (`artist_credit (name)`: the artist's name as credited).
   const ownerNoun = nameWords.length >= 2 && lexicon.isPerson(nameWords[0]!);
   const person = personNoun ? (personColumn ? 1 : nameColumn ? 0.7 : 0) : personColumn ? 0.35 : ownerNoun && nameColumn ? OWNED_NAMES : 0;
-  const place = head.length > 0 && lexicon.isPlace(head) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
+  const place = head.length > 0 && isPlaceNoun(head, lexicon) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
   return { person, place };
+}
+
+/** The other words of the thesaurus groups a word belongs to: the sense the data models mean by it. */
+const THESAURUS_PEERS: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>();
+  for (const group of THESAURUS) for (const w of group) out.set(w, [...(out.get(w) ?? []), ...group.filter((x) => x !== w)]);
+  return out;
+})();
+
+/**
+ * A noun naming a kind of place. A word of a thesaurus group keeps a place sense only when another word of its group
+ * has one too: `track` is a song there (with song, tune, recording), not WordNet's path or racecourse; `place` stays
+ * a place (with venue, premises).
+ */
+function isPlaceNoun(word: string, lexicon: Lexicon): boolean {
+  if (!lexicon.isPlace(word)) return false;
+  const peers = THESAURUS_PEERS.get(word) ?? THESAURUS_PEERS.get(lexicon.lemma(word));
+  return peers === undefined || peers.some((p) => lexicon.isPlace(p));
 }
 
 /** Entity and metric words keyed by `source\0schema.table` (or `\0schema.table` / `\0table` when unscoped). */

@@ -7,6 +7,7 @@
  * v5: the header carries the frame ready to use and the stamp of the catalog it belongs to.
  * v6: a code list's labels (ColumnInfo.codeValues) enter the value index.
  * v7: phrasal verbs, instruction words inside identifiers. v8: places and people in run-together names and domain
- * types, names kept about people. v9: thesaurus concept ids no longer share their spelling with WordNet's.
+ * types, names kept about people. v9: thesaurus concept ids no longer share their spelling with WordNet's;
+ * a thesaurus word keeps a WordNet place sense only with a place word in its group.
  */
 export const INDEX_FORMAT = 9;

@@ -134,6 +134,17 @@ describe('search: tables of people and places', () => {
     assert.ok(score('votes cast by Quincy Jones', 'editor') > score('votes cast by Quincy Jones', 'artist'));
   });
 
+  it('reads a table name by its thesaurus sense, not another WordNet sense, when it decides what holds places', () => {
+    // WordNet's `track` is also a path or a racecourse; in the thesaurus it is a song. `place` keeps its place sense.
+    const index = buildSearchIndex({
+      tables: src([table('track', ['id', 'name', 'length', 'position']), table('place', ['id', 'name', 'coordinates']), table('genre', ['id', 'name'])]),
+    });
+    const hits = index.search('what is in Oslo', { limit: 5 }).hits;
+    assert.equal(hits[0]?.qualifiedName, 'public.place', hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    const track = hits.find((h) => h.qualifiedName === 'public.track');
+    assert.ok(track === undefined || !track.why.some((w) => w.startsWith('holds places')), track?.why.join('; '));
+  });
+
   it('reads a capitalised name in mid-sentence as a person even when its first name is a common word', () => {
     const lexicon = loadLexicon();
     assert.deepEqual(findMentions('paycheck history for Ken Sánchez', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
