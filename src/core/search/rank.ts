@@ -240,7 +240,13 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     return u;
   };
   for (const d of ranked) {
-    const { nameWords: words, nameStems } = data.docs[d]!;
+    // A run-together name counts by its parts when the question names every part (`productcategory` for "product
+    // categories"); otherwise by its words as written.
+    const doc = data.docs[d]!;
+    const parts = doc.nameParts.length !== doc.nameWords.length ? doc.nameParts.map(stem) : null;
+    const whole = parts !== null && parts.every((p) => queryTerms.has(p));
+    const words = whole ? doc.nameParts : doc.nameWords;
+    const nameStems = whole ? parts : doc.nameStems;
     if (words.length === 0) continue;
     let cover = 0;
     for (let i = 0; i < words.length; i++) {

@@ -58,6 +58,23 @@ describe('search: completing the join set', () => {
     assert.ok(res.hits.find((h) => h.qualifiedName === 'public.salesorderheader')!.why.some((w) => w.includes('belongs to')));
   });
 
+  it('counts a run-together name the question names in full as covered', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('product', ['id', 'name', 'color', 'subcategory_id'], [fk(['subcategory_id'], 'productsubcategory')]),
+        table('productsubcategory', ['id', 'name', 'category_id'], [fk(['category_id'], 'productcategory')]),
+        table('productcategory', ['id', 'name']),
+        table('productreview', ['id', 'product_id', 'rating', 'comments'], [fk(['product_id'], 'product')]),
+        table('category_budget', ['id', 'category', 'amount']),
+      ]),
+    });
+    const hits = index.search('product categories', { limit: 5 }).hits;
+    const top = names(hits);
+    assert.equal(top[0], 'productcategory', top.join(', '));
+    // Well ahead of the tables that share only one of its words.
+    assert.ok(hits[1]!.score < 0.75, hits.map((h) => `${h.qualifiedName} ${h.score.toFixed(3)}`).join(', '));
+  });
+
   describe('subset tables', () => {
     const withKey = (t: TableInfo, columns: string[]): TableInfo => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
     // Countries are the areas listed in `country_area`; releases are issued in countries. Other tables compete for
