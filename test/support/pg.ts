@@ -112,16 +112,7 @@ function quoteIdent(name: string): string {
 }
 
 function serverPostgres(adminUrl: string): SharedPostgres {
-  const admin = async <T>(fn: (c: Client) => Promise<T>): Promise<T> => {
-    const c = new Client({ connectionString: adminUrl });
-    c.on('error', () => undefined);
-    await c.connect();
-    try {
-      return await fn(c);
-    } finally {
-      await c.end().catch(() => undefined);
-    }
-  };
+  const admin = <T>(fn: (c: Client) => Promise<T>): Promise<T> => withPgClient(adminUrl, fn);
   return {
     kind: 'server',
     urlFor: (db) => withDatabase(adminUrl, db),
