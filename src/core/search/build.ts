@@ -132,8 +132,17 @@ export interface IndexData extends IndexFrame, IndexBody {
   readonly filterMasks: Map<string, Uint8Array>;
   /** Tokenised table text for explanations, by doc (bounded; rank.ts fills it). */
   readonly explainCache: Map<number, ExplainTokens>;
+  /** Per doc, what rank.ts derives from its table alone the first time a query needs it. */
+  readonly docCache: Map<number, DocDerived>;
   /** Per-index scratch for queries (single-threaded), so that a query allocates nothing proportional to the catalog. */
   readonly scratch: Scratch;
+}
+
+export interface DocDerived {
+  /** Stems of `nameParts`. */
+  partStems?: readonly string[];
+  /** The table a subset table extends, or -1 (rank.ts, subsetOf). */
+  subsetOf?: number;
 }
 
 export interface ExplainTokens {
@@ -246,7 +255,7 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
     seen: new Uint8Array(n),
     local: [],
   };
-  return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), scratch };
+  return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
 }
 
 /**

@@ -5,7 +5,7 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type IndexData } from './build';
+import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept } from './lexicon';
 import { parseQuery, type ParsedQuery } from './query';
@@ -243,7 +243,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A run-together name counts by its parts when the question names every part (`productcategory` for "product
     // categories"); otherwise by its words as written.
     const doc = data.docs[d]!;
-    const parts = doc.nameParts.length !== doc.nameWords.length ? doc.nameParts.map(stem) : null;
+    const parts = doc.nameParts.length !== doc.nameWords.length ? partStems(data, d) : null;
     const whole = parts !== null && parts.every((p) => queryTerms.has(p));
     const words = whole ? doc.nameParts : doc.nameWords;
     const nameStems = whole ? parts : doc.nameStems;
@@ -383,9 +383,12 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
     const strength = kind === 'person' ? data.personTable : data.placeTable;
     const idf = idfOf(data.docs.length, docs.length);
     added += weight * idf;
-    // Before any mention is scored, the touched tables are the ones the words reached.
-    if (docs.length <= RANKING.mentionContextDocs) context ??= new Set(topCandidates(data, st, RANKING.mentionContext));
-    const near = docs.length <= RANKING.mentionContextDocs && context !== null && context.size > 0 ? nearness(data, docs, context) : null;
+    let near: Map<number, number> | null = null;
+    if (docs.length <= RANKING.mentionContextDocs) {
+      // Before any mention is scored, the touched tables are the ones the words reached.
+      context ??= new Set(topCandidates(data, st, RANKING.mentionContext));
+      if (context.size > 0) near = nearness(data, docs, context);
+    }
     for (const d of docs) {
       if (!allowed(d)) continue;
       const s = weight * RANKING.mention * idf * strength[d]! * (near === null ? 1 : 1 - RANKING.mentionAway * (1 - near.get(d)!));
@@ -746,7 +749,8 @@ function addQualifiers(data: IndexData, ranked: number[], limit: number, evidenc
  */
 function addParents(data: IndexData, ranked: number[], limit: number, st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
-  for (const c of ranked.slice(0, Math.max(1, limit) - 1)) {
+  const answer = ranked.slice(0, Math.max(1, limit) - 1);
+  for (const c of answer) {
     const cd = data.docs[c]!;
     const words = cd.nameParts;
     if (words.length < 2 || cd.role === 'lookup' || cd.role === 'auxiliary') continue;
@@ -764,18 +768,7 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
       if (st.score[e.to]! < value) boosts.push([e.to, value, `the ${data.docs[e.to]!.name} that ${cd.name} belongs to`]);
     }
   }
-  // A subset table names its rows in the table it extends (`country_area` → `area`): the names come along with it,
-  // or with an answer table that points at it (`release_country.country`).
-  for (const c of ranked.slice(0, Math.max(1, limit) - 1)) {
-    const offer = (x: number, via: string): void => {
-      const y = subsetOf(data, x);
-      if (y < 0 || y === c || !allowed(y)) return;
-      const value = RANKING.parent * st.score[c]!;
-      if (st.score[y]! < value) boosts.push([y, value, `names the rows of ${via}`]);
-    };
-    offer(c, data.docs[c]!.name);
-    for (const e of data.edges[c]!) if (e.outgoing && e.to !== c) offer(e.to, `${data.docs[c]!.name}.${e.fromColumns.join(', ')}`);
-  }
+  for (const c of answer) addNamers(data, c, st, allowed, boosts);
   if (boosts.length === 0) return ranked;
   boosts.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
   for (const [d, value, text] of boosts) {
@@ -789,11 +782,43 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
 }
 
 /**
+ * A subset table names its rows in the table it extends (`country_area` → `area`): the names come along with it, or
+ * with an answer table `c` that points at it (`release_country.country`).
+ */
+function addNamers(data: IndexData, c: number, st: QueryState, allowed: (d: number) => boolean, boosts: Array<[number, number, string]>): void {
+  const offer = (x: number, via: string): void => {
+    const y = subsetOf(data, x);
+    if (y < 0 || y === c || !allowed(y)) return;
+    const value = RANKING.parent * st.score[c]!;
+    if (st.score[y]! < value) boosts.push([y, value, `names the rows of ${via}`]);
+  };
+  offer(c, data.docs[c]!.name);
+  for (const e of data.edges[c]!) if (e.outgoing && e.to !== c) offer(e.to, `${data.docs[c]!.name}.${e.fromColumns.join(', ')}`);
+}
+
+/** What rank.ts derives from a doc's table alone, kept for the next query. */
+function derived(data: IndexData, d: number): DocDerived {
+  let x = data.docCache.get(d);
+  if (x === undefined) data.docCache.set(d, (x = {}));
+  return x;
+}
+
+function partStems(data: IndexData, d: number): readonly string[] {
+  const x = derived(data, d);
+  return (x.partStems ??= data.docs[d]!.nameParts.map(stem));
+}
+
+/**
  * The table a subset table extends, or -1: its key is wholly its FK to that table, it holds no text of its own
  * (`country_area (area)`, `premium_member (customer_id, since)`) and the table it extends has a name or title
  * column, so its rows are named there. (`salesperson` extends `employee`, but its people are named further on.)
  */
 function subsetOf(data: IndexData, d: number): number {
+  const x = derived(data, d);
+  return (x.subsetOf ??= extendedTable(data, d));
+}
+
+function extendedTable(data: IndexData, d: number): number {
   const doc = data.docs[d]!;
   const pk = doc.table.primaryKey?.columns ?? [];
   if (pk.length === 0 || doc.isBridge || doc.role === 'auxiliary') return -1;
