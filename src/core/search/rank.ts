@@ -5,7 +5,7 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type DocDerived, type IndexData } from './build';
+import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept } from './lexicon';
 import { parseQuery, type ParsedQuery } from './query';
@@ -753,19 +753,14 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
   for (const c of answer) {
     const cd = data.docs[c]!;
     const words = cd.nameParts;
-    if (words.length < 2 || cd.role === 'lookup' || cd.role === 'auxiliary') continue;
-    const stem = words.slice(0, -1);
+    if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
+    const lead = words.slice(0, -1);
     for (const e of data.edges[c]!) {
       if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
-      const pw = data.docs[e.to]!.nameParts;
-      if (data.docs[e.to]!.role !== 'entity') continue;
-      // `release` for `release_country`; `salesorderheader` for `salesorderdetail` (same words but the last).
-      // A junction (`artist_tag`) belongs to both its ends alike: only its header sibling counts as its whole.
-      const sibling = pw.length === words.length && pw[pw.length - 1] !== words[words.length - 1];
-      const sameStem = sibling || (pw.length === stem.length && cd.role !== 'bridge');
-      if (!sameStem || !stem.every((w, i) => pw[i] === w)) continue;
+      const pd = data.docs[e.to]!;
+      if (!isWholeOf(pd.nameParts, pd.role, words, cd.role, lead)) continue;
       const value = RANKING.parent * st.score[c]!;
-      if (st.score[e.to]! < value) boosts.push([e.to, value, `the ${data.docs[e.to]!.name} that ${cd.name} belongs to`]);
+      if (st.score[e.to]! < value) boosts.push([e.to, value, `the ${pd.name} that ${cd.name} belongs to`]);
     }
   }
   for (const c of answer) addNamers(data, c, st, allowed, boosts);
@@ -779,6 +774,24 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
     pushExtra(st, d, { weight: add, text, show: 1.2 });
   }
   return topCandidates(data, st, RANKING.candidates);
+}
+
+/** Last words of a table that collects rows of the table named by its other words (`release_group`, `product_set`). */
+const COLLECTIVE_WORDS: ReadonlySet<string> = new Set(['group', 'set', 'family', 'collection', 'series', 'batch', 'bundle', 'cluster']);
+
+/**
+ * Whether a table named `pw` that a table named `words` points at is the whole that table is part of:
+ * - `release` for `release_country`, `salesorderheader` for `salesorderdetail`: the same words but the last (a
+ *   junction such as `artist_tag` belongs to both its ends alike, so only its header sibling counts);
+ * - `release_group` for `release`: the same words and a collective one.
+ */
+function isWholeOf(pw: readonly string[], parentRole: DocData['role'], words: readonly string[], childRole: DocData['role'], lead: readonly string[]): boolean {
+  if (parentRole === 'lookup' || parentRole === 'auxiliary') return false;
+  if (pw.length === words.length + 1) return COLLECTIVE_WORDS.has(pw[pw.length - 1]!) && words.every((w, i) => pw[i] === w);
+  if (words.length < 2 || parentRole !== 'entity') return false;
+  const sibling = pw.length === words.length && pw[pw.length - 1] !== words[words.length - 1];
+  const sameStem = sibling || (pw.length === lead.length && childRole !== 'bridge');
+  return sameStem && lead.every((w, i) => pw[i] === w);
 }
 
 /**

@@ -58,6 +58,36 @@ describe('search: completing the join set', () => {
     assert.ok(res.hits.find((h) => h.qualifiedName === 'public.salesorderheader')!.why.some((w) => w.includes('belongs to')));
   });
 
+  describe('collective wholes', () => {
+    // Each release is one edition of a release group; other tables compete for the question's words so that the
+    // group is not reached by a word of its own.
+    const tables = (groupName: string): TableInfo[] => [
+      table(groupName, ['id', 'name', 'comment', 'artist_credit'], [fk(['artist_credit'], 'artist_credit')]),
+      table('artist_credit', ['id', 'name', 'artist_count']),
+      table('release', ['id', 'name', 'barcode', 'release_group', 'status'], [fk(['release_group'], groupName), fk(['status'], 'release_status')]),
+      table('release_status', ['id', 'name', 'description']),
+      table('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+      table('label', ['id', 'name', 'label_code']),
+      table('medium', ['id', 'release', 'position', 'name'], [fk(['release'], 'release')]),
+      table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release'), fk(['tag'], 'tag')]),
+      table('tag', ['id', 'name', 'ref_count']),
+    ];
+    const search = (groupName: string) => buildSearchIndex({ tables: src(tables(groupName)) }).search('releases with the most barcodes', { limit: 4 });
+
+    it('brings the group a table of members points at, named like the members and a collective word', () => {
+      const res = search('release_group');
+      const top = names(res.hits);
+      assert.equal(top[0], 'release', top.join(', '));
+      assert.ok(top.includes('release_group'), top.join(', '));
+      assert.ok(res.hits.find((h) => h.qualifiedName === 'public.release_group')!.why.some((w) => w.includes('that release belongs to')));
+    });
+
+    it('does not take a table named with another last word for the whole', () => {
+      const hit = search('release_extra').hits.find((h) => h.qualifiedName === 'public.release_extra');
+      assert.ok(hit === undefined || !hit.why.some((w) => w.includes('belongs to')), hit?.why.join(' | '));
+    });
+  });
+
   it('counts a run-together name the question names in full as covered', () => {
     const index = buildSearchIndex({
       tables: src([
