@@ -752,13 +752,11 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
   const answer = ranked.slice(0, Math.max(1, limit) - 1);
   for (const c of answer) {
     const cd = data.docs[c]!;
-    const words = cd.nameParts;
     if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
-    const lead = words.slice(0, -1);
     for (const e of data.edges[c]!) {
       if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
       const pd = data.docs[e.to]!;
-      if (!isWholeOf(pd.nameParts, pd.role, words, cd.role, lead)) continue;
+      if (!isWholeOf(pd, cd)) continue;
       const value = RANKING.parent * st.score[c]!;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `the ${pd.name} that ${cd.name} belongs to`]);
     }
@@ -780,18 +778,21 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
 const COLLECTIVE_WORDS: ReadonlySet<string> = new Set(['group', 'set', 'family', 'collection', 'series', 'batch', 'bundle', 'cluster']);
 
 /**
- * Whether a table named `pw` that a table named `words` points at is the whole that table is part of:
+ * Whether `parent`, which `child` points at, is the whole `child` is part of, by their names:
  * - `release` for `release_country`, `salesorderheader` for `salesorderdetail`: the same words but the last (a
  *   junction such as `artist_tag` belongs to both its ends alike, so only its header sibling counts);
  * - `release_group` for `release`: the same words and a collective one.
  */
-function isWholeOf(pw: readonly string[], parentRole: DocData['role'], words: readonly string[], childRole: DocData['role'], lead: readonly string[]): boolean {
-  if (parentRole === 'lookup' || parentRole === 'auxiliary') return false;
-  if (pw.length === words.length + 1) return COLLECTIVE_WORDS.has(pw[pw.length - 1]!) && words.every((w, i) => pw[i] === w);
-  if (words.length < 2 || parentRole !== 'entity') return false;
+function isWholeOf(parent: DocData, child: DocData): boolean {
+  if (parent.role === 'lookup' || parent.role === 'auxiliary') return false;
+  const pw = parent.nameParts;
+  const words = child.nameParts;
+  const sharesFirst = (n: number): boolean => words.slice(0, n).every((w, i) => pw[i] === w);
+  if (pw.length === words.length + 1) return COLLECTIVE_WORDS.has(pw[pw.length - 1]!) && sharesFirst(words.length);
+  if (words.length < 2 || parent.role !== 'entity') return false;
   const sibling = pw.length === words.length && pw[pw.length - 1] !== words[words.length - 1];
-  const sameStem = sibling || (pw.length === lead.length && childRole !== 'bridge');
-  return sameStem && lead.every((w, i) => pw[i] === w);
+  const sameStem = sibling || (pw.length === words.length - 1 && child.role !== 'bridge');
+  return sameStem && sharesFirst(words.length - 1);
 }
 
 /**
