@@ -644,13 +644,17 @@ export function catalogWords(input: BuildSearchIndexInput): Set<string> {
     if (pieces.length < 2) return;
     for (const p of pieces) if (p.length >= 3 && /^[a-z]+$/.test(p)) extra.add(p);
   };
+  // A comment's words as written: a camel-case one is an identifier ("S = SalesOrder"), whose pieces are the words.
+  const addComment = (text: string): void => {
+    for (const w of text.match(/[A-Za-z]{3,}/g) ?? []) for (const p of splitIdentifierRaw(w)) if (p.length >= 3) extra.add(p);
+  };
   for (const { table } of input.tables) {
     addPieces(table.name);
     for (const c of table.columns) {
       addPieces(c.name);
-      if (c.comment) for (const w of c.comment.toLowerCase().match(/[a-z]{3,}/g) ?? []) extra.add(w);
+      if (c.comment) addComment(c.comment);
     }
-    if (table.comment) for (const w of table.comment.toLowerCase().match(/[a-z]{3,}/g) ?? []) extra.add(w);
+    if (table.comment) addComment(table.comment);
   }
   // A comment that names another table ("See SalesOrderHeader") must not make that name a word of its own.
   for (const name of seenNames) extra.delete(name.toLowerCase());

@@ -8,6 +8,8 @@
  * v6: a code list's labels (ColumnInfo.codeValues) enter the value index.
  * v7: phrasal verbs, instruction words inside identifiers. v8: places and people in run-together names and domain
  * types, names kept about people. v9: thesaurus concept ids no longer share their spelling with WordNet's;
- * a thesaurus word keeps a WordNet place sense only with a place word in its group.
+ * a thesaurus word keeps a WordNet place sense only with a place word in its group. v10: a camel-case word of a
+ * comment adds its pieces to the catalog's words, not itself (`SalesOrder` no longer splits `salesorderheader` in
+ * two); `-ing`/`-ed` forms drop a consonant only where it is doubled.
  */
-export const INDEX_FORMAT = 9;
+export const INDEX_FORMAT = 10;

@@ -31,9 +31,17 @@ export function lemmaCandidates(word: string): string[] {
   if (w.endsWith('ies') && w.length > 4) out.push(w.slice(0, -3) + 'y');
   if (/(sses|ches|shes|xes|zzes)$/.test(w)) out.push(w.slice(0, -2));
   if (w.endsWith('s') && !w.endsWith('ss')) out.push(w.slice(0, -1));
-  if (w.endsWith('ing') && w.length > 5) out.push(w.slice(0, -3), w.slice(0, -3) + 'e', w.slice(0, -4));
+  // A doubled consonant is undone only where there is one: `running` → `run`, but `pending` is not `pen`.
+  const doubled = (stemEnd: number): boolean => w[stemEnd - 1] === w[stemEnd - 2];
+  if (w.endsWith('ing') && w.length > 5) {
+    out.push(w.slice(0, -3), w.slice(0, -3) + 'e');
+    if (doubled(w.length - 3)) out.push(w.slice(0, -4));
+  }
   if (w.endsWith('ied') && w.length > 4) out.push(w.slice(0, -3) + 'y');
-  if (w.endsWith('ed') && w.length > 4) out.push(w.slice(0, -2), w.slice(0, -1), w.slice(0, -3));
+  if (w.endsWith('ed') && w.length > 4) {
+    out.push(w.slice(0, -2), w.slice(0, -1));
+    if (doubled(w.length - 2)) out.push(w.slice(0, -3));
+  }
   return out;
 }
 

@@ -31,6 +31,8 @@ export interface ParsedQuery {
   readonly mentions: readonly Mention[];
   /** The question asks for people ("who", "whoever", "whose"): the tables that hold people's names matter. */
   readonly asksPerson: boolean;
+  /** Nouns for kinds of people that a "which"/"what" question asks for ("which purchasing agent"). */
+  readonly personNouns: readonly (readonly string[])[];
   /** Lower-cased words written with a capital inside a sentence ("on Abbey Road"): parts of names, not vocabulary. */
   readonly properWords: ReadonlySet<string>;
 }
@@ -44,7 +46,7 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = query.trim();
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, properWords: new Set() };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], properWords: new Set() };
   const quoted: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
@@ -110,7 +112,14 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const names = (w: string): boolean => common.isPerson?.(w.toLowerCase()) === true;
   // "customers who paid": a relative clause about people the question already names is not a question for people.
   const asksPerson = words.some((w, i) => PERSON_QUESTION_WORDS.has(w.toLowerCase()) && !(i > 0 && PERSON_RELATIVE.has(w.toLowerCase()) && names(words[i - 1]!)));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common), asksPerson, properWords: proper };
+  // "Which purchasing agent …", "what kind of engineer …": the nouns for kinds of people within three words of the
+  // question word; the ranker decides whether the catalog names them itself.
+  const personNouns = words.flatMap((w, i) => {
+    if (!WHICH_WORDS.has(w.toLowerCase())) return [];
+    const nouns = words.slice(i + 1, i + 4).filter((n) => names(n)).map((n) => n.toLowerCase());
+    return nouns.length > 0 ? [nouns] : [];
+  });
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common), asksPerson, personNouns, properWords: proper };
 }
 
 /** Title-case words that do not start a sentence, lower-cased: "Which remixes of Daft Punk songs" → daft, punk. */
@@ -144,6 +153,8 @@ function inNounPhrase(words: readonly string[], i: number): boolean {
 
 const PHRASAL_PARTICLES: ReadonlySet<string> = new Set(['back', 'out', 'up', 'off', 'in', 'down', 'over', 'away', 'on']);
 
+/** Question words that ask for a kind of thing named by the next words. */
+const WHICH_WORDS: ReadonlySet<string> = new Set(['which', 'what']);
 const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);
 /** The question words that also open a relative clause after a noun ("customers who", "artists whose"). */
 const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);

@@ -376,7 +376,10 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   for (const kind of ['person', 'place'] as const) {
     const named = parsed.mentions.find((m) => m.kind === kind);
     // "Who …?" asks for people without naming one: the tables of people count, at a lower weight.
-    const mention = named ?? (kind === 'person' && parsed.asksPerson ? { kind, text: 'who' } : undefined);
+    // "Which purchasing agent …?" asks for people too, unless the catalog has a table or column for that kind of person
+    // ("which actors" is answered by `actor` itself, not by every table of people).
+    const asks = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isCatalogTerm(data, w)));
+    const mention = named ?? (kind === 'person' && asks ? { kind, text: 'who' } : undefined);
     if (mention === undefined) continue;
     const weight = named === undefined ? RANKING.asksPerson : 1;
     const docs = kind === 'person' ? data.personDocs : data.placeDocs;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, identifierTerms, loadLexicon, parseQuery, segmentWord, stem, type SearchTableInput } from '../../../src/core/search/index';
+import { lemmaCandidates } from '../../../src/core/search/lexicon';
 import { catalogBuilders, fk, src } from './builders';
 
 const builders = catalogBuilders(() => 'text');
@@ -43,6 +44,26 @@ describe('search: tokeniser', () => {
     assert.deepEqual(segmentWord('businessentityid', lexicon), ['business', 'entity', 'id']);
     assert.equal(segmentWord('password', lexicon), null);
     assert.equal(segmentWord('isrc', lexicon), null);
+  });
+
+  it('reads a camel-case word of a comment as an identifier, so it does not become one word that splits names wrongly', () => {
+    // AdventureWorks: "W = WorkOrder, S = SalesOrder, P = PurchaseOrder". Taken whole, `salesorder` was a catalog word
+    // and `salesorderheader` split into `salesorder` + `header`, with no `order` in its name.
+    const tables = src([
+      table('salesorderheader', ['salesorderid', 'orderdate', 'totaldue']),
+      table('transactionhistory', ['transactionid', column('transactiontype', { comment: 'W = WorkOrder, S = SalesOrder, P = PurchaseOrder' })]),
+    ]);
+    const hit = buildSearchIndex({ tables }).search('orders placed last week', { limit: 3 }).hits.find((h) => h.qualifiedName === 'public.salesorderheader');
+    assert.ok(hit?.why.includes("name matches 'orders'"), JSON.stringify(hit));
+  });
+
+  it('undoes a doubled consonant of an -ing or -ed form only where the consonant is doubled', () => {
+    assert.ok(lemmaCandidates('running').includes('run'));
+    assert.ok(lemmaCandidates('stopped').includes('stop'));
+    // `pending` is not `pen` (which WordNet relates to `write`), `needed` is not `nee`.
+    assert.ok(!lemmaCandidates('pending').includes('pen'), lemmaCandidates('pending').join(' '));
+    assert.ok(!lemmaCandidates('needed').includes('nee'), lemmaCandidates('needed').join(' '));
+    assert.ok(lemmaCandidates('pending').includes('pend'));
   });
 
   it('expands common abbreviations', () => {

@@ -83,6 +83,26 @@ describe('search: proper names in questions', () => {
     assert.ok(rank('artist') < rank('artist_credit'), names(r.hits).join(', '));
   });
 
+  it('reads "which <kind of person>" as a question for people when the catalog has no table for that kind', () => {
+    // AdventureWorks' shape: a purchase order names its buyer by employee id; the names are in `person`.
+    const tables = src([
+      table('person', ['businessentityid', 'firstname', 'lastname']),
+      table('employee', ['businessentityid', 'jobtitle', 'hiredate'], [fk(['businessentityid'], 'person', ['businessentityid'])]),
+      table('purchaseorderheader', ['purchaseorderid', 'employeeid', 'vendorid', 'orderdate', 'subtotal'], [fk(['employeeid'], 'employee', ['businessentityid']), fk(['vendorid'], 'vendor', ['businessentityid'])]),
+      table('purchaseorderdetail', ['purchaseorderid', 'productid', 'orderqty'], [fk(['purchaseorderid'], 'purchaseorderheader', ['purchaseorderid'])]),
+      table('vendor', ['businessentityid', 'accountnumber', 'creditrating']),
+      table('shipmethod', ['shipmethodid', 'shipbase', 'shiprate']),
+      table('workorder', ['workorderid', 'orderqty', 'duedate']),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const people = (q: string): boolean =>
+      index.search(q, { limit: 10 }).hits.some((h) => h.qualifiedName === 'public.person' && h.why.some((w) => w.startsWith('holds people')));
+    assert.equal(people('Which purchasing agent placed the most purchase orders?'), true);
+    assert.equal(people('Which purchase orders were placed in May?'), false, 'no kind of person, no people');
+    // The catalog names this kind of person itself: `employee` answers, not every table of people.
+    assert.equal(people('Which employees placed the most purchase orders?'), false);
+  });
+
   it('does not read an enum column named after a kind of person as a column of people', () => {
     // WordNet: a "rating" is also a naval rank, a person. An enum column holds a code, never a name.
     const film = table('film', ['film_id', 'title', column('rating', { dataType: 'public.mpaa_rating', enumLabels: ['G', 'PG', 'R'] })]);
