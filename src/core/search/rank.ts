@@ -373,13 +373,13 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   // one meant than one in another part of the catalog (the artist of "songs Quincy Jones produced", not the site's
   // editors).
   let context: Set<number> | null = null;
+  // "Who …?" asks for people without naming one: the tables of people count, at a lower weight.
+  // "Which purchasing agent …?" asks for people too, unless the catalog has a table or column for that kind of person
+  // ("which actors" is answered by `actor` itself, not by every table of people).
+  const asksPerson = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isCatalogTerm(data, w)));
   for (const kind of ['person', 'place'] as const) {
     const named = parsed.mentions.find((m) => m.kind === kind);
-    // "Who …?" asks for people without naming one: the tables of people count, at a lower weight.
-    // "Which purchasing agent …?" asks for people too, unless the catalog has a table or column for that kind of person
-    // ("which actors" is answered by `actor` itself, not by every table of people).
-    const asks = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isCatalogTerm(data, w)));
-    const mention = named ?? (kind === 'person' && asks ? { kind, text: 'who' } : undefined);
+    const mention = named ?? (kind === 'person' && asksPerson ? { kind, text: 'who' } : undefined);
     if (mention === undefined) continue;
     const weight = named === undefined ? RANKING.asksPerson : 1;
     const docs = kind === 'person' ? data.personDocs : data.placeDocs;
