@@ -9,7 +9,9 @@
 // - concepts: for nouns and verbs, the synsets of the first senses (most frequent first), their direct hypernyms
 //   (unless too general: depth <= 4 from the root), and for verb senses the synsets of their derivationally related
 //   nouns (rent -> rental); common phrasal verbs (`bring_back`) too. Two words that share a concept are synonyms, one is the other's hypernym, or they are
-//   co-hyponyms. Synset offsets are renumbered densely and written in base 36 to keep the file small.
+//   co-hyponyms. Synset offsets are renumbered densely and written in base 36 to keep the file small. A word in use
+//   only as an adjective or adverb (`quick`, `daily`, `former`) gets no concepts from its unattested noun or verb
+//   senses, unless that synset is in use under another of its words (`colour` of `color`).
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -77,6 +79,22 @@ const idOf = (k) => {
 
 const words = new Set();
 const concepts = new Map();
+// Parts of speech in which a lemma has a tagged (attested) sense: `quick` is an adjective in use, and its only noun
+// sense (the flesh under a nail, a kind of body region) must not relate "quick" to every `region` column.
+const taggedPos = new Map();
+for (const pos of ['n', 'v', 'a', 'r']) {
+  const file = `index.${{ n: 'noun', v: 'verb', a: 'adj', r: 'adv' }[pos]}`;
+  for (const line of lines(file)) {
+    const f = line.trim().split(/\s+/);
+    const tagCnt = parseInt(f[5 + parseInt(f[3], 10)], 10);
+    if (tagCnt > 0) taggedPos.set(f[0], (taggedPos.get(f[0]) ?? '') + pos);
+  }
+}
+// A spelling variant (`colour` of the tagged noun `color`) keeps its senses: its synset is in use under the other name.
+const onlyUntagged = (lemma, pos, tagCnt, offsets) =>
+  tagCnt === 0 &&
+  /[ar]/.test(taggedPos.get(lemma) ?? '') &&
+  !offsets.some((off) => data[pos].get(off).words.some((w) => w !== lemma && (taggedPos.get(w) ?? '').includes(pos)));
 // Phrasal verbs in common use ("bring back", "check out", "sign up"): a verb and one particle, kept under
 // `verb_particle` with the concepts of a verb, so a question's "brought back" reaches the columns about a `return`.
 const PARTICLES = 'back|out|up|off|in|down|over|away|on';
@@ -97,7 +115,7 @@ for (const pos of ['n', 'v', 'a']) {
     }
     if (!/^[a-z]{2,}$/.test(lemma)) continue;
     if (tagCnt > 0) words.add(lemma);
-    if (pos === 'a') continue;
+    if (pos === 'a' || onlyUntagged(lemma, pos, tagCnt, offsets)) continue;
     const set = concepts.get(lemma) ?? new Set();
     // A two-letter lemma is an abbreviation (`id` Idaho, `ca` calcium, `cd` cadmium): its synonyms are kept, but not
     // its hypernyms, which would make every US state a relative of the `id` in every key column.

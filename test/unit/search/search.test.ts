@@ -66,6 +66,17 @@ describe('search: tokeniser', () => {
     assert.ok(lemmaCandidates('pending').includes('pend'));
   });
 
+  it('gives a word in use only as an adjective none of its unattested noun senses, but keeps a spelling variant', () => {
+    // `quick` as a noun is the flesh under a nail, a kind of body region: "a quick one" related to `countryregion`.
+    const region = new Set(lexicon.concepts('region'));
+    assert.ok(!lexicon.concepts('quick').some((c) => region.has(c)), lexicon.concepts('quick').join(' '));
+    assert.deepEqual(lexicon.concepts('daily'), []);
+    // `colour` is tagged only as an adjective, but its noun synset is in use under `color`: it keeps its senses.
+    assert.ok(lexicon.concepts('colour').length > 0);
+    // A noun in use keeps its senses.
+    assert.ok(lexicon.concepts('invoice').length > 0);
+  });
+
   it('expands common abbreviations', () => {
     const terms = identifierTerms('order_qty', lexicon).map((t) => t.term);
     assert.ok(terms.includes(stem('quantity')));
