@@ -35,6 +35,8 @@ export interface ParsedQuery {
   readonly personNouns: readonly (readonly string[])[];
   /** Lower-cased words written with a capital inside a sentence ("on Abbey Road"): parts of names, not vocabulary. */
   readonly properWords: ReadonlySet<string>;
+  /** Capitalised names inside a sentence that are neither a person nor a place: titles of things ("Abbey Road", "Yesterday"). */
+  readonly titles: readonly string[];
 }
 
 export interface Mention {
@@ -46,7 +48,7 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = query.trim();
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], properWords: new Set() };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], properWords: new Set(), titles: [] };
   const quoted: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
@@ -119,7 +121,39 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     const nouns = words.slice(i + 1, i + 4).filter((n) => names(n)).map((n) => n.toLowerCase());
     return nouns.length > 0 ? [nouns] : [];
   });
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions: findMentions(trimmed, common), asksPerson, personNouns, properWords: proper };
+  const mentions = findMentions(trimmed, common);
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, properWords: proper, titles: findTitles(trimmed, mentions) };
+}
+
+/** Small words that stay lower case inside a title ("Kind of Blue", "The Dark Side of the Moon"). */
+const TITLE_JOINERS: ReadonlySet<string> = new Set(['of', 'the', 'a', 'an', 'and', 'in', 'on', 'to', 'for', 'at', 'by', 'with']);
+
+/**
+ * Runs of capitalised words inside a sentence ("the lyrics to Yesterday", "B-side of Blue Monday", "Kind of Blue"),
+ * joined over small lower-case words, that are not a person's name or a place already found: the title of a thing
+ * the question is about, held in some table's name or title column.
+ */
+function findTitles(text: string, mentions: readonly Mention[]): string[] {
+  const named = new Set(mentions.flatMap((m) => m.text.toLowerCase().split(/\s+/)));
+  const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  const out: string[] = [];
+  let run: string[] = [];
+  const flush = (): void => {
+    while (run.length > 0 && TITLE_JOINERS.has(run[run.length - 1]!)) run.pop();
+    if (run.length > 0 && !run.every((w) => named.has(w.toLowerCase()))) out.push(run.join(' '));
+    run = [];
+  };
+  tokens.forEach((t, i) => {
+    const startsSentence = i === 0 || /^[.?!:;"“(—–-]$/.test(tokens[i - 1]!);
+    const bare = t.replace(/['’]s$/, '');
+    if (!startsSentence && CAPITALISED.test(bare) && !named.has(bare.toLowerCase())) {
+      run.push(bare);
+      if (bare !== t) flush();
+    } else if (run.length > 0 && TITLE_JOINERS.has(t)) run.push(t);
+    else flush();
+  });
+  flush();
+  return out;
 }
 
 /** Title-case words that do not start a sentence, lower-cased: "Which remixes of Daft Punk songs" → daft, punk. */

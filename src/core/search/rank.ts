@@ -84,6 +84,9 @@ export const RANKING = {
   qualifierShared: 3,
   /** The whole a part belongs to (`order` of `order_line`) rises to this share of the part. */
   parent: 0.97,
+  /** A title in the question: the named tables that one of the `titleTop` best hits points at rise to this share of it. */
+  titleHolder: 0.9,
+  titleTop: 3,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -161,7 +164,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Words with no literal match anywhere in the catalog (a related word may still match): candidate values.
   const literalless = new Set<string>();
   // Words of a proper name ("Dolly Parton") live in the table of people or places, not in a code list.
-  const mentionWords = new Set(parsed.mentions.flatMap((m) => m.text.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
+  // So are the words of a title ("Blue Monday"): they name a row, not a code list's label.
+  const mentionWords = new Set([...parsed.mentions.map((m) => m.text), ...parsed.titles].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
   for (const { qt, df } of ordered) {
     const id = termIds.get(qt.term);
     const from = id === undefined ? 0 : start[id]!;
@@ -276,6 +280,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed);
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = addParents(data, ranked, limit, st, allowed);
+  if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed.titles, st, allowed);
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
 
   const top = ranked[0];
@@ -777,6 +782,46 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
   return topCandidates(data, st, RANKING.candidates);
 }
 
+/**
+ * A title in the question ("the ISWC of Yesterday", "the catalogue number of Kind of Blue") names a row of a table
+ * with a name or title column. When a top hit has none (`iswc`, `release_label`), the title is in a table it points
+ * at that has one (`work`, `release`, `label`): those rise just below it.
+ */
+function addTitleHolders(data: IndexData, ranked: number[], titles: readonly string[], st: QueryState, allowed: (d: number) => boolean): number[] {
+  const boosts: Array<[number, number, string]> = [];
+  const label = `'${titles[0]!}'`;
+  let seen = 0;
+  for (const c of ranked) {
+    if (seen >= RANKING.titleTop) break;
+    const cd = data.docs[c]!;
+    if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
+    seen++;
+    if (hasNameColumn(cd)) continue;
+    for (const e of data.edges[c]!) {
+      if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
+      const pd = data.docs[e.to]!;
+      if (pd.role !== 'entity' || !hasNameColumn(pd)) continue;
+      const value = RANKING.titleHolder * st.score[c]!;
+      if (st.score[e.to]! < value) boosts.push([e.to, value, `holds names, for ${label}`]);
+    }
+  }
+  if (boosts.length === 0) return ranked;
+  boosts.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  for (const [d, value, text] of boosts) {
+    if (st.score[d]! >= value) continue;
+    st.touch(d);
+    const add = value - st.score[d]!;
+    st.score[d] = value;
+    pushExtra(st, d, { weight: add, text, show: 1.2 });
+  }
+  return topCandidates(data, st, RANKING.candidates);
+}
+
+/** The table names its rows: a text column called `…name` or `title`. */
+function hasNameColumn(doc: DocData): boolean {
+  return doc.table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType));
+}
+
 /** Last words of a table that collects rows of the table named by its other words (`release_group`, `product_set`). */
 const COLLECTIVE_WORDS: ReadonlySet<string> = new Set(['group', 'set', 'family', 'collection', 'series', 'batch', 'bundle', 'cluster']);
 
@@ -841,7 +886,7 @@ function extendedTable(data: IndexData, d: number): number {
   if (pk.length === 0 || doc.isBridge || doc.role === 'auxiliary') return -1;
   const e = data.edges[d]!.find((x) => x.outgoing && x.to !== d && x.fromColumns.length === pk.length && pk.every((c) => x.fromColumns.includes(c)));
   if (e === undefined || doc.table.columns.some((c) => !pk.includes(c.name) && mayHoldText(c.dataType))) return -1;
-  return data.docs[e.to]!.table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType)) ? e.to : -1;
+  return hasNameColumn(data.docs[e.to]!) ? e.to : -1;
 }
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
-import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, parseQuery, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
 import { catalogBuilders, fk, src } from './builders';
 
 const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : 'text'));
@@ -101,6 +101,38 @@ describe('search: proper names in questions', () => {
     assert.equal(people('Which purchase orders were placed in May?'), false, 'no kind of person, no people');
     // The catalog names this kind of person itself: `employee` answers, not every table of people.
     assert.equal(people('Which employees placed the most purchase orders?'), false);
+  });
+
+  it('reads capitalised words inside a sentence that are no person or place as a title', () => {
+    const titles = (q: string): readonly string[] => parseQuery(q, lexicon).titles;
+    assert.deepEqual(titles("what's the song code (ISWC) for Yesterday"), ['Yesterday']);
+    assert.deepEqual(titles("what's on the B-side of Blue Monday"), ['Blue Monday']);
+    assert.deepEqual(titles('the catalogue number of Kind of Blue'), ['Kind of Blue']);
+    // A person or a place is not a title; a capital at the start of a sentence marks nothing.
+    assert.deepEqual(titles("Who did the string arrangements on Björk's Homogenic?"), ['Homogenic']);
+    assert.deepEqual(titles('Which choirs are from Norway?'), []);
+    assert.deepEqual(titles('Show the total sales by region'), []);
+  });
+
+  it('finds the title of a thing in the named table that a hit without names points at', () => {
+    // MusicBrainz' shape: an ISWC row points at its work; the title is the work's name.
+    const tables = src([
+      table('work', ['id', 'name', 'type', 'comment']),
+      table('iswc', ['id', 'work', 'iswc', 'source'], [fk(['work'], 'work')]),
+      table('language', ['id', 'name', 'iso_code_2t', 'iso_code_3']),
+      table('country', ['id', 'name', 'code']),
+      table('release', ['id', 'name', 'barcode', 'language', 'country'], [fk(['language'], 'language'), fk(['country'], 'country')]),
+      table('medium', ['id', 'release', 'position', 'format_code'], [fk(['release'], 'release')]),
+      table('script', ['id', 'iso_code', 'name']),
+      table('postal_area', ['id', 'zip_code', 'name']),
+    ]);
+    const r = buildSearchIndex({ tables }).search("what's the song code (ISWC) for Yesterday", { limit: 3 });
+    const work = r.hits.find((h) => h.qualifiedName === 'public.work');
+    assert.ok(work?.why.includes("holds names, for 'Yesterday'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.equal(r.hits[0]?.qualifiedName, 'public.iswc');
+    // Without a title the question asks nothing of the work's names.
+    const plain = buildSearchIndex({ tables }).search("what's the song code (ISWC)", { limit: 3 });
+    assert.ok(!plain.hits.some((h) => h.why.some((w) => w.startsWith('holds names'))));
   });
 
   it('does not read an enum column named after a kind of person as a column of people', () => {
