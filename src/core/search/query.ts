@@ -33,6 +33,11 @@ export interface ParsedQuery {
   readonly asksPerson: boolean;
   /** Nouns for kinds of people that a "which"/"what" question asks for ("which purchasing agent"). */
   readonly personNouns: readonly (readonly string[])[];
+  /**
+   * Plural nouns anywhere in the question for kinds of places ("recording studios in London") and of people
+   * ("soloists"), lower case; verb forms and names excluded.
+   */
+  readonly kindNouns: { readonly place: readonly string[]; readonly person: readonly string[] };
   /** Lower-cased words written with a capital inside a sentence ("on Abbey Road"): parts of names, not vocabulary. */
   readonly properWords: ReadonlySet<string>;
   /** Capitalised names inside a sentence that are neither a person nor a place: titles of things ("Abbey Road", "Yesterday"). */
@@ -48,7 +53,7 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = query.trim();
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], properWords: new Set(), titles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [] };
   const quoted: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
@@ -121,8 +126,12 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     const nouns = words.slice(i + 1, i + 4).filter((n) => names(n)).map((n) => n.toLowerCase());
     return nouns.length > 0 ? [nouns] : [];
   });
+  const kindNouns = (isKind: ((w: string) => boolean) | undefined): string[] => {
+    const plural = words.map((w) => w.toLowerCase()).filter((w) => /s$/.test(w) && !/(?:ed|ing|ss)$/.test(w) && !STOP_WORDS.has(w) && !proper.has(w));
+    return [...new Set(plural.filter((w) => isKind?.(w) === true))];
+  };
   const mentions = findMentions(trimmed, common);
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, properWords: proper, titles: findTitles(trimmed, mentions) };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions) };
 }
 
 /** Small words that stay lower case inside a title ("Kind of Blue", "The Dark Side of the Moon"). */

@@ -87,6 +87,12 @@ export const RANKING = {
   /** A title in the question: the named tables that one of the `titleTop` best hits points at rise to this share of it. */
   titleHolder: 0.9,
   titleTop: 3,
+  /**
+   * A plural noun for a kind of place or person that the catalog does not name: the kind code lists (`place_type`)
+   * of the `kindTop` best-ranked tables of places or people in the answer rise to this share of them.
+   */
+  kindLookup: 0.9,
+  kindTop: 2,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -281,6 +287,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = addParents(data, ranked, limit, st, allowed);
   if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed.titles, st, allowed);
+  // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
+  for (const [nouns, docs] of [[parsed.kindNouns.place, data.placeDocs], [parsed.kindNouns.person, data.personDocs]] as const) {
+    const word = nouns.find((w) => !isCatalogTerm(data, w));
+    if (word !== undefined) ranked = addKindLookups(data, ranked, limit, docs, word, st, allowed);
+  }
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
 
   const top = ranked[0];
@@ -803,6 +814,41 @@ function addTitleHolders(data: IndexData, ranked: number[], titles: readonly str
       if (pd.role !== 'entity' || !hasNameColumn(pd)) continue;
       const value = RANKING.titleHolder * st.score[c]!;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `holds names, for ${label}`]);
+    }
+  }
+  if (boosts.length === 0) return ranked;
+  boosts.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
+  for (const [d, value, text] of boosts) {
+    if (st.score[d]! >= value) continue;
+    st.touch(d);
+    const add = value - st.score[d]!;
+    st.score[d] = value;
+    pushExtra(st, d, { weight: add, text, show: 1.2 });
+  }
+  return topCandidates(data, st, RANKING.candidates);
+}
+
+/** Last words of a code list that sorts the rows of the table it qualifies into kinds (`place_type`, `product_category`). */
+const KIND_WORDS: ReadonlySet<string> = new Set(['type', 'kind', 'category', 'class', 'classification']);
+
+/**
+ * A noun for a kind of place or person that the catalog does not name ("recording studios in London") is a label of
+ * a kind code list: the kind code lists of the best-ranked tables of that class in the answer rise just below them.
+ */
+function addKindLookups(data: IndexData, ranked: number[], limit: number, classDocs: Int32Array, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const inClass = new Set(classDocs);
+  const boosts: Array<[number, number, string]> = [];
+  let seen = 0;
+  for (const c of ranked.slice(0, limit)) {
+    if (seen >= RANKING.kindTop) break;
+    if (!inClass.has(c)) continue;
+    seen++;
+    for (const e of data.edges[c]!) {
+      if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
+      const pd = data.docs[e.to]!;
+      if (pd.role !== 'lookup' || !KIND_WORDS.has(pd.nameParts[pd.nameParts.length - 1]!)) continue;
+      const value = RANKING.kindLookup * st.score[c]!;
+      if (st.score[e.to]! < value) boosts.push([e.to, value, `kind of ${data.docs[c]!.name}, may hold '${word}'`]);
     }
   }
   if (boosts.length === 0) return ranked;

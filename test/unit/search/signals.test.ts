@@ -135,6 +135,27 @@ describe('search: proper names in questions', () => {
     assert.ok(!plain.hits.some((h) => h.why.some((w) => w.startsWith('holds names'))));
   });
 
+  it('reads a kind of place that the catalog does not name as a label of the place table\'s kind code list', () => {
+    const tables = src([
+      table('area_type', ['id', 'name']),
+      table('area', ['id', 'name', 'type', 'comment', 'begin_date'], [fk(['type'], 'area_type')]),
+      table('place_type', ['id', 'name']),
+      table('place', ['id', 'name', 'address', 'coordinates', 'comment', 'begin_date', 'type', 'area'], [fk(['type'], 'place_type'), fk(['area'], 'area')]),
+      table('recording', ['id', 'name', 'length', 'comment']),
+      table('l_place_recording', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'place'), fk(['entity1'], 'recording')]),
+      table('track', ['id', 'recording', 'name', 'position'], [fk(['recording'], 'recording')]),
+      table('recording_tag', ['recording', 'tag', 'count'], [fk(['recording'], 'recording')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const r = index.search('recording studios in London', { limit: 4 });
+    const placeType = r.hits.find((h) => h.qualifiedName === 'public.place_type');
+    assert.ok(placeType?.why.includes("kind of place, may hold 'studios'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    // A kind the catalog names itself ("places") is no code-list label; nor is a singular or a verb form.
+    for (const q of ['recording places in London', 'a recording studio in London', 'recordings in London']) {
+      assert.ok(!index.search(q, { limit: 6 }).hits.some((h) => h.why.some((w) => w.startsWith('kind of'))), q);
+    }
+  });
+
   it('does not read an enum column named after a kind of person as a column of people', () => {
     // WordNet: a "rating" is also a naval rank, a person. An enum column holds a code, never a name.
     const film = table('film', ['film_id', 'title', column('rating', { dataType: 'public.mpaa_rating', enumLabels: ['G', 'PG', 'R'] })]);
