@@ -794,13 +794,21 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
 }
 
 /**
- * A title in the question ("the ISWC of Yesterday", "the catalogue number of Kind of Blue") names a row of a table
- * with a name or title column. When a top hit has none (`iswc`, `release_label`), the title is in a table it points
- * at that has one (`work`, `release`, `label`): those rise just below it.
+ * A title in the question ("the ISWC of Yesterday", "the catalogue number of Kind of Blue", "employees in Sales")
+ * names a row of a table with a name or title column. When a top hit has none (`iswc`, `release_label`,
+ * `employee`), the title is in a table it points at that has one (`work`, `release`, `label`), directly or behind a
+ * junction (`department`): those rise just below it.
  */
 function addTitleHolders(data: IndexData, ranked: number[], titles: readonly string[], st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
   const label = `'${titles[0]!}'`;
+  const offer = (c: number, p: number, share: number): void => {
+    if (p === c || !allowed(p)) return;
+    const pd = data.docs[p]!;
+    if (pd.role !== 'entity' || !hasNameColumn(pd)) return;
+    const value = share * st.score[c]!;
+    if (st.score[p]! < value) boosts.push([p, value, `holds names, for ${label}`]);
+  };
   let seen = 0;
   for (const c of ranked) {
     if (seen >= RANKING.titleTop) break;
@@ -809,11 +817,11 @@ function addTitleHolders(data: IndexData, ranked: number[], titles: readonly str
     seen++;
     if (hasNameColumn(cd)) continue;
     for (const e of data.edges[c]!) {
-      if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
-      const pd = data.docs[e.to]!;
-      if (pd.role !== 'entity' || !hasNameColumn(pd)) continue;
-      const value = RANKING.titleHolder * st.score[c]!;
-      if (st.score[e.to]! < value) boosts.push([e.to, value, `holds names, for ${label}`]);
+      if (e.outgoing) offer(c, e.to, RANKING.titleHolder);
+      // Behind a junction that points at the hit (`employee` ← `employeedepartmenthistory` → `department`).
+      else if (e.to !== c && data.docs[e.to]!.role === 'bridge') {
+        for (const e2 of data.edges[e.to]!) if (e2.outgoing && e2.to !== e.to) offer(c, e2.to, RANKING.titleHolder * 0.95);
+      }
     }
   }
   if (boosts.length === 0) return ranked;

@@ -130,6 +130,21 @@ describe('search: proper names in questions', () => {
     const work = r.hits.find((h) => h.qualifiedName === 'public.work');
     assert.ok(work?.why.includes("holds names, for 'Yesterday'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
     assert.equal(r.hits[0]?.qualifiedName, 'public.iswc');
+    // Behind a junction: AdventureWorks' employees work in departments through their department history.
+    const hr = buildSearchIndex({
+      tables: src([
+        table('employee', ['businessentityid', 'jobtitle', 'maritalstatus', 'gender', 'hiredate']),
+        table('department', ['departmentid', 'name', 'groupname']),
+        table('shift', ['shiftid', 'name', 'starttime', 'endtime']),
+        table('employeedepartmenthistory', ['businessentityid', 'departmentid', 'shiftid', 'startdate'], [fk(['businessentityid'], 'employee', ['businessentityid']), fk(['departmentid'], 'department', ['departmentid']), fk(['shiftid'], 'shift', ['shiftid'])]),
+        table('employeepayhistory', ['businessentityid', 'ratechangedate', 'rate'], [fk(['businessentityid'], 'employee', ['businessentityid'])]),
+        table('jobcandidate', ['jobcandidateid', 'businessentityid', 'resume'], [fk(['businessentityid'], 'employee', ['businessentityid'])]),
+        table('salesperson', ['businessentityid', 'salesquota', 'bonus', 'salesytd']),
+        table('salesterritory', ['territoryid', 'name', 'salesytd']),
+      ]),
+    }).search('married vs single employees in Sales', { limit: 4 });
+    const department = hr.hits.find((h) => h.qualifiedName === 'public.department');
+    assert.ok(department?.why.includes("holds names, for 'Sales'"), hr.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
     // Without a title the question asks nothing of the work's names.
     const plain = buildSearchIndex({ tables }).search("what's the song code (ISWC)", { limit: 3 });
     assert.ok(!plain.hits.some((h) => h.why.some((w) => w.startsWith('holds names'))));
