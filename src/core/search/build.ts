@@ -460,6 +460,9 @@ export function cachedConcepts(cache: Map<string, readonly string[]>, lexicon: L
 
 /** How surely a name-holding table of people's things (`artist_credit (name)`) holds those people's names. */
 const OWNED_NAMES = 0.25;
+/** Columns of a table of accounts, and the share of a people table's strength such a table keeps. */
+const ACCOUNT_COLUMN = /pass(?:word|wd)|last_?login/i;
+const ACCOUNT_PEOPLE = 0.7;
 /** Built-in types that never hold words (PostgreSQL, MySQL, SQLite and SQL Server spellings). */
 const NON_TEXT_TYPE = /^(?:(?:small|big|tiny|medium)?int(?:eger)?\d*|(?:small|big)?serial\d*|number|numeric|decimal|real|float\d*|double(?: precision)?|money|bool(?:ean)?|bit|date(?:time\d*)?|smalldatetime|time(?:stamp)?(?:tz)?|interval|year|uuid|uniqueidentifier|bytea|blob|(?:var)?binary|jsonb?|xml|inet|cidr|macaddr8?|point|line|lseg|box|path|polygon|circle|tsvector|tsquery|oid|geometry|geography)\b/i;
 
@@ -534,7 +537,10 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
   const personNoun = head.length > 0 && lexicon.isPerson(head);
   // A name kept about people of the leading word (`artist_credit (name)`: the artist's name as credited).
   const ownerNoun = nameWords.length >= 2 && lexicon.isPerson(nameWords[0]!);
-  const person = personNoun ? (personColumn ? 1 : nameColumn ? 0.7 : 0) : personColumn ? 0.35 : ownerNoun && nameColumn ? OWNED_NAMES : 0;
+  const people = personNoun ? (personColumn ? 1 : nameColumn ? 0.7 : 0) : personColumn ? 0.35 : ownerNoun && nameColumn ? OWNED_NAMES : 0;
+  // A table of accounts (a password, a last login) holds the application's users; a name in a question is more
+  // often one of the people the data is about (MusicBrainz' `editor` beside `artist`).
+  const person = table.columns.some((c) => ACCOUNT_COLUMN.test(c.name)) ? people * ACCOUNT_PEOPLE : people;
   const place = head.length > 0 && isPlaceNoun(head, lexicon) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
   return { person, place };
 }

@@ -11,6 +11,7 @@
  * a thesaurus word keeps a WordNet place sense only with a place word in its group. v10: a camel-case word of a
  * comment adds its pieces to the catalog's words, not itself (`SalesOrder` no longer splits `salesorderheader` in
  * two); `-ing`/`-ed` forms drop a consonant only where it is doubled. v11: a word in use only as an adjective or
- * adverb no longer carries the concepts of its unattested noun or verb senses (`quick`, `daily`, `former`).
+ * adverb no longer carries the concepts of its unattested noun or verb senses (`quick`, `daily`, `former`); a table of
+ * accounts (a password, a last login) holds people less surely.
  */
 export const INDEX_FORMAT = 11;

@@ -171,6 +171,18 @@ describe('search: proper names in questions', () => {
     }
   });
 
+  it('ranks a table of accounts below the people the data is about for a name in the question', () => {
+    // MusicBrainz: `editor` (the site's users, with a password and a last login) beside `artist`, equally far away.
+    const catalog = (editorColumns: string[]): SearchTableInput[] =>
+      src([table('editor', ['id', 'name', 'email', 'bio', ...editorColumns]), table('artist', ['id', 'name', 'email', 'bio']), table('area', ['id', 'name'])]);
+    const score = (t: SearchTableInput[], name: string): number =>
+      buildSearchIndex({ tables: t }).search("Metallica's biggest fans", { limit: 5 }).hits.find((h) => h.qualifiedName === `public.${name}`)?.score ?? 0;
+    const plain = catalog([]);
+    const accounts = catalog(['password', 'last_login_date']);
+    assert.equal(score(plain, 'editor'), score(plain, 'artist'), 'the control: the same table of people under two names');
+    assert.ok(score(accounts, 'editor') < score(accounts, 'artist'), `${score(accounts, 'editor')} vs ${score(accounts, 'artist')}`);
+  });
+
   it('does not read an enum column named after a kind of person as a column of people', () => {
     // WordNet: a "rating" is also a naval rank, a person. An enum column holds a code, never a name.
     const film = table('film', ['film_id', 'title', column('rating', { dataType: 'public.mpaa_rating', enumLabels: ['G', 'PG', 'R'] })]);
