@@ -463,6 +463,8 @@ const OWNED_NAMES = 0.25;
 /** Columns of a table of accounts, and the share of a people table's strength such a table keeps. */
 const ACCOUNT_COLUMN = /pass(?:word|wd)|last_?login/i;
 const ACCOUNT_PEOPLE = 0.7;
+/** Share of a place table's strength kept by a table with no text column of its own. */
+const TEXTLESS_PLACES = 0.5;
 /** Built-in types that never hold words (PostgreSQL, MySQL, SQLite and SQL Server spellings). */
 const NON_TEXT_TYPE = /^(?:(?:small|big|tiny|medium)?int(?:eger)?\d*|(?:small|big)?serial\d*|number|numeric|decimal|real|float\d*|double(?: precision)?|money|bool(?:ean)?|bit|date(?:time\d*)?|smalldatetime|time(?:stamp)?(?:tz)?|interval|year|uuid|uniqueidentifier|bytea|blob|(?:var)?binary|jsonb?|xml|inet|cidr|macaddr8?|point|line|lseg|box|path|polygon|circle|tsvector|tsquery|oid|geometry|geography)\b/i;
 
@@ -541,7 +543,10 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
   // A table of accounts (a password, a last login) holds the application's users; a name in a question is more
   // often one of the people the data is about (MusicBrainz' `editor` beside `artist`).
   const person = table.columns.some((c) => ACCOUNT_COLUMN.test(c.name)) ? people * ACCOUNT_PEOPLE : people;
-  const place = head.length > 0 && isPlaceNoun(head, lexicon) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
+  const places = head.length > 0 && isPlaceNoun(head, lexicon) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
+  // Named after a place but with no text of its own (`release_unknown_country (release, date_year, …)`): the names of
+  // its places are elsewhere.
+  const place = table.columns.some((c) => !fkCols.has(c.name) && mayHoldText(c.dataType)) ? places : places * TEXTLESS_PLACES;
   return { person, place };
 }
 

@@ -183,6 +183,24 @@ describe('search: proper names in questions', () => {
     assert.ok(score(accounts, 'editor') < score(accounts, 'artist'), `${score(accounts, 'editor')} vs ${score(accounts, 'artist')}`);
   });
 
+  it('reads a table named after a place but with no text of its own as holding places less surely', () => {
+    // MusicBrainz: `release_unknown_country (release, date_year, date_month)` holds dates, not the names of places.
+    const { table: typed } = catalogBuilders((name) => (name.endsWith('id') || name.startsWith('date_') || name === 'release' ? 'integer' : 'text'));
+    const catalog = (extra: string[]): SearchTableInput[] =>
+      src([
+        typed('release', ['id', 'name', 'barcode']),
+        typed('release_unknown_country', ['release', 'date_year', 'date_month', ...extra], [fk(['release'], 'release')]),
+        typed('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release'), fk(['country'], 'country')]),
+        typed('country', ['id', 'name', 'iso_code']),
+      ]);
+    const holds = (t: SearchTableInput[]): number => {
+      const hit = buildSearchIndex({ tables: t }).search('releases in Germany', { limit: 5 }).hits.find((h) => h.qualifiedName === 'public.release_unknown_country');
+      assert.ok(hit?.why.some((w) => w.startsWith('holds places')), JSON.stringify(hit));
+      return hit.score;
+    };
+    assert.ok(holds(catalog([])) < holds(catalog(['note'])), `${holds(catalog([]))} vs ${holds(catalog(['note']))}`);
+  });
+
   it('does not read an enum column named after a kind of person as a column of people', () => {
     // WordNet: a "rating" is also a naval rank, a person. An enum column holds a code, never a name.
     const film = table('film', ['film_id', 'title', column('rating', { dataType: 'public.mpaa_rating', enumLabels: ['G', 'PG', 'R'] })]);
