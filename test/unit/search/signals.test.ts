@@ -195,7 +195,7 @@ describe('search: proper names in questions', () => {
       ]);
     const holds = (t: SearchTableInput[]): number => {
       const hit = buildSearchIndex({ tables: t }).search('releases in Germany', { limit: 5 }).hits.find((h) => h.qualifiedName === 'public.release_unknown_country');
-      assert.ok(hit?.why.some((w) => w.startsWith('holds places')), JSON.stringify(hit));
+      assert.ok(hit !== undefined && hit.why.some((w) => w.startsWith('holds places')), JSON.stringify(hit));
       return hit.score;
     };
     assert.ok(holds(catalog([])) < holds(catalog(['note'])), `${holds(catalog([]))} vs ${holds(catalog(['note']))}`);
