@@ -781,16 +781,7 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
     }
   }
   for (const c of answer) addNamers(data, c, st, allowed, boosts);
-  if (boosts.length === 0) return ranked;
-  boosts.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
-  for (const [d, value, text] of boosts) {
-    if (st.score[d]! >= value) continue;
-    st.touch(d);
-    const add = value - st.score[d]!;
-    st.score[d] = value;
-    pushExtra(st, d, { weight: add, text, show: 1.2 });
-  }
-  return topCandidates(data, st, RANKING.candidates);
+  return applyRaises(data, ranked, boosts, st);
 }
 
 /**
@@ -824,16 +815,7 @@ function addTitleHolders(data: IndexData, ranked: number[], titles: readonly str
       }
     }
   }
-  if (boosts.length === 0) return ranked;
-  boosts.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
-  for (const [d, value, text] of boosts) {
-    if (st.score[d]! >= value) continue;
-    st.touch(d);
-    const add = value - st.score[d]!;
-    st.score[d] = value;
-    pushExtra(st, d, { weight: add, text, show: 1.2 });
-  }
-  return topCandidates(data, st, RANKING.candidates);
+  return applyRaises(data, ranked, boosts, st);
 }
 
 /** Last words of a code list that sorts the rows of the table it qualifies into kinds (`place_type`, `product_category`). */
@@ -859,6 +841,19 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, classD
       if (st.score[e.to]! < value) boosts.push([e.to, value, `kind of ${data.docs[c]!.name}, may hold '${word}'`]);
     }
   }
+  return applyRaises(data, ranked, boosts, st);
+}
+
+/** The table names its rows: a text column called `…name` or `title`. */
+function hasNameColumn(doc: DocData): boolean {
+  return doc.table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType));
+}
+
+/**
+ * Raise each table to the best value offered for it (ties in table order, the highest offer first), with its
+ * reason; returns the new candidate order, or `ranked` as it was when nothing was offered.
+ */
+function applyRaises(data: IndexData, ranked: number[], boosts: Array<[number, number, string]>, st: QueryState): number[] {
   if (boosts.length === 0) return ranked;
   boosts.sort((x, y) => x[0] - y[0] || y[1] - x[1]);
   for (const [d, value, text] of boosts) {
@@ -869,11 +864,6 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, classD
     pushExtra(st, d, { weight: add, text, show: 1.2 });
   }
   return topCandidates(data, st, RANKING.candidates);
-}
-
-/** The table names its rows: a text column called `…name` or `title`. */
-function hasNameColumn(doc: DocData): boolean {
-  return doc.table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType));
 }
 
 /** Last words of a table that collects rows of the table named by its other words (`release_group`, `product_set`). */
