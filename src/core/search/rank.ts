@@ -288,9 +288,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = addParents(data, ranked, limit, st, allowed);
   if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed.titles, st, allowed);
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
-  for (const [nouns, docs] of [[parsed.kindNouns.place, data.placeDocs], [parsed.kindNouns.person, data.personDocs]] as const) {
+  for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
     const word = nouns.find((w) => !isCatalogTerm(data, w));
-    if (word !== undefined) ranked = addKindLookups(data, ranked, limit, docs, word, st, allowed);
+    if (word !== undefined) ranked = addKindLookups(data, ranked, limit, strength, word, st, allowed);
   }
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
 
@@ -825,13 +825,12 @@ const KIND_WORDS: ReadonlySet<string> = new Set(['type', 'kind', 'category', 'cl
  * A noun for a kind of place or person that the catalog does not name ("recording studios in London") is a label of
  * a kind code list: the kind code lists of the best-ranked tables of that class in the answer rise just below them.
  */
-function addKindLookups(data: IndexData, ranked: number[], limit: number, classDocs: Int32Array, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
-  const inClass = new Set(classDocs);
+function addKindLookups(data: IndexData, ranked: number[], limit: number, strength: Float32Array, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
   let seen = 0;
   for (const c of ranked.slice(0, limit)) {
     if (seen >= RANKING.kindTop) break;
-    if (!inClass.has(c)) continue;
+    if (strength[c]! === 0) continue;
     seen++;
     for (const e of data.edges[c]!) {
       if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
