@@ -26,10 +26,13 @@ function lines(file) {
   return readFileSync(path.join(dict, file), 'utf8').split('\n').filter((l) => l && !l.startsWith('  '));
 }
 
+/** The dict file suffix of each part of speech (n noun, v verb, a adjective, r adverb). */
+const POS_FILE = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
+
 /** data.<pos>: offset -> {words, ptrs: [{sym, offset, pos}]} */
 function readData(pos) {
   const map = new Map();
-  for (const line of lines(`data.${pos === 'n' ? 'noun' : pos === 'v' ? 'verb' : 'adj'}`)) {
+  for (const line of lines(`data.${POS_FILE[pos]}`)) {
     const f = line.split('|')[0].trim().split(/\s+/);
     const offset = f[0];
     const wCnt = parseInt(f[3], 16);
@@ -47,7 +50,7 @@ function readData(pos) {
 
 function readIndex(pos) {
   const out = [];
-  for (const line of lines(`index.${pos === 'n' ? 'noun' : pos === 'v' ? 'verb' : 'adj'}`)) {
+  for (const line of lines(`index.${POS_FILE[pos]}`)) {
     const f = line.trim().split(/\s+/);
     const pCnt = parseInt(f[3], 10);
     const tagCnt = parseInt(f[5 + pCnt], 10);
@@ -83,12 +86,7 @@ const concepts = new Map();
 // sense (the flesh under a nail, a kind of body region) must not relate "quick" to every `region` column.
 const taggedPos = new Map();
 for (const pos of ['n', 'v', 'a', 'r']) {
-  const file = `index.${{ n: 'noun', v: 'verb', a: 'adj', r: 'adv' }[pos]}`;
-  for (const line of lines(file)) {
-    const f = line.trim().split(/\s+/);
-    const tagCnt = parseInt(f[5 + parseInt(f[3], 10)], 10);
-    if (tagCnt > 0) taggedPos.set(f[0], (taggedPos.get(f[0]) ?? '') + pos);
-  }
+  for (const { lemma, tagCnt } of readIndex(pos)) if (tagCnt > 0) taggedPos.set(lemma, (taggedPos.get(lemma) ?? '') + pos);
 }
 // A spelling variant (`colour` of the tagged noun `color`) keeps its senses: its synset is in use under the other name.
 const onlyUntagged = (lemma, pos, tagCnt, offsets) =>
