@@ -126,10 +126,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     const nouns = words.slice(i + 1, i + 4).filter((n) => names(n)).map((n) => n.toLowerCase());
     return nouns.length > 0 ? [nouns] : [];
   });
-  const kindNouns = (isKind: ((w: string) => boolean) | undefined): string[] => {
-    const plural = words.map((w) => w.toLowerCase()).filter((w) => /s$/.test(w) && !/(?:ed|ing|ss)$/.test(w) && !STOP_WORDS.has(w) && !proper.has(w));
-    return [...new Set(plural.filter((w) => isKind?.(w) === true))];
-  };
+  const plural = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /s$/.test(w) && !/(?:ed|ing|ss)$/.test(w) && !STOP_WORDS.has(w) && !proper.has(w)))];
+  const kindNouns = (isKind: ((w: string) => boolean) | undefined): string[] => plural.filter((w) => isKind?.(w) === true);
   const mentions = findMentions(trimmed, common);
   return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions) };
 }
@@ -144,7 +142,6 @@ const TITLE_JOINERS: ReadonlySet<string> = new Set(['of', 'the', 'a', 'an', 'and
  */
 function findTitles(text: string, mentions: readonly Mention[]): string[] {
   const named = new Set(mentions.flatMap((m) => m.text.toLowerCase().split(/\s+/)));
-  const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
   const out: string[] = [];
   let run: string[] = [];
   const flush = (): void => {
@@ -152,15 +149,13 @@ function findTitles(text: string, mentions: readonly Mention[]): string[] {
     if (run.length > 0 && !run.every((w) => named.has(w.toLowerCase()))) out.push(run.join(' '));
     run = [];
   };
-  tokens.forEach((t, i) => {
-    const startsSentence = i === 0 || /^[.?!:;"“(—–-]$/.test(tokens[i - 1]!);
-    const bare = t.replace(/['’]s$/, '');
-    if (!startsSentence && CAPITALISED.test(bare) && !named.has(bare.toLowerCase())) {
+  for (const { token, bare, capitalised } of capitalTokens(text)) {
+    if (capitalised && !named.has(bare.toLowerCase())) {
       run.push(bare);
-      if (bare !== t) flush();
-    } else if (run.length > 0 && TITLE_JOINERS.has(t)) run.push(t);
+      if (bare !== token) flush();
+    } else if (run.length > 0 && TITLE_JOINERS.has(token)) run.push(token);
     else flush();
-  });
+  }
   flush();
   return out;
 }
@@ -168,13 +163,21 @@ function findTitles(text: string, mentions: readonly Mention[]): string[] {
 /** Title-case words that do not start a sentence, lower-cased: "Which remixes of Daft Punk songs" → daft, punk. */
 export function properWords(text: string): Set<string> {
   const out = new Set<string>();
-  const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
-  tokens.forEach((t, i) => {
-    const startsSentence = i === 0 || /^[.?!:;"“(—–-]$/.test(tokens[i - 1]!);
-    const bare = t.replace(/['’]s$/, '');
-    if (!startsSentence && CAPITALISED.test(bare)) out.add(bare.toLowerCase());
-  });
+  for (const t of capitalTokens(text)) if (t.capitalised) out.add(t.bare.toLowerCase());
   return out;
+}
+
+/**
+ * The question's words and punctuation in order; `capitalised` marks a title-case word (possessive `'s` dropped in
+ * `bare`) that does not start a sentence, i.e. part of a name.
+ */
+function capitalTokens(text: string): Array<{ token: string; bare: string; capitalised: boolean }> {
+  const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  return tokens.map((token, i) => {
+    const startsSentence = i === 0 || /^[.?!:;"“(—–-]$/.test(tokens[i - 1]!);
+    const bare = token.replace(/['’]s$/, '');
+    return { token, bare, capitalised: !startsSentence && CAPITALISED.test(bare) };
+  });
 }
 
 /** Words after which an instruction verb still gives the instruction ("could you list", "and show", "to find"). */
