@@ -12,6 +12,7 @@
  * comment adds its pieces to the catalog's words, not itself (`SalesOrder` no longer splits `salesorderheader` in
  * two); `-ing`/`-ed` forms drop a consonant only where it is doubled. v11: a word in use only as an adjective or
  * adverb no longer carries the concepts of its unattested noun or verb senses (`quick`, `daily`, `former`); a table of
- * accounts (a password, a last login) holds people less surely, a place-named table with no text of its own places.
+ * accounts (a password, a last login) holds people less surely, and a place-named table with no text of its own holds
+ * places less surely.
  */
 export const INDEX_FORMAT = 11;
