@@ -28,12 +28,25 @@ function readQuestions(file: string): BlindQuestion[] {
   return list as BlindQuestion[];
 }
 
+/**
+ * Rounds of blind questions: the first (`blind/`) is split into dev and held-out halves; later rounds (`blind/round2/`)
+ * are written after the engine was tuned on the first round's dev halves and are held-out as a whole.
+ */
+const ROUNDS: ReadonlyArray<{ dir: string; suffix: string }> = [
+  { dir: BLIND_DIR, suffix: '-blind' },
+  { dir: path.join(BLIND_DIR, 'round2'), suffix: '-blind2' },
+];
+
 /** The blind sets that have both questions and gold labels, on the catalogs of `ownSets()`. */
 export function blindSets(catalogs: readonly BenchSet[] = ownSets()): BenchSet[] {
+  return ROUNDS.flatMap(({ dir, suffix }) => roundSets(dir, suffix, catalogs));
+}
+
+function roundSets(dir: string, suffix: string, catalogs: readonly BenchSet[]): BenchSet[] {
   const out: BenchSet[] = [];
   for (const cat of catalogs) {
-    const qFile = path.join(BLIND_DIR, `${cat.name}.json`);
-    const gFile = path.join(BLIND_DIR, `gold-${cat.name}.json`);
+    const qFile = path.join(dir, `${cat.name}.json`);
+    const gFile = path.join(dir, `gold-${cat.name}.json`);
     if (!existsSync(qFile) || !existsSync(gFile)) continue;
     const gold = (JSON.parse(readFileSync(gFile, 'utf8')) as GoldFile).gold;
     const known = new Set(cat.tables.map((t) => `${t.table.schema}.${t.table.name}`));
@@ -48,7 +61,7 @@ export function blindSets(catalogs: readonly BenchSet[] = ownSets()): BenchSet[]
       questions.push({ id: q.id, text, source: undefined, gold: groups.map((g) => g.map((t) => key(cat.name, t))), dev: (q.split ?? '').toLowerCase() === 'dev' });
     }
     out.push({
-      name: `${cat.name}-blind`,
+      name: `${cat.name}${suffix}`,
       note: `${cat.note.replace(/; \d+ hand-written questions$/, '')}; ${questions.length} blind questions (${questions.filter((q) => q.dev).length} dev), gold labelled from the schema before any ranking run`,
       tables: cat.tables,
       questions,
