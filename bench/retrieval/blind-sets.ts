@@ -60,9 +60,10 @@ function roundSets(dir: string, suffix: string, catalogs: readonly BenchSet[]): 
       for (const t of groups.flat()) if (!known.has(t)) throw new Error(`${gFile}: ${q.id} names unknown table ${t}`);
       questions.push({ id: q.id, text, source: undefined, gold: groups.map((g) => g.map((t) => key(cat.name, t))), dev: (q.split ?? '').toLowerCase() === 'dev' });
     }
+    const dev = questions.filter((q) => q.dev).length;
     out.push({
       name: `${cat.name}${suffix}`,
-      note: `${cat.note.replace(/; \d+ hand-written questions$/, '')}; ${questions.length} blind questions (${questions.filter((q) => q.dev).length} dev), gold labelled from the schema before any ranking run`,
+      note: `${cat.note.replace(/; \d+ hand-written questions$/, '')}; ${questions.length} blind questions (${dev > 0 ? `${dev} dev` : 'held out as a whole'}), gold labelled from the schema before any ranking run`,
       tables: cat.tables,
       questions,
     });
