@@ -727,11 +727,9 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
  * lists, or records shared by several junctions — come along just below it, with their own code lists.
  */
 function addQualifiers(data: IndexData, ranked: number[], limit: number, evidence: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
-  const boosts = new Map<number, { value: number; text: string }>();
+  const boosts: Array<[number, number, string]> = [];
   const offer = (d: number, value: number, text: string): void => {
-    if (!allowed(d) || st.score[d]! >= value) return;
-    const prev = boosts.get(d);
-    if (prev === undefined || prev.value < value) boosts.set(d, { value, text });
+    if (allowed(d) && st.score[d]! < value) boosts.push([d, value, text]);
   };
   for (const b of ranked.slice(0, Math.max(1, limit) - 1)) {
     const bd = data.docs[b]!;
@@ -751,14 +749,7 @@ function addQualifiers(data: IndexData, ranked: number[], limit: number, evidenc
       }
     }
   }
-  if (boosts.size === 0) return ranked;
-  for (const [d, q] of [...boosts].sort((x, y) => x[0] - y[0])) {
-    st.touch(d);
-    const add = q.value - st.score[d]!;
-    st.score[d] = q.value;
-    pushExtra(st, d, { weight: add, text: q.text, show: 1.2 });
-  }
-  return topCandidates(data, st, RANKING.candidates);
+  return applyRaises(data, ranked, boosts, st);
 }
 
 /**
