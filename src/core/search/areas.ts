@@ -3,7 +3,7 @@
  * around their most connected entity, each with a one-line summary, so that an agent can browse instead of
  * stopping. Computed from the FK graph and table roles only; cached per index and filter.
  */
-import type { IndexData } from './build';
+import { isMirror, type IndexData } from './build';
 import type { SchemaArea } from './types';
 
 const MAX_AREAS = 12;
@@ -17,7 +17,8 @@ const EXAMPLES = 5;
 export function schemaAreas(data: IndexData, allowed: (d: number) => boolean): SchemaArea[] {
   const n = data.docs.length;
   const members: number[] = [];
-  for (let d = 0; d < n; d++) if (allowed(d)) members.push(d);
+  // A mirror view repeats the relation it renames: it is no area's member.
+  for (let d = 0; d < n; d++) if (allowed(d) && !isMirror(data.docs[d]!)) members.push(d);
   if (members.length === 0) return [];
   const degree = (d: number): number => data.edges[d]!.length;
   const hubs = members

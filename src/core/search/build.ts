@@ -83,6 +83,41 @@ export interface DocData {
 }
 
 /**
+ * A mirror: a view that only renames the columns of one other relation of its source (`CREATE VIEW pe.a AS SELECT
+ * addressid AS id, addressid, … FROM person.address`). It holds the same rows as that relation, so it is kept out of
+ * the postings, values and classes of people and places: it neither competes with its relation for a place in the
+ * answer nor dilutes the weight of the words the two share. It stays in the index (listed, described, joined) as an
+ * auxiliary relation with no marking word, which is how a persisted frame knows it again.
+ */
+export function isMirror(doc: DocData): boolean {
+  return doc.role === 'auxiliary' && doc.auxWords.length === 0;
+}
+
+/** A view or materialized view: rows computed from other relations. */
+export function isDerived(table: TableInfo): boolean {
+  return table.kind === 'view' || table.kind === 'materialized_view';
+}
+
+/** Clauses and constructs that make a view more than a renaming of one relation. */
+const NOT_A_MIRROR = /\b(?:join|where|group\s+by|having|union|intersect|except|distinct|limit|offset|fetch|window|over|values|with|lateral)\b|[(,]\s*select\b|\(/i;
+
+/**
+ * Whether a view's SQL is a plain projection of exactly one relation of its source (`known`: `schema.table` keys,
+ * and bare table names for engines without schemas), every output a column of it. PostgreSQL, MySQL and SQLite
+ * spellings of the definition alike.
+ */
+function mirrorsOne(table: TableInfo, known: ReadonlySet<string>): boolean {
+  if (table.kind !== 'view' || table.viewDefinition === null) return false;
+  const sql = table.viewDefinition.replace(/\s+/g, ' ').trim().replace(/;$/, '').trim();
+  const m = /^select (.+?) from ([`"\w.$]+)(?: (?:as )?[`"\w$]+)?$/i.exec(sql);
+  if (m === null || NOT_A_MIRROR.test(sql) || /\bfrom\b/i.test(m[1]!)) return false;
+  const parts = m[2]!.split('.').map((x) => x.replace(/^[`"]|[`"]$/g, ''));
+  const target = parts.slice(-2).join('.');
+  // A qualifier the catalog does not know (MySQL qualifies with the database name) leaves the bare name.
+  return known.has(target) || known.has(`${table.schema}.${target}`) || known.has(parts[parts.length - 1]!);
+}
+
+/**
  * What a table is for, from its shape alone: `lookup` — a small code/kind list other tables point at (`*_type`,
  * `*_status`, a name and little else); `bridge` — a junction between two or more tables; `auxiliary` — bookkeeping
  * beside an entity (history, archive, raw imports, aliases, redirects, annotations, logs, edits), which a question
@@ -123,6 +158,8 @@ export interface IndexBody {
 
 export interface IndexData extends IndexFrame, IndexBody {
   readonly lexicon: Lexicon;
+  /** Relations that hold their own rows, i.e. all but mirrors: the collection size of every idf. */
+  readonly searchable: number;
   /** Identifier → terms, shared by build and explanations. */
   readonly termCache: Map<string, Term[]>;
   readonly conceptCache: Map<string, readonly string[]>;
@@ -255,7 +292,8 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
     seen: new Uint8Array(n),
     local: [],
   };
-  return { ...frame, ...body, lexicon, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
+  const searchable = frame.docs.reduce((k, doc) => (isMirror(doc) ? k : k + 1), 0);
+  return { ...frame, ...body, lexicon, searchable, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
 }
 
 /**
@@ -272,21 +310,35 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
   const personTable = new Float32Array(n);
   const placeTable = new Float32Array(n);
   const senses = new Map<string, ColumnSense>();
+  // Relations per source that a view may mirror: `schema.table` keys, and bare names where the engine has no schemas.
+  const relations = new Map<string, Set<string>>();
+  for (const { sourceName, table } of input.tables) {
+    if (table.kind === 'view') continue;
+    let set = relations.get(sourceName);
+    if (set === undefined) relations.set(sourceName, (set = new Set()));
+    set.add(`${table.schema}.${table.name}`);
+    set.add(table.name);
+  }
   const docs: DocData[] = input.tables.map(({ sourceName, table }, d) => {
     const qn = `${table.schema}.${table.name}`;
     byKey.set(`${sourceName}\u0000${qn}`, d);
-    for (const col of table.columns) indexValues(values, d, col);
+    const nameWords = splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p));
+    if (mirrorsOne(table, relations.get(sourceName) ?? new Set())) {
+      return { source: sourceName, schema: table.schema, name: table.name, qualifiedName: qn, nameWords, nameStems: nameWords.map(stem), nameParts: nameWords, table, semantic: [], isBridge: false, role: 'auxiliary', auxWords: [] };
+    }
+    // A view's values and names are copies of its relations' rows: only those hold them.
+    const derived = isDerived(table);
+    if (!derived) for (const col of table.columns) indexValues(values, d, col);
     const fkTargets = new Set(table.foreignKeys.map((fk) => `${fk.targetSchema}.${fk.targetTable}`));
     const fkCols = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
     let otherCols = 0;
     for (const c of table.columns) if (!fkCols.has(c.name) && !BOOKKEEPING.test(c.name)) otherCols++;
-    const nameWords = splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p));
     const isBridge = fkTargets.size >= 2 && otherCols <= fkCols.size + 2;
     const nameParts = nameWords.flatMap((w) => segmentWord(w, vocab) ?? [w]);
     // A junction links people or places to other things; it does not hold them (`l_event_place`, `film_actor`). One
     // with a name of its own does: `state_province (name, country_id, territory_id)` is a place.
     const named = table.columns.some((c) => !fkCols.has(c.name) && /^(?:name|title)$/i.test(c.name) && mayHoldText(c.dataType));
-    const cls = isBridge && !named ? { person: 0, place: 0 } : classify(table, nameParts, fkCols, lexicon, senses);
+    const cls = (isBridge && !named) || derived ? { person: 0, place: 0 } : classify(table, nameParts, fkCols, lexicon, senses);
     personTable[d] = cls.person;
     placeTable[d] = cls.place;
     const auxWords = nameWords.length >= 2 || AUX_ALONE.has(nameWords[0] ?? '') ? nameWords.filter((w) => AUX_WORDS.has(w)).map(stem) : [];
@@ -402,6 +454,7 @@ function buildBody(input: BuildSearchIndexInput, frame: IndexFrame, lexicon: Lex
     }
   };
   input.tables.forEach(({ table }, d) => {
+    if (isMirror(frame.docs[d]!)) return;
     docTerms.length = 0;
     add(d, F_NAME, idTerms(table.name));
     add(d, F_SCHEMA, idTerms(table.schema));
@@ -423,7 +476,9 @@ function buildBody(input: BuildSearchIndexInput, frame: IndexFrame, lexicon: Lex
   const fill = start.slice(0, terms);
   const doc = new Int32Array(stream.length);
   const sat = new Float32Array(stream.length);
-  const avgLen = fieldLen.map((fl) => (fl.length === 0 ? 1 : Math.max(1e-9, fl.reduce((a, b) => a + b, 0) / fl.length)));
+  // Mirrors have no postings: the average field lengths are those of the relations that do.
+  const counted = frame.docs.reduce((k, doc) => (isMirror(doc) ? k : k + 1), 0);
+  const avgLen = fieldLen.map((fl) => (counted === 0 ? 1 : Math.max(1e-9, fl.reduce((a, b) => a + b, 0) / counted)));
   for (let i = 0; i < stream.length; i++) {
     const d = stream.doc[i]!;
     let tf = 0;

@@ -13,6 +13,7 @@
  * two); `-ing`/`-ed` forms drop a consonant only where it is doubled. v11: a word in use only as an adjective or
  * adverb no longer carries the concepts of its unattested noun or verb senses (`quick`, `daily`, `former`); a table of
  * accounts (a password, a last login) holds people less surely, and a place-named table with no text of its own holds
- * places less surely.
+ * places less surely. v12: a view that only renames the columns of one other relation (a mirror) has no postings,
+ * values or classes of its own.
  */
-export const INDEX_FORMAT = 11;
+export const INDEX_FORMAT = 12;

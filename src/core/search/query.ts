@@ -244,7 +244,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
       possessive = /['’]s$/.test(t);
       j++;
     }
-    const before = i > 0 ? tokens[i - 1]!.toLowerCase() : '';
+    // "in the Netherlands": the article between the preposition and the name does not end the place.
+    const prev = i > 0 ? tokens[i - 1]!.toLowerCase() : '';
+    const before = prev === 'the' && i > 1 && PLACE_PREPOSITIONS.has(tokens[i - 2]!.toLowerCase()) ? tokens[i - 2]!.toLowerCase() : prev;
     const spanText = tokens.slice(i, j).join(' ').replace(/['’]s$/, '');
     const last = words[words.length - 1]!;
     // Every word of a person's name is unknown to the common vocabulary; a possessive lets a common first name in.

@@ -5,7 +5,7 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
+import { BM25F, cachedConcepts, cachedTerms, isDerived, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept } from './lexicon';
 import { parseQuery, type ParsedQuery } from './query';
@@ -53,6 +53,8 @@ export const RANKING = {
    * discount holds for what they gain as a junction or a join path too.
    */
   auxiliary: 0.45,
+  /** Share of its score a view keeps among the candidates when the question does not name it. */
+  view: 0.6,
   /**
    * Query words that match nothing in the catalog are often values ("horror", "French", "night"): the lookup tables
    * next to the top hits (directly, or behind a junction) rise to this share of the hit, where such values live (at most 40 % of the hit: on small schemas a lookup that outranks
@@ -150,7 +152,7 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
 }
 
 function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {
-  const n = data.docs.length;
+  const n = data.searchable;
   const { termIds, start, doc, sat } = data.postings;
   const best = data.scratch.best;
   let totalIdf = 0;
@@ -269,6 +271,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // than the archive that repeats its words).
     st.score[d]! *= 1 + (RANKING.centrality * Math.log2(1 + data.edges[d]!.length)) / maxDegreeLog;
     if (unasked(d)) st.score[d]! *= RANKING.auxiliary;
+    // A view (not a mirror: those have no postings) is computed from relations of the catalog, which the question
+    // reaches on their own: it comes after them unless the question names it ("sales by store").
+    else if (isDerived(doc.table) && !nameStems.every((w) => w.length < 3 || queryTerms.has(w))) st.score[d]! *= RANKING.view;
   }
   // Tables with evidence of their own (words, values, names); graph signals below only lend score.
   const evidence = new Set<number>();
@@ -400,7 +405,7 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
     const weight = named === undefined ? RANKING.asksPerson : 1;
     const docs = kind === 'person' ? data.personDocs : data.placeDocs;
     const strength = kind === 'person' ? data.personTable : data.placeTable;
-    const idf = idfOf(data.docs.length, docs.length);
+    const idf = idfOf(data.searchable, docs.length);
     added += weight * idf;
     let near: Map<number, number> | null = null;
     if (docs.length <= RANKING.mentionContextDocs) {
@@ -449,7 +454,7 @@ function isCodeColumn(data: IndexData, d: number, column: string): boolean {
 
 /** Value index: literal category values named in the question ("customers in 'LATAM'"). Returns idf mass added. */
 function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, lexical: Set<number>): number {
-  const n = data.docs.length;
+  const n = data.searchable;
   let added = 0;
   const probed = new Set<string>();
   for (const probe of parsed.valueProbes) {

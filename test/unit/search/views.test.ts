@@ -1,0 +1,99 @@
+import assert from 'node:assert/strict';
+import type { TableInfo } from '../../../src/core/catalog/model';
+import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { catalogBuilders, fk, names, src } from './builders';
+
+const { column, table } = catalogBuilders((name) => (/id$/.test(name) ? 'integer' : 'text'));
+
+const view = (name: string, definition: string, columns: string[], schema = 'public', kind: TableInfo['kind'] = 'view'): TableInfo => ({
+  ...table(name, columns),
+  schema,
+  kind,
+  viewDefinition: definition,
+});
+
+/** A rental shop: films, customers in cities, rentals; with the views a reporting layer adds. */
+function shop(): TableInfo[] {
+  return [
+    table('city', ['city_id', 'city', column('country', { stats: null, codeValues: ['Canada', 'France'] } as never)]),
+    table('customer', ['customer_id', 'first_name', 'last_name', 'city_id'], [fk(['city_id'], 'city', ['city_id'])]),
+    table('film', ['film_id', 'title', column('rating', { enumLabels: ['G', 'PG', 'R'] })]),
+    table('rental', ['rental_id', 'customer_id', 'film_id', 'rental_date'], [fk(['customer_id'], 'customer', ['customer_id']), fk(['film_id'], 'film', ['film_id'])]),
+  ];
+}
+
+/** Views that only rename one relation's columns, as some ports add for every table (`pe.a` for `person.address`). */
+const mirrors = (): TableInfo[] => [
+  view('c', ' SELECT customer.customer_id AS id,\n    customer.customer_id,\n    customer.first_name,\n    customer.last_name,\n    customer.city_id\n   FROM public.customer;', ['id', 'customer_id', 'first_name', 'last_name', 'city_id'], 'alias'),
+  view('f', 'select `shop`.`film`.`film_id` AS `id`,`shop`.`film`.`title` AS `title`,`shop`.`film`.`rating` AS `rating` from `shop`.`film`', ['id', 'title', 'rating'], 'alias'),
+  view('film_titles', 'SELECT title FROM film', ['title']),
+];
+
+/** A reporting view that joins several relations: derived, but more than a renaming. */
+const customerList = (): TableInfo =>
+  view(
+    'customer_list',
+    ' SELECT cu.customer_id AS id,\n    cu.first_name || \' \' || cu.last_name AS name,\n    ci.city\n   FROM customer cu\n     JOIN city ci ON cu.city_id = ci.city_id;',
+    ['id', 'name', 'city', 'first_name', 'last_name', 'film_title'],
+  );
+
+const scoresOf = (tables: SearchTableInput[], q: string): Map<string, number> => new Map(buildSearchIndex({ tables }).search(q, { limit: 20 }).hits.map((h) => [h.qualifiedName, h.score]));
+
+describe('search: views', () => {
+  it('leaves out views that only rename one relation: they never take a place, and the ranking is the same as without them', () => {
+    const q = 'which customers rented the most films';
+    const without = scoresOf(src(shop()), q);
+    const withMirrors = buildSearchIndex({ tables: src([...shop(), ...mirrors()]) }).search(q, { limit: 20 });
+    assert.ok(withMirrors.hits.length > 0);
+    for (const h of withMirrors.hits) assert.ok(!['alias.c', 'alias.f', 'public.film_titles'].includes(h.qualifiedName), `a mirror view was returned: ${h.qualifiedName}`);
+    assert.deepEqual(new Map(withMirrors.hits.map((h) => [h.qualifiedName, h.score])), without);
+  });
+
+  it('finds a mirror again after the index is persisted and read back', () => {
+    const tables = src([...shop(), ...mirrors()]);
+    const bytes = serializeIndex(buildSearchIndex({ tables }));
+    const loaded = deserializeIndex(bytes, { tables });
+    assert.ok(loaded !== null);
+    const hits = names(loaded.search('film titles', { limit: 20 }).hits);
+    assert.ok(hits.includes('film'), hits.join(', '));
+    assert.ok(!hits.includes('film_titles') && !hits.includes('alias.f'), hits.join(', '));
+  });
+
+  it('keeps a view that filters, joins or computes: it is not a mirror', () => {
+    const filtered = view('rated_r', "SELECT film.film_id, film.title FROM film WHERE film.rating = 'R'", ['film_id', 'title']);
+    const hits = names(buildSearchIndex({ tables: src([...shop(), filtered, customerList()]) }).search('rated r films and the customer list', { limit: 20 }).hits);
+    assert.ok(hits.includes('rated_r'), hits.join(', '));
+    assert.ok(hits.includes('customer_list'), hits.join(', '));
+  });
+
+  it('ranks a reporting view after the relations it is computed from, unless the question names it', () => {
+    const report = view(
+      'customer_film_report',
+      'SELECT c.customer_id, c.first_name AS customer_name, f.title AS film_title, count(*) AS rented_films FROM rental r JOIN customer c USING (customer_id) JOIN film f USING (film_id) GROUP BY 1, 2, 3',
+      ['customer_id', 'customer_name', 'film_id', 'film_title', 'rented_films'],
+    );
+    const index = buildSearchIndex({ tables: src([...shop(), customerList(), report]) });
+    const hits = names(index.search('which films did each customer rent', { limit: 10 }).hits);
+    for (const base of ['customer', 'film', 'rental']) assert.ok(hits.indexOf(base) >= 0 && hits.indexOf(base) < hits.indexOf('customer_film_report'), hits.join(', '));
+    const summary = view('rental_summary', 'SELECT f.title, count(*) AS rentals FROM rental r JOIN film f ON f.film_id = r.film_id GROUP BY f.title', ['title', 'rentals']);
+    const named = buildSearchIndex({ tables: src([...shop(), customerList(), summary]) }).search('the rental summary per film', { limit: 5 }).hits;
+    assert.ok(names(named).slice(0, 3).includes('rental_summary'), named.map((h) => `${h.qualifiedName} ${h.score}: ${h.why.join('; ')}`).join(' | '));
+  });
+
+  it('does not take people or values from a view: the relations it copies hold them', () => {
+    const tables = src([...shop(), customerList()]);
+    const people = buildSearchIndex({ tables }).search('How many films did Lewis Hamilton rent?', { limit: 10 }).hits;
+    const list = people.find((h) => h.qualifiedName === 'public.customer_list');
+    assert.ok(list === undefined || !list.why.some((w) => w.startsWith('holds people')), list?.why.join('; '));
+    assert.ok(people.find((h) => h.qualifiedName === 'public.customer')!.why.some((w) => w.startsWith('holds people')), people.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join(' | '));
+  });
+});
+
+describe('search: places after an article', () => {
+  const lexicon = loadLexicon();
+  it('reads "in the Netherlands" as a place, as "in Canada" is', () => {
+    assert.deepEqual(findMentions('How many customers live in the Netherlands?', lexicon), [{ kind: 'place', text: 'Netherlands' }]);
+    assert.deepEqual(findMentions('How many customers live in Canada?', lexicon), [{ kind: 'place', text: 'Canada' }]);
+    assert.deepEqual(findMentions('Who bought the Deluxe Edition?', lexicon).filter((m) => m.kind === 'place'), []);
+  });
+});
