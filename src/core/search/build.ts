@@ -80,6 +80,8 @@ export interface DocData {
   readonly role: TableRole;
   /** For an auxiliary table: the name words that make it one (`history`, `alias`…), stemmed. */
   readonly auxWords: readonly string[];
+  /** A view or materialized view (isDerived), known without reading the table. */
+  readonly derived: boolean;
 }
 
 /**
@@ -324,7 +326,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
     byKey.set(`${sourceName}\u0000${qn}`, d);
     const nameWords = splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p));
     if (mirrorsOne(table, relations.get(sourceName) ?? new Set())) {
-      return { source: sourceName, schema: table.schema, name: table.name, qualifiedName: qn, nameWords, nameStems: nameWords.map(stem), nameParts: nameWords, table, semantic: [], isBridge: false, role: 'auxiliary', auxWords: [] };
+      return { source: sourceName, schema: table.schema, name: table.name, qualifiedName: qn, nameWords, nameStems: nameWords.map(stem), nameParts: nameWords, table, semantic: [], isBridge: false, role: 'auxiliary', auxWords: [], derived: true };
     }
     // A view's values and names are copies of its relations' rows: only those hold them.
     const derived = isDerived(table);
@@ -355,6 +357,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
       isBridge,
       role: auxWords.length > 0 ? 'auxiliary' : isBridge ? 'bridge' : isLookup(table, nameWords, fkCols) ? 'lookup' : 'entity',
       auxWords,
+      derived,
     };
   });
   const edges = buildEdges(input.tables.map((t) => t.table), input.tables.map((t) => t.sourceName), byKey);

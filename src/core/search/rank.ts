@@ -5,7 +5,7 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { BM25F, cachedConcepts, cachedTerms, isDerived, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
+import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept } from './lexicon';
 import { parseQuery, type ParsedQuery } from './query';
@@ -273,7 +273,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     if (unasked(d)) st.score[d]! *= RANKING.auxiliary;
     // A view (not a mirror: those have no postings) is computed from relations of the catalog, which the question
     // reaches on their own: it comes after them unless the question names it ("sales by store").
-    else if (isDerived(doc.table) && !nameStems.every((w) => w.length < 3 || queryTerms.has(w))) st.score[d]! *= RANKING.view;
+    else if (doc.derived && !nameStems.every((w) => w.length < 3 || queryTerms.has(w))) st.score[d]! *= RANKING.view;
   }
   // Tables with evidence of their own (words, values, names); graph signals below only lend score.
   const evidence = new Set<number>();

@@ -60,6 +60,8 @@ interface PersistedFrame {
   readonly words: readonly string[];
   /** One character per doc: the initial of its role, upper case for a junction (isBridge). */
   readonly kinds: string;
+  /** The docs that are views or materialized views (DocData.derived). */
+  readonly derived: readonly number[];
   /** Int32 triples [from doc, to doc, index of the FK in the from table's foreignKeys], as buildEdges added them. */
   readonly fks: string;
   readonly values: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number, string, string]>]>;
@@ -115,6 +117,7 @@ function persistFrame(data: IndexData): PersistedFrame {
     names: data.docs.map((d) => d.name),
     words: data.docs.map((d) => [d.nameWords.join(' '), d.nameStems.join(' '), d.nameParts.join(' '), d.auxWords.join(' ')].join(SEP)),
     kinds: data.docs.map((d) => (d.isBridge ? d.role[0]!.toUpperCase() : d.role[0]!)).join(''),
+    derived: data.docs.flatMap((d, i) => (d.derived ? [i] : [])),
     fks: b64(Int32Array.from(fks)),
     values: [...data.values].map(([k, list]) => [k, list.map((v) => [v.d, v.column, v.value] as const)] as const),
     order: b64(data.order),
@@ -143,6 +146,7 @@ class StoredDoc implements DocData {
     readonly name: string,
     readonly role: TableRole,
     readonly isBridge: boolean,
+    readonly derived: boolean,
     private readonly packed: string,
     private readonly d: number,
     private readonly load: (d: number) => TableInfo,
@@ -208,6 +212,8 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
   const placeBuf = words32(f.place);
   if (!sourceBuf || !fkBuf || !orderBuf || !personBuf || !placeBuf || f.schemas.length !== n || f.words.length !== n || typeof f.kinds !== 'string' || f.kinds.length !== n) return null;
   if (sourceBuf.byteLength !== 4 * n || orderBuf.byteLength !== 4 * n || personBuf.byteLength !== 4 * n || placeBuf.byteLength !== 4 * n || fkBuf.byteLength % 12 !== 0) return null;
+  if (!Array.isArray(f.derived) || f.derived.some((d) => !Number.isInteger(d) || d < 0 || d >= n)) return null;
+  const derived = new Set(f.derived);
   const source = new Int32Array(sourceBuf);
   const docs: StoredDoc[] = new Array<StoredDoc>(n);
   for (let d = 0; d < n; d++) {
@@ -215,7 +221,7 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
     const bridge = kind < 97; // upper case
     const role = ROLES[String.fromCharCode(bridge ? kind + 32 : kind)];
     if (role === undefined) return null;
-    docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, role, bridge, f.words[d]!, d, table);
+    docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, role, bridge, derived.has(d), f.words[d]!, d, table);
   }
   const edges: EdgeData[][] = docs.map(() => []);
   const fks = new Int32Array(fkBuf);
