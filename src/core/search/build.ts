@@ -100,8 +100,8 @@ export function isDerived(table: TableInfo): boolean {
   return table.kind === 'view' || table.kind === 'materialized_view';
 }
 
-/** Clauses and constructs that make a view more than a renaming of one relation. */
-const NOT_A_MIRROR = /\b(?:join|where|group\s+by|having|union|intersect|except|distinct|limit|offset|fetch|window|over|values|with|lateral)\b|[(,]\s*select\b|\(/i;
+/** Clauses that make a view more than a renaming of one relation; a parenthesis (a call, a subquery) too. */
+const NOT_A_MIRROR = /\b(?:join|where|group\s+by|having|union|intersect|except|distinct|limit|offset|fetch|window|over|values|with|lateral)\b|\(/i;
 
 /**
  * Whether a view's SQL is a plain projection of exactly one relation of its source (`known`: `schema.table` keys,

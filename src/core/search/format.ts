@@ -14,6 +14,7 @@
  * adverb no longer carries the concepts of its unattested noun or verb senses (`quick`, `daily`, `former`); a table of
  * accounts (a password, a last login) holds people less surely, and a place-named table with no text of its own holds
  * places less surely. v12: a view that only renames the columns of one other relation (a mirror) has no postings,
- * values or classes of its own.
+ * values or classes of its own; other views and materialized views have no values or classes of people and places,
+ * and the frame says which relations are views.
  */
 export const INDEX_FORMAT = 12;
