@@ -11,6 +11,7 @@ import { buildBaseline } from './baseline';
 import { blindSets } from './blind-sets';
 import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchQuestion, type BenchSet } from './datasets';
 import { scaleFigures } from './scale';
+import { mean, recallAt, scoreQuestion, type Scores } from './scores';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -19,17 +20,6 @@ const showDevMisses = args.includes('--show-dev-misses');
 // While tuning, score the dev split only: held-out questions are not even run, so no figure about them is seen.
 const devOnly = args.includes('--dev-only');
 const RESULTS_DIR = path.join(__dirname, '..', 'results');
-
-interface Scores {
-  n: number;
-  r1: number;
-  r3: number;
-  r5: number;
-  r10: number;
-  full5: number;
-  full10: number;
-  mrr: number;
-}
 
 interface SetResult {
   name: string;
@@ -41,34 +31,6 @@ interface SetResult {
   emptyAnswers: number;
   engine: { all: Scores; dev: Scores; heldOut: Scores; p50Ms: number; p99Ms: number; cpuMsMean: number; tokensMean: number };
   baseline: { all: Scores; dev: Scores; heldOut: Scores };
-}
-
-function recallAt(ranked: readonly string[], gold: BenchQuestion['gold'], k: number): number {
-  const top = new Set(ranked.slice(0, k));
-  return gold.filter((g) => g.some((t) => top.has(t))).length / gold.length;
-}
-
-function scoreQuestion(ranked: readonly string[], q: BenchQuestion): Scores {
-  const goldKeys = new Set(q.gold.flat());
-  const first = ranked.findIndex((r) => goldKeys.has(r));
-  return {
-    n: 1,
-    r1: recallAt(ranked, q.gold, 1),
-    r3: recallAt(ranked, q.gold, 3),
-    r5: recallAt(ranked, q.gold, 5),
-    r10: recallAt(ranked, q.gold, 10),
-    full5: recallAt(ranked, q.gold, 5) === 1 ? 1 : 0,
-    full10: recallAt(ranked, q.gold, 10) === 1 ? 1 : 0,
-    mrr: first < 0 ? 0 : 1 / (first + 1),
-  };
-}
-
-function mean(list: readonly Scores[]): Scores {
-  const z: Scores = { n: list.length, r1: 0, r3: 0, r5: 0, r10: 0, full5: 0, full10: 0, mrr: 0 };
-  if (list.length === 0) return z;
-  for (const s of list) for (const k of ['r1', 'r3', 'r5', 'r10', 'full5', 'full10', 'mrr'] as const) z[k] += s[k];
-  for (const k of ['r1', 'r3', 'r5', 'r10', 'full5', 'full10', 'mrr'] as const) z[k] = round(z[k] / list.length, 3);
-  return z;
 }
 
 const round = (x: number, d: number): number => Math.round(x * 10 ** d) / 10 ** d;

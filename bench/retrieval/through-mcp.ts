@@ -25,19 +25,12 @@ import { DIST, runOk, startStdioServer, tempDir, writeResults } from '../core/me
 import { ensureBuilt } from '../core/musicbrainz';
 import { blindSets } from './blind-sets';
 import { key, ownSets, type BenchQuestion, type BenchSet } from './datasets';
+import { mean, scoreQuestion as score, type Scores } from './scores';
 
 const devOnly = process.argv.includes('--dev-only');
 // Dev questions that are complete in-process but not through the tool, with both answers (for inspection).
 const showDevLosses = process.argv.includes('--show-dev-losses');
 const LIMIT = 10;
-
-interface Scores {
-  n: number;
-  r5: number;
-  r10: number;
-  full10: number;
-  mrr: number;
-}
 
 interface SplitResult {
   readonly mcp: Scores;
@@ -59,25 +52,6 @@ interface SetResult {
   readonly heldOut: SplitResult | null;
   /** Dev questions only: ids whose top ten differ, for inspection. */
   readonly devDifferent: readonly string[];
-}
-
-function recall(ranked: readonly string[], gold: BenchQuestion['gold'], k: number): number {
-  const top = new Set(ranked.slice(0, k));
-  return gold.filter((g) => g.some((t) => top.has(t))).length / gold.length;
-}
-
-function score(ranked: readonly string[], q: BenchQuestion): Scores {
-  const goldKeys = new Set(q.gold.flat());
-  const first = ranked.findIndex((r) => goldKeys.has(r));
-  return { n: 1, r5: recall(ranked, q.gold, 5), r10: recall(ranked, q.gold, 10), full10: recall(ranked, q.gold, 10) === 1 ? 1 : 0, mrr: first < 0 ? 0 : 1 / (first + 1) };
-}
-
-function mean(list: readonly Scores[]): Scores {
-  const z: Scores = { n: list.length, r5: 0, r10: 0, full10: 0, mrr: 0 };
-  if (list.length === 0) return z;
-  for (const s of list) for (const k of ['r5', 'r10', 'full10', 'mrr'] as const) z[k] += s[k];
-  for (const k of ['r5', 'r10', 'full10', 'mrr'] as const) z[k] = Math.round((z[k] / list.length) * 1000) / 1000;
-  return z;
 }
 
 /** The tables of a find_relevant_tables answer, as `source|schema.table` keys, and its status. */
