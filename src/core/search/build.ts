@@ -95,8 +95,13 @@ export function isMirror(doc: DocData): boolean {
   return doc.role === 'auxiliary' && doc.auxWords.length === 0;
 }
 
+/** The relations that hold their own rows (all but mirrors): the collection size of idf and field-length averages. */
+function searchableCount(docs: readonly DocData[]): number {
+  return docs.reduce((k, doc) => (isMirror(doc) ? k : k + 1), 0);
+}
+
 /** A view or materialized view: rows computed from other relations. */
-export function isDerived(table: TableInfo): boolean {
+function isDerived(table: TableInfo): boolean {
   return table.kind === 'view' || table.kind === 'materialized_view';
 }
 
@@ -294,7 +299,7 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
     seen: new Uint8Array(n),
     local: [],
   };
-  const searchable = frame.docs.reduce((k, doc) => (isMirror(doc) ? k : k + 1), 0);
+  const searchable = searchableCount(frame.docs);
   return { ...frame, ...body, lexicon, searchable, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
 }
 
@@ -480,7 +485,7 @@ function buildBody(input: BuildSearchIndexInput, frame: IndexFrame, lexicon: Lex
   const doc = new Int32Array(stream.length);
   const sat = new Float32Array(stream.length);
   // Mirrors have no postings: the average field lengths are those of the relations that do.
-  const counted = frame.docs.reduce((k, doc) => (isMirror(doc) ? k : k + 1), 0);
+  const counted = searchableCount(frame.docs);
   const avgLen = fieldLen.map((fl) => (counted === 0 ? 1 : Math.max(1e-9, fl.reduce((a, b) => a + b, 0) / counted)));
   for (let i = 0; i < stream.length; i++) {
     const d = stream.doc[i]!;
