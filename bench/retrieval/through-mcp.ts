@@ -40,6 +40,14 @@ interface SplitResult {
   /** Answers with a status other than `success`, or with no table. */
   readonly notOk: number;
   readonly empty: number;
+  /** By the answer's `confidence` (HIGH, MEDIUM, LOW): questions, how many have a gold table first, how many are complete at 10. */
+  readonly byConfidence: Record<string, Calibration>;
+}
+
+interface Calibration {
+  n: number;
+  firstRight: number;
+  complete: number;
 }
 
 interface SetResult {
@@ -55,15 +63,15 @@ interface SetResult {
 }
 
 /** The tables of a find_relevant_tables answer, as `source|schema.table` keys, and its status. */
-function answerTables(result: unknown, source: string): { status: string; tables: string[] } {
-  const r = result as { structuredContent?: { status?: string; data?: { tables?: Array<{ table: string }> } }; content?: Array<{ type: string; text?: string }> };
+function answerTables(result: unknown, source: string): { status: string; confidence: string; tables: string[] } {
+  const r = result as { structuredContent?: { status?: string; confidence?: string | null; data?: { tables?: Array<{ table: string }> } }; content?: Array<{ type: string; text?: string }> };
   let env = r.structuredContent;
   if (env === undefined) {
     const text = r.content?.find((c) => c.type === 'text')?.text;
     env = text === undefined ? undefined : (JSON.parse(text) as typeof env);
   }
   if (env === undefined) throw new Error('find_relevant_tables answered without an envelope');
-  return { status: env.status ?? 'missing', tables: (env.data?.tables ?? []).map((t) => key(source, t.table)) };
+  return { status: env.status ?? 'missing', confidence: env.confidence ?? 'none', tables: (env.data?.tables ?? []).map((t) => key(source, t.table)) };
 }
 
 async function main(): Promise<void> {
@@ -132,6 +140,7 @@ async function runSet(set: BenchSet, database: string, callTool: CallTool, engin
     const different: string[] = [];
     let notOk = 0;
     let empty = 0;
+    const byConfidence: Record<string, Calibration> = {};
     for (const q of questions) {
       const answer = answerTables(await callTool({ name: 'find_relevant_tables', arguments: { query: q.text, limit: LIMIT } }), source);
       if (answer.status !== 'success') notOk++;
@@ -139,10 +148,14 @@ async function runSet(set: BenchSet, database: string, callTool: CallTool, engin
       const inProcess = engine.search(q.text, { limit: LIMIT }).hits.map((h) => key(h.sourceName, h.qualifiedName));
       if (answer.tables.join('\n') !== inProcess.join('\n')) different.push(q.id);
       if (dev && showDevLosses && score(answer.tables, q).full10 < score(inProcess, q).full10) process.stderr.write(`LOSS ${q.id} ${q.text}\n  mcp: ${answer.tables.join(' ')}\n  in:  ${inProcess.join(' ')}\n`);
+      const c = (byConfidence[answer.confidence] ??= { n: 0, firstRight: 0, complete: 0 });
+      c.n++;
+      if (q.gold.some((g) => g.includes(answer.tables[0] ?? ''))) c.firstRight++;
+      if (score(answer.tables, q).full10 === 1) c.complete++;
       mcp.push(score(answer.tables, q));
       local.push(score(inProcess, q));
     }
-    return { result: { mcp: mean(mcp), inProcess: mean(local), differentTop10: different.length, notOk, empty }, different: dev ? different : [] };
+    return { result: { mcp: mean(mcp), inProcess: mean(local), differentTop10: different.length, notOk, empty, byConfidence }, different: dev ? different : [] };
   };
   const dev = await split(set.questions.filter((q) => q.dev), true);
   const heldOut = devOnly ? { result: null, different: [] } : await split(set.questions.filter((q) => !q.dev), false);
@@ -159,6 +172,28 @@ function markdown(results: readonly SetResult[]): string {
     ] as const) {
       if (s === null) continue;
       rows.push(`| ${r.name} | ${label} | ${s.mcp.n} | ${f(s.mcp.full10)} | ${f(s.inProcess.full10)} | ${f(s.mcp.r10)} | ${f(s.inProcess.r10)} | ${f(s.mcp.r5)} | ${f(s.inProcess.r5)} | ${f(s.mcp.mrr)} | ${f(s.inProcess.mrr)} | ${s.differentTop10} | ${s.notOk} | ${s.empty} |`);
+    }
+  }
+  // What an agent reads as the answer's confidence, against whether the answer is right: pooled over every set.
+  const pooled = (label: 'dev' | 'held-out'): Record<string, Calibration> => {
+    const out: Record<string, Calibration> = {};
+    for (const r of results) {
+      const s = label === 'dev' ? r.dev : r.heldOut;
+      for (const [k, c] of Object.entries(s?.byConfidence ?? {})) {
+        const o = (out[k] ??= { n: 0, firstRight: 0, complete: 0 });
+        o.n += c.n;
+        o.firstRight += c.firstRight;
+        o.complete += c.complete;
+      }
+    }
+    return out;
+  };
+  const calibration: string[] = [];
+  for (const label of ['dev', 'held-out'] as const) {
+    const p = pooled(label);
+    for (const k of ['HIGH', 'MEDIUM', 'LOW']) {
+      const c = p[k];
+      if (c !== undefined && c.n > 0) calibration.push(`| ${label} | ${k} | ${c.n} | ${f(c.firstRight / c.n)} | ${f(c.complete / c.n)} |`);
     }
   }
   const seen = new Set<string>();
@@ -184,6 +219,15 @@ ${rows.join('\n')}
 "top 10 differs": questions whose ten tables, in order, are not the same on both paths. "not \`success\`": answers with
 another status (a weak match answers \`degraded\` with the best candidates and a map of the schema's areas); "no
 table": answers without any table.
+
+## What the answer's confidence says
+
+Every set above pooled, by the \`confidence\` of the answer (\`LOW\` includes the weak matches answered \`degraded\`):
+how often the first table is one the question needs, and how often the ten hold all it needs.
+
+| split | confidence | answers | first table right | complete at 10 |
+|---|---|---|---|---|
+${calibration.join('\n')}
 `;
 }
 

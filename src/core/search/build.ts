@@ -197,7 +197,8 @@ export interface ExplainTokens {
 
 export interface Scratch {
   readonly score: Float64Array;
-  readonly matchedIdf: Float64Array;
+  /** Which pieces of the question's evidence (query words, names, values; one bit each) a table matched. */
+  readonly evidenceBits: Uint32Array;
   readonly best: Float64Array;
   readonly seen: Uint8Array;
   /** Tables touched by one query word (reused; its length is reset per word). */
@@ -294,7 +295,7 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
   const n = frame.docs.length;
   const scratch: Scratch = {
     score: new Float64Array(n),
-    matchedIdf: new Float64Array(n),
+    evidenceBits: new Uint32Array(n),
     best: new Float64Array(n),
     seen: new Uint8Array(n),
     local: [],

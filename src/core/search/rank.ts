@@ -74,6 +74,8 @@ export const RANKING = {
   modifierNamed: 2,
   /** Below this share of the question's idf covered by the best hit, the answer is a weak match and maps the areas. */
   weakCoverage: 0.2,
+  /** Weight, in that share, of question words, names and values that nothing in the catalog matches. */
+  unknownEvidence: 0.5,
   /** Junction tables whose FK targets both match. */
   bridge: 0.5,
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
@@ -116,7 +118,11 @@ interface ExtraReason {
 
 interface QueryState {
   readonly score: Float64Array;
-  readonly matchedIdf: Float64Array;
+  readonly evidenceBits: Uint32Array;
+  /** The question's pieces of evidence, by bit: idf weight, and whether anything in the catalog matched it. */
+  readonly pieces: Array<{ idf: number; known: boolean }>;
+  /** Bit of each query word's piece, by its surface form. */
+  readonly wordBits: Map<string, number>;
   /** Graph, value and mention reasons, which cannot be recomputed from postings. */
   readonly extra: Map<number, Array<ExtraReason>>;
   readonly touched: number[];
@@ -130,7 +136,7 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
   const parsed = parseQuery(query, data.vocab, data.lexicon);
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
   if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) return { hits: [], totalMatches: 0, terms: [] };
-  const { score, matchedIdf, seen } = data.scratch;
+  const { score, evidenceBits, seen } = data.scratch;
   const touched: number[] = [];
   const touch = (d: number): void => {
     if (seen[d] === 0) {
@@ -138,14 +144,14 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
       touched.push(d);
     }
   };
-  const st: QueryState = { score, matchedIdf, extra: new Map(), touched, touch };
+  const st: QueryState = { score, evidenceBits, pieces: [], wordBits: new Map(), extra: new Map(), touched, touch };
   try {
     return rankQuery(data, parsed, st, allowed, limit, opts);
   } finally {
     // The scratch arrays are shared by every query on this index: clear only what this one wrote.
     for (const d of touched) {
       score[d] = 0;
-      matchedIdf[d] = 0;
+      evidenceBits[d] = 0;
       seen[d] = 0;
     }
   }
@@ -155,7 +161,6 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const n = data.searchable;
   const { termIds, start, doc, sat } = data.postings;
   const best = data.scratch.best;
-  let totalIdf = 0;
 
   // Rare words first; on a large catalog, words in more than `commonShare` of the tables only refine tables that a
   // rarer word found (the "common terms" idea of Lucene's CommonTermsQuery,
@@ -179,7 +184,6 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const from = id === undefined ? 0 : start[id]!;
     const to = id === undefined ? 0 : start[id + 1]!;
     const idf = idfOf(n, df);
-    if (!qt.phrasal) totalIdf += idf * qt.weight;
     const refineOnly = df > commonDf && st.touched.length > 0;
     local.length = 0;
     const w = qt.weight * idf;
@@ -219,12 +223,14 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       }
     }
     if (local.length === 0 && !qt.phrasal && !mentionWords.has(qt.surface)) unmatched.push(qt.surface);
-    if (qt.phrasal && local.length > 0) totalIdf += idf * qt.weight;
+    // A phrasal verb counts only where it matched: its words are pieces of their own.
+    const bit = !qt.phrasal || local.length > 0 ? piece(st, idf * qt.weight, local.length > 0) : 0;
+    if (bit !== 0) st.wordBits.set(qt.surface, bit);
     for (const d of local) {
       if (best[d] === 0) continue;
       st.touch(d);
       st.score[d]! += best[d]!;
-      st.matchedIdf[d]! += idf * qt.weight;
+      st.evidenceBits[d]! |= bit;
       best[d] = 0;
     }
   }
@@ -232,8 +238,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Tables that a word of the question reached (not only a proper name's class of people or places).
   const lexical = new Set<number>();
   for (const d of st.touched) if (st.score[d]! > 0) lexical.add(d);
-  totalIdf += addMentions(data, parsed, st, allowed);
-  totalIdf += addValueHits(data, parsed, st, allowed, lexical);
+  addMentions(data, parsed, st, allowed);
+  addValueHits(data, parsed, st, allowed, lexical);
 
   // Name coverage and graph signals on the strongest candidates only.
   let ranked = topCandidates(data, st, RANKING.candidates);
@@ -300,7 +306,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
 
   const top = ranked[0];
-  const coverageTop = top === undefined || totalIdf === 0 ? 0 : Math.min(1, st.matchedIdf[top]! / totalIdf);
+  const coverageTop = top === undefined ? 0 : coverage(st, top);
   const topScore = top === undefined ? 1 : st.score[top]!;
   const hits: SearchHit[] = ranked.slice(0, limit).map((d) => {
     const { why, columns } = explain(data, parsed, st, d);
@@ -386,10 +392,9 @@ function idfOf(n: number, df: number): number {
 
 /**
  * Proper names: "Lewis Hamilton" is looked up in a table of people, "in Pisek" in a table of places. Each kind
- * counts once, like a query word whose postings are the tables of that kind. Returns idf mass added.
+ * counts once, like a query word whose postings are the tables of that kind: one piece of the question's evidence.
  */
-function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number {
-  let added = 0;
+function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): void {
   // The tables the question's words reached most strongly: a table of people or places near them is more likely the
   // one meant than one in another part of the catalog (the artist of "songs Quincy Jones produced", not the site's
   // editors).
@@ -406,7 +411,7 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
     const docs = kind === 'person' ? data.personDocs : data.placeDocs;
     const strength = kind === 'person' ? data.personTable : data.placeTable;
     const idf = idfOf(data.searchable, docs.length);
-    added += weight * idf;
+    const bit = piece(st, weight * idf, docs.length > 0);
     let near: Map<number, number> | null = null;
     if (docs.length <= RANKING.mentionContextDocs) {
       // Before any mention is scored, the touched tables are the ones the words reached.
@@ -418,11 +423,33 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
       const s = weight * RANKING.mention * idf * strength[d]! * (near === null ? 1 : 1 - RANKING.mentionAway * (1 - near.get(d)!));
       st.touch(d);
       st.score[d]! += s;
-      st.matchedIdf[d]! += idf;
+      st.evidenceBits[d]! |= bit;
       pushExtra(st, d, { weight: s, text: `${kind === 'person' ? 'holds people' : 'holds places'}, for '${mention.text}'`, show: 2.7 });
     }
   }
-  return added;
+}
+
+/** Registers one piece of the question's evidence and returns its bit (pieces past the 32nd share the last bit). */
+function piece(st: QueryState, idf: number, known: boolean): number {
+  st.pieces.push({ idf, known });
+  return 1 << Math.min(31, st.pieces.length - 1);
+}
+
+/**
+ * Share of the question's evidence that a table matches. Evidence that nothing in the catalog matches (a name, a
+ * value the catalog does not hold, a chatty word: "I'm trying to figure out…") weighs `unknownEvidence` of its idf:
+ * no table could match it, so it says less about how well the best one does.
+ */
+function coverage(st: QueryState, d: number): number {
+  const bits = st.evidenceBits[d]!;
+  let total = 0;
+  let covered = 0;
+  st.pieces.forEach((p, i) => {
+    const w = p.known ? p.idf : RANKING.unknownEvidence * p.idf;
+    total += w;
+    if ((bits & (1 << Math.min(31, i))) !== 0) covered += w;
+  });
+  return total === 0 ? 0 : Math.min(1, covered / total);
 }
 
 /** For each doc: 1 when it or a neighbour is in `context`, `mentionTwoSteps` when one two FK steps away is, else 0. */
@@ -452,10 +479,12 @@ function isCodeColumn(data: IndexData, d: number, column: string): boolean {
   return data.docs[d]!.table.columns.some((c) => c.name === column && c.codeValues !== undefined);
 }
 
-/** Value index: literal category values named in the question ("customers in 'LATAM'"). Returns idf mass added. */
-function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, lexical: Set<number>): number {
+/**
+ * Value index: literal category values named in the question ("customers in 'LATAM'"). A quoted value is a piece of the
+ * question's evidence of its own; any value covers the question's words it is made of.
+ */
+function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, lexical: Set<number>): void {
   const n = data.searchable;
-  let added = 0;
   const probed = new Set<string>();
   for (const probe of parsed.valueProbes) {
     const k = valueKey(probe);
@@ -470,6 +499,14 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
     // word than the label; a label the names do not hold ("night", "refunded") is the value.
     const named = !quoted && probe.split(/[^\p{L}\p{N}]+/u).every((w) => w.length === 0 || isCatalogTerm(data, w));
     const done = new Set<number>();
+    // The value covers the question's words it is made of ("documentaries" → 'Documentary').
+    let bit = quoted ? piece(st, idf, true) : 0;
+    for (const w of probe.split(/[^\p{L}\p{N}]+/u)) {
+      const b = st.wordBits.get(w) ?? 0;
+      if (b === 0) continue;
+      bit |= b;
+      st.pieces[Math.min(31, 31 - Math.clz32(b))]!.known = true;
+    }
     const referrers = new Map<number, { value: number; text: string }>();
     for (const e of list) {
       if (!allowed(e.d) || done.has(e.d)) continue;
@@ -479,7 +516,7 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
       lexical.add(e.d);
       st.touch(e.d);
       st.score[e.d]! += boost;
-      st.matchedIdf[e.d]! += Math.min(idf, boost);
+      st.evidenceBits[e.d]! |= bit;
       pushExtra(st, e.d, { weight: boost, text: `value '${e.value}' in ${e.column}`, column: e.column });
       if (!code) continue;
       // The tables that point at the code list are where rows with that value live ("night shift" → the
@@ -497,9 +534,7 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
       st.score[d]! += r.value;
       pushExtra(st, d, { weight: r.value, text: r.text, show: 1 });
     }
-    if (quoted) added += idf;
   }
-  return added;
 }
 
 /**

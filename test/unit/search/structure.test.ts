@@ -129,6 +129,22 @@ describe('search: never a dead end', () => {
     assert.equal(weak.fallback?.reason, 'weak_match');
   });
 
+  it('counts words that no table could match at half weight: chatter and names do not make a good answer weak', () => {
+    const index = buildSearchIndex({ tables: shop() });
+    const plain = index.search('products ordered');
+    const chatty = index.search('products ordered for a quilting retreat');
+    // The same best table: "quilting" and "retreat" are in no table, so they lower its score only part of the way.
+    assert.equal(chatty.hits[0]?.qualifiedName, plain.hits[0]?.qualifiedName);
+    assert.equal(chatty.fallback, undefined);
+    assert.ok(chatty.hits[0]!.score < plain.hits[0]!.score);
+    // Counted in full, the two unknown words (the rarest possible) would hold it below 0.6.
+    assert.ok(chatty.hits[0]!.score > 0.6, String(chatty.hits[0]!.score));
+    // Words the catalog knows, held by other tables, count in full against the best table.
+    const best = chatty.hits[0]!.qualifiedName;
+    const known = index.search('products ordered by employee manager email').hits.find((h) => h.qualifiedName === best);
+    assert.ok(known !== undefined && known.score < chatty.hits[0]!.score, `${known?.score} vs ${chatty.hits[0]!.score}`);
+  });
+
   it('keeps an empty answer for a query without any content word', () => {
     assert.equal(buildSearchIndex({ tables: shop() }).search('what is the').hits.length, 0);
   });
