@@ -12,7 +12,7 @@ import { buildBaseline } from './baseline';
 import { blindSets } from './blind-sets';
 import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchQuestion, type BenchSet } from './datasets';
 import { scaleFigures } from './scale';
-import { mean, recallAt, scoreQuestion, type Scores } from './scores';
+import { calibrationRows, mean, poolCalibration, recallAt, scoreQuestion, tallyConfidence, type CalibrationTable, type Scores } from './scores';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -33,15 +33,9 @@ interface SetResult {
   /** Weak matches: answered with the map of the catalog's areas (the tool's `degraded`). */
   weakAnswers: number;
   /** By the confidence the tool derives from the top hit's score: how many answers have a gold table first / are complete. */
-  calibration: { dev: Record<string, Calibration>; heldOut: Record<string, Calibration> };
+  calibration: { dev: CalibrationTable; heldOut: CalibrationTable };
   engine: { all: Scores; dev: Scores; heldOut: Scores; p50Ms: number; p99Ms: number; cpuMsMean: number; tokensMean: number };
   baseline: { all: Scores; dev: Scores; heldOut: Scores };
-}
-
-interface Calibration {
-  n: number;
-  firstRight: number;
-  complete: number;
 }
 
 const round = (x: number, d: number): number => Math.round(x * 10 ** d) / 10 ** d;
@@ -81,12 +75,7 @@ function runSet(set: BenchSet): SetResult {
     if (ranked.length === 0) emptyAnswers++;
     if (res.fallback?.reason === 'weak_match') weakAnswers++;
     const scores = scoreQuestion(ranked, q);
-    if (ranked.length > 0) {
-      const c = ((q.dev ? calibration.dev : calibration.heldOut)[confidenceFromScore(res.hits[0]!.score)] ??= { n: 0, firstRight: 0, complete: 0 });
-      c.n++;
-      if (q.gold.some((g) => g.includes(ranked[0]!))) c.firstRight++;
-      if (scores.full10 === 1) c.complete++;
-    }
+    if (ranked.length > 0) tallyConfidence(q.dev ? calibration.dev : calibration.heldOut, confidenceFromScore(res.hits[0]!.score), scores);
     eng.push({ q, s: scores });
     if (showDevMisses && q.dev && recallAt(ranked, q.gold, 5) < 1) {
       process.stderr.write(`[${set.name}] ${q.id} ${q.text.slice(0, 160)}\n   gold: ${q.gold.map((g) => g[0]).join(', ')}\n   got:  ${ranked.slice(0, 6).join(', ')}\n`);
@@ -180,21 +169,7 @@ function calibrationSection(results: readonly SetResult[]): string[] {
   const lines = ['## What the answer\'s confidence says', ''];
   lines.push(`Pooled over ${sets.map((r) => r.name).join(', ')}: the confidence \`find_relevant_tables\` reports (from the top hit's score), how often the first table is one the question needs, and how often the ten hold every table it needs. "weak" answers (the tool's \`degraded\`, with a map of the catalog's areas) are part of LOW.`, '');
   lines.push('| split | confidence | answers | first table right | complete at 10 |', '|---|---|---|---|---|');
-  for (const split of ['dev', 'heldOut'] as const) {
-    for (const level of ['HIGH', 'MEDIUM', 'LOW']) {
-      let n = 0;
-      let first = 0;
-      let complete = 0;
-      for (const r of sets) {
-        const c = r.calibration[split][level];
-        if (c === undefined) continue;
-        n += c.n;
-        first += c.firstRight;
-        complete += c.complete;
-      }
-      if (n > 0) lines.push(`| ${split === 'dev' ? 'dev' : 'held-out'} | ${level} | ${n} | ${(first / n).toFixed(3)} | ${(complete / n).toFixed(3)} |`);
-    }
-  }
+  lines.push(...calibrationRows('dev', poolCalibration(sets.map((r) => r.calibration.dev))), ...calibrationRows('held-out', poolCalibration(sets.map((r) => r.calibration.heldOut))));
   const weak = sets.reduce((k, r) => k + r.weakAnswers, 0);
   const all = sets.reduce((k, r) => k + r.questions, 0);
   lines.push('', `Weak matches: ${weak} of ${all} answers.`, '');

@@ -39,3 +39,45 @@ export function mean(list: readonly Scores[]): Scores {
   for (const k of ['r1', 'r3', 'r5', 'r10', 'full5', 'full10', 'mrr'] as const) z[k] = Math.round((z[k] / list.length) * 1000) / 1000;
   return z;
 }
+
+/** Answers at one confidence level: how many, how many with a gold table first, how many complete at 10. */
+export interface Calibration {
+  n: number;
+  firstRight: number;
+  complete: number;
+}
+
+/** Confidence level (`HIGH`, `MEDIUM`, `LOW`) → its answers. */
+export type CalibrationTable = Record<string, Calibration>;
+
+const LEVELS = ['HIGH', 'MEDIUM', 'LOW'] as const;
+
+/** Counts one answer, scored by scoreQuestion, under the confidence it was given. */
+export function tallyConfidence(table: CalibrationTable, confidence: string, s: Scores): void {
+  const c = (table[confidence] ??= { n: 0, firstRight: 0, complete: 0 });
+  c.n++;
+  if (s.r1 > 0) c.firstRight++;
+  if (s.full10 === 1) c.complete++;
+}
+
+/** Several tables summed level by level. */
+export function poolCalibration(tables: ReadonlyArray<CalibrationTable | undefined>): CalibrationTable {
+  const out: CalibrationTable = {};
+  for (const t of tables) {
+    for (const [k, c] of Object.entries(t ?? {})) {
+      const o = (out[k] ??= { n: 0, firstRight: 0, complete: 0 });
+      o.n += c.n;
+      o.firstRight += c.firstRight;
+      o.complete += c.complete;
+    }
+  }
+  return out;
+}
+
+/** Markdown rows `| split | level | answers | first table right | complete at 10 |` for the levels with answers. */
+export function calibrationRows(split: string, table: CalibrationTable): string[] {
+  return LEVELS.flatMap((level) => {
+    const c = table[level];
+    return c === undefined || c.n === 0 ? [] : [`| ${split} | ${level} | ${c.n} | ${(c.firstRight / c.n).toFixed(3)} | ${(c.complete / c.n).toFixed(3)} |`];
+  });
+}

@@ -25,7 +25,7 @@ import { DIST, runOk, startStdioServer, tempDir, writeResults } from '../core/me
 import { ensureBuilt } from '../core/musicbrainz';
 import { blindSets } from './blind-sets';
 import { key, ownSets, type BenchQuestion, type BenchSet } from './datasets';
-import { mean, scoreQuestion as score, type Scores } from './scores';
+import { calibrationRows, mean, poolCalibration, scoreQuestion as score, tallyConfidence, type CalibrationTable, type Scores } from './scores';
 
 const devOnly = process.argv.includes('--dev-only');
 // Dev questions that are complete in-process but not through the tool, with both answers (for inspection).
@@ -41,13 +41,7 @@ interface SplitResult {
   readonly notOk: number;
   readonly empty: number;
   /** By the answer's `confidence` (HIGH, MEDIUM, LOW): questions, how many have a gold table first, how many are complete at 10. */
-  readonly byConfidence: Record<string, Calibration>;
-}
-
-interface Calibration {
-  n: number;
-  firstRight: number;
-  complete: number;
+  readonly byConfidence: CalibrationTable;
 }
 
 interface SetResult {
@@ -140,20 +134,19 @@ async function runSet(set: BenchSet, database: string, callTool: CallTool, engin
     const different: string[] = [];
     let notOk = 0;
     let empty = 0;
-    const byConfidence: Record<string, Calibration> = {};
+    const byConfidence: CalibrationTable = {};
     for (const q of questions) {
       const answer = answerTables(await callTool({ name: 'find_relevant_tables', arguments: { query: q.text, limit: LIMIT } }), source);
       if (answer.status !== 'success') notOk++;
       if (answer.tables.length === 0) empty++;
       const inProcess = engine.search(q.text, { limit: LIMIT }).hits.map((h) => key(h.sourceName, h.qualifiedName));
       if (answer.tables.join('\n') !== inProcess.join('\n')) different.push(q.id);
-      if (dev && showDevLosses && score(answer.tables, q).full10 < score(inProcess, q).full10) process.stderr.write(`LOSS ${q.id} ${q.text}\n  mcp: ${answer.tables.join(' ')}\n  in:  ${inProcess.join(' ')}\n`);
-      const c = (byConfidence[answer.confidence] ??= { n: 0, firstRight: 0, complete: 0 });
-      c.n++;
-      if (q.gold.some((g) => g.includes(answer.tables[0] ?? ''))) c.firstRight++;
-      if (score(answer.tables, q).full10 === 1) c.complete++;
-      mcp.push(score(answer.tables, q));
-      local.push(score(inProcess, q));
+      const viaMcp = score(answer.tables, q);
+      const viaEngine = score(inProcess, q);
+      if (dev && showDevLosses && viaMcp.full10 < viaEngine.full10) process.stderr.write(`LOSS ${q.id} ${q.text}\n  mcp: ${answer.tables.join(' ')}\n  in:  ${inProcess.join(' ')}\n`);
+      tallyConfidence(byConfidence, answer.confidence, viaMcp);
+      mcp.push(viaMcp);
+      local.push(viaEngine);
     }
     return { result: { mcp: mean(mcp), inProcess: mean(local), differentTop10: different.length, notOk, empty, byConfidence }, different: dev ? different : [] };
   };
@@ -175,27 +168,7 @@ function markdown(results: readonly SetResult[]): string {
     }
   }
   // What an agent reads as the answer's confidence, against whether the answer is right: pooled over every set.
-  const pooled = (label: 'dev' | 'held-out'): Record<string, Calibration> => {
-    const out: Record<string, Calibration> = {};
-    for (const r of results) {
-      const s = label === 'dev' ? r.dev : r.heldOut;
-      for (const [k, c] of Object.entries(s?.byConfidence ?? {})) {
-        const o = (out[k] ??= { n: 0, firstRight: 0, complete: 0 });
-        o.n += c.n;
-        o.firstRight += c.firstRight;
-        o.complete += c.complete;
-      }
-    }
-    return out;
-  };
-  const calibration: string[] = [];
-  for (const label of ['dev', 'held-out'] as const) {
-    const p = pooled(label);
-    for (const k of ['HIGH', 'MEDIUM', 'LOW']) {
-      const c = p[k];
-      if (c !== undefined && c.n > 0) calibration.push(`| ${label} | ${k} | ${c.n} | ${f(c.firstRight / c.n)} | ${f(c.complete / c.n)} |`);
-    }
-  }
+  const calibration = [...calibrationRows('dev', poolCalibration(results.map((r) => r.dev?.byConfidence))), ...calibrationRows('held-out', poolCalibration(results.map((r) => r.heldOut?.byConfidence)))];
   const seen = new Set<string>();
   const catalogs = results
     .filter((r) => !seen.has(r.database) && seen.add(r.database))

@@ -121,8 +121,8 @@ interface QueryState {
   readonly evidenceBits: Uint32Array;
   /** The question's pieces of evidence, by bit: idf weight, and whether anything in the catalog matched it. */
   readonly pieces: Array<{ idf: number; known: boolean }>;
-  /** Bit of each query word's piece, by its surface form. */
-  readonly wordBits: Map<string, number>;
+  /** Index in `pieces` of each query word's piece, by its surface form. */
+  readonly wordPieces: Map<string, number>;
   /** Graph, value and mention reasons, which cannot be recomputed from postings. */
   readonly extra: Map<number, Array<ExtraReason>>;
   readonly touched: number[];
@@ -144,7 +144,7 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
       touched.push(d);
     }
   };
-  const st: QueryState = { score, evidenceBits, pieces: [], wordBits: new Map(), extra: new Map(), touched, touch };
+  const st: QueryState = { score, evidenceBits, pieces: [], wordPieces: new Map(), extra: new Map(), touched, touch };
   try {
     return rankQuery(data, parsed, st, allowed, limit, opts);
   } finally {
@@ -224,8 +224,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     }
     if (local.length === 0 && !qt.phrasal && !mentionWords.has(qt.surface)) unmatched.push(qt.surface);
     // A phrasal verb counts only where it matched: its words are pieces of their own.
-    const bit = !qt.phrasal || local.length > 0 ? piece(st, idf * qt.weight, local.length > 0) : 0;
-    if (bit !== 0) st.wordBits.set(qt.surface, bit);
+    let bit = 0;
+    if (!qt.phrasal || local.length > 0) {
+      st.wordPieces.set(qt.surface, st.pieces.length);
+      bit = piece(st, idf * qt.weight, local.length > 0);
+    }
     for (const d of local) {
       if (best[d] === 0) continue;
       st.touch(d);
@@ -429,10 +432,15 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   }
 }
 
-/** Registers one piece of the question's evidence and returns its bit (pieces past the 32nd share the last bit). */
+/** Registers one piece of the question's evidence and returns its bit. */
 function piece(st: QueryState, idf: number, known: boolean): number {
   st.pieces.push({ idf, known });
-  return 1 << Math.min(31, st.pieces.length - 1);
+  return pieceBit(st.pieces.length - 1);
+}
+
+/** The bit of the i-th piece of evidence in `evidenceBits` (pieces past the 32nd share the last bit). */
+function pieceBit(i: number): number {
+  return 1 << Math.min(31, i);
 }
 
 /**
@@ -447,7 +455,7 @@ function coverage(st: QueryState, d: number): number {
   st.pieces.forEach((p, i) => {
     const w = p.known ? p.idf : RANKING.unknownEvidence * p.idf;
     total += w;
-    if ((bits & (1 << Math.min(31, i))) !== 0) covered += w;
+    if ((bits & pieceBit(i)) !== 0) covered += w;
   });
   return total === 0 ? 0 : Math.min(1, covered / total);
 }
@@ -497,15 +505,16 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
     const full = (quoted ? 1.5 : 1) * RANKING.value * idf * Math.min(1, 0.5 + probe.length / 10);
     // A code list's label that is also a word of the catalog's names ("sales", "product") is more often that
     // word than the label; a label the names do not hold ("night", "refunded") is the value.
-    const named = !quoted && probe.split(/[^\p{L}\p{N}]+/u).every((w) => w.length === 0 || isCatalogTerm(data, w));
+    const words = probe.split(/[^\p{L}\p{N}]+/u);
+    const named = !quoted && words.every((w) => w.length === 0 || isCatalogTerm(data, w));
     const done = new Set<number>();
     // The value covers the question's words it is made of ("documentaries" → 'Documentary').
     let bit = quoted ? piece(st, idf, true) : 0;
-    for (const w of probe.split(/[^\p{L}\p{N}]+/u)) {
-      const b = st.wordBits.get(w) ?? 0;
-      if (b === 0) continue;
-      bit |= b;
-      st.pieces[Math.min(31, 31 - Math.clz32(b))]!.known = true;
+    for (const w of words) {
+      const i = st.wordPieces.get(w);
+      if (i === undefined) continue;
+      bit |= pieceBit(i);
+      st.pieces[i]!.known = true;
     }
     const referrers = new Map<number, { value: number; text: string }>();
     for (const e of list) {
