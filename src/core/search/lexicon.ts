@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_PERSONS, WORDNET_PLACES, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_PERSONS, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACES, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -17,6 +17,8 @@ export interface Lexicon extends Vocabulary {
   isPerson(word: string): boolean;
   /** True when the word (lemmatised) is a common noun for a kind of place: `district`, `cities`, `region`. */
   isPlace(word: string): boolean;
+  /** True when the word is an adjective of a named place: `German`, `Icelandic`, `Texan`. */
+  isPlaceAdjective(word: string): boolean;
 }
 
 /** Candidate lemmas of an inflected English word, most likely first. */
@@ -96,6 +98,7 @@ export function loadLexicon(): Lexicon {
   const hasConcepts = (c: string): boolean => thesaurus.has(c) || wordnet(c).length > 0;
   const persons = new Set(WORDNET_PERSONS.split(' '));
   const places = new Set(WORDNET_PLACES.split(' '));
+  const placeAdjectives = new Set(WORDNET_PLACE_ADJECTIVES.split(' '));
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
   const lemma = (word: string): string => {
     for (const c of lemmaCandidates(word)) if (words.has(c) || hasConcepts(c)) return c;
@@ -131,6 +134,7 @@ export function loadLexicon(): Lexicon {
     },
     isPerson: (w) => inClass(persons, w),
     isPlace: (w) => inClass(places, w),
+    isPlaceAdjective: (w) => placeAdjectives.has(w.toLowerCase()),
   };
   return cached;
 }

@@ -47,6 +47,8 @@ export interface ParsedQuery {
 export interface Mention {
   readonly kind: 'person' | 'place';
   readonly text: string;
+  /** An adjective of a place ("German"): also a value of its own (a language, a cuisine), unlike a place's name. */
+  readonly adjective?: boolean;
 }
 
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;])/g;
@@ -207,6 +209,8 @@ const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);
 
 /** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
 const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'du', 'bin', 'al', 'dos', 'das']);
+const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'near']);
+const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'from', 'at', 'near', 'of']);
 const CAPITALISED = /^(?:\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*|Mc\p{Lu}\p{Ll}+|O'\p{Lu}\p{Ll}+)$/u;
 
@@ -223,7 +227,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
   while (i < tokens.length) {
     const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
     const first = tokens[i]!.replace(/['’]s$/, '');
-    if (!CAPITALISED.test(first) || (startsSentence && !unknown(first))) {
+    const placeAdjective = (w: string): boolean => common.isPlaceAdjective?.(w) === true;
+    if (!CAPITALISED.test(first) || (startsSentence && !unknown(first) && !placeAdjective(first))) {
       i++;
       continue;
     }
@@ -253,7 +258,15 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // Mid-sentence, capitals alone mark a name, so a common first name counts too ("for Ken Sánchez").
     const midSentence = !startsSentence && !PLACE_PREPOSITIONS.has(before);
     const nameLike = words.slice(1).every(unknown) && (possessive || midSentence || unknown(words[0]!));
-    if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
+    // "German labels", "South Korean artists", "which artists are Canadian": an adjective of a named place, before a
+    // noun or after a copula, asks for things in that place; as a noun it is more often a language ("songs in
+    // English", "where Chinese is spoken").
+    const next = tokens[j]?.toLowerCase() ?? '';
+    const attributive = (/^\p{L}/u.test(next) && !STOP_WORDS.has(next)) || COPULAS.has(prev);
+    if (words.length <= 3 && !possessive && placeAdjective(last) && attributive) out.push({ kind: 'place', text: spanText, adjective: true });
+    // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person.
+    else if (LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && words.every(unknown) && particles.length === 0) out.push({ kind: 'place', text: spanText });
+    else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });
     else if (PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });

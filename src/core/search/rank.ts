@@ -8,7 +8,7 @@
 import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept } from './lexicon';
-import { parseQuery, type ParsedQuery } from './query';
+import { parseQuery, type Mention, type ParsedQuery } from './query';
 import { stem, textTerms } from './tokenize';
 import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
 
@@ -97,6 +97,9 @@ export const RANKING = {
    */
   kindLookup: 0.9,
   kindTop: 2,
+  /** A named person or place: the FK path from each of the `mentionTop` best tables to a table of that kind rises to this share of it. */
+  mentionPath: 0.85,
+  mentionTop: 3,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -178,7 +181,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const literalless = new Set<string>();
   // Words of a proper name ("Dolly Parton") live in the table of people or places, not in a code list.
   // So are the words of a title ("Blue Monday"): they name a row, not a code list's label.
-  const mentionWords = new Set([...parsed.mentions.map((m) => m.text), ...parsed.titles].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
+  const mentionWords = new Set([...parsed.mentions.filter((m) => m.adjective !== true).map((m) => m.text), ...parsed.titles].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
   for (const { qt, df } of ordered) {
     const id = termIds.get(qt.term);
     const from = id === undefined ? 0 : start[id]!;
@@ -301,6 +304,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = addParents(data, ranked, limit, st, allowed);
   if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed.titles, st, allowed);
+  for (const kind of ['person', 'place'] as const) {
+    const m = namedMention(data, parsed, kind);
+    if (m !== undefined) ranked = addMentionPaths(data, ranked, limit, m, unasked, st, allowed);
+  }
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
   for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
     const word = nouns.find((w) => !isCatalogTerm(data, w));
@@ -407,7 +414,7 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   // ("which actors" is answered by `actor` itself, not by every table of people).
   const asksPerson = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isCatalogTerm(data, w)));
   for (const kind of ['person', 'place'] as const) {
-    const named = parsed.mentions.find((m) => m.kind === kind);
+    const named = namedMention(data, parsed, kind);
     const mention = named ?? (kind === 'person' && asksPerson ? { kind, text: 'who' } : undefined);
     if (mention === undefined) continue;
     const weight = named === undefined ? RANKING.asksPerson : 1;
@@ -430,6 +437,14 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
       pushExtra(st, d, { weight: s, text: `${kind === 'person' ? 'holds people' : 'holds places'}, for '${mention.text}'`, show: 2.7 });
     }
   }
+}
+
+/**
+ * The question's first name of a person or a place. An adjective of a place that the catalog holds as a value
+ * ("French" in a list of cultures) is that value, not a place.
+ */
+function namedMention(data: IndexData, parsed: ParsedQuery, kind: Mention['kind']): Mention | undefined {
+  return parsed.mentions.find((m) => m.kind === kind && !(m.adjective === true && data.values.has(valueKey(m.text))));
 }
 
 /** Registers one piece of the question's evidence and returns its bit. */
@@ -858,6 +873,77 @@ function addTitleHolders(data: IndexData, ranked: number[], titles: readonly str
   return applyRaises(data, ranked, boosts, st);
 }
 
+/**
+ * A named person or place ("Radiohead's albums", "German labels") is a row of the table of people or places that the
+ * tables the question is about lead to: for each of the `mentionTop` best answer tables that is not of that kind,
+ * the shortest FK path (up to `pathMaxHops` edges) to the nearest of the catalog's strongest tables of that kind
+ * rises to `mentionPath` of it (`release` → `artist_credit` → `artist_credit_name` → `artist`; `label` → `area`).
+ */
+function addMentionPaths(data: IndexData, ranked: number[], limit: number, mention: Mention, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const strength = mention.kind === 'person' ? data.personTable : data.placeTable;
+  const docs = mention.kind === 'person' ? data.personDocs : data.placeDocs;
+  let strongest = 0;
+  for (let i = 0; i < docs.length; i++) if (allowed(docs[i]!)) strongest = Math.max(strongest, strength[docs[i]!]!);
+  if (strongest === 0) return ranked;
+  // Rows that others point at: a place where something is (`address`, `area`), not a leaf about one row (`emailaddress`).
+  const holders = new Set<number>();
+  for (let i = 0; i < docs.length; i++) {
+    const d = docs[i]!;
+    if (allowed(d) && strength[d]! >= strongest && data.edges[d]!.some((e) => !e.outgoing && e.to !== d)) holders.add(d);
+  }
+  const boosts: Array<[number, number, string]> = [];
+  let seen = 0;
+  for (const c of ranked.slice(0, limit)) {
+    if (seen >= RANKING.mentionTop) break;
+    const cd = data.docs[c]!;
+    if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
+    seen++;
+    if (strength[c]! >= strongest) continue;
+    const path = pathToAny(data, c, holders, allowed, st);
+    if (path === null) continue;
+    const target = RANKING.mentionPath * st.score[c]!;
+    const end = data.docs[path[path.length - 1]!]!.name;
+    for (const mid of path.slice(1)) {
+      const value = unasked(mid) ? RANKING.auxiliary * target : target;
+      if (st.score[mid]! < value) boosts.push([mid, value, `leads from ${cd.name} to ${end}, which holds ${mention.kind === 'person' ? 'people' : 'places'}, for '${mention.text}'`]);
+    }
+  }
+  return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * Shortest FK path from `from` to the nearest of `targets` (up to `pathMaxHops` edges). Breadth-first by layers,
+ * keeping every parent so that ties between equally short paths can be broken: the best-scored target, then the path
+ * whose intermediates score best.
+ */
+function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, allowed: (d: number) => boolean, st: QueryState): number[] | null {
+  const parents = new Map<number, number[]>([[from, []]]);
+  let frontier = [from];
+  for (let depth = 0; depth < RANKING.pathMaxHops && frontier.length > 0; depth++) {
+    const next: number[] = [];
+    const layer = new Map<number, number[]>();
+    for (const u of frontier) {
+      for (const e of data.edges[u]!) {
+        if (parents.has(e.to) || !allowed(e.to)) continue;
+        const ps = layer.get(e.to);
+        if (ps === undefined) {
+          layer.set(e.to, [u]);
+          next.push(e.to);
+        } else if (!ps.includes(u)) ps.push(u);
+      }
+    }
+    for (const [v, ps] of layer) parents.set(v, ps);
+    const reached = next.filter((v) => targets.has(v));
+    if (reached.length > 0) {
+      reached.sort((x, y) => st.score[y]! - st.score[x]! || data.order[x]! - data.order[y]!);
+      return bestPath(data, parents, from, reached[0]!, st);
+    }
+    if (next.length > 2000) return null;
+    frontier = next;
+  }
+  return null;
+}
+
 /** Last words of a code list that sorts the rows of the table it qualifies into kinds (`place_type`, `product_category`). */
 const KIND_WORDS: ReadonlySet<string> = new Set(['type', 'kind', 'category', 'class', 'classification']);
 
@@ -1064,28 +1150,7 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
 }
 
 function shortestPath(data: IndexData, from: number, to: number, allowed: (d: number) => boolean, st: QueryState): number[] | null {
-  // Breadth-first by layers, keeping every parent so that ties between equally short paths can be broken.
-  const parents = new Map<number, number[]>([[from, []]]);
-  let frontier = [from];
-  for (let depth = 0; depth < RANKING.pathMaxHops && frontier.length > 0; depth++) {
-    const next: number[] = [];
-    const layer = new Map<number, number[]>();
-    for (const u of frontier) {
-      for (const e of data.edges[u]!) {
-        if (parents.has(e.to) || !allowed(e.to)) continue;
-        const ps = layer.get(e.to);
-        if (ps === undefined) {
-          layer.set(e.to, [u]);
-          next.push(e.to);
-        } else if (!ps.includes(u)) ps.push(u);
-      }
-    }
-    for (const [v, ps] of layer) parents.set(v, ps);
-    if (layer.has(to)) return bestPath(data, parents, from, to, st);
-    if (next.length > 2000) return null;
-    frontier = next;
-  }
-  return null;
+  return pathToAny(data, from, new Set([to]), allowed, st);
 }
 
 function bestPath(data: IndexData, parents: Map<number, number[]>, from: number, to: number, st: QueryState): number[] {

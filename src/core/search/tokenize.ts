@@ -394,6 +394,8 @@ export interface Vocabulary {
   isPlace?(word: string): boolean;
   /** Optional: true for nouns naming a kind of person. */
   isPerson?(word: string): boolean;
+  /** Optional: true for adjectives of a named place (`german`, `icelandic`). */
+  isPlaceAdjective?(word: string): boolean;
   /** Optional: the known phrasal verb a verb and a particle make (`brought`, `back` → `bring_back`), or null. */
   phrase?(verb: string, particle: string): string | null;
 }

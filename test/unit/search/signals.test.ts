@@ -27,6 +27,22 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions("What is the score of John Salvatier's posts?", lexicon), [{ kind: 'person', text: 'John Salvatier' }]);
   });
 
+  it('reads an adjective of a named place before a noun or after a copula as a place, not as a language', () => {
+    assert.deepEqual(findMentions('Which producers worked on releases from German labels?', lexicon), [{ kind: 'place', text: 'German', adjective: true }]);
+    assert.deepEqual(findMentions('Icelandic artists with the most albums', lexicon), [{ kind: 'place', text: 'Icelandic', adjective: true }]);
+    assert.deepEqual(findMentions('Which of the artists in it are Canadian?', lexicon), [{ kind: 'place', text: 'Canadian', adjective: true }]);
+    assert.deepEqual(findMentions('How many South Korean groups are there?', lexicon), [{ kind: 'place', text: 'South Korean', adjective: true }]);
+    // As a noun it is a language.
+    assert.deepEqual(findMentions('What is the number of nations that use English and Dutch?', lexicon), []);
+    assert.deepEqual(findMentions('What is the number of distinct continents where Chinese is spoken?', lexicon), []);
+    assert.deepEqual(findMentions('official releases in Japanese', lexicon), []);
+  });
+
+  it('reads unknown capitalised words after "in", "at" or "near" as a place even when they look like a name', () => {
+    assert.deepEqual(findMentions('Which albums were recorded at studios in Los Angeles?', lexicon), [{ kind: 'place', text: 'Los Angeles' }]);
+    assert.deepEqual(findMentions('Which songs did Dolly Parton write?', lexicon), [{ kind: 'person', text: 'Dolly Parton' }]);
+  });
+
   it('does not read sentence-initial common words or capitalised common phrases as names', () => {
     assert.deepEqual(findMentions('Show the total sales by region', lexicon), []);
     assert.deepEqual(findMentions('How many heroes are published by Marvel Comics?', lexicon), []);
@@ -162,7 +178,8 @@ describe('search: proper names in questions', () => {
       table('recording_tag', ['recording', 'tag', 'count'], [fk(['recording'], 'recording')]),
     ]);
     const index = buildSearchIndex({ tables });
-    const r = index.search('recording studios in London', { limit: 4 });
+    // The tables that join the recordings to the places come first (recording, l_place_recording, place), then the kind.
+    const r = index.search('recording studios in London', { limit: 5 });
     const placeType = r.hits.find((h) => h.qualifiedName === 'public.place_type');
     assert.ok(placeType?.why.includes("kind of place, may hold 'studios'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
     // A kind the catalog names itself ("places") is no code-list label; nor is a singular or a verb form.

@@ -149,3 +149,41 @@ describe('search: never a dead end', () => {
     assert.equal(buildSearchIndex({ tables: shop() }).search('what is the').hits.length, 0);
   });
 });
+
+describe('search: the way from the tables asked about to a named person or place', () => {
+  // MusicBrainz' shape: a release names its artists through a credit (`release` → `artist_credit` ←
+  // `artist_credit_name` → `artist`); a label lies in an area.
+  const catalog = (): SearchTableInput[] =>
+    src([
+      table('area', ['id', 'name', 'type', 'comment']),
+      table('artist', ['id', 'name', 'sort_name', 'begin_year', 'area_id'], [fk(['area_id'], 'area')]),
+      table('artist_credit', ['id', 'name', 'artist_count', 'ref_count']),
+      table('artist_credit_name', ['artist_credit_id', 'position', 'artist_id', 'name', 'join_phrase'], [fk(['artist_credit_id'], 'artist_credit'), fk(['artist_id'], 'artist')]),
+      table('label', ['id', 'name', 'label_code', 'begin_year', 'area_id'], [fk(['area_id'], 'area')]),
+      table('release', ['id', 'name', 'artist_credit_id', 'barcode', 'status', 'packaging', 'comment', 'quality'], [fk(['artist_credit_id'], 'artist_credit')]),
+      table('release_label', ['id', 'release_id', 'label_id', 'catalog_number'], [fk(['release_id'], 'release'), fk(['label_id'], 'label')]),
+      table('medium', ['id', 'release_id', 'position', 'format', 'name', 'track_count'], [fk(['release_id'], 'release')]),
+      table('track', ['id', 'medium_id', 'position', 'name', 'length', 'artist_credit_id'], [fk(['medium_id'], 'medium'), fk(['artist_credit_id'], 'artist_credit')]),
+      table('editor', ['id', 'name', 'email', 'website', 'area_id', 'password'], [fk(['area_id'], 'area')]),
+      table('tag', ['id', 'name', 'ref_count']),
+      table('release_tag', ['release_id', 'tag_id', 'count'], [fk(['release_id'], 'release'), fk(['tag_id'], 'tag')]),
+      table('label_tag', ['label_id', 'tag_id', 'count'], [fk(['label_id'], 'label'), fk(['tag_id'], 'tag')]),
+      table('label_alias', ['id', 'label_id', 'name', 'locale', 'sort_name'], [fk(['label_id'], 'label')]),
+      table('language', ['id', 'name', 'iso_code']),
+      table('script', ['id', 'name', 'iso_code']),
+    ]);
+
+  it('brings the table of places that the labels of "German labels" point at', () => {
+    const r = buildSearchIndex({ tables: catalog() }).search('Which releases came out on German labels?', { limit: 5 });
+    const top = names(r.hits);
+    assert.ok(top.includes('area'), top.join(', '));
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.area')!.why.some((w) => w.includes("'German'")));
+  });
+
+  it('completes the path from a release to the table of people for an artist named in the possessive', () => {
+    const r = buildSearchIndex({ tables: catalog() }).search("How many barcodes do Radiohead's releases have?", { limit: 5 });
+    const top = names(r.hits);
+    assert.equal(top[0], 'release', top.join(', '));
+    for (const t of ['artist_credit', 'artist_credit_name', 'artist']) assert.ok(top.includes(t), `${t} missing from ${top.join(', ')}`);
+  });
+});
