@@ -223,11 +223,11 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
   const out: Mention[] = [];
   const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
   const unknown = (w: string): boolean => !common.has(w.toLowerCase().replace(/['’]s$/, ''));
+  const placeAdjective = (w: string): boolean => common.isPlaceAdjective?.(w) === true;
   let i = 0;
   while (i < tokens.length) {
     const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
     const first = tokens[i]!.replace(/['’]s$/, '');
-    const placeAdjective = (w: string): boolean => common.isPlaceAdjective?.(w) === true;
     if (!CAPITALISED.test(first) || (startsSentence && !unknown(first) && !placeAdjective(first))) {
       i++;
       continue;

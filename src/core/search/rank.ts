@@ -418,8 +418,7 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
     const mention = named ?? (kind === 'person' && asksPerson ? { kind, text: 'who' } : undefined);
     if (mention === undefined) continue;
     const weight = named === undefined ? RANKING.asksPerson : 1;
-    const docs = kind === 'person' ? data.personDocs : data.placeDocs;
-    const strength = kind === 'person' ? data.personTable : data.placeTable;
+    const { docs, strength } = holdersOf(data, kind);
     const idf = idfOf(data.searchable, docs.length);
     const bit = piece(st, weight * idf, docs.length > 0);
     let near: Map<number, number> | null = null;
@@ -445,6 +444,11 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
  */
 function namedMention(data: IndexData, parsed: ParsedQuery, kind: Mention['kind']): Mention | undefined {
   return parsed.mentions.find((m) => m.kind === kind && !(m.adjective === true && data.values.has(valueKey(m.text))));
+}
+
+/** The tables that hold people or places, and how surely each does (0 when it does not). */
+function holdersOf(data: IndexData, kind: Mention['kind']): { docs: Int32Array; strength: Float32Array } {
+  return kind === 'person' ? { docs: data.personDocs, strength: data.personTable } : { docs: data.placeDocs, strength: data.placeTable };
 }
 
 /** Registers one piece of the question's evidence and returns its bit. */
@@ -880,8 +884,7 @@ function addTitleHolders(data: IndexData, ranked: number[], titles: readonly str
  * rises to `mentionPath` of it (`release` → `artist_credit` → `artist_credit_name` → `artist`; `label` → `area`).
  */
 function addMentionPaths(data: IndexData, ranked: number[], limit: number, mention: Mention, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
-  const strength = mention.kind === 'person' ? data.personTable : data.placeTable;
-  const docs = mention.kind === 'person' ? data.personDocs : data.placeDocs;
+  const { docs, strength } = holdersOf(data, mention.kind);
   let strongest = 0;
   for (let i = 0; i < docs.length; i++) if (allowed(docs[i]!)) strongest = Math.max(strongest, strength[docs[i]!]!);
   if (strongest === 0) return ranked;
@@ -1133,7 +1136,7 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
       const b = top[j]!;
       // Two tables reached only as holders of people or places ("in Norway") are alternatives, not a join.
       if (data.docs[a]!.source !== data.docs[b]!.source || (!lexical.has(a) && !lexical.has(b))) continue;
-      const path = shortestPath(data, a, b, allowed, st);
+      const path = pathToAny(data, a, new Set([b]), allowed, st);
       if (path === null || path.length <= 2) continue;
       const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);
       for (const mid of path.slice(1, -1)) {
@@ -1147,10 +1150,6 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
     }
   }
   return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
-}
-
-function shortestPath(data: IndexData, from: number, to: number, allowed: (d: number) => boolean, st: QueryState): number[] | null {
-  return pathToAny(data, from, new Set([to]), allowed, st);
 }
 
 function bestPath(data: IndexData, parents: Map<number, number[]>, from: number, to: number, st: QueryState): number[] {
