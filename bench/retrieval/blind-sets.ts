@@ -29,12 +29,14 @@ function readQuestions(file: string): BlindQuestion[] {
 }
 
 /**
- * Rounds of blind questions: the first (`blind/`) is split into dev and held-out halves; later rounds (`blind/round2/`)
- * are written after the engine was tuned on the first round's dev halves and are held-out as a whole.
+ * Rounds of blind questions: the first (`blind/`) is split into dev and held-out halves; the second (`blind/round2/`)
+ * was written after the engine was tuned on the first round's dev halves and is held-out as a whole; the third
+ * (`blind/round3/`) is split again, so that tuning can go on with questions the engine was not fitted to.
  */
 const ROUNDS: ReadonlyArray<{ dir: string; suffix: string }> = [
   { dir: BLIND_DIR, suffix: '-blind' },
   { dir: path.join(BLIND_DIR, 'round2'), suffix: '-blind2' },
+  { dir: path.join(BLIND_DIR, 'round3'), suffix: '-blind3' },
 ];
 
 /** The blind sets that have both questions and gold labels, on the catalogs of `ownSets()`. */
