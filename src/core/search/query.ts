@@ -33,6 +33,8 @@ export interface ParsedQuery {
   readonly asksPerson: boolean;
   /** Nouns for kinds of people that a "which"/"what" question asks for ("which purchasing agent"). */
   readonly personNouns: readonly (readonly string[])[];
+  /** The question asks for rows by name ("which …", "who …", "top 5 …", "list …"): people in the answer need their names. */
+  readonly asksNames: boolean;
   /**
    * Plural nouns anywhere in the question for kinds of places ("recording studios in London") and of people
    * ("soloists"), lower case; verb forms and names excluded.
@@ -55,7 +57,7 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = query.trim();
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [] };
   const quoted: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
@@ -67,9 +69,11 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const seen = new Set<string>();
   const proper = properWords(trimmed);
   const words = trimmed.split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length > 0);
-  words.forEach((word, position) => {
+  const positions = phrasePositions(trimmed);
+  words.forEach((word, index) => {
+    const position = positions[index] ?? index;
     const lower = word.toLowerCase();
-    const content = INSTRUCTION_WORDS.has(lower) && inNounPhrase(words, position);
+    const content = INSTRUCTION_WORDS.has(lower) && inNounPhrase(words, index, positions);
     if ((STOP_WORDS.has(lower) && !content) || /^\d+$/.test(lower) || lower.length < 2) return;
     const weight = quotedWords.has(lower) ? 1.5 : 1;
     // An acronym's plural ("LPs", "CDs") is one word, not the camel-case pieces `l` + `ps`; a name inside a sentence
@@ -131,7 +135,24 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const plural = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /s$/.test(w) && !/(?:ed|ing|ss)$/.test(w) && !STOP_WORDS.has(w) && !proper.has(w)))];
   const kindNouns = (isKind: ((w: string) => boolean) | undefined): string[] => plural.filter((w) => isKind?.(w) === true);
   const mentions = findMentions(trimmed, common);
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions) };
+  const asksNames = asksPerson || words.some((w) => NAMING_WORDS.has(w.toLowerCase()));
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions) };
+}
+
+/**
+ * The position of each word of the question, one apart within a phrase and two apart across a comma, a dash, a
+ * bracket or a sentence end: "all the reissues, pressings" are two noun phrases, not a modifier and its noun.
+ */
+function phrasePositions(text: string): number[] {
+  const out: number[] = [];
+  let position = -1;
+  let last = 0;
+  for (const m of text.matchAll(/[\p{L}\p{N}_]+/gu)) {
+    position += /[,;:.!?()\[\]{}—–]|\s-\s/u.test(text.slice(last, m.index)) && position >= 0 ? 2 : 1;
+    out.push(position);
+    last = m.index + m[0].length;
+  }
+  return out;
 }
 
 /** Small words that stay lower case inside a title ("Kind of Blue", "The Dark Side of the Moon"). */
@@ -184,17 +205,22 @@ function capitalTokens(text: string): Array<{ token: string; bare: string; capit
 
 /** Words after which an instruction verb still gives the instruction ("could you list", "and show", "to find"). */
 const INSTRUCTION_LEADS: ReadonlySet<string> = new Set(['please', 'you', 'me', 'to', 'and', 'also', 'then', 'i', 'we', 'just', 'or', 'kindly']);
+const COORDINATORS: ReadonlySet<string> = new Set(['and', 'or']);
 
 /**
  * An instruction verb inside a noun phrase is a content word: "no return date", "the list price". It must follow a
  * word that does not lead an instruction, not start a sentence (capitalised), and come right before a content word
- * that is not itself a verb form ("films get rented" gives no instruction, but names no `get` either).
+ * that is not itself a verb form ("films get rented" gives no instruction, but names no `get` either), or end its
+ * phrase.
  */
-function inNounPhrase(words: readonly string[], i: number): boolean {
-  if (i === 0 || i + 1 >= words.length) return false;
+function inNounPhrase(words: readonly string[], i: number, positions: readonly number[]): boolean {
+  if (i === 0) return false;
   const w = words[i]!;
   if (w[0] !== w[0]!.toLowerCase()) return false;
-  if (INSTRUCTION_LEADS.has(words[i - 1]!.toLowerCase())) return false;
+  const lead = words[i - 1]!.toLowerCase();
+  // An instruction has an object; one that ends its phrase is a noun ("between checkout and return, by genre").
+  if (i + 1 >= words.length || positions[i + 1]! > positions[i]! + 1) return !INSTRUCTION_LEADS.has(lead) || COORDINATORS.has(lead);
+  if (INSTRUCTION_LEADS.has(lead)) return false;
   const next = words[i + 1]!.toLowerCase();
   return !STOP_WORDS.has(next) && !/^\d+$/.test(next) && !/(?:ed|ing)$/.test(next);
 }
@@ -203,6 +229,8 @@ const PHRASAL_PARTICLES: ReadonlySet<string> = new Set(['back', 'out', 'up', 'of
 
 /** Question words that ask for a kind of thing named by the next words. */
 const WHICH_WORDS: ReadonlySet<string> = new Set(['which', 'what']);
+/** Words that ask for rows to be named rather than counted. */
+const NAMING_WORDS: ReadonlySet<string> = new Set(['which', 'top', 'list', 'name', 'names', 'who', 'whom', 'whose', 'whoever']);
 const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);
 /** The question words that also open a relative clause after a noun ("customers who", "artists whose"). */
 const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);

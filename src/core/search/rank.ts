@@ -90,6 +90,9 @@ export const RANKING = {
   parent: 0.97,
   /** A title in the question: the named tables that one of the `titleTop` best hits points at rise to this share of it. */
   titleHolder: 0.9,
+  /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
+  nameHolder: 0.8,
+  nameHolderTop: 3,
   titleTop: 3,
   /**
    * A plural noun for a kind of place or person that the catalog does not name: the kind code lists (`place_type`)
@@ -303,6 +306,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed);
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = addParents(data, ranked, limit, st, allowed);
+  if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
   if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed.titles, st, allowed);
   for (const kind of ['person', 'place'] as const) {
     const m = namedMention(data, parsed, kind);
@@ -841,6 +845,49 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
   }
   for (const c of answer) addNamers(data, c, st, allowed, boosts);
   return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * People named elsewhere: a table whose name is a kind of person (`salesperson`, `employee`, `customer`) but which is
+ * not the catalog's strongest record of people it points at (`person`, with first and last names) keeps their names
+ * there. When the question asks for rows by name ("top 5 sales reps", "which employee"), that table rises just below
+ * the people it names.
+ */
+function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allowed: (d: number) => boolean): number[] {
+  const boosts: Array<[number, number, string]> = [];
+  let seen = 0;
+  for (const c of ranked) {
+    if (seen >= RANKING.nameHolderTop) break;
+    const cd = data.docs[c]!;
+    if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
+    seen++;
+    const head = cd.nameParts[cd.nameParts.length - 1];
+    if (cd.role !== 'entity' || head === undefined || !data.lexicon.isPerson(head) || hasNameColumn(cd)) continue;
+    const holder = nameHolder(data, c, allowed);
+    if (holder < 0 || !hasNameColumn(data.docs[holder]!)) continue;
+    const value = RANKING.nameHolder * st.score[c]!;
+    if (st.score[holder]! < value) boosts.push([holder, value, `holds the names of ${cd.name}`]);
+  }
+  return applyRaises(data, ranked, boosts, st);
+}
+
+/** The strongest table of people that `d` points at within two FK steps, when stronger than `d` itself; -1 if none. */
+function nameHolder(data: IndexData, d: number, allowed: (d: number) => boolean): number {
+  let best = -1;
+  let bestStrength = data.personTable[d]!;
+  const visit = (x: number, depth: number): void => {
+    for (const e of data.edges[x]!) {
+      if (!e.outgoing || e.to === d || e.to === x || !allowed(e.to)) continue;
+      const s = data.personTable[e.to]!;
+      if (s > bestStrength) {
+        best = e.to;
+        bestStrength = s;
+      }
+      if (depth < 2) visit(e.to, depth + 1);
+    }
+  };
+  visit(d, 1);
+  return best;
 }
 
 /**

@@ -85,6 +85,21 @@ describe('search: value words before a noun', () => {
   });
 });
 
+describe('search: value words end at punctuation', () => {
+  it('does not read a word before a comma as a value of the next noun', () => {
+    const lexicon = loadLexicon();
+    const at = (q: string, w: string): number => parseQuery(q, lexicon).terms.find((t) => t.surface === w)!.position!;
+    assert.equal(at('bootleg albums', 'albums') - at('bootleg albums', 'bootleg'), 1);
+    assert.equal(at('bootleg, albums', 'albums') - at('bootleg, albums', 'bootleg'), 2);
+    assert.equal(at('all of it — bootlegs (albums too)', 'albums') - at('all of it — bootlegs (albums too)', 'bootlegs'), 2);
+    const index = buildSearchIndex({ tables: src(music()) });
+    // "bootleg albums": the code lists of `release` may hold the value; "bootlegs, albums": two things, no modifier.
+    const offered = (q: string): boolean => index.search(q, { limit: 10 }).hits.some((h) => h.why.some((w) => w.startsWith('code list of release')));
+    assert.ok(offered('every bootleg albums'));
+    assert.ok(!offered('everything — the bootlegs, albums, whatever'));
+  });
+});
+
 describe('search: query words', () => {
   it('reads an acronym plural as one word and finds the words of proper names', () => {
     const lexicon = loadLexicon();

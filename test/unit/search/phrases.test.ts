@@ -31,6 +31,10 @@ describe('search: phrasal verbs, irregular verbs and instruction words', () => {
     assert.ok(!surfaces('Return the titles, please').includes('return'));
     assert.ok(surfaces('items whose list price is above 20').includes('list'));
     assert.ok(surfaces('loans with no return date').includes('return'));
+    // At the end of its phrase, an instruction verb has no object: a noun.
+    assert.ok(surfaces('days between loan and return, by branch').includes('return'));
+    assert.ok(surfaces('average time from checkout to return').includes('return') === false, 'after "to" it is a verb');
+    assert.ok(!surfaces('Which members should we show?').includes('show'));
     // "get" before a verb form gives no instruction and names nothing either.
     assert.ok(!surfaces('Do longer books get borrowed more often?').includes('get'));
   });

@@ -187,3 +187,43 @@ describe('search: the way from the tables asked about to a named person or place
     for (const t of ['artist_credit', 'artist_credit_name', 'artist']) assert.ok(top.includes(t), `${t} missing from ${top.join(', ')}`);
   });
 });
+
+describe('search: people whose names live in another table', () => {
+  // AdventureWorks' shape: a salesperson is an employee, an employee is a person, and only `person` holds names.
+  const key = ['businessentityid'];
+  const catalog = (): SearchTableInput[] =>
+    src([
+      table('person', ['businessentityid', 'persontype', 'title', 'firstname', 'middlename', 'lastname', 'emailpromotion']),
+      table('employee', ['businessentityid', 'nationalidnumber', 'jobtitle', 'birthdate', 'hiredate', 'salariedflag'], [fk(key, 'person', key)]),
+      table('salesterritory', ['territoryid', 'name', 'countryregioncode', 'salesytd']),
+      table('salesperson', ['businessentityid', 'territoryid', 'salesquota', 'bonus', 'commissionpct', 'salesytd', 'saleslastyear', 'rowguid', 'modifieddate'], [fk(key, 'employee', key), fk(['territoryid'], 'salesterritory', ['territoryid'])]),
+      table('salesorderheader', ['salesorderid', 'orderdate', 'salespersonid', 'territoryid', 'totaldue'], [fk(['salespersonid'], 'salesperson', key), fk(['territoryid'], 'salesterritory', ['territoryid'])]),
+      table('salespersonquotahistory', ['businessentityid', 'quotadate', 'salesquota'], [fk(key, 'salesperson', key)]),
+      table('product', ['productid', 'name', 'listprice', 'color']),
+      table('store', ['businessentityid', 'name', 'salespersonid'], [fk(['salespersonid'], 'salesperson', key)]),
+    ]);
+
+  it('brings the table of names when the question asks for salespeople by name', () => {
+    const index = buildSearchIndex({ tables: catalog() });
+    const r = index.search('top 5 salespeople by quota this year', { limit: 4 });
+    const top = names(r.hits);
+    assert.equal(top[0], 'salesperson', top.join(', '));
+    assert.ok(top.includes('person'), top.join(', '));
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.person')!.why.some((w) => w === 'holds the names of salesperson'));
+    // A count asks for no names: the people's table is not brought for them.
+    const count = index.search('how many salespeople have a quota above 300000', { limit: 8 });
+    assert.ok(!count.hits.some((h) => h.why.some((w) => w.startsWith('holds the names of'))), names(count.hits).join(', '));
+  });
+
+  it('leaves tables that name their own people, and junctions, to themselves', () => {
+    const tables = src([
+      table('actor', ['actor_id', 'first_name', 'last_name']),
+      table('film', ['film_id', 'title', 'release_year']),
+      table('film_actor', ['actor_id', 'film_id'], [fk(['actor_id'], 'actor', ['actor_id']), fk(['film_id'], 'film', ['film_id'])]),
+      table('staff', ['staff_id', 'first_name', 'last_name', 'store_id'], [fk(['store_id'], 'store', ['store_id'])]),
+      table('store', ['store_id', 'manager_staff_id'], [fk(['manager_staff_id'], 'staff', ['staff_id'])]),
+    ]);
+    const r = buildSearchIndex({ tables }).search('which film actors appear in the most titles', { limit: 5 });
+    assert.ok(!r.hits.some((h) => h.why.some((w) => w.startsWith('holds the names of'))), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('/')}`).join(' | '));
+  });
+});
