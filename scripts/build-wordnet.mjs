@@ -156,6 +156,11 @@ const classWords = (root) =>
     .map((e) => e.lemma)
     .sort();
 const persons = classWords(firstSense('person'));
+// Of those, the ones whose first sense is something else (`date`: a day before a participant in one; `type`).
+const personsLater = nounIndex
+  .filter((e) => persons.includes(e.lemma) && !under(e.offsets[0], firstSense('person')))
+  .map((e) => e.lemma)
+  .sort();
 const places = classWords(firstSense('location'));
 // Adjectives of a named place: a sense that pertains (`\\` pointer) to a proper noun (an instance, `@i`) that is a kind
 // of location or of land (islands, continents) — `german` (Germany), `british` (Great Britain), `european` (Europe).
@@ -192,6 +197,8 @@ const body = [
   `export const WORDNET_PLACES = ${JSON.stringify(places.join(' '))};`,
   '/** Adjectives of a named place (a country, region or city): `german`, `icelandic`, space-separated. */',
   `export const WORDNET_PLACE_ADJECTIVES = ${JSON.stringify(placeAdjectives.join(' '))};`,
+  '/** Of the person nouns, those whose first sense is not a kind of person (`date`, `type`), space-separated. */',
+  `export const WORDNET_PERSONS_LATER = ${JSON.stringify(personsLater.join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
   `export const WORDNET_PERSON_NAMES = ${JSON.stringify(personNames.join(' '))};`,
   '',

@@ -862,7 +862,7 @@ function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allow
     if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
     seen++;
     const head = cd.nameParts[cd.nameParts.length - 1];
-    if (cd.role !== 'entity' || head === undefined || !data.lexicon.isPerson(head) || hasNameColumn(cd)) continue;
+    if (cd.role !== 'entity' || head === undefined || !data.lexicon.isFirstPerson(head) || hasNameColumn(cd)) continue;
     const holder = nameHolder(data, c, allowed);
     if (holder < 0 || !hasNameColumn(data.docs[holder]!)) continue;
     const value = RANKING.nameHolder * st.score[c]!;
