@@ -1007,14 +1007,17 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, streng
   for (const c of ranked.slice(0, limit)) {
     if (seen >= RANKING.kindTop) break;
     if (strength[c]! === 0) continue;
-    seen++;
+    let kinds = 0;
     for (const e of data.edges[c]!) {
       if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
       const pd = data.docs[e.to]!;
       if (pd.role !== 'lookup' || !KIND_WORDS.has(pd.nameParts[pd.nameParts.length - 1]!)) continue;
+      kinds++;
       const value = RANKING.kindLookup * st.score[c]!;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `kind of ${data.docs[c]!.name}, may hold '${word}'`]);
     }
+    // Only tables that have a kind code list count: a table of places without one (`medium`) leaves room for the next.
+    if (kinds > 0) seen++;
   }
   return applyRaises(data, ranked, boosts, st);
 }

@@ -199,6 +199,26 @@ describe('search: proper names in questions', () => {
     }
   });
 
+  it('passes over a table of places that has no kind code list for the next one that has', () => {
+    // MusicBrainz: `medium` reads as a place noun and ranks between `area` and `place` for a city's name; it has no
+    // kind list, so the second list is the place's, not nothing.
+    const tables = src([
+      table('area_type', ['id', 'name']),
+      table('area', ['id', 'name', 'type', 'comment', 'begin_date'], [fk(['type'], 'area_type')]),
+      table('place_type', ['id', 'name']),
+      table('place', ['id', 'name', 'address', 'coordinates', 'comment', 'begin_date', 'type', 'area'], [fk(['type'], 'place_type'), fk(['area'], 'area')]),
+      table('release', ['id', 'name', 'barcode', 'comment']),
+      table('medium', ['id', 'release', 'position', 'format', 'name', 'track_count', 'area'], [fk(['release'], 'release'), fk(['area'], 'area')]),
+      table('recording', ['id', 'name', 'length', 'comment']),
+      table('track', ['id', 'recording', 'medium', 'name', 'position'], [fk(['recording'], 'recording'), fk(['medium'], 'medium')]),
+    ]);
+    const r = buildSearchIndex({ tables }).search('recording studios located in Nashville', { limit: 10 });
+    const order = r.hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
+    assert.ok(order.indexOf('medium') >= 0 && order.indexOf('medium') < order.indexOf('place'), `the control: medium ranks before place (${order.join(', ')})`);
+    const placeType = r.hits.find((h) => h.qualifiedName === 'public.place_type');
+    assert.ok(placeType?.why.includes("kind of place, may hold 'studios'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+  });
+
   it('ranks a table of accounts below the people the data is about for a name in the question', () => {
     // MusicBrainz: `editor` (the site's users, with a password and a last login) beside `artist`, equally far away.
     const catalog = (editorColumns: string[]): SearchTableInput[] =>
