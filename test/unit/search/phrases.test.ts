@@ -22,6 +22,9 @@ describe('search: phrasal verbs, irregular verbs and instruction words', () => {
     assert.deepEqual(identifierTerms('return_date', lexicon).map((t) => t.surface), ['return', 'date']);
     assert.deepEqual(identifierTerms('list_price', lexicon).map((t) => t.surface), ['list', 'price']);
     assert.deepEqual(identifierTerms('display_name', lexicon).map((t) => t.surface), ['display', 'name']);
+    // "like" is a function word in a question, a content word in a name.
+    assert.deepEqual(identifierTerms('like_count', lexicon).map((t) => t.surface), ['like', 'count']);
+    assert.deepEqual(parseQuery('fictional characters credited as artists, like Gorillaz', lexicon).terms.map((t) => t.surface).filter((w) => w === 'like'), []);
   });
 
   it('drops an instruction verb that gives an instruction, keeps one inside a noun phrase', () => {
