@@ -139,7 +139,7 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_LIMIT));
   const mask = filterMask(data, opts);
   const allowed = mask === null ? (): boolean => true : (d: number): boolean => mask[d] === 1;
-  const parsed = parseQuery(query, data.vocab, data.lexicon);
+  const parsed = withNegatedTerms(data, parseQuery(query, data.vocab, data.lexicon));
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
   if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) return { hits: [], totalMatches: 0, terms: [] };
   const { score, evidenceBits, seen } = data.scratch;
@@ -161,6 +161,26 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
       seen[d] = 0;
     }
   }
+}
+
+/**
+ * A negated word the catalog does not hold ("inactive", "unpaid", "non-returned") is looked up as the word it negates
+ * when the catalog holds that one (`active`, `paid`): the column that says yes or no answers both.
+ */
+function withNegatedTerms(data: IndexData, parsed: ParsedQuery): ParsedQuery {
+  const ids = data.postings.termIds;
+  let changed = false;
+  const terms = parsed.terms.map((t) => {
+    if (t.phrasal === true || ids.has(t.term)) return t;
+    // The negated word is a quality or a state (`active`, `paid`, `available`, `returned`), not any word that happens to
+    // follow the letters (`uniform` is not `form`).
+    const m = /^(?:un|in|im|ir|il|non|dis)-?(\p{L}{2,}(?:ive|ed|id|able|ible|ful|al|ic|ent|ant|ous|ete|own|old|ar))$/u.exec(t.surface);
+    const base = m === null ? undefined : stem(m[1]!);
+    if (base === undefined || !ids.has(base) || parsed.terms.some((o) => o.term === base)) return t;
+    changed = true;
+    return { ...t, term: base };
+  });
+  return changed ? { ...parsed, terms } : parsed;
 }
 
 function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {

@@ -15,6 +15,31 @@ const library = (): TableInfo[] => [
   table('opening_hours', ['branch_id', 'weekday', 'opens', 'closes'], [fk(['branch_id'], 'branch')]),
 ];
 
+describe('search: negated words', () => {
+  it('looks up a negated word the catalog does not hold as the word it negates', () => {
+    const tables = [
+      table('customer', ['id', 'first_name', 'last_name', 'active', 'store_id'], [fk(['store_id'], 'store')]),
+      table('store', ['id', 'address']),
+      table('staff', ['id', 'username', 'store_id'], [fk(['store_id'], 'store')]),
+      table('invoice', ['id', 'customer_id', 'total', 'paid'], [fk(['customer_id'], 'customer')]),
+    ];
+    const index = buildSearchIndex({ tables: src(tables) });
+    const r = index.search('count of inactive shoppers per store', { limit: 4 });
+    const hit = r.hits.find((h) => h.qualifiedName === 'public.customer');
+    assert.ok(hit?.why.includes("column active matches 'inactive'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.equal(names(index.search('unpaid invoices', { limit: 1 }).hits)[0], 'invoice');
+    // Only a quality or a state is negated: "discounts" are not "counts", "disorders" not "orders".
+    const plain = buildSearchIndex({ tables: src([table('stock_take', ['id', 'item_count', 'taken_on']), table('purchase', ['id', 'order_date', 'total'])]) });
+    for (const q of ['discounts per item', 'disorders by date']) {
+      const hits = plain.search(q, { limit: 2 }).hits;
+      assert.ok(!hits.some((h) => h.why.some((w) => /'dis(?:counts|orders)'/.test(w))), `${q}: ${hits.map((h) => h.why.join('; ')).join(' | ')}`);
+    }
+    // A word the catalog holds is itself, not a negation.
+    const held = buildSearchIndex({ tables: src([table('sale', ['id', 'discount', 'item_count'])]) });
+    assert.ok(held.search('discounts', { limit: 1 }).hits[0]!.why.includes("column discount matches 'discounts'"));
+  });
+});
+
 describe('search: phrasal verbs, irregular verbs and instruction words', () => {
   const lexicon = loadLexicon();
 
