@@ -187,6 +187,8 @@ export interface DocDerived {
   partStems?: readonly string[];
   /** The table a subset table extends, or -1 (rank.ts, subsetOf). */
   subsetOf?: number;
+  /** For a view: the relations of its source that its SQL reads (rank.ts, viewBases). */
+  bases?: readonly number[];
 }
 
 export interface ExplainTokens {

@@ -5,7 +5,7 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { BM25F, cachedConcepts, cachedTerms, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
+import { BM25F, cachedConcepts, cachedTerms, isMirror, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept } from './lexicon';
 import { parseQuery, type Mention, type ParsedQuery } from './query';
@@ -338,6 +338,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     if (word !== undefined) ranked = addKindLookups(data, ranked, limit, strength, word, st, allowed);
   }
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
+  ranked = placeViews(data, ranked, limit, queryTerms, st);
 
   const top = ranked[0];
   const coverageTop = top === undefined ? 0 : coverage(st, top);
@@ -1098,6 +1099,48 @@ function addNamers(data: IndexData, c: number, st: QueryState, allowed: (d: numb
   };
   offer(c, data.docs[c]!.name);
   for (const e of data.edges[c]!) if (e.outgoing && e.to !== c) offer(e.to, `${data.docs[c]!.name}.${e.fromColumns.join(', ')}`);
+}
+
+/**
+ * Views follow the relations they are computed from: a view the question does not name ranks after every relation it
+ * reads that is in the answer (`sales_by_store` after `inventory`, `customer_list` after `customer`). A view sums up
+ * its relations; it does not take their place.
+ */
+function placeViews(data: IndexData, ranked: number[], limit: number, queryTerms: ReadonlySet<string>, st: QueryState): number[] {
+  let changed = false;
+  for (const v of ranked.slice(0, 2 * Math.max(1, limit))) {
+    const doc = data.docs[v]!;
+    if (!doc.derived || isMirror(doc) || doc.nameStems.every((w) => w.length < 3 || queryTerms.has(w))) continue;
+    let cap = Infinity;
+    for (const b of viewBases(data, v)) if (st.score[b]! > 0) cap = Math.min(cap, st.score[b]!);
+    if (cap === Infinity || st.score[v]! < cap) continue;
+    st.score[v] = cap * 0.99;
+    changed = true;
+  }
+  return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
+}
+
+/** The relations of its own source that a view's SQL names after FROM or JOIN. */
+function viewBases(data: IndexData, v: number): readonly number[] {
+  const x = derived(data, v);
+  if (x.bases !== undefined) return x.bases;
+  const doc = data.docs[v]!;
+  const sql = doc.table.viewDefinition ?? '';
+  const names = new Set<string>();
+  for (const m of sql.matchAll(/\b(?:from|join)\s+([`"\w.$]+)/gi)) {
+    const parts = m[1]!.split('.').map((p) => p.replace(/^[`"]|[`"]$/g, '').toLowerCase());
+    names.add(parts.slice(-2).join('.'));
+    if (parts.length === 1) names.add(`${doc.schema.toLowerCase()}.${parts[0]!}`);
+  }
+  const bases: number[] = [];
+  if (names.size > 0) {
+    for (let d = 0; d < data.docs.length; d++) {
+      const o = data.docs[d]!;
+      if (d !== v && o.source === doc.source && (names.has(`${o.schema}.${o.name}`.toLowerCase()) || names.has(o.name.toLowerCase()))) bases.push(d);
+    }
+  }
+  x.bases = bases;
+  return bases;
 }
 
 /** What rank.ts derives from a doc's table alone, kept for the next query. */

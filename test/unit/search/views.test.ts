@@ -80,6 +80,23 @@ describe('search: views', () => {
     assert.ok(names(named).slice(0, 3).includes('rental_summary'), named.map((h) => `${h.qualifiedName} ${h.score}: ${h.why.join('; ')}`).join(' | '));
   });
 
+  it('keeps a view after every relation it reads that is in the answer, even one its own columns outscore', () => {
+    // Pagila's `sales_by_store` sums payments of customers per store: for "revenue per store" its `total_sales`
+    // matches better than `customer` does, yet it reads `customer`.
+    const tables = src([
+      table('address', ['address_id', 'address', 'district', 'phone']),
+      table('store', ['store_id', 'manager_staff_id', 'address_id'], [fk(['address_id'], 'address', ['address_id'])]),
+      table('customer', ['customer_id', 'first_name', 'last_name', 'active', 'address_id', 'store_id'], [fk(['address_id'], 'address', ['address_id']), fk(['store_id'], 'store', ['store_id'])]),
+      table('payment', ['payment_id', 'customer_id', 'amount', 'payment_date'], [fk(['customer_id'], 'customer', ['customer_id'])]),
+      view('sales_by_store', 'SELECT s.store_id, sum(p.amount) AS total_sales FROM payment p JOIN customer c ON p.customer_id = c.customer_id JOIN store s ON c.store_id = s.store_id GROUP BY s.store_id', ['store', 'manager', 'total_sales']),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const hits = names(index.search('revenue per store', { limit: 10 }).hits);
+    for (const base of ['store', 'payment', 'customer']) assert.ok(hits.indexOf(base) >= 0 && hits.indexOf(base) < hits.indexOf('sales_by_store'), hits.join(', '));
+    // Named, it keeps its place.
+    assert.equal(names(index.search('total sales by store', { limit: 10 }).hits)[0], 'sales_by_store');
+  });
+
   it('does not take people or values from a view: the relations it copies hold them', () => {
     const tables = src([...shop(), customerList()]);
     const people = buildSearchIndex({ tables }).search('How many films did Lewis Hamilton rent?', { limit: 10 }).hits;
