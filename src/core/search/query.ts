@@ -265,7 +265,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
   while (i < tokens.length) {
     const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
     const first = tokens[i]!.replace(/['’]s$/, '');
-    if (!CAPITALISED.test(first) || (startsSentence && !unknown(first) && !placeAdjective(first))) {
+    // A sentence starts with a capital: there a known word or a function word ("Which German cities") begins no name.
+    if (!CAPITALISED.test(first) || (startsSentence && ((!unknown(first) && !placeAdjective(first)) || STOP_WORDS.has(first.toLowerCase())))) {
       i++;
       continue;
     }

@@ -32,6 +32,8 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('Icelandic artists with the most albums', lexicon), [{ kind: 'place', text: 'Icelandic', adjective: true }]);
     assert.deepEqual(findMentions('Which of the artists in it are Canadian?', lexicon), [{ kind: 'place', text: 'Canadian', adjective: true }]);
     assert.deepEqual(findMentions('How many South Korean groups are there?', lexicon), [{ kind: 'place', text: 'South Korean', adjective: true }]);
+    // A function word that starts the sentence is no part of the name.
+    assert.deepEqual(findMentions('Which German cities have the most venues listed?', lexicon), [{ kind: 'place', text: 'German', adjective: true }]);
     // As a noun it is a language.
     assert.deepEqual(findMentions('What is the number of nations that use English and Dutch?', lexicon), []);
     assert.deepEqual(findMentions('What is the number of distinct continents where Chinese is spoken?', lexicon), []);
