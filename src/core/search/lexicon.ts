@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACES, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACES, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -21,6 +21,8 @@ export interface Lexicon extends Vocabulary {
   isPlace(word: string): boolean;
   /** True when the word is an adjective of a named place: `German`, `Icelandic`, `Texan`. */
   isPlaceAdjective(word: string): boolean;
+  /** True when the word is an adjective of a named place that also names a language: `French`, `Japanese`. */
+  isLanguageAdjective(word: string): boolean;
   /** True when the word is the name of a well-known person: `Swift`, `Jones`. */
   isPersonName(word: string): boolean;
 }
@@ -104,6 +106,7 @@ export function loadLexicon(): Lexicon {
   const places = new Set(WORDNET_PLACES.split(' '));
   const placeAdjectives = new Set(WORDNET_PLACE_ADJECTIVES.split(' '));
   const personNames = new Set(WORDNET_PERSON_NAMES.split(' '));
+  const languageAdjectives = new Set(WORDNET_LANGUAGE_ADJECTIVES.split(' '));
   const personsLater = new Set(WORDNET_PERSONS_LATER.split(' '));
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
   const lemma = (word: string): string => {
@@ -143,6 +146,7 @@ export function loadLexicon(): Lexicon {
     isPlace: (w) => inClass(places, w),
     isPlaceAdjective: (w) => placeAdjectives.has(w.toLowerCase()),
     isPersonName: (w) => personNames.has(w.toLowerCase()),
+    isLanguageAdjective: (w) => languageAdjectives.has(w.toLowerCase()),
   };
   return cached;
 }

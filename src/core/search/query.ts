@@ -136,7 +136,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const kindNouns = (isKind: ((w: string) => boolean) | undefined): string[] => plural.filter((w) => isKind?.(w) === true);
   const mentions = findMentions(trimmed, common);
   const asksNames = asksPerson || words.some((w) => NAMING_WORDS.has(w.toLowerCase()));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions) };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common) };
 }
 
 /**
@@ -155,6 +155,11 @@ function phrasePositions(text: string): number[] {
   return out;
 }
 
+/** Words about language and text: an adjective of a place beside them names a language ("French description"). */
+const LANGUAGE_CONTEXT: ReadonlySet<string> = new Set(
+  'language languages lyrics lyric description descriptions text texts title titles subtitle subtitles caption captions translation translations name names script wording words version versions dub dubbing audio speaker speakers'.split(' '),
+);
+
 /** Irregular plurals the base-form table also holds: nouns, not verbs. */
 const IRREGULAR_PLURALS: ReadonlySet<string> = new Set(['people', 'persons', 'children', 'men', 'women']);
 
@@ -171,13 +176,15 @@ const TITLE_JOINERS: ReadonlySet<string> = new Set(['of', 'the', 'a', 'an', 'and
  * joined over small lower-case words, that are not a person's name or a place already found: the title of a thing
  * the question is about, held in some table's name or title column.
  */
-function findTitles(text: string, mentions: readonly Mention[]): string[] {
+function findTitles(text: string, mentions: readonly Mention[], common: Vocabulary): string[] {
   const named = new Set(mentions.flatMap((m) => m.text.toLowerCase().split(/\s+/)));
   const out: string[] = [];
   let run: string[] = [];
   const flush = (): void => {
     while (run.length > 0 && TITLE_JOINERS.has(run[run.length - 1]!)) run.pop();
-    if (run.length > 0 && !run.every((w) => named.has(w.toLowerCase()))) out.push(run.join(' '));
+    // An adjective of a place alone ("Spanish" of "Spanish lyrics") is a language or a place, not a title.
+    const adjective = run.length === 1 && common.isPlaceAdjective?.(run[0]!) === true;
+    if (run.length > 0 && !adjective && !run.every((w) => named.has(w.toLowerCase()))) out.push(run.join(' '));
     run = [];
   };
   for (const { token, bare, capitalised } of capitalTokens(text)) {
@@ -304,7 +311,12 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // English", "where Chinese is spoken").
     const next = tokens[j]?.toLowerCase() ?? '';
     const attributive = (/^\p{L}/u.test(next) && !STOP_WORDS.has(next)) || COPULAS.has(prev);
-    if (words.length <= 3 && !possessive && placeAdjective(last) && attributive) out.push({ kind: 'place', text: spanText, adjective: true });
+    // Before or after words about language and text ("Spanish lyrics", "whose language is Japanese"), a language.
+    const after = tokens.slice(j, j + 2).map((t) => t.toLowerCase());
+    const aboutLanguage = common.isLanguageAdjective?.(last) === true && (after.some((t) => LANGUAGE_CONTEXT.has(t)) || (COPULAS.has(prev) && LANGUAGE_CONTEXT.has(tokens[i - 2]?.toLowerCase() ?? '')));
+    if (aboutLanguage) {
+      // a word of the question, not a place
+    } else if (words.length <= 3 && !possessive && placeAdjective(last) && attributive) out.push({ kind: 'place', text: spanText, adjective: true });
     // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person.
     else if (LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && words.every(unknown) && particles.length === 0) out.push({ kind: 'place', text: spanText });
     else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });

@@ -399,6 +399,8 @@ export interface Vocabulary {
   isPerson?(word: string): boolean;
   /** Optional: true for adjectives of a named place (`german`, `icelandic`). */
   isPlaceAdjective?(word: string): boolean;
+  /** Optional: true for adjectives of a named place that also name a language (`french`, `japanese`). */
+  isLanguageAdjective?(word: string): boolean;
   /** Optional: true for names of well-known people (`swift`, `jones`). */
   isPersonName?(word: string): boolean;
   /** Optional: the known phrasal verb a verb and a particle make (`brought`, `back` → `bring_back`), or null. */

@@ -32,6 +32,11 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('Icelandic artists with the most albums', lexicon), [{ kind: 'place', text: 'Icelandic', adjective: true }]);
     assert.deepEqual(findMentions('Which of the artists in it are Canadian?', lexicon), [{ kind: 'place', text: 'Canadian', adjective: true }]);
     assert.deepEqual(findMentions('How many South Korean groups are there?', lexicon), [{ kind: 'place', text: 'South Korean', adjective: true }]);
+    // Beside words about language and text, an adjective that is also a language names the language.
+    assert.deepEqual(findMentions('works with Spanish lyrics written by Mexican composers', lexicon), [{ kind: 'place', text: 'Mexican', adjective: true }]);
+    assert.deepEqual(findMentions('Releases whose language is Japanese', lexicon), []);
+    assert.deepEqual(findMentions("Quick one — what's the French catalogue description for the Mountain-100?", lexicon), []);
+    assert.deepEqual(parseQuery('works with Spanish lyrics', lexicon).titles, [], 'nor is it a title');
     // A function word that starts the sentence is no part of the name.
     assert.deepEqual(findMentions('Which German cities have the most venues listed?', lexicon), [{ kind: 'place', text: 'German', adjective: true }]);
     // As a noun it is a language.
