@@ -205,6 +205,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Words of a proper name ("Dolly Parton") live in the table of people or places, not in a code list.
   // So are the words of a title ("Blue Monday"): they name a row, not a code list's label.
   const mentionWords = new Set([...parsed.mentions.filter((m) => m.adjective !== true).map((m) => m.text), ...parsed.titles].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
+  let kindSynonym: { word: string; terms: ReadonlySet<string> } | null = null;
   for (const { qt, df } of ordered) {
     const id = termIds.get(qt.term);
     const from = id === undefined ? 0 : start[id]!;
@@ -232,6 +233,12 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
     }
     if (from === to && !qt.phrasal && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface)) literalless.add(qt.surface);
+    // "choirs", "orchestras": a plural the catalog does not write, a thesaurus synonym of a table's name, names a kind
+    // of that table's rows.
+    if (kindSynonym === null && from === to && !qt.phrasal && !named && /[^s]s$/.test(qt.surface)) {
+      const terms = [...related].filter(([, f]) => f === RANKING.thesaurus).map(([t]) => t);
+      if (terms.length > 0) kindSynonym = { word: qt.surface, terms: new Set(terms) };
+    }
     for (const [term, factor] of related) {
       const rid = termIds.get(term);
       if (rid === undefined) continue;
@@ -336,6 +343,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
     const word = nouns.find((w) => !isCatalogTerm(data, w));
     if (word !== undefined) ranked = addKindLookups(data, ranked, limit, strength, word, st, allowed);
+  }
+  if (kindSynonym !== null) {
+    const named = new Float32Array(data.docs.length);
+    for (const d of ranked.slice(0, limit)) if (data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => kindSynonym!.terms.has(t))) named[d] = 1;
+    ranked = addKindLookups(data, ranked, limit, named, kindSynonym.word, st, allowed);
   }
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   ranked = placeViews(data, ranked, limit, queryTerms, st);

@@ -206,6 +206,22 @@ describe('search: proper names in questions', () => {
     }
   });
 
+  it('reads a plural the catalog does not write, a synonym of a table\'s name, as a label of that table\'s kind list', () => {
+    const tables = src([
+      table('artist_type', ['id', 'name']),
+      table('area', ['id', 'name', 'type', 'comment']),
+      table('artist', ['id', 'gid', 'name', 'sort_name', 'type', 'area', 'begin_date_year', 'end_date_year', 'ended', 'comment', 'last_updated'], [fk(['type'], 'artist_type'), fk(['area'], 'area')]),
+      table('release', ['id', 'name', 'barcode', 'comment']),
+      table('artist_release', ['artist', 'release'], [fk(['artist'], 'artist'), fk(['release'], 'release')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const r = index.search('choirs from Estonia', { limit: 6 });
+    const kind = r.hits.find((h) => h.qualifiedName === 'public.artist_type');
+    assert.ok(kind?.why.includes("kind of artist, may hold 'choirs'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    // The catalog's own word names no kind.
+    assert.ok(!index.search('artists from Estonia', { limit: 6 }).hits.some((h) => h.why.some((w) => w.startsWith('kind of'))));
+  });
+
   it('passes over a table of places that has no kind code list for the next one that has', () => {
     // MusicBrainz: `medium` reads as a place noun and ranks between `area` and `place` for a city's name; it has no
     // kind list, so the second list is the place's, not nothing.
