@@ -982,7 +982,9 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
     if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
     seen++;
     if (strength[c]! >= strongest) continue;
-    const path = pathToAny(data, c, holders, allowed, st);
+    // The people or places a row names itself, through its own FK (`release.artist_credit`), before those a separate
+    // relationship links to it (`l_artist_release`); among equal paths, the one through tables that hold them too.
+    const path = pathToAny(data, c, holders, allowed, st, true, strength) ?? pathToAny(data, c, holders, allowed, st, false, strength);
     if (path === null) continue;
     const target = RANKING.mentionPath * st.score[c]!;
     const end = data.docs[path[path.length - 1]!]!.name;
@@ -997,9 +999,10 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
 /**
  * Shortest FK path from `from` to the nearest of `targets` (up to `pathMaxHops` edges). Breadth-first by layers,
  * keeping every parent so that ties between equally short paths can be broken: the best-scored target, then the path
- * whose intermediates score best.
+ * whose intermediates hold most of what `prefer` measures, then the one whose intermediates score best. With
+ * `ownFirst`, the path leaves `from` through one of its own FKs.
  */
-function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, allowed: (d: number) => boolean, st: QueryState): number[] | null {
+function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, allowed: (d: number) => boolean, st: QueryState, ownFirst = false, prefer?: Float32Array): number[] | null {
   const parents = new Map<number, number[]>([[from, []]]);
   let frontier = [from];
   for (let depth = 0; depth < RANKING.pathMaxHops && frontier.length > 0; depth++) {
@@ -1007,7 +1010,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
     const layer = new Map<number, number[]>();
     for (const u of frontier) {
       for (const e of data.edges[u]!) {
-        if (parents.has(e.to) || !allowed(e.to)) continue;
+        if (parents.has(e.to) || !allowed(e.to) || (ownFirst && depth === 0 && !e.outgoing)) continue;
         const ps = layer.get(e.to);
         if (ps === undefined) {
           layer.set(e.to, [u]);
@@ -1019,7 +1022,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
     const reached = next.filter((v) => targets.has(v));
     if (reached.length > 0) {
       reached.sort((x, y) => st.score[y]! - st.score[x]! || data.order[x]! - data.order[y]!);
-      return bestPath(data, parents, from, reached[0]!, st);
+      return bestPath(data, parents, from, reached[0]!, st, prefer);
     }
     if (next.length > 2000) return null;
     frontier = next;
@@ -1277,20 +1280,23 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
   return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
 }
 
-function bestPath(data: IndexData, parents: Map<number, number[]>, from: number, to: number, st: QueryState): number[] {
-  const memo = new Map<number, { path: number[]; s: number }>();
-  const walk = (v: number): { path: number[]; s: number } => {
+function bestPath(data: IndexData, parents: Map<number, number[]>, from: number, to: number, st: QueryState, prefer?: Float32Array): number[] {
+  // Each path is scored by how surely its intermediates hold what `prefer` measures, then by their scores.
+  type Walk = { path: number[]; p: number; s: number };
+  const memo = new Map<number, Walk>();
+  const walk = (v: number): Walk => {
     const hit = memo.get(v);
     if (hit !== undefined) return hit;
-    if (v === from) return { path: [from], s: 0 };
-    let best: { path: number[]; s: number } | null = null;
+    if (v === from) return { path: [from], p: 0, s: 0 };
+    let best: Walk | null = null;
     let bestParent = -1;
-    for (const p of parents.get(v)!) {
-      const r = walk(p);
-      const cand = { path: [...r.path, v], s: r.s + (v === to ? 0 : st.score[v]!) };
-      if (best === null || cand.s > best.s || (cand.s === best.s && data.order[p]! < data.order[bestParent]!)) {
+    for (const par of parents.get(v)!) {
+      const r = walk(par);
+      const mid = v !== to;
+      const cand = { path: [...r.path, v], p: r.p + (mid && prefer !== undefined ? prefer[v]! : 0), s: r.s + (mid ? st.score[v]! : 0) };
+      if (best === null || cand.p > best.p || (cand.p === best.p && (cand.s > best.s || (cand.s === best.s && data.order[par]! < data.order[bestParent]!)))) {
         best = cand;
-        bestParent = p;
+        bestParent = par;
       }
     }
     memo.set(v, best!);

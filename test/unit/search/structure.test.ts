@@ -180,6 +180,20 @@ describe('search: the way from the tables asked about to a named person or place
     assert.ok(r.hits.find((h) => h.qualifiedName === 'public.area')!.why.some((w) => w.includes("'German'")));
   });
 
+  it('prefers the people a release names through its own key to those a relationship table links to it', () => {
+    const tables = [
+      ...catalog(),
+      ...src([
+        table('link', ['id', 'link_type', 'begin_date_year', 'end_date_year']),
+        table('l_artist_release', ['id', 'link', 'entity0', 'entity1', 'edits_pending'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'release')]),
+      ]),
+    ];
+    const r = buildSearchIndex({ tables }).search("How many barcodes do Radiohead's releases have?", { limit: 6 });
+    const credit = r.hits.find((h) => h.qualifiedName === 'public.artist_credit');
+    assert.ok(credit?.why.some((w) => w.startsWith('leads from release to artist')), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(!r.hits.find((h) => h.qualifiedName === 'public.l_artist_release')?.why.some((w) => w.startsWith('leads from')), 'the relationship table is not the way');
+  });
+
   it('completes the path from a release to the table of people for an artist named in the possessive', () => {
     const r = buildSearchIndex({ tables: catalog() }).search("How many barcodes do Radiohead's releases have?", { limit: 5 });
     const top = names(r.hits);
