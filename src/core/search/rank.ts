@@ -888,12 +888,8 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
  */
 function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
-  let seen = 0;
-  for (const c of ranked) {
-    if (seen >= RANKING.nameHolderTop) break;
+  for (const c of leadingTables(data, ranked, RANKING.nameHolderTop)) {
     const cd = data.docs[c]!;
-    if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
-    seen++;
     const head = cd.nameParts[cd.nameParts.length - 1];
     if (cd.role !== 'entity' || head === undefined || !data.lexicon.isFirstPerson(head) || hasNameColumn(cd)) continue;
     const holder = nameHolder(data, c, allowed);
@@ -902,6 +898,17 @@ function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allow
     if (st.score[holder]! < value) boosts.push([holder, value, `holds the names of ${cd.name}`]);
   }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/** The first `k` tables of `ranked` that are neither code lists nor auxiliary: the ones the answer is about. */
+function leadingTables(data: IndexData, ranked: readonly number[], k: number): number[] {
+  const out: number[] = [];
+  for (const c of ranked) {
+    if (out.length >= k) break;
+    const role = data.docs[c]!.role;
+    if (role !== 'lookup' && role !== 'auxiliary') out.push(c);
+  }
+  return out;
 }
 
 /** The strongest table of people that `d` points at within two FK steps, when stronger than `d` itself; -1 if none. */
@@ -939,12 +946,8 @@ function addTitleHolders(data: IndexData, ranked: number[], titles: readonly str
     const value = share * st.score[c]!;
     if (st.score[p]! < value) boosts.push([p, value, `holds names, for ${label}`]);
   };
-  let seen = 0;
-  for (const c of ranked) {
-    if (seen >= RANKING.titleTop) break;
+  for (const c of leadingTables(data, ranked, RANKING.titleTop)) {
     const cd = data.docs[c]!;
-    if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
-    seen++;
     if (hasNameColumn(cd)) continue;
     for (const e of data.edges[c]!) {
       if (e.outgoing) offer(c, e.to, RANKING.titleHolder);
@@ -975,12 +978,8 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
     if (allowed(d) && strength[d]! >= strongest && data.edges[d]!.some((e) => !e.outgoing && e.to !== d)) holders.add(d);
   }
   const boosts: Array<[number, number, string]> = [];
-  let seen = 0;
-  for (const c of ranked.slice(0, limit)) {
-    if (seen >= RANKING.mentionTop) break;
+  for (const c of leadingTables(data, ranked.slice(0, limit), RANKING.mentionTop)) {
     const cd = data.docs[c]!;
-    if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
-    seen++;
     if (strength[c]! >= strongest) continue;
     // The people or places a row names itself, through its own FK (`release.artist_credit`), before those a separate
     // relationship links to it (`l_artist_release`); among equal paths, the one through tables that hold them too.
