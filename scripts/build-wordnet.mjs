@@ -155,10 +155,12 @@ const classWords = (root) =>
     .filter((e) => e.tagCnt > 0 && /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => under(o, root)))
     .map((e) => e.lemma)
     .sort();
-const persons = classWords(firstSense('person'));
+const personRoot = firstSense('person');
+const persons = classWords(personRoot);
 // Of those, the ones whose first sense is something else (`date`: a day before a participant in one; `type`).
+const personSet = new Set(persons);
 const personsLater = nounIndex
-  .filter((e) => persons.includes(e.lemma) && !under(e.offsets[0], firstSense('person')))
+  .filter((e) => personSet.has(e.lemma) && !under(e.offsets[0], personRoot))
   .map((e) => e.lemma)
   .sort();
 const places = classWords(firstSense('location'));
@@ -175,7 +177,6 @@ const placeAdjectives = readIndex('a')
 // Names of people: a lemma with a sense that is an instance (`@i`) of a kind of person — the surnames and given names
 // of well-known people (`swift`, `jones`, `taylor`, `floyd`). A capitalised run ending in one ("Taylor Swift", "Quincy
 // Jones") names someone even where the words are also common English.
-const personRoot = firstSense('person');
 const personNames = nounIndex
   .filter((e) => /^[a-z]{3,}$/.test(e.lemma) && e.offsets.some((o) => (data.n.get(o)?.ptrs ?? []).some((p) => p.sym === '@i' && p.pos === 'n' && under(p.offset, personRoot))))
   .map((e) => e.lemma)

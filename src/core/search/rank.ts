@@ -342,12 +342,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
   for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
     const word = nouns.find((w) => !isCatalogTerm(data, w));
-    if (word !== undefined) ranked = addKindLookups(data, ranked, limit, strength, word, st, allowed);
+    if (word !== undefined) ranked = addKindLookups(data, ranked, limit, (d) => strength[d]! > 0, word, st, allowed);
   }
   if (kindSynonym !== null) {
-    const named = new Float32Array(data.docs.length);
-    for (const d of ranked.slice(0, limit)) if (data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => kindSynonym!.terms.has(t))) named[d] = 1;
-    ranked = addKindLookups(data, ranked, limit, named, kindSynonym.word, st, allowed);
+    const { word, terms } = kindSynonym;
+    ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, st, allowed);
   }
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
@@ -1036,12 +1035,12 @@ const KIND_WORDS: ReadonlySet<string> = new Set(['type', 'kind', 'category', 'cl
  * A noun for a kind of place or person that the catalog does not name ("recording studios in London") is a label of
  * a kind code list: the kind code lists of the best-ranked tables of that class in the answer rise just below them.
  */
-function addKindLookups(data: IndexData, ranked: number[], limit: number, strength: Float32Array, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
+function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClass: (d: number) => boolean, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
   let seen = 0;
   for (const c of ranked.slice(0, limit)) {
     if (seen >= RANKING.kindTop) break;
-    if (strength[c]! === 0) continue;
+    if (!ofClass(c)) continue;
     let kinds = 0;
     for (const e of data.edges[c]!) {
       if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
