@@ -2,7 +2,7 @@
  * Query parsing: quoted phrases, stop words, identifier-shaped words, and the word n-grams that the value index is
  * probed with.
  */
-import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
+import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, splitIdentifierRaw, stem, type Vocabulary } from './tokenize';
 
 /** Weight of the implied words `year` and `date` when the question names a year or a decade. */
 const DATE_WEIGHT = 0.7;
@@ -18,6 +18,11 @@ export interface QueryTerm {
   readonly position?: number;
   /** A phrasal verb added beside its words: it counts only where related catalog words match it. */
   readonly phrasal?: true;
+  /**
+   * A piece of a run-together word ("set" of "setlist"): its letters may match the catalog, but its dictionary senses
+   * are not the word's meaning, so it brings no related words.
+   */
+  readonly part?: true;
 }
 
 export interface ParsedQuery {
@@ -79,10 +84,12 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     // An acronym's plural ("LPs", "CDs") is one word, not the camel-case pieces `l` + `ps`; a name inside a sentence
     // is not split into dictionary words ("Parton" is not `part` + `on`, "Radiohead" not `radio` + `head`).
     const whole = proper.has(lower) ? { has: (w: string): boolean => w === lower || vocab.has(w) } : vocab;
-    for (const t of identifierTerms(/^\p{Lu}{2,}s$/u.test(word) ? lower : word, whole)) {
+    const written = /^\p{Lu}{2,}s$/u.test(word) ? lower : word;
+    const pieces = new Set(splitIdentifierRaw(written));
+    for (const t of identifierTerms(written, whole)) {
       if (seen.has(t.term) || (STOP_WORDS.has(t.surface) && !(content && t.surface === lower))) continue;
       seen.add(t.term);
-      terms.push({ term: t.term, surface: t.surface, weight, position });
+      terms.push(pieces.has(t.surface) ? { term: t.term, surface: t.surface, weight, position } : { term: t.term, surface: t.surface, weight, position, part: true });
     }
   });
 
@@ -316,6 +323,10 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const aboutLanguage = common.isLanguageAdjective?.(last) === true && (after.some((t) => LANGUAGE_CONTEXT.has(t)) || (COPULAS.has(prev) && LANGUAGE_CONTEXT.has(tokens[i - 2]?.toLowerCase() ?? '')));
     if (aboutLanguage) {
       // a word of the question, not a place
+    } else if (!possessive && words.every(unknown) && /^(?:1[5-9]|20)\d\d$/.test(tokens.slice(j, j + 4).join('')) && !/^\d$/.test(tokens[j + 4] ?? '')) {
+      // A name the dictionary does not know with a year after it ("Glastonbury 2017", "Coachella 2019") names one
+      // occurrence of something (a festival, an edition, a season), not a person or a place: it is left to the
+      // titles. A known place stays a place ("gigs in Berlin 2019").
     } else if (words.length <= 3 && !possessive && placeAdjective(last) && attributive) out.push({ kind: 'place', text: spanText, adjective: true });
     // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person.
     else if (LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && words.every(unknown) && particles.length === 0) out.push({ kind: 'place', text: spanText });

@@ -226,7 +226,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A word written with a capital inside a sentence is part of a name ("Kind of Blue", "Abbey Road"): its
     // dictionary senses say nothing about the catalog, only its letters may (a literal match above).
     const named = parsed.properWords.has(qt.surface);
-    for (const concept of named ? [] : cachedConcepts(data.conceptCache, data.lexicon, qt.surface)) {
+    for (const concept of named || qt.part === true ? [] : cachedConcepts(data.conceptCache, data.lexicon, qt.surface)) {
       const words = data.conceptTerms.get(concept);
       if (words === undefined) continue;
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
@@ -280,7 +280,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Name coverage and graph signals on the strongest candidates only.
   let ranked = topCandidates(data, st, RANKING.candidates);
   const queryTerms = new Set(parsed.terms.map((t) => t.term));
-  const queryConcepts = new Set(parsed.terms.flatMap((t) => (parsed.properWords.has(t.surface) ? [] : cachedConcepts(data.conceptCache, data.lexicon, t.surface))));
+  const queryConcepts = new Set(parsed.terms.flatMap((t) => (parsed.properWords.has(t.surface) || t.part === true ? [] : cachedConcepts(data.conceptCache, data.lexicon, t.surface))));
   const maxDegreeLog = Math.max(1, Math.log2(1 + data.maxDegree));
   // An auxiliary table (raw imports, aliases, redirects, annotations…) whose marking word the question does not use.
   const unaskedMemo = new Map<number, boolean>();
@@ -1345,7 +1345,7 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
       if (role !== undefined) [text, weight] = [`referenced as '${role.word}' by ${role.via}`, 1.4];
     }
     for (const c of [...cols, ...commentCols]) colWeight.set(c, (colWeight.get(c) ?? 0) + weight);
-    if (text === null) {
+    if (text === null && qt.part !== true) {
       const qc = new Set(conceptsOf(w));
       const lemma = data.lexicon.lemma(w);
       if (qc.size === 0) continue;

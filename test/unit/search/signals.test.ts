@@ -61,6 +61,33 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('what is on the B-side of Blue Monday', lexicon), []);
   });
 
+  it('reads an unknown name with a year after it as one occurrence of something, not a place or a person', () => {
+    const q = "I was at Glastonbury 2017 and can't remember half of what Radiohead played.";
+    assert.deepEqual(findMentions(q, lexicon), [{ kind: 'person', text: 'Radiohead' }]);
+    assert.deepEqual(parseQuery(q, lexicon).titles, ['Glastonbury'], 'it is left to the titles');
+    // A place the dictionary knows stays a place; so does an unknown place with no year.
+    assert.deepEqual(findMentions('top gigs in Berlin 2019', lexicon), [{ kind: 'place', text: 'Berlin' }]);
+    assert.deepEqual(findMentions('I was at Glastonbury and saw them', lexicon), [{ kind: 'place', text: 'Glastonbury' }]);
+  });
+
+  it('gives the pieces of a run-together word no related words of their own', () => {
+    const music = src([
+      table('event', ['id', 'name', 'setlist', 'begin_date_year']),
+      table('place', ['id', 'name', 'address', 'coordinates']),
+      table('position', ['id', 'name', 'rank']),
+    ]);
+    const parsed = parseQuery('Is their setlist from that night in there?', lexicon);
+    assert.deepEqual(
+      parsed.terms.filter((t) => t.surface === 'set').map((t) => t.part),
+      [true],
+      'the piece is marked',
+    );
+    // "set" shares WordNet senses with "place" and "position"; "setlist" does not.
+    const hits = buildSearchIndex({ tables: music }).search('Is their setlist from that night in there?', { limit: 5 }).hits;
+    assert.deepEqual(names(hits), ['public.event']);
+    assert.ok(!hits[0]!.why.some((w) => w.includes('related word')), hits[0]!.why.join(' | '));
+  });
+
   it('does not read sentence-initial common words or capitalised common phrases as names', () => {
     assert.deepEqual(findMentions('Show the total sales by region', lexicon), []);
     assert.deepEqual(findMentions('How many heroes are published by Marvel Comics?', lexicon), []);
