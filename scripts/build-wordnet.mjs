@@ -130,6 +130,21 @@ for (const pos of ['n', 'v', 'a']) {
   }
 }
 
+// Names of colours ("red", "navy", "beige") are values of a colour: each also carries the concept of `color` itself,
+// so a question's "red bikes" reaches a `color` column. WordNet keeps a colour two or more steps under color.n.01
+// (red → chromatic color → color), beyond the direct hypernyms kept above.
+{
+  const nounSenses = new Map(readIndex('n').map((e) => [e.lemma, e]));
+  const colorRoot = nounSenses.get('color').offsets[0];
+  const underColor = (off, guard = 0) =>
+    guard <= 8 && (data.n.get(off)?.ptrs ?? []).some((p) => (p.sym === '@' || p.sym === '@i') && p.pos === 'n' && (p.offset === colorRoot || underColor(p.offset, guard + 1)));
+  for (const [lemma, set] of concepts) {
+    const e = nounSenses.get(lemma);
+    if (e === undefined || e.tagCnt === 0 || !e.offsets.slice(0, SENSES.n).some((o) => underColor(o))) continue;
+    set.add(key('n', colorRoot));
+  }
+}
+
 // A concept shared by a single word links nothing; drop it to save space.
 const count = new Map();
 for (const set of concepts.values()) for (const k of set) count.set(k, (count.get(k) ?? 0) + 1);

@@ -312,7 +312,7 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
  */
 export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): IndexFrame {
   const words = catalogWords(input);
-  const vocab = withCatalogWords(lexicon, words);
+  const vocab = withCatalogWords(lexicon, words, input.tables.map(({ table }) => table.name));
   const values = new Map<string, ValueEntry[]>();
   const byKey = new Map<string, number>();
   const semantic = semanticTerms(input, (name) => identifierTerms(name, vocab));
@@ -701,16 +701,22 @@ function buildEdges(tables: readonly TableInfo[], sources: readonly string[], by
 }
 
 /**
+ * The lexicon with the catalog's own words added for splitting. Among splits of a run-together name into as few
+ * pieces, the one with more of the catalog's words (its pieces and its tables' names) wins: `ratechangedate` is
+ * `rate change date` where the catalog writes `date`, not `rate changed ate`.
+ */
+export function withCatalogWords(lexicon: Lexicon, extra: ReadonlySet<string>, tableNames: Iterable<string> = []): Lexicon {
+  const names = new Set<string>();
+  for (const name of tableNames) if (/^[a-z]{3,}$/.test(name)) names.add(name);
+  if (extra.size === 0 && names.size === 0) return lexicon;
+  return { ...lexicon, has: (w) => extra.has(w) || lexicon.has(w), inCatalog: (w) => extra.has(w) || names.has(w) };
+}
+
+/**
  * Words of the catalog itself join the WordNet vocabulary for splitting run-together names: underscore/camel
  * pieces of any identifier and words of comments, so a schema that spells `order_header` somewhere can split
  * `orderheader` elsewhere.
  */
-/** The lexicon with the catalog's own words added for splitting (the lexicon itself when there are none). */
-export function withCatalogWords(lexicon: Lexicon, extra: ReadonlySet<string>): Lexicon {
-  if (extra.size === 0) return lexicon;
-  return { ...lexicon, has: (w) => extra.has(w) || lexicon.has(w) };
-}
-
 export function catalogWords(input: BuildSearchIndexInput): Set<string> {
   const extra = new Set<string>();
   const seenNames = new Set<string>();

@@ -15,6 +15,8 @@
  * accounts (a password, a last login) holds people less surely, and a place-named table with no text of its own holds
  * places less surely. v12: a view that only renames the columns of one other relation (a mirror) has no postings,
  * values or classes of its own; other views and materialized views have no values or classes of people and places,
- * and the frame says which relations are views.
+ * and the frame says which relations are views. v13: of two splits of a run-together name into as many pieces, the one
+ * with more of the catalog's words wins (`rate change date`, not `rate changed ate`); colour names carry the concept of
+ * `color`.
  */
-export const INDEX_FORMAT = 12;
+export const INDEX_FORMAT = 13;

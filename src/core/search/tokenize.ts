@@ -405,6 +405,8 @@ export interface Vocabulary {
   isPersonName?(word: string): boolean;
   /** Optional: the known phrasal verb a verb and a particle make (`brought`, `back` → `bring_back`), or null. */
   phrase?(verb: string, particle: string): string | null;
+  /** Optional: true for a word the catalog itself writes (a piece of a name, a word of a comment). */
+  inCatalog?(word: string): boolean;
 }
 
 /** Short pieces allowed inside a split identifier (others must be 3+ letters). */
@@ -417,9 +419,9 @@ const SHORT_PIECES: ReadonlySet<string> = new Set(['id', 'no', 'nr', 'to', 'of',
 export function segmentWord(word: string, vocab: Vocabulary): string[] | null {
   if (word.length < 6 || vocab.has(word) || !/^[a-z]+$/.test(word)) return null;
   const n = word.length;
-  // best[i] = best split of word.slice(0, i): [pieces, sumSquares]
-  const best: Array<{ count: number; sq: number; prev: number } | null> = new Array(n + 1).fill(null);
-  best[0] = { count: 0, sq: 0, prev: -1 };
+  // best[i] = best split of word.slice(0, i): pieces, of them the catalog's own words, sum of squared lengths
+  const best: Array<{ count: number; own: number; sq: number; prev: number } | null> = new Array(n + 1).fill(null);
+  best[0] = { count: 0, own: 0, sq: 0, prev: -1 };
   for (let i = 1; i <= n; i++) {
     for (let j = Math.max(0, i - 20); j < i; j++) {
       const from = best[j];
@@ -427,9 +429,9 @@ export function segmentWord(word: string, vocab: Vocabulary): string[] | null {
       const piece = word.slice(j, i);
       const ok = piece.length >= 3 ? vocab.has(piece) : SHORT_PIECES.has(piece);
       if (!ok) continue;
-      const cand = { count: from.count + 1, sq: from.sq + piece.length * piece.length, prev: j };
+      const cand = { count: from.count + 1, own: from.own + (vocab.inCatalog?.(piece) === true ? 1 : 0), sq: from.sq + piece.length * piece.length, prev: j };
       const cur = best[i];
-      if (cur === null || cand.count < cur.count || (cand.count === cur.count && cand.sq > cur.sq)) best[i] = cand;
+      if (cur === null || cand.count < cur.count || (cand.count === cur.count && (cand.own > cur.own || (cand.own === cur.own && cand.sq < cur.sq)))) best[i] = cand;
     }
   }
   const end = best[n];

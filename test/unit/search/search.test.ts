@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, identifierTerms, loadLexicon, parseQuery, segmentWord, stem, type SearchTableInput } from '../../../src/core/search/index';
+import { withCatalogWords } from '../../../src/core/search/build';
 import { lemmaCandidates } from '../../../src/core/search/lexicon';
 import { catalogBuilders, fk, src } from './builders';
 
@@ -44,6 +45,33 @@ describe('search: tokeniser', () => {
     assert.deepEqual(segmentWord('businessentityid', lexicon), ['business', 'entity', 'id']);
     assert.equal(segmentWord('password', lexicon), null);
     assert.equal(segmentWord('isrc', lexicon), null);
+  });
+
+  it('reads the name of a colour as a value of a colour column', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('product', ['productid', 'name', 'color', 'listprice']),
+        table('illustration', ['illustrationid', 'diagram'], { comment: 'Bicycle assembly diagrams.' }),
+        table('shift', ['shiftid', 'name', 'starttime']),
+      ]),
+    });
+    for (const q of ['red mountain bikes under 1000 bucks', 'black helmets', 'anything in navy?']) {
+      const hits = index.search(q, { limit: 3 }).hits;
+      assert.equal(hits[0]?.qualifiedName, 'public.product', q);
+      assert.ok(hits[0]!.why.some((w) => /related word \w+→color in color/.test(w)), hits[0]!.why.join(' | '));
+    }
+  });
+
+  it('splits a run-together name into the words the catalog writes when two splits are as short', () => {
+    // `rate changed ate` and `rate change date` are both three dictionary words; the catalog writes `date`.
+    assert.deepEqual(segmentWord('ratechangedate', withCatalogWords(lexicon, new Set(['date', 'employee']))), ['rate', 'change', 'date']);
+    assert.deepEqual(segmentWord('hiredate', withCatalogWords(lexicon, new Set(['date']))), ['hire', 'date']);
+    // A table's name counts too (`address` is no piece of a longer name when a table is called that).
+    assert.deepEqual(segmentWord('shiptoaddressid', withCatalogWords(lexicon, new Set(['ship']), ['address', 'salesorderheader'])), ['ship', 'to', 'address', 'id']);
+    // Another table's `start_date` makes `date` a word of the catalog, so the pay history's column matches "date".
+    const index = buildSearchIndex({ tables: src([table('employeepayhistory', ['businessentityid', 'ratechangedate', 'rate']), table('shift', ['shift_id', 'start_date'])]) });
+    const why = index.search('pay history by date', { limit: 3 }).hits.find((h) => h.qualifiedName === 'public.employeepayhistory')?.why ?? [];
+    assert.ok(why.includes("column ratechangedate matches 'date'"), why.join(' | '));
   });
 
   it('reads a camel-case word of a comment as an identifier, so it does not become one word that splits names wrongly', () => {
