@@ -342,11 +342,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
   for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
     const word = nouns.find((w) => !isCatalogTerm(data, w));
-    if (word !== undefined) ranked = addKindLookups(data, ranked, limit, (d) => strength[d]! > 0, word, st, allowed);
+    if (word !== undefined) ranked = addKindLookups(data, ranked, limit, (d) => strength[d]! > 0, word, lexical, st, allowed);
   }
   if (kindSynonym !== null) {
     const { word, terms } = kindSynonym;
-    ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, st, allowed);
+    ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed);
   }
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
@@ -1034,24 +1034,49 @@ const KIND_WORDS: ReadonlySet<string> = new Set(['type', 'kind', 'category', 'cl
 /**
  * A noun for a kind of place or person that the catalog does not name ("recording studios in London") is a label of
  * a kind code list: the kind code lists of the best-ranked tables of that class in the answer rise just below them.
+ * When no table of the class has a kind list of its own, one may sit behind a junction that gives its rows a role
+ * (`person` ← `businessentitycontact` → `contacttype` for "purchasing managers … contacts"): then the junction rises
+ * with it.
  */
-function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClass: (d: number) => boolean, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
+function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClass: (d: number) => boolean, word: string, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
+  const isKindList = (d: number): boolean => {
+    const pd = data.docs[d]!;
+    return pd.role === 'lookup' && KIND_WORDS.has(pd.nameParts[pd.nameParts.length - 1]!);
+  };
+  const candidates = ranked.slice(0, limit).filter(ofClass);
   let seen = 0;
-  for (const c of ranked.slice(0, limit)) {
+  for (const c of candidates) {
     if (seen >= RANKING.kindTop) break;
-    if (!ofClass(c)) continue;
     let kinds = 0;
+    const value = RANKING.kindLookup * st.score[c]!;
     for (const e of data.edges[c]!) {
-      if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
-      const pd = data.docs[e.to]!;
-      if (pd.role !== 'lookup' || !KIND_WORDS.has(pd.nameParts[pd.nameParts.length - 1]!)) continue;
+      if (!e.outgoing || e.to === c || !allowed(e.to) || !isKindList(e.to)) continue;
       kinds++;
-      const value = RANKING.kindLookup * st.score[c]!;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `kind of ${data.docs[c]!.name}, may hold '${word}'`]);
     }
     // Only tables that have a kind code list count: a table of places without one (`medium`) leaves room for the next.
     if (kinds > 0) seen++;
+  }
+  // No table of the class has a kind list of its own: the first one that has one behind a junction the question
+  // already reaches (its words name the junction or the list: "listed as contacts"), the strongest such junction, the
+  // first in table order on a tie.
+  for (const c of seen > 0 ? [] : candidates) {
+    let best: { via: number; list: number; score: number } | null = null;
+    for (const e of data.edges[c]!) {
+      if (e.outgoing || e.to === c || !allowed(e.to) || data.docs[e.to]!.role !== 'bridge') continue;
+      for (const e2 of data.edges[e.to]!) {
+        if (!e2.outgoing || e2.to === c || !allowed(e2.to) || !isKindList(e2.to)) continue;
+        if (!lexical.has(e.to) && !lexical.has(e2.to)) continue;
+        const score = st.score[e.to]! + st.score[e2.to]!;
+        if (best === null || score > best.score || (score === best.score && data.order[e.to]! < data.order[best.via]!)) best = { via: e.to, list: e2.to, score };
+      }
+    }
+    if (best === null) continue;
+    const value = RANKING.kindLookup * st.score[c]!;
+    boosts.push([best.list, value * 0.95, `kind of ${data.docs[c]!.name} via ${data.docs[best.via]!.name}, may hold '${word}'`]);
+    boosts.push([best.via, value * 0.9, `joins ${data.docs[c]!.name} to ${data.docs[best.list]!.name}`]);
+    break;
   }
   return applyRaises(data, ranked, boosts, st);
 }

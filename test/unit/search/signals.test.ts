@@ -269,6 +269,26 @@ describe('search: proper names in questions', () => {
     assert.ok(placeType?.why.includes("kind of place, may hold 'studios'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
   });
 
+  it('reads a kind of person the catalog does not name as a label of a role list behind a junction the question names', () => {
+    // AdventureWorks: people are contacts of stores and vendors in a role (`contacttype`: Owner, Purchasing Manager…).
+    const tables = src([
+      table('person', ['businessentityid', 'firstname', 'lastname', 'persontype']),
+      table('businessentity', ['businessentityid', 'rowguid']),
+      table('contacttype', ['contacttypeid', 'name']),
+      table('businessentitycontact', ['businessentityid', 'personid', 'contacttypeid'], [fk(['businessentityid'], 'businessentity'), fk(['personid'], 'person'), fk(['contacttypeid'], 'contacttype')]),
+      table('store', ['businessentityid', 'name', 'salespersonid'], [fk(['businessentityid'], 'businessentity')]),
+      table('shift', ['shiftid', 'name', 'starttime']),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const r = index.search('Who are the purchasing managers listed as contacts for our stores?', { limit: 6 });
+    const order = names(r.hits);
+    assert.ok(order.includes('public.contacttype') && order.includes('public.businessentitycontact'), order.join(', '));
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.contacttype')!.why.includes("kind of person via businessentitycontact, may hold 'managers'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    // A question that reaches no junction (nothing says "contact") raises no role list behind one.
+    const why = index.search('Who are the production supervisors working nights?', { limit: 10 }).hits.flatMap((h) => h.why);
+    assert.ok(!why.some((w) => w.startsWith('kind of person via')), why.join('; '));
+  });
+
   it('ranks a table of accounts below the people the data is about for a name in the question', () => {
     // MusicBrainz: `editor` (the site's users, with a password and a last login) beside `artist`, equally far away.
     const catalog = (editorColumns: string[]): SearchTableInput[] =>
