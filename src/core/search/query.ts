@@ -311,7 +311,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const midSentence = !startsSentence && !PLACE_PREPOSITIONS.has(before);
     // The name of a well-known person is English too ("Taylor Swift", "Quincy Jones"): it counts as a name's word.
     // After in/from/at/near/of, the places' rule below decides ("in North Carolina").
-    const nameWord = (w: string): boolean => unknown(w) || ((midSentence || possessive) && personName(w));
+    // After a capitalised article ("The Joshua Tree"), only unknown words make a band's name; English words, a title.
+    const article = words[0] === 'The' && !startsSentence;
+    const nameWord = (w: string): boolean => unknown(w) || ((midSentence || possessive) && !article && personName(w));
     const nameLike = words.slice(1).every(nameWord) && (possessive || midSentence || nameWord(words[0]!));
     // "German labels", "South Korean artists", "which artists are Canadian": an adjective of a named place, before a
     // noun or after a copula, asks for things in that place; as a noun it is more often a language ("songs in
@@ -329,14 +331,15 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
       // titles. A known place stays a place ("gigs in Berlin 2019").
     } else if (words.length <= 3 && !possessive && placeAdjective(last) && attributive) out.push({ kind: 'place', text: spanText, adjective: true });
     // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person.
-    else if (LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && words.every(unknown) && particles.length === 0) out.push({ kind: 'place', text: spanText });
+    // A capitalised article inside a sentence opens the name of a band or a work ("in The Who"), not a place.
+    else if (!article && LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && words.every(unknown) && particles.length === 0) out.push({ kind: 'place', text: spanText });
     else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });
     // One unknown name that did something ("what Radiohead played", "songs Prince wrote"): someone, not a place.
     // Not after a noun of places: "the city Kabul located in" names a place.
     else if (words.length === 1 && midSentence && unknown(first) && pastTense(tokens[j] ?? '') && common.isPlace?.(prev) !== true) out.push({ kind: 'person', text: spanText });
-    else if (PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
+    else if (!article && PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
     i = j;
   }
   return out;

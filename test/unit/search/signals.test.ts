@@ -70,6 +70,16 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('I was at Glastonbury and saw them', lexicon), [{ kind: 'place', text: 'Glastonbury' }]);
   });
 
+  it('reads a name opened by a capitalised article as a band or a work, never a place', () => {
+    assert.deepEqual(findMentions('Who were the drummers in The Who over time?', lexicon), [{ kind: 'person', text: 'The Who' }]);
+    // English words after the article make a title, even one that is also a well-known surname (`tree`).
+    const q = "Which producers worked on U2's The Joshua Tree?";
+    assert.ok(!findMentions(q, lexicon).some((m) => m.text.includes('Joshua')), JSON.stringify(findMentions(q, lexicon)));
+    assert.ok(parseQuery(q, lexicon).titles.includes('The Joshua Tree'));
+    // Lower case, the article is the place's: "in the Netherlands".
+    assert.deepEqual(findMentions('artists from the Netherlands', lexicon), [{ kind: 'place', text: 'Netherlands' }]);
+  });
+
   it('gives the pieces of a run-together word no related words of their own', () => {
     const music = src([
       table('event', ['id', 'name', 'setlist', 'begin_date_year']),
