@@ -178,6 +178,18 @@ const personsLater = nounIndex
   .filter((e) => personSet.has(e.lemma) && !under(e.offsets[0], personRoot))
   .map((e) => e.lemma)
   .sort();
+// Of those, the nouns of a role someone plays (an agent noun: `producer` of produce, `drummer`, `conductor`, `manager`;
+// or one of the -ist nouns, `lyricist`, `guitarist`): a person noun with an agentive ending whose first person sense
+// is derived from a verb. "Which producers" asks for people in a role towards something, not for a kind of person.
+const derivedFromVerb = (off) => (data.n.get(off)?.ptrs ?? []).some((p) => p.sym === '+' && p.pos === 'v');
+const roleNouns = nounIndex
+  .filter((e) => personSet.has(e.lemma) && /(?:er|or|ist)$/.test(e.lemma))
+  .filter((e) => {
+    const first = e.offsets.find((o) => under(o, personRoot));
+    return first !== undefined && (e.lemma.endsWith('ist') || derivedFromVerb(first));
+  })
+  .map((e) => e.lemma)
+  .sort();
 const places = classWords(firstSense('location'));
 // Adjectives of a named place: a sense that pertains (`\\` pointer) to a proper noun (an instance, `@i`) that is a kind
 // of location or of land (islands, continents) — `german` (Germany), `british` (Great Britain), `european` (Europe).
@@ -222,6 +234,8 @@ const body = [
   `export const WORDNET_LANGUAGE_ADJECTIVES = ${JSON.stringify(languageAdjectives.join(' '))};`,
   '/** Of the person nouns, those whose first sense is not a kind of person (`date`, `type`), space-separated. */',
   `export const WORDNET_PERSONS_LATER = ${JSON.stringify(personsLater.join(' '))};`,
+  '/** Of the person nouns, those of a role (agent nouns, -ist nouns): `producer`, `lyricist`, space-separated. */',
+  `export const WORDNET_ROLE_NOUNS = ${JSON.stringify(roleNouns.join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
   `export const WORDNET_PERSON_NAMES = ${JSON.stringify(personNames.join(' '))};`,
   '',
@@ -229,4 +243,4 @@ const body = [
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns, ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${personNames.length} person names\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${personNames.length} person names\n`);

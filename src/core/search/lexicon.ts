@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACES, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACES, WORDNET_ROLE_NOUNS, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -17,6 +17,8 @@ export interface Lexicon extends Vocabulary {
   isPerson(word: string): boolean;
   /** True when the word's (lemmatised) first sense is a kind of person: `salesperson`, `employee`, not `date`. */
   isFirstPerson(word: string): boolean;
+  /** True when the word (lemmatised) names a person by a role: `producers`, `drummer`, `lyricist`, not `member`. */
+  isRole(word: string): boolean;
   /** True when the word (lemmatised) is a common noun for a kind of place: `district`, `cities`, `region`. */
   isPlace(word: string): boolean;
   /** True when the word is an adjective of a named place: `German`, `Icelandic`, `Texan`. */
@@ -108,6 +110,7 @@ export function loadLexicon(): Lexicon {
   const personNames = new Set(WORDNET_PERSON_NAMES.split(' '));
   const languageAdjectives = new Set(WORDNET_LANGUAGE_ADJECTIVES.split(' '));
   const personsLater = new Set(WORDNET_PERSONS_LATER.split(' '));
+  const roles = new Set(WORDNET_ROLE_NOUNS.split(' '));
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
   const lemma = (word: string): string => {
     for (const c of lemmaCandidates(word)) if (words.has(c) || hasConcepts(c)) return c;
@@ -143,6 +146,7 @@ export function loadLexicon(): Lexicon {
     },
     isPerson: (w) => inClass(persons, w),
     isFirstPerson: (w) => lemmaCandidates(w).some((c) => persons.has(c) && !personsLater.has(c)),
+    isRole: (w) => inClass(roles, w),
     isPlace: (w) => inClass(places, w),
     isPlaceAdjective: (w) => placeAdjectives.has(w.toLowerCase()),
     isPersonName: (w) => personNames.has(w.toLowerCase()),

@@ -339,9 +339,14 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const m = namedMention(data, parsed, kind);
     if (m !== undefined) ranked = addMentionPaths(data, ranked, limit, m, unasked, st, allowed);
   }
+  // A role that no table or column names ("producers", "the lyricist") is a type of relationship, where the catalog
+  // keeps people's roles in one (MusicBrainz `link_type`).
+  const role = parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !isCatalogTerm(data, t.surface))?.surface;
+  const roleDone = role !== undefined && relationHub(data) !== null;
+  if (roleDone) ranked = addRoleLookups(data, ranked, limit, role, st, allowed);
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
   for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
-    const word = nouns.find((w) => !isCatalogTerm(data, w));
+    const word = nouns.find((w) => !isCatalogTerm(data, w) && !(roleDone && w === role));
     if (word !== undefined) ranked = addKindLookups(data, ranked, limit, (d) => strength[d]! > 0, word, lexical, st, allowed);
   }
   if (kindSynonym !== null) {
@@ -1078,6 +1083,64 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
     boosts.push([best.via, value * 0.9, `joins ${data.docs[c]!.name} to ${data.docs[best.list]!.name}`]);
     break;
   }
+  return applyRaises(data, ranked, boosts, st);
+}
+
+/** Junctions that must point at a table for it to be a hub of relationships. */
+const HUB_MIN_JUNCTIONS = 5;
+const hubMemo = new WeakMap<IndexData, { hub: number; list: number } | null>();
+
+/**
+ * The catalog's hub of typed relationships, if it has one: a table with no name of its own that many junctions point
+ * at and that points at a kind list (MusicBrainz: `link` → `link_type`, the `l_<a>_<b>` tables pointing at `link`;
+ * `artist`, which they also point at, has a name). The one with most junctions.
+ */
+function relationHub(data: IndexData): { hub: number; list: number } | null {
+  let found = hubMemo.get(data);
+  if (found !== undefined) return found;
+  found = null;
+  let most = HUB_MIN_JUNCTIONS - 1;
+  data.docs.forEach((doc, h) => {
+    if (doc.role === 'bridge' || doc.role === 'lookup' || hasNameColumn(doc)) return;
+    const junctions = data.edges[h]!.filter((e) => !e.outgoing && e.to !== h && data.docs[e.to]!.role === 'bridge').length;
+    if (junctions <= most) return;
+    const list = data.edges[h]!.find((e) => e.outgoing && e.to !== h && data.docs[e.to]!.role === 'lookup' && KIND_WORDS.has(data.docs[e.to]!.nameParts[data.docs[e.to]!.nameParts.length - 1]!));
+    if (list === undefined) return;
+    most = junctions;
+    found = { hub: h, list: list.to };
+  });
+  hubMemo.set(data, found);
+  return found;
+}
+
+/**
+ * A person named by a role ("producers", "the lyricist of") in a catalog with a hub of typed relationships: the hub and
+ * its type list rise just below the best table of people in the answer, and so does the junction of the hub that joins
+ * that table to the strongest other table in the answer (`l_artist_release` for "producers … The Joshua Tree").
+ */
+function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const rel = relationHub(data);
+  if (rel === null || !allowed(rel.hub) || !allowed(rel.list)) return ranked;
+  const people = ranked.slice(0, limit).find((d) => data.personTable[d]! > 0 && data.docs[d]!.role === 'entity');
+  if (people === undefined) return ranked;
+  const value = RANKING.kindLookup * st.score[people]!;
+  const boosts: Array<[number, number, string]> = [
+    [rel.list, value * 0.95, `type of ${data.docs[rel.hub]!.name}, may hold '${word}'`],
+    [rel.hub, value * 0.95, `relationship of ${data.docs[people]!.name}, for '${word}'`],
+  ];
+  const top = new Set(ranked.slice(0, limit));
+  let best: { via: number; score: number } | null = null;
+  for (const e of data.edges[rel.hub]!) {
+    const b = e.to;
+    if (e.outgoing || b === rel.hub || !allowed(b) || data.docs[b]!.role !== 'bridge') continue;
+    const ends = data.edges[b]!.filter((x) => x.outgoing && x.to !== rel.hub).map((x) => x.to);
+    if (!ends.includes(people)) continue;
+    const other: number = ends.find((x) => x !== people) ?? people;
+    if (other !== people && !top.has(other)) continue;
+    const score = st.score[other]!;
+    if (best === null || score > best.score || (score === best.score && data.order[b]! < data.order[best.via]!)) best = { via: b, score };
+  }
+  if (best !== null) boosts.push([best.via, value * 0.9, `joins ${data.docs[people]!.name} in a relationship, for '${word}'`]);
   return applyRaises(data, ranked, boosts, st);
 }
 

@@ -299,6 +299,32 @@ describe('search: proper names in questions', () => {
     assert.ok(!why.some((w) => w.startsWith('kind of person via')), why.join('; '));
   });
 
+  it('reads a person named by a role as a type of relationship where the catalog keeps roles in one', () => {
+    // MusicBrainz: `l_<a>_<b>` junctions point at `link`, typed by `link_type` (member of band, producer, drummer…).
+    const ends = ['area', 'label', 'place', 'recording', 'release', 'work'];
+    const tables = src([
+      table('artist_type', ['id', 'name']),
+      table('artist', ['id', 'name', 'sort_name', 'type', 'begin_date_year', 'end_date_year'], [fk(['type'], 'artist_type')]),
+      table('link_type', ['id', 'name', 'description', 'link_phrase']),
+      table('link', ['id', 'link_type', 'begin_date_year', 'begin_date_month', 'end_date_year', 'end_date_month', 'attribute_count', 'created', 'ended'], [fk(['link_type'], 'link_type')]),
+      ...ends.map((e) => table(e, ['id', 'name', 'comment'])),
+      table('l_artist_artist', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'artist')]),
+      ...ends.map((e) => table(`l_artist_${e}`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], e)])),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const hits = index.search('Who were the drummers in The Who over the years?', { limit: 6 }).hits;
+    const order = names(hits);
+    for (const t of ['artist', 'link', 'link_type', 'l_artist_artist']) assert.ok(order.includes(`public.${t}`), `${t}: ${order.join(', ')}`);
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.link_type')!.why.includes("type of link, may hold 'drummers'"), hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    // A kind of person that is no role ("girls") stays a label of the artist's own kind list.
+    const kinds = index.search('Which girls were in The Who?', { limit: 6 }).hits;
+    assert.ok(kinds.find((h) => h.qualifiedName === 'public.artist_type')?.why.includes("kind of artist, may hold 'girls'"), kinds.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    // Without a hub of relationships, a role is a kind of person as before.
+    const plain = buildSearchIndex({ tables: src([table('artist_type', ['id', 'name']), table('artist', ['id', 'name', 'type'], [fk(['type'], 'artist_type')])]) });
+    const plainHits = plain.search('Who were the drummers in The Who?', { limit: 4 }).hits;
+    assert.ok(plainHits.find((h) => h.qualifiedName === 'public.artist_type')?.why.includes("kind of artist, may hold 'drummers'"), plainHits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+  });
+
   it('ranks a table of accounts below the people the data is about for a name in the question', () => {
     // MusicBrainz: `editor` (the site's users, with a password and a last login) beside `artist`, equally far away.
     const catalog = (editorColumns: string[]): SearchTableInput[] =>
