@@ -1036,6 +1036,12 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
 /** Last words of a code list that sorts the rows of the table it qualifies into kinds (`place_type`, `product_category`). */
 const KIND_WORDS: ReadonlySet<string> = new Set(['type', 'kind', 'category', 'class', 'classification']);
 
+/** A code list named as a list of kinds (`place_type`, `contacttype`, `link_type`). */
+function isKindList(data: IndexData, d: number): boolean {
+  const doc = data.docs[d]!;
+  return doc.role === 'lookup' && KIND_WORDS.has(doc.nameParts[doc.nameParts.length - 1]!);
+}
+
 /**
  * A noun for a kind of place or person that the catalog does not name ("recording studios in London") is a label of
  * a kind code list: the kind code lists of the best-ranked tables of that class in the answer rise just below them.
@@ -1045,10 +1051,6 @@ const KIND_WORDS: ReadonlySet<string> = new Set(['type', 'kind', 'category', 'cl
  */
 function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClass: (d: number) => boolean, word: string, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
-  const isKindList = (d: number): boolean => {
-    const pd = data.docs[d]!;
-    return pd.role === 'lookup' && KIND_WORDS.has(pd.nameParts[pd.nameParts.length - 1]!);
-  };
   const candidates = ranked.slice(0, limit).filter(ofClass);
   let seen = 0;
   for (const c of candidates) {
@@ -1056,7 +1058,7 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
     let kinds = 0;
     const value = RANKING.kindLookup * st.score[c]!;
     for (const e of data.edges[c]!) {
-      if (!e.outgoing || e.to === c || !allowed(e.to) || !isKindList(e.to)) continue;
+      if (!e.outgoing || e.to === c || !allowed(e.to) || !isKindList(data, e.to)) continue;
       kinds++;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `kind of ${data.docs[c]!.name}, may hold '${word}'`]);
     }
@@ -1071,7 +1073,7 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
     for (const e of data.edges[c]!) {
       if (e.outgoing || e.to === c || !allowed(e.to) || data.docs[e.to]!.role !== 'bridge') continue;
       for (const e2 of data.edges[e.to]!) {
-        if (!e2.outgoing || e2.to === c || !allowed(e2.to) || !isKindList(e2.to)) continue;
+        if (!e2.outgoing || e2.to === c || !allowed(e2.to) || !isKindList(data, e2.to)) continue;
         if (!lexical.has(e.to) && !lexical.has(e2.to)) continue;
         const score = st.score[e.to]! + st.score[e2.to]!;
         if (best === null || score > best.score || (score === best.score && data.order[e.to]! < data.order[best.via]!)) best = { via: e.to, list: e2.to, score };
@@ -1104,7 +1106,7 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
     if (doc.role === 'bridge' || doc.role === 'lookup' || hasNameColumn(doc)) return;
     const junctions = data.edges[h]!.filter((e) => !e.outgoing && e.to !== h && data.docs[e.to]!.role === 'bridge').length;
     if (junctions <= most) return;
-    const list = data.edges[h]!.find((e) => e.outgoing && e.to !== h && data.docs[e.to]!.role === 'lookup' && KIND_WORDS.has(data.docs[e.to]!.nameParts[data.docs[e.to]!.nameParts.length - 1]!));
+    const list = data.edges[h]!.find((e) => e.outgoing && e.to !== h && isKindList(data, e.to));
     if (list === undefined) return;
     most = junctions;
     found = { hub: h, list: list.to };
