@@ -121,6 +121,11 @@ describe('catalog read on demand (persisted view and search frames)', function (
     const result = index.search('supplier payments');
     assert.ok(result.hits.length > 0);
     assert.ok(reads.length > 0 && reads.length <= 3 * result.hits.length, `a search reads the tables it explains, not the catalog (${reads.length} read)`);
+    // A role the catalog does not name makes the ranker look for a hub of typed relationships: by the frame, not by
+    // reading every table's columns.
+    const before = reads.length;
+    const roles = index.search('which drummers and producers made supplier payments');
+    assert.ok(reads.length - before <= 3 * roles.hits.length, `a role question reads the tables it explains (${reads.length - before} read)`);
     const top = view.resolveTable(result.hits[0]!.qualifiedName);
     assert.ok(top.ok);
     assert.ok(top.value.table.columns.length > 0);

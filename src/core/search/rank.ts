@@ -1103,11 +1103,12 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
   found = null;
   let most = HUB_MIN_JUNCTIONS - 1;
   data.docs.forEach((doc, h) => {
-    if (doc.role === 'bridge' || doc.role === 'lookup' || hasNameColumn(doc)) return;
+    if (doc.role === 'bridge' || doc.role === 'lookup') return;
     const junctions = data.edges[h]!.filter((e) => !e.outgoing && e.to !== h && data.docs[e.to]!.role === 'bridge').length;
     if (junctions <= most) return;
     const list = data.edges[h]!.find((e) => e.outgoing && e.to !== h && isKindList(data, e.to));
-    if (list === undefined) return;
+    // The columns last: a catalog read on demand loads a table's columns when they are first looked at.
+    if (list === undefined || hasNameColumn(doc)) return;
     most = junctions;
     found = { hub: h, list: list.to };
   });

@@ -256,7 +256,7 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
     placeTable,
     personDocs: nonZero(personTable),
     placeDocs: nonZero(placeTable),
-    vocab: withCatalogWords(lexicon, words, docs.map((d) => d.table.name)),
+    vocab: withCatalogWords(lexicon, words, f.names),
     catalogWords: words,
     roleWords,
     maxDegree: edges.reduce((m, e) => Math.max(m, e.length), 0),
