@@ -200,6 +200,13 @@ const placeAdjectives = readIndex('a')
   .map((e) => e.lemma)
   .sort();
 
+// Names of places: a lemma (`london`, `new_orleans`, `iceland`) with a sense that is an instance of a kind of location or
+// of land. "Berlin's venues" and "London venues" name a place, where "Queen's albums" and "Shakira songs" name someone.
+const placeNames = nounIndex
+  .filter((e) => /^[a-z][a-z_'.-]+$/.test(e.lemma) && e.offsets.some(namedPlace))
+  .map((e) => e.lemma)
+  .sort();
+
 // Names of people: a lemma with a sense that is an instance (`@i`) of a kind of person — the surnames and given names
 // of well-known people (`swift`, `jones`, `taylor`, `floyd`). A capitalised run ending in one ("Taylor Swift", "Quincy
 // Jones") names someone even where the words are also common English.
@@ -235,6 +242,8 @@ const body = [
   `export const WORDNET_PERSONS_LATER = ${JSON.stringify(personsLater.join(' '))};`,
   '/** Of the person nouns, those of a role (agent nouns, -ist nouns): `producer`, `lyricist`, space-separated. */',
   `export const WORDNET_ROLE_NOUNS = ${JSON.stringify(roleNouns.join(' '))};`,
+  '/** Names of places (a sense is an instance of a location or of land): `london`, `new_orleans`, space-separated. */',
+  `export const WORDNET_PLACE_NAMES = ${JSON.stringify(placeNames.join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
   `export const WORDNET_PERSON_NAMES = ${JSON.stringify(personNames.join(' '))};`,
   '',
@@ -242,4 +251,4 @@ const body = [
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${personNames.length} person names\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names, ${personNames.length} person names\n`);

@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACES, WORDNET_ROLE_NOUNS, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_ROLE_NOUNS, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -27,6 +27,8 @@ export interface Lexicon extends Vocabulary {
   isLanguageAdjective(word: string): boolean;
   /** True when the word is the name of a well-known person: `Swift`, `Jones`. */
   isPersonName(word: string): boolean;
+  /** True when the words name a place the dictionary knows: `London`, `New Orleans`, `Iceland`. */
+  isPlaceName(name: string): boolean;
 }
 
 /** Candidate lemmas of an inflected English word, most likely first. */
@@ -111,6 +113,7 @@ export function loadLexicon(): Lexicon {
   const languageAdjectives = new Set(WORDNET_LANGUAGE_ADJECTIVES.split(' '));
   const personsLater = new Set(WORDNET_PERSONS_LATER.split(' '));
   const roles = new Set(WORDNET_ROLE_NOUNS.split(' '));
+  const placeNames = new Set(WORDNET_PLACE_NAMES.split(' '));
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
   const lemma = (word: string): string => {
     for (const c of lemmaCandidates(word)) if (words.has(c) || hasConcepts(c)) return c;
@@ -151,6 +154,7 @@ export function loadLexicon(): Lexicon {
     isPlaceAdjective: (w) => placeAdjectives.has(w.toLowerCase()),
     isPersonName: (w) => personNames.has(w.toLowerCase()),
     isLanguageAdjective: (w) => languageAdjectives.has(w.toLowerCase()),
+    isPlaceName: (name) => placeNames.has(name.toLowerCase().trim().split(/\s+/).join('_')),
   };
   return cached;
 }

@@ -56,6 +56,11 @@ export interface Mention {
   readonly text: string;
   /** An adjective of a place ("German"): also a value of its own (a language, a cuisine), unlike a place's name. */
   readonly adjective?: boolean;
+  /**
+   * Known only from where it stands (a possessive, after `by`, before "songs"), not from its words: a name the catalog
+   * holds as a value or a word ("Comedy films", "sales by Territory") is that, not someone.
+   */
+  readonly maker?: true;
 }
 
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;])/g;
@@ -256,6 +261,34 @@ const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whos
 const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);
 
 /** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
+/** Auxiliaries that open a question before its subject ("does Pearl Jam have", "did the Grateful Dead put out"). */
+const AUXILIARIES: ReadonlySet<string> = new Set(['does', 'did', 'do', 'has', 'have', 'had']);
+
+/**
+ * The span `tokens[i..j)` stands where a maker or owner stands: it is possessive, follows `by` (or `by the`), comes
+ * right before a lower-case plural noun ("Shakira songs"; `named`: a word of the span is a name's), or follows a question's auxiliary ("does Pearl Jam have").
+ * Inside a sentence only (`inside`), except for the possessive.
+ */
+function makerFrame(tokens: readonly string[], i: number, j: number, possessive: boolean, inside: boolean, named: boolean): boolean {
+  if (possessive) return true;
+  if (!inside) return false;
+  const lower = (k: number): string => tokens[k]?.toLowerCase() ?? '';
+  const lead = lower(i - 1) === 'the' ? lower(i - 2) : lower(i - 1);
+  if (lead === 'by') return true;
+  if (AUXILIARIES.has(lead) && /^\p{Ll}/u.test(tokens[j] ?? '')) return true;
+  // Before a plural, a name only where a word of it is one ("Shakira songs", not "Master students" or "Comedy films"),
+  // and not the end of a longer title ("Kind of Blue reissues" is about an album).
+  const next = tokens[j] ?? '';
+  const title = lower(i - 1) === 'of' && CAPITALISED.test(tokens[i - 2] ?? '');
+  return named && !title && /^\p{Ll}{3,}[^s\W]s$/u.test(next) && !STOP_WORDS.has(next) && irregularBase(next) === null;
+}
+
+/** The span (without a leading "The") is a place the dictionary knows, or one of its words is an adjective of one. */
+function namesPlace(words: readonly string[], common: Vocabulary): boolean {
+  const name = (words[0] === 'The' ? words.slice(1) : words).join(' ');
+  return common.isPlaceName?.(name) === true || words.some((w) => common.isPlaceAdjective?.(w) === true);
+}
+
 const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'du', 'bin', 'al', 'dos', 'das']);
 const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'near']);
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
@@ -337,6 +370,11 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // One unknown name that did something ("what Radiohead played", "songs Prince wrote"): someone, not a place.
     // Not after a noun of places: "the city Kabul located in" names a place.
     else if (words.length === 1 && midSentence && unknown(first) && pastTense(tokens[j] ?? '') && common.isPlace?.(prev) !== true) out.push({ kind: 'person', text: spanText });
+    // A name in the place of someone who makes or owns things is a person or a group, whatever its words mean: the
+    // owner of a possessive ("Queen's recording", "The Clash's Sandinista!"), the maker after `by` ("Blue Monday by
+    // New Order"), a name before the plural of what it made ("Shakira songs", "Beatles albums"), the subject of a
+    // question's auxiliary ("does Pearl Jam have"). A place the dictionary knows stays out ("London's venues").
+    else if (words.length <= 4 && particles.length === 0 && makerFrame(tokens, i, j, possessive, !startsSentence, words.some(nameWord)) && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText, maker: true });
     else if (!article && PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
     i = j;
   }

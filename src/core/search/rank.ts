@@ -139,7 +139,7 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_LIMIT));
   const mask = filterMask(data, opts);
   const allowed = mask === null ? (): boolean => true : (d: number): boolean => mask[d] === 1;
-  const parsed = withNegatedTerms(data, parseQuery(query, data.vocab, data.lexicon));
+  const parsed = withoutCatalogMakers(data, withNegatedTerms(data, parseQuery(query, data.vocab, data.lexicon)));
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
   if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) return { hits: [], totalMatches: 0, terms: [] };
   const { score, evidenceBits, seen } = data.scratch;
@@ -181,6 +181,15 @@ function withNegatedTerms(data: IndexData, parsed: ParsedQuery): ParsedQuery {
     return { ...t, term: base };
   });
   return changed ? { ...parsed, terms } : parsed;
+}
+
+/**
+ * A name known only from where it stands (see Mention.maker) that the catalog holds as a value or writes as one word
+ * ("Comedy films", "sales by Territory") names the catalog's own things, not someone: it is no mention.
+ */
+function withoutCatalogMakers(data: IndexData, parsed: ParsedQuery): ParsedQuery {
+  const own = (m: Mention): boolean => m.maker === true && (data.values.has(valueKey(m.text)) || (!/\s/.test(m.text) && isCatalogTerm(data, m.text)));
+  return parsed.mentions.some(own) ? { ...parsed, mentions: parsed.mentions.filter((m) => !own(m)) } : parsed;
 }
 
 function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {

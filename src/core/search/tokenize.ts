@@ -403,6 +403,8 @@ export interface Vocabulary {
   isLanguageAdjective?(word: string): boolean;
   /** Optional: true for names of well-known people (`swift`, `jones`). */
   isPersonName?(word: string): boolean;
+  /** Optional: true when the words name a known place (`London`, `New Orleans`). */
+  isPlaceName?(name: string): boolean;
   /** Optional: the known phrasal verb a verb and a particle make (`brought`, `back` → `bring_back`), or null. */
   phrase?(verb: string, particle: string): string | null;
   /** Optional: true for a word the catalog itself writes (a piece of a name, a word of a comment). */

@@ -98,9 +98,62 @@ describe('search: proper names in questions', () => {
     assert.ok(!hits[0]!.why.some((w) => w.includes('related word')), hits[0]!.why.join(' | '));
   });
 
+  it('reads a name in the place of a maker or an owner as someone, whatever its words mean', () => {
+    const maker = (q: string): string[] => findMentions(q, lexicon).filter((m) => m.kind === 'person').map((m) => m.text);
+    // English words, but a possessive, after `by`, or the subject of a question's auxiliary.
+    assert.deepEqual(maker("Which compilations carry Garbage's first single?"), ['Garbage']);
+    assert.deepEqual(maker("how long is The Cure's longest track"), ['The Cure']);
+    assert.deepEqual(maker('covers of Wonderwall by Arctic Monkeys'), ['Arctic Monkeys']);
+    assert.deepEqual(maker('How many EPs did the Silver Jews put out?'), ['Silver Jews']);
+    // An unknown name before the plural of what it made.
+    assert.deepEqual(maker('Average length of Bjork tracks'), ['Bjork']);
+    // Not a place the dictionary knows, not a capitalised common word before a plural, not the end of a longer title.
+    assert.deepEqual(maker("Which of Chicago's venues sold out?"), []);
+    assert.deepEqual(maker('venues by Toronto standards'), []);
+    assert.deepEqual(maker('How many Comedy films are there?'), []);
+    assert.deepEqual(maker('Which Graduate students enrolled twice?'), []);
+    assert.deepEqual(maker('pressings of Kind of Blue reissues'), []);
+    // Only inside a sentence, except for the possessive.
+    assert.deepEqual(maker('Bjork tracks by length'), []);
+  });
+
+  it('routes a maker to the table of people and the path to it, unless the catalog holds the name itself', () => {
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('artist_credit', ['id', 'name', 'artist_count']),
+      table('artist_credit_name', ['artist_credit', 'position', 'artist', 'name'], [fk(['artist_credit'], 'artist_credit'), fk(['artist'], 'artist')]),
+      table('release', ['id', 'name', 'artist_credit', 'barcode'], [fk(['artist_credit'], 'artist_credit')]),
+      table('medium', ['id', 'release', 'position', 'format'], [fk(['release'], 'release')]),
+      table('editor', ['id', 'name', 'email']),
+      table('territory', ['id', 'name']),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const top = (q: string, n: number): string[] => names(index.search(q, { limit: n }).hits);
+    // "Pearl Jam" is two English words; where it stands makes it someone, reached from `release` through the credits.
+    const r = top('How many releases does Pearl Jam have?', 5);
+    for (const t of ['release', 'artist_credit', 'artist_credit_name', 'artist']) assert.ok(r.includes(`public.${t}`), r.join(', '));
+    const people = (q: string): boolean => index.search(q, { limit: 5 }).hits.some((h) => h.why.some((w) => w.startsWith("holds people, for 'Pearl Jam'")));
+    assert.equal(people('How many releases does Pearl Jam have?'), true);
+    assert.equal(people('How many releases does pearl jam have?'), false, 'lower case is no name');
+    // A single word the catalog writes is the catalog's own thing, not someone.
+    const own = index.search('release counts by Territory', { limit: 5 }).hits;
+    assert.ok(!own.some((h) => h.why.some((w) => w.startsWith('holds people'))), own.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+  });
+
   it('does not read sentence-initial common words or capitalised common phrases as names', () => {
     assert.deepEqual(findMentions('Show the total sales by region', lexicon), []);
-    assert.deepEqual(findMentions('How many heroes are published by Marvel Comics?', lexicon), []);
+  });
+
+  it('reads the maker after "by" as a name, and leaves it to the catalog to say whether it holds that name itself', () => {
+    assert.deepEqual(findMentions('How many heroes are published by Marvel Comics?', lexicon), [{ kind: 'person', text: 'Marvel Comics', maker: true }]);
+    const tables = src([
+      table('hero', ['id', 'hero_name', 'full_name', 'publisher_id'], [fk(['publisher_id'], 'publisher')]),
+      table('publisher', ['id', column('publisher_name', { codeValues: ['Marvel Comics', 'DC Comics'] })]),
+      table('person', ['id', 'first_name', 'last_name']),
+    ]);
+    const r = buildSearchIndex({ tables }).search('How many heroes are published by Marvel Comics?', { limit: 5 });
+    assert.ok(!r.hits.some((h) => h.why.some((w) => w.startsWith('holds people'))), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(names(r.hits).slice(0, 2).includes('public.publisher'), names(r.hits).join(', '));
   });
 
   it('ranks the table of people for a question that names a person, and says why', () => {
