@@ -69,4 +69,6 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['event', 'gig', 'concert', 'festival', 'recital'],
   ['edition', 'reissue', 'pressing', 'release'],
   ['venue', 'place', 'premises'],
+  ['series', 'tour'],
+  ['work', 'composition', 'opus', 'lyric', 'songwriting', 'composer', 'lyricist', 'songwriter'],
 ];

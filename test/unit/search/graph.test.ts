@@ -210,6 +210,23 @@ describe('search: lexicon senses', () => {
     assert.equal(shared('song', 'recording'), true);
   });
 
+  it('relates lyrics, composers and compositions to a work, and a tour to a series', () => {
+    const lexicon = loadLexicon();
+    const shared = (a: string, b: string): boolean => lexicon.concepts(a).some((c) => isThesaurusConcept(c) && lexicon.concepts(b).includes(c));
+    for (const w of ['lyrics', 'composer', 'lyricist', 'compositions']) assert.equal(shared(w, 'work'), true, w);
+    assert.equal(shared('tours', 'series'), true);
+    // A song stays a recording: the work it performs is another row.
+    assert.equal(shared('song', 'work'), false);
+    const tables = src([
+      table('work', ['id', 'name', 'type']),
+      table('recording', ['id', 'name', 'length']),
+      table('artist', ['id', 'name']),
+      table('l_artist_work', ['entity0', 'entity1', 'link'], [fk(['entity0'], 'artist'), fk(['entity1'], 'work')]),
+    ]);
+    const top = buildSearchIndex({ tables }).search('who wrote the lyrics', { limit: 2 }).hits.map((h) => h.qualifiedName);
+    assert.ok(top.includes('public.work') || top.includes('public.l_artist_work'), top.join(', '));
+  });
+
   it('never merges a thesaurus group with the WordNet concept of the same number', () => {
     const lexicon = loadLexicon();
     const related = (a: string, b: string): boolean => lexicon.concepts(a).some((c) => lexicon.concepts(b).includes(c));
