@@ -49,6 +49,8 @@ export interface ParsedQuery {
   readonly properWords: ReadonlySet<string>;
   /** Capitalised names inside a sentence that are neither a person nor a place: titles of things ("Abbey Road", "Yesterday"). */
   readonly titles: readonly string[];
+  /** Lower-case content words within three words after "which", "what" or "how many": what the question asks for. */
+  readonly focus: readonly string[];
 }
 
 export interface Mention {
@@ -67,7 +69,7 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = query.trim();
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [] };
   const quoted: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
@@ -144,9 +146,18 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   });
   const plural = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /s$/.test(w) && !/(?:ed|ing|ss)$/.test(w) && !STOP_WORDS.has(w) && !proper.has(w)))];
   const kindNouns = (isKind: ((w: string) => boolean) | undefined): string[] => plural.filter((w) => isKind?.(w) === true);
+  const focus = [
+    ...new Set(
+      words.flatMap((w, i) => {
+        const lead = w.toLowerCase();
+        const asks = WHICH_WORDS.has(lead) || (lead === 'many' && i > 0 && words[i - 1]!.toLowerCase() === 'how');
+        return asks ? words.slice(i + 1, i + 4).filter((n) => /^\p{Ll}{3,}$/u.test(n) && !STOP_WORDS.has(n)) : [];
+      }),
+    ),
+  ];
   const mentions = findMentions(trimmed, common);
   const asksNames = asksPerson || words.some((w) => NAMING_WORDS.has(w.toLowerCase()));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common) };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus };
 }
 
 /**

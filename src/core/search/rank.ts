@@ -76,6 +76,8 @@ export const RANKING = {
   weakCoverage: 0.2,
   /** Weight, in that share, of question words, names and values that nothing in the catalog matches. */
   unknownEvidence: 0.5,
+  /** A table named by the noun a question asks for ("which artists") rises to the score of this rank. */
+  focusRank: 3,
   /** Junction tables whose FK targets both match. */
   bridge: 0.5,
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
@@ -363,6 +365,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed);
   }
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
+  ranked = addFocusTables(data, ranked, parsed, st, allowed);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
 
   const top = ranked[0];
@@ -1176,6 +1179,33 @@ function applyRaises(data: IndexData, ranked: number[], boosts: Array<[number, n
     pushExtra(st, d, { weight: add, text, show: 1.2 });
   }
   return topCandidates(data, st, RANKING.candidates);
+}
+
+/**
+ * The rows a question asks for ("which artists …", "what labels …", "how many customers …") come from the table named
+ * by that noun, even when tables that share more of the question's words outrank it (`artist_release` for "which
+ * artists … releases"): a table whose whole name is the asked-for noun rises to the score of the `focusRank`-th hit.
+ */
+function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number[] {
+  if (parsed.focus.length === 0 || ranked.length === 0) return ranked;
+  const at = ranked[Math.min(RANKING.focusRank, ranked.length) - 1]!;
+  // In the source of the best hit: a catalog of several databases has a `customers` in each.
+  const source = data.docs[ranked[0]!]!.source;
+  const value = st.score[at]!;
+  const boosts: Array<[number, number, string]> = [];
+  const { termIds, start, doc } = data.postings;
+  for (const word of parsed.focus) {
+    const t = stem(word);
+    const id = termIds.get(t);
+    if (id === undefined) continue;
+    for (let i = start[id]!; i < start[id + 1]!; i++) {
+      const d = doc[i]!;
+      const dd = data.docs[d]!;
+      if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameStems.length !== 1 || dd.nameStems[0] !== t || st.score[d]! >= value) continue;
+      boosts.push([d, value, `the rows asked for ('${word}')`]);
+    }
+  }
+  return applyRaises(data, ranked, boosts, st);
 }
 
 /** Last words of a table that collects rows of the table named by its other words (`release_group`, `product_set`). */

@@ -201,6 +201,30 @@ describe('search: tables of people and places', () => {
   });
 });
 
+describe('search: the rows a question asks for', () => {
+  it('raises the table named by the noun after "which" above tables that share more of the words', () => {
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name', 'begin_date_year']),
+      table('release', ['id', 'name', 'barcode', 'status']),
+      table('label', ['id', 'name', 'label_code']),
+      table('artist_release', ['artist', 'release', 'is_track_artist', 'barcode', 'catalog_numbers'], [fk(['artist'], 'artist'), fk(['release'], 'release')]),
+      table('release_label', ['release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+      table('l_artist_label', ['entity0', 'entity1', 'entity0_credit'], [fk(['entity0'], 'artist'), fk(['entity1'], 'label')]),
+      table('l_artist_release', ['entity0', 'entity1', 'entity0_credit'], [fk(['entity0'], 'artist'), fk(['entity1'], 'release')]),
+      table('l_label_release', ['entity0', 'entity1', 'entity0_credit'], [fk(['entity0'], 'label'), fk(['entity1'], 'release')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const q = 'On releases from labels with catalog numbers, which artists have credits?';
+    const hits = index.search(q, { limit: 10 }).hits;
+    const rank = hits.findIndex((h) => h.qualifiedName === 'public.artist');
+    assert.ok(rank >= 0 && rank < 3, names(hits).join(', '));
+    assert.ok(hits[rank]!.why.includes("the rows asked for ('artists')"), hits[rank]!.why.join('; '));
+    // Without the question word the noun asks for nothing.
+    const plain = index.search('On releases from labels with catalog numbers, artists have credits', { limit: 10 }).hits;
+    assert.ok(!plain.some((h) => h.why.some((w) => w.startsWith('the rows asked for'))));
+  });
+});
+
 describe('search: lexicon senses', () => {
   it('keeps the thesaurus sense of a word from following its -ing noun to the verb stem', () => {
     const lexicon = loadLexicon();
