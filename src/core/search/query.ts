@@ -271,14 +271,13 @@ const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whos
 /** The question words that also open a relative clause after a noun ("customers who", "artists whose"). */
 const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);
 
-/** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
 /** Auxiliaries that open a question before its subject ("does Pearl Jam have", "did the Grateful Dead put out"). */
 const AUXILIARIES: ReadonlySet<string> = new Set(['does', 'did', 'do', 'has', 'have', 'had']);
 
 /**
  * The span `tokens[i..j)` stands where a maker or owner stands: it is possessive, follows `by` (or `by the`), comes
- * right before a lower-case plural noun ("Shakira songs"; `named`: a word of the span is a name's), or follows a question's auxiliary ("does Pearl Jam have").
- * Inside a sentence only (`inside`), except for the possessive.
+ * right before a lower-case plural noun ("Shakira songs"; `named`: a word of the span is a name's), or follows a
+ * question's auxiliary ("does Pearl Jam have"). Inside a sentence only (`inside`), except for the possessive.
  */
 function makerFrame(tokens: readonly string[], i: number, j: number, possessive: boolean, inside: boolean, named: boolean): boolean {
   if (possessive) return true;
@@ -300,6 +299,7 @@ function namesPlace(words: readonly string[], common: Vocabulary): boolean {
   return common.isPlaceName?.(name) === true || words.some((w) => common.isPlaceAdjective?.(w) === true);
 }
 
+/** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
 const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'du', 'bin', 'al', 'dos', 'das']);
 const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'near']);
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
