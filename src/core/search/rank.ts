@@ -141,7 +141,7 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_LIMIT));
   const mask = filterMask(data, opts);
   const allowed = mask === null ? (): boolean => true : (d: number): boolean => mask[d] === 1;
-  const parsed = withoutCatalogMakers(data, withNegatedTerms(data, parseQuery(query, data.vocab, data.lexicon)));
+  const parsed = withoutCatalogNames(data, withNegatedTerms(data, parseQuery(query, data.vocab, data.lexicon)));
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
   if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) return { hits: [], totalMatches: 0, terms: [] };
   const { score, evidenceBits, seen } = data.scratch;
@@ -186,11 +186,13 @@ function withNegatedTerms(data: IndexData, parsed: ParsedQuery): ParsedQuery {
 }
 
 /**
- * A name known only from where it stands (see Mention.maker) that the catalog holds as a value or writes as one word
- * ("Comedy films", "sales by Territory") names the catalog's own things, not someone: it is no mention.
+ * A mention that names the catalog's own things is no mention: an adjective of a place that the catalog holds as a
+ * value ("French" in a list of cultures), and a name known only from where it stands (see Mention.maker) that the
+ * catalog holds as a value or writes as one word ("Comedy films", "sales by Territory").
  */
-function withoutCatalogMakers(data: IndexData, parsed: ParsedQuery): ParsedQuery {
-  const own = (m: Mention): boolean => m.maker === true && (data.values.has(valueKey(m.text)) || (!/\s/.test(m.text) && isCatalogTerm(data, m.text)));
+function withoutCatalogNames(data: IndexData, parsed: ParsedQuery): ParsedQuery {
+  const own = (m: Mention): boolean =>
+    (m.adjective === true || m.maker === true) && (data.values.has(valueKey(m.text)) || (m.maker === true && !/\s/.test(m.text) && isCatalogTerm(data, m.text)));
   return parsed.mentions.some(own) ? { ...parsed, mentions: parsed.mentions.filter((m) => !own(m)) } : parsed;
 }
 
@@ -347,7 +349,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
   if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed.titles, st, allowed);
   for (const kind of ['person', 'place'] as const) {
-    const m = namedMention(data, parsed, kind);
+    const m = namedMention(parsed, kind);
     if (m !== undefined) ranked = addMentionPaths(data, ranked, limit, m, unasked, st, allowed);
   }
   // A role that no table or column names ("producers", "the lyricist") is a type of relationship, where the catalog
@@ -467,7 +469,7 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   // ("which actors" is answered by `actor` itself, not by every table of people).
   const asksPerson = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isCatalogTerm(data, w)));
   for (const kind of ['person', 'place'] as const) {
-    const named = namedMention(data, parsed, kind);
+    const named = namedMention(parsed, kind);
     const mention = named ?? (kind === 'person' && asksPerson ? { kind, text: 'who' } : undefined);
     if (mention === undefined) continue;
     const weight = named === undefined ? RANKING.asksPerson : 1;
@@ -491,12 +493,9 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   }
 }
 
-/**
- * The question's first name of a person or a place. An adjective of a place that the catalog holds as a value
- * ("French" in a list of cultures) is that value, not a place.
- */
-function namedMention(data: IndexData, parsed: ParsedQuery, kind: Mention['kind']): Mention | undefined {
-  return parsed.mentions.find((m) => m.kind === kind && !(m.adjective === true && data.values.has(valueKey(m.text))));
+/** The question's first name of a person or a place (the catalog's own names are already left out: withoutCatalogNames). */
+function namedMention(parsed: ParsedQuery, kind: Mention['kind']): Mention | undefined {
+  return parsed.mentions.find((m) => m.kind === kind);
 }
 
 /** The tables that hold people or places, and how surely each does (0 when it does not). */
