@@ -42,7 +42,8 @@ function readData(pos) {
     const pCnt = parseInt(f[i], 10);
     i++;
     const ptrs = [];
-    for (let k = 0; k < pCnt; k++, i += 4) ptrs.push({ sym: f[i], offset: f[i + 1], pos: f[i + 2] === 's' ? 'a' : f[i + 2] });
+    // `st`: source and target word numbers of a lexical pointer (hex, `0000` for the whole synset).
+    for (let k = 0; k < pCnt; k++, i += 4) ptrs.push({ sym: f[i], offset: f[i + 1], pos: f[i + 2] === 's' ? 'a' : f[i + 2], st: f[i + 3] });
     map.set(offset, { words, ptrs });
   }
   return map;
@@ -189,6 +190,21 @@ const roleNouns = nounIndex
   })
   .map((e) => e.lemma)
   .sort();
+// The verbs of those roles: the verb a role noun's person sense derives from, word to word (`produce` of `producer`,
+// `compose` of `composer`, `write` of `writer`). "Songs Quincy Jones produced", "who composed" name the same role.
+const roleVerbs = [
+  ...new Set(
+    roleNouns.flatMap((lemma) => {
+      const first = nounEntries.get(lemma).offsets.find((o) => under(o, personRoot));
+      const synset = data.n.get(first);
+      const at = synset.words.indexOf(lemma) + 1;
+      return synset.ptrs
+        .filter((p) => p.sym === '+' && p.pos === 'v' && parseInt(p.st.slice(0, 2), 16) === at)
+        .map((p) => data.v.get(p.offset)?.words[parseInt(p.st.slice(2), 16) - 1])
+        .filter((w) => w !== undefined && /^[a-z]+$/.test(w));
+    }),
+  ),
+].sort();
 const places = classWords(firstSense('location'));
 // Adjectives of a named place: a sense that pertains (`\\` pointer) to a proper noun (an instance, `@i`) that is a kind
 // of location or of land (islands, continents) — `german` (Germany), `british` (Great Britain), `european` (Europe).
@@ -242,6 +258,8 @@ const body = [
   `export const WORDNET_PERSONS_LATER = ${JSON.stringify(personsLater.join(' '))};`,
   '/** Of the person nouns, those of a role (agent nouns, -ist nouns): `producer`, `lyricist`, space-separated. */',
   `export const WORDNET_ROLE_NOUNS = ${JSON.stringify(roleNouns.join(' '))};`,
+  '/** Verbs of the role nouns (`produce` of `producer`, `compose` of `composer`), space-separated. */',
+  `export const WORDNET_ROLE_VERBS = ${JSON.stringify(roleVerbs.join(' '))};`,
   '/** Names of places (a sense is an instance of a location or of land): `london`, `new_orleans`, space-separated. */',
   `export const WORDNET_PLACE_NAMES = ${JSON.stringify(placeNames.join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
@@ -251,4 +269,4 @@ const body = [
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names, ${personNames.length} person names\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names, ${personNames.length} person names\n`);

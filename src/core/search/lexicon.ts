@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_ROLE_NOUNS, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -19,6 +19,8 @@ export interface Lexicon extends Vocabulary {
   isFirstPerson(word: string): boolean;
   /** True when the word (lemmatised) names a person by a role: `producers`, `drummer`, `lyricist`, not `member`. */
   isRole(word: string): boolean;
+  /** True for a form of the verb of a role (lemmatised): `produced`, `composed`, `wrote`. */
+  isRoleVerb(word: string): boolean;
   /** True when the word (lemmatised) is a common noun for a kind of place: `district`, `cities`, `region`. */
   isPlace(word: string): boolean;
   /** True when the word is an adjective of a named place: `German`, `Icelandic`, `Texan`. */
@@ -113,6 +115,7 @@ export function loadLexicon(): Lexicon {
   const languageAdjectives = new Set(WORDNET_LANGUAGE_ADJECTIVES.split(' '));
   const personsLater = new Set(WORDNET_PERSONS_LATER.split(' '));
   const roles = new Set(WORDNET_ROLE_NOUNS.split(' '));
+  const roleVerbs = new Set(WORDNET_ROLE_VERBS.split(' '));
   const placeNames = new Set(WORDNET_PLACE_NAMES.split(' '));
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
   const lemma = (word: string): string => {
@@ -150,6 +153,7 @@ export function loadLexicon(): Lexicon {
     isPerson: (w) => inClass(persons, w),
     isFirstPerson: (w) => lemmaCandidates(w).some((c) => persons.has(c) && !personsLater.has(c)),
     isRole: (w) => inClass(roles, w),
+    isRoleVerb: (w) => inClass(roleVerbs, w),
     isPlace: (w) => inClass(places, w),
     isPlaceAdjective: (w) => placeAdjectives.has(w.toLowerCase()),
     isPersonName: (w) => personNames.has(w.toLowerCase()),

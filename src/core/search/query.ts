@@ -51,6 +51,11 @@ export interface ParsedQuery {
   readonly titles: readonly string[];
   /** Lower-case content words within three words after "which", "what" or "how many": what the question asks for. */
   readonly focus: readonly string[];
+  /**
+   * Lower-case past forms of a role's verb ("produced", "composed", "wrote") in a question about someone (it asks who,
+   * or names a person): the role that someone played ("songs Quincy Jones produced" asks for producers' work).
+   */
+  readonly roleVerbs: readonly string[];
 }
 
 export interface Mention {
@@ -69,7 +74,7 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = query.trim();
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [] };
   const quoted: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
@@ -157,7 +162,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   ];
   const mentions = findMentions(trimmed, common);
   const asksNames = asksPerson || words.some((w) => NAMING_WORDS.has(w.toLowerCase()));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus };
+  const aboutSomeone = asksPerson || mentions.some((m) => m.kind === 'person');
+  const roleVerbs = aboutSomeone ? [...new Set(words.filter((w) => pastTense(w) && common.isRoleVerb?.(w) === true))] : [];
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs };
 }
 
 /**

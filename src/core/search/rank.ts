@@ -352,11 +352,17 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const m = namedMention(parsed, kind);
     if (m !== undefined) ranked = addMentionPaths(data, ranked, limit, m, unasked, st, allowed);
   }
-  // A role that no table or column names ("producers", "the lyricist") is a type of relationship, where the catalog
-  // keeps people's roles in one (MusicBrainz `link_type`).
-  const role = parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !isCatalogTerm(data, t.surface))?.surface;
+  // A role that no table or column names ("producers", "the lyricist"), or its verb in a question about someone ("songs
+  // Quincy Jones produced", "who composed"), is a type of relationship, where the catalog keeps people's roles in one
+  // (MusicBrainz `link_type`).
+  const role =
+    parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !isCatalogTerm(data, t.surface))?.surface ??
+    parsed.roleVerbs.find((w) => !isCatalogTerm(data, w));
   const roleDone = role !== undefined && relationHub(data) !== null;
-  if (roleDone) ranked = addRoleLookups(data, ranked, limit, role, st, allowed);
+  if (roleDone) {
+    const named = (d: number): boolean => data.docs[d]!.nameWords.some((w, i) => queryTerms.has(data.docs[d]!.nameStems[i]!) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)));
+    ranked = addRoleLookups(data, ranked, limit, role, named, st, allowed);
+  }
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
   for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
     const word = nouns.find((w) => !isCatalogTerm(data, w) && !(roleDone && w === role));
@@ -1132,7 +1138,7 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
  * its type list rise just below the best table of people in the answer, and so does the junction of the hub that joins
  * that table to the strongest other table in the answer (`l_artist_release` for "producers … The Joshua Tree").
  */
-function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
+function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, named: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
   const rel = relationHub(data);
   if (rel === null || !allowed(rel.hub) || !allowed(rel.list)) return ranked;
   const people = ranked.slice(0, limit).find((d) => data.personTable[d]! > 0 && data.docs[d]!.role === 'entity');
@@ -1150,8 +1156,10 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
     const ends = data.edges[b]!.filter((x) => x.outgoing && x.to !== rel.hub).map((x) => x.to);
     if (!ends.includes(people)) continue;
     const other: number = ends.find((x) => x !== people) ?? people;
-    if (other !== people && !top.has(other)) continue;
-    const score = st.score[other]!;
+    // A role is towards a thing the question names ("songs … produced": `recording`); with none, towards people
+    // ("drummers in The Who"), not towards a table that only a column or a neighbour brought in.
+    if (other !== people && (!top.has(other) || !named(other))) continue;
+    const score = other === people ? 0 : st.score[other]!;
     if (best === null || score > best.score || (score === best.score && data.order[b]! < data.order[best.via]!)) best = { via: b, score };
   }
   if (best !== null) boosts.push([best.via, value * 0.9, `joins ${data.docs[people]!.name} in a relationship, for '${word}'`]);

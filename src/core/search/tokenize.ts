@@ -401,6 +401,8 @@ export interface Vocabulary {
   isPlaceAdjective?(word: string): boolean;
   /** Optional: true for adjectives of a named place that also name a language (`french`, `japanese`). */
   isLanguageAdjective?(word: string): boolean;
+  /** Optional: true for a form of the verb of a role (`produced`, `wrote`: `producer`, `writer`). */
+  isRoleVerb?(word: string): boolean;
   /** Optional: true for names of well-known people (`swift`, `jones`). */
   isPersonName?(word: string): boolean;
   /** Optional: true when the words name a known place (`London`, `New Orleans`). */

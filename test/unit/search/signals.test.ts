@@ -378,6 +378,35 @@ describe('search: proper names in questions', () => {
     assert.ok(plainHits.find((h) => h.qualifiedName === 'public.artist_type')?.why.includes("kind of artist, may hold 'drummers'"), plainHits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
   });
 
+  it("reads a role's verb in a question about someone as that role, towards what the question names", () => {
+    // The verb of a role noun, from WordNet's derivations: `produce` of `producer`, `compose` of `composer`.
+    assert.ok(lexicon.isRoleVerb('produced') && lexicon.isRoleVerb('composed') && lexicon.isRoleVerb('wrote'));
+    assert.ok(!lexicon.isRoleVerb('released') && !lexicon.isRoleVerb('listed'));
+    // Only in a question about someone: it asks who, or names a person.
+    assert.deepEqual(parseQuery('songs Quincy Jones produced, with the year', lexicon).roleVerbs, ['produced']);
+    assert.deepEqual(parseQuery('Who composed the most works?', lexicon).roleVerbs, ['composed']);
+    assert.deepEqual(parseQuery('How many albums were produced in 1990?', lexicon).roleVerbs, []);
+    const ends = ['area', 'label', 'place', 'recording', 'release', 'work'];
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name', 'begin_date_year', 'end_date_year']),
+      table('link_type', ['id', 'name', 'description', 'link_phrase']),
+      table('link', ['id', 'link_type', 'begin_date_year', 'end_date_year', 'attribute_count', 'created', 'ended'], [fk(['link_type'], 'link_type')]),
+      ...ends.map((e) => table(e, ['id', 'name', 'comment', 'length'])),
+      table('l_artist_artist', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'artist')]),
+      ...ends.map((e) => table(`l_artist_${e}`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], e)])),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const hits = index.search('I need a list of recordings Quincy Jones produced', { limit: 8 }).hits;
+    const order = names(hits);
+    for (const t of ['artist', 'link', 'link_type', 'l_artist_recording']) assert.ok(order.includes(`public.${t}`), `${t}: ${order.join(', ')}`);
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.link_type')!.why.includes("type of link, may hold 'produced'"), hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    // A role towards people, where the question names nothing else: the junction of people to people, not one to a
+    // table that only a column ("dates" of `area`) brought in.
+    const band = index.search('Who were the drummers in The Who, with start and end dates?', { limit: 8 }).hits;
+    const joins = band.filter((h) => h.why.includes("joins artist in a relationship, for 'drummers'")).map((h) => h.qualifiedName);
+    assert.deepEqual(joins, ['public.l_artist_artist'], band.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+  });
+
   it('ranks a table of accounts below the people the data is about for a name in the question', () => {
     // MusicBrainz: `editor` (the site's users, with a password and a last login) beside `artist`, equally far away.
     const catalog = (editorColumns: string[]): SearchTableInput[] =>
