@@ -47,13 +47,18 @@ export function lemmaCandidates(word: string): string[] {
   if (w.endsWith('s') && !w.endsWith('ss')) out.push(w.slice(0, -1));
   // A doubled consonant is undone only where there is one: `running` → `run`, but `pending` is not `pen`.
   const doubled = (stemEnd: number): boolean => w[stemEnd - 1] === w[stemEnd - 2];
+  // A one-syllable verb ending in one vowel and one consonant doubles it before -ed and -ing (`rat` → `ratted`): so
+  // `rated` and `rating` come from `rate`, not `rat`, and `hoped` from `hope`.
+  const undoubled = (stem: string): boolean => !/^[^aeiouy]*[aeiou][^aeiouwxy]$/.test(stem);
   if (w.endsWith('ing') && w.length > 5) {
-    out.push(w.slice(0, -3), w.slice(0, -3) + 'e');
+    if (undoubled(w.slice(0, -3))) out.push(w.slice(0, -3));
+    out.push(w.slice(0, -3) + 'e');
     if (doubled(w.length - 3)) out.push(w.slice(0, -4));
   }
   if (w.endsWith('ied') && w.length > 4) out.push(w.slice(0, -3) + 'y');
   if (w.endsWith('ed') && w.length > 4) {
-    out.push(w.slice(0, -2), w.slice(0, -1));
+    if (undoubled(w.slice(0, -2))) out.push(w.slice(0, -2));
+    out.push(w.slice(0, -1));
     if (doubled(w.length - 2)) out.push(w.slice(0, -3));
   }
   return out;

@@ -92,6 +92,12 @@ describe('search: tokeniser', () => {
     assert.ok(!lemmaCandidates('pending').includes('pen'), lemmaCandidates('pending').join(' '));
     assert.ok(!lemmaCandidates('needed').includes('nee'), lemmaCandidates('needed').join(' '));
     assert.ok(lemmaCandidates('pending').includes('pend'));
+    // The other way round: a one-syllable verb that would have doubled its consonant did not (`rated` is `rate`, not
+    // `rat`; `hoping` is `hope`), while a longer one never doubles (`edited` is `edit`, `opened` is `open`).
+    for (const [word, wrong, right] of [['rated', 'rat', 'rate'], ['rating', 'rat', 'rate'], ['hoping', 'hop', 'hope'], ['taped', 'tap', 'tape']]) {
+      assert.ok(!lemmaCandidates(word!).includes(wrong!) && lemmaCandidates(word!).includes(right!), `${word}: ${lemmaCandidates(word!).join(' ')}`);
+    }
+    assert.ok(lemmaCandidates('edited').includes('edit') && lemmaCandidates('opened').includes('open') && lemmaCandidates('listed').includes('list'));
   });
 
   it('gives a word in use only as an adjective none of its unattested noun senses, but keeps a spelling variant', () => {
