@@ -320,7 +320,7 @@ const CAPITALISED = /^(?:\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*|Mc\p{Lu}\p{Ll}+|O'\p{Lu
  */
 export function findMentions(text: string, common: Vocabulary): Mention[] {
   const out: Mention[] = [];
-  const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  const tokens = [...text.matchAll(/[\p{L}][\p{L}\p{N}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
   const unknown = (w: string): boolean => !common.has(w.toLowerCase().replace(/['’]s$/, ''));
   const placeAdjective = (w: string): boolean => common.isPlaceAdjective?.(w) === true;
   const personName = (w: string): boolean => common.isPersonName?.(w) === true;
@@ -328,6 +328,12 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
   while (i < tokens.length) {
     const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
     const first = tokens[i]!.replace(/['’]s$/, '');
+    // A name written in capitals or with digits owns what follows it ("U2's", "ABBA's"): someone, not a place.
+    if (/^\p{Lu}[\p{Lu}\p{N}]+['’]s$/u.test(tokens[i]!) && /\p{Lu}.*\p{Lu}|\p{N}/u.test(first) && !namesPlace([first], common)) {
+      out.push({ kind: 'person', text: first, maker: true });
+      i++;
+      continue;
+    }
     // A sentence starts with a capital: there a known word or a function word ("Which German cities") begins no name.
     if (!CAPITALISED.test(first) || (startsSentence && ((!unknown(first) && !placeAdjective(first)) || STOP_WORDS.has(first.toLowerCase())))) {
       i++;

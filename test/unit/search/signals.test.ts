@@ -115,6 +115,10 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(maker('pressings of Kind of Blue reissues'), []);
     // Only inside a sentence, except for the possessive.
     assert.deepEqual(maker('Bjork tracks by length'), []);
+    // A name in capitals or with digits, in the possessive; a place the dictionary knows is none.
+    assert.deepEqual(maker("Which producers worked on U2's The Joshua Tree?"), ['U2']);
+    assert.deepEqual(maker("How many albums are in ABBA's catalogue?"), ['ABBA']);
+    assert.deepEqual(maker("List the USA's venues"), []);
   });
 
   it('routes a maker to the table of people and the path to it, unless the catalog holds the name itself', () => {
