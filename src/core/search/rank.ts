@@ -357,11 +357,14 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // (MusicBrainz `link_type`).
   const role =
     parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !isCatalogTerm(data, t.surface))?.surface ??
-    parsed.roleVerbs.find((w) => !isCatalogTerm(data, w));
+    parsed.roleVerbs.find((w) => !isCatalogTerm(data, w)) ??
+    parsed.terms.find((t) => MEMBERSHIP_WORDS.has(t.surface) && !data.docs.some((d) => d.nameStems.includes(t.term)))?.surface;
   const roleDone = role !== undefined && relationHub(data) !== null;
   if (roleDone) {
     const named = (d: number): boolean => data.docs[d]!.nameWords.some((w, i) => queryTerms.has(data.docs[d]!.nameStems[i]!) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)));
-    ranked = addRoleLookups(data, ranked, limit, role, named, st, allowed);
+    // Belonging is always of people to people.
+    const towards = MEMBERSHIP_WORDS.has(role) ? (): boolean => false : named;
+    ranked = addRoleLookups(data, ranked, limit, role, towards, st, allowed);
   }
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
   for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
@@ -1104,6 +1107,12 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
   }
   return applyRaises(data, ranked, boosts, st);
 }
+
+/**
+ * Words for belonging to a group of people ("members of groups", "the band's lineup"): a relationship of people to
+ * people, unless a table is named for it (a column such as `member_since` says nothing of who belongs with whom).
+ */
+const MEMBERSHIP_WORDS: ReadonlySet<string> = new Set(['member', 'members', 'membership', 'memberships', 'lineup', 'lineups', 'bandmate', 'bandmates']);
 
 /** Junctions that must point at a table for it to be a hub of relationships. */
 const HUB_MIN_JUNCTIONS = 5;

@@ -409,6 +409,15 @@ describe('search: proper names in questions', () => {
     const band = index.search('Who were the drummers in The Who, with start and end dates?', { limit: 8 }).hits;
     const joins = band.filter((h) => h.why.includes("joins artist in a relationship, for 'drummers'")).map((h) => h.qualifiedName);
     assert.deepEqual(joins, ['public.l_artist_artist'], band.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    // Belonging to a group is a relationship of people to people too.
+    const members = index.search('Who were the members of The Who?', { limit: 6 }).hits;
+    const shown = members.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n');
+    assert.ok(members.find((h) => h.qualifiedName === 'public.link_type')?.why.includes("type of link, may hold 'members'"), shown);
+    assert.ok(members.find((h) => h.qualifiedName === 'public.l_artist_artist')?.why.includes("joins artist in a relationship, for 'members'"), shown);
+    // Towards people, even where the question names another table a junction reaches ("recordings").
+    const made = index.search('Which recordings did the members of The Who make?', { limit: 8 }).hits;
+    const via = made.filter((h) => h.why.includes("joins artist in a relationship, for 'members'")).map((h) => h.qualifiedName);
+    assert.deepEqual(via, ['public.l_artist_artist'], made.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
   });
 
   it('ranks a table of accounts below the people the data is about for a name in the question', () => {
