@@ -182,10 +182,11 @@ const personsLater = nounIndex
 // or one of the -ist nouns, `lyricist`, `guitarist`): a person noun with an agentive ending whose first person sense
 // is derived from a verb. "Which producers" asks for people in a role towards something, not for a kind of person.
 const derivedFromVerb = (off) => (data.n.get(off)?.ptrs ?? []).some((p) => p.sym === '+' && p.pos === 'v');
+const personSense = (e) => e.offsets.find((o) => under(o, personRoot));
 const roleNouns = nounIndex
   .filter((e) => personSet.has(e.lemma) && /(?:er|or|ist)$/.test(e.lemma))
   .filter((e) => {
-    const first = e.offsets.find((o) => under(o, personRoot));
+    const first = personSense(e);
     return first !== undefined && (e.lemma.endsWith('ist') || derivedFromVerb(first));
   })
   .map((e) => e.lemma)
@@ -195,8 +196,7 @@ const roleNouns = nounIndex
 const roleVerbs = [
   ...new Set(
     roleNouns.flatMap((lemma) => {
-      const first = nounEntries.get(lemma).offsets.find((o) => under(o, personRoot));
-      const synset = data.n.get(first);
+      const synset = data.n.get(personSense(nounEntries.get(lemma)));
       const at = synset.words.indexOf(lemma) + 1;
       return synset.ptrs
         .filter((p) => p.sym === '+' && p.pos === 'v' && parseInt(p.st.slice(0, 2), 16) === at)

@@ -1145,7 +1145,8 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
 /**
  * A person named by a role ("producers", "the lyricist of") in a catalog with a hub of typed relationships: the hub and
  * its type list rise just below the best table of people in the answer, and so does the junction of the hub that joins
- * that table to the strongest other table in the answer (`l_artist_release` for "producers … The Joshua Tree").
+ * that table to the strongest other table in the answer that `named` accepts (`l_artist_recording` for "songs Quincy
+ * Jones produced"), or else to itself (`l_artist_artist` for "drummers in The Who").
  */
 function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, named: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
   const rel = relationHub(data);

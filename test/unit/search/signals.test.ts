@@ -7,6 +7,23 @@ const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'inte
 const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName);
 
 /** A racing catalog: results reference drivers and races; circuits hold the places. */
+/**
+ * MusicBrainz-shaped relationships: `l_artist_<x>` junctions point at `link`, typed by `link_type` (member of band,
+ * producer, drummer…), and at `artist` and the other end.
+ */
+function relationshipCatalog(): SearchTableInput[] {
+  const ends = ['area', 'label', 'place', 'recording', 'release', 'work'];
+  return src([
+    table('artist_type', ['id', 'name']),
+    table('artist', ['id', 'name', 'sort_name', 'type', 'begin_date_year', 'end_date_year'], [fk(['type'], 'artist_type')]),
+    table('link_type', ['id', 'name', 'description', 'link_phrase']),
+    table('link', ['id', 'link_type', 'begin_date_year', 'begin_date_month', 'end_date_year', 'end_date_month', 'attribute_count', 'created', 'ended'], [fk(['link_type'], 'link_type')]),
+    ...ends.map((e) => table(e, ['id', 'name', 'comment'])),
+    table('l_artist_artist', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'artist')]),
+    ...ends.map((e) => table(`l_artist_${e}`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], e)])),
+  ]);
+}
+
 function racing(): SearchTableInput[] {
   return src([
     table('drivers', ['id', 'forename', 'surname', 'nationality']),
@@ -357,18 +374,7 @@ describe('search: proper names in questions', () => {
   });
 
   it('reads a person named by a role as a type of relationship where the catalog keeps roles in one', () => {
-    // MusicBrainz: `l_<a>_<b>` junctions point at `link`, typed by `link_type` (member of band, producer, drummer…).
-    const ends = ['area', 'label', 'place', 'recording', 'release', 'work'];
-    const tables = src([
-      table('artist_type', ['id', 'name']),
-      table('artist', ['id', 'name', 'sort_name', 'type', 'begin_date_year', 'end_date_year'], [fk(['type'], 'artist_type')]),
-      table('link_type', ['id', 'name', 'description', 'link_phrase']),
-      table('link', ['id', 'link_type', 'begin_date_year', 'begin_date_month', 'end_date_year', 'end_date_month', 'attribute_count', 'created', 'ended'], [fk(['link_type'], 'link_type')]),
-      ...ends.map((e) => table(e, ['id', 'name', 'comment'])),
-      table('l_artist_artist', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'artist')]),
-      ...ends.map((e) => table(`l_artist_${e}`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], e)])),
-    ]);
-    const index = buildSearchIndex({ tables });
+    const index = buildSearchIndex({ tables: relationshipCatalog() });
     const hits = index.search('Who were the drummers in The Who over the years?', { limit: 6 }).hits;
     const order = names(hits);
     for (const t of ['artist', 'link', 'link_type', 'l_artist_artist']) assert.ok(order.includes(`public.${t}`), `${t}: ${order.join(', ')}`);
@@ -390,16 +396,7 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(parseQuery('songs Quincy Jones produced, with the year', lexicon).roleVerbs, ['produced']);
     assert.deepEqual(parseQuery('Who composed the most works?', lexicon).roleVerbs, ['composed']);
     assert.deepEqual(parseQuery('How many albums were produced in 1990?', lexicon).roleVerbs, []);
-    const ends = ['area', 'label', 'place', 'recording', 'release', 'work'];
-    const tables = src([
-      table('artist', ['id', 'name', 'sort_name', 'begin_date_year', 'end_date_year']),
-      table('link_type', ['id', 'name', 'description', 'link_phrase']),
-      table('link', ['id', 'link_type', 'begin_date_year', 'end_date_year', 'attribute_count', 'created', 'ended'], [fk(['link_type'], 'link_type')]),
-      ...ends.map((e) => table(e, ['id', 'name', 'comment', 'length'])),
-      table('l_artist_artist', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'artist')]),
-      ...ends.map((e) => table(`l_artist_${e}`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], e)])),
-    ]);
-    const index = buildSearchIndex({ tables });
+    const index = buildSearchIndex({ tables: relationshipCatalog() });
     const hits = index.search('I need a list of recordings Quincy Jones produced', { limit: 8 }).hits;
     const order = names(hits);
     for (const t of ['artist', 'link', 'link_type', 'l_artist_recording']) assert.ok(order.includes(`public.${t}`), `${t}: ${order.join(', ')}`);
