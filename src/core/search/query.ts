@@ -311,6 +311,7 @@ const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della'
 const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'near']);
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'from', 'at', 'near', 'of']);
+const MOTION_PREPOSITIONS: ReadonlySet<string> = new Set(['to', 'into', 'across', 'around', 'throughout', 'within', 'through', 'toward', 'towards', 'outside', 'inside']);
 const CAPITALISED = /^(?:\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*|Mc\p{Lu}\p{Ll}+|O'\p{Lu}\p{Ll}+)$/u;
 
 /**
@@ -400,6 +401,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // question's auxiliary ("does Pearl Jam have"). A place the dictionary knows stays out ("London's venues").
     else if (words.length <= 4 && particles.length === 0 && makerFrame(tokens, i, j, possessive, !startsSentence, words.some(nameWord)) && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText, maker: true });
     else if (!article && PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
+    // "going to Nashville", "touring across Europe": after a preposition of motion or extent, only a name the
+    // dictionary knows as a place is one ("credited to Prince" names someone).
+    else if (!article && MOTION_PREPOSITIONS.has(before) && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });
     i = j;
   }
   return out;

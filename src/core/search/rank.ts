@@ -219,6 +219,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // So are the words of a title ("Blue Monday"): they name a row, not a code list's label.
   const mentionWords = new Set([...parsed.mentions.filter((m) => m.adjective !== true).map((m) => m.text), ...parsed.titles].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
   let kindSynonym: { word: string; terms: ReadonlySet<string> } | null = null;
+  let kindThing: string | null = null;
   for (const { qt, df } of ordered) {
     const id = termIds.get(qt.term);
     const from = id === undefined ? 0 : start[id]!;
@@ -247,10 +248,12 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     }
     if (from === to && !qt.phrasal && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface)) literalless.add(qt.surface);
     // "choirs", "orchestras": a plural the catalog does not write, a thesaurus synonym of a table's name, names a kind
-    // of that table's rows.
+    // of that table's rows. Without such a synonym, a plural for a thing that only related words find ("bikes", which
+    // the comments call bicycles) names a kind of the rows of the best table in the answer that keeps kinds.
     if (kindSynonym === null && from === to && !qt.phrasal && !named && /[^s]s$/.test(qt.surface)) {
       const terms = [...related].filter(([, f]) => f === RANKING.thesaurus).map(([t]) => t);
       if (terms.length > 0) kindSynonym = { word: qt.surface, terms: new Set(terms) };
+      else if (kindThing === null && related.size > 0 && !data.lexicon.isPerson(qt.surface) && !data.lexicon.isPlace(qt.surface) && !data.lexicon.isRole(qt.surface)) kindThing = qt.surface;
     }
     for (const [term, factor] of related) {
       const rid = termIds.get(term);
@@ -375,6 +378,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const { word, terms } = kindSynonym;
     ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed);
   }
+  // Not for people, places or roles: those have their own kind lists above.
+  else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity', kindThing, lexical, st, allowed);
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   ranked = addFocusTables(data, ranked, parsed, st, allowed);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
@@ -1054,7 +1059,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
 }
 
 /** Last words of a code list that sorts the rows of the table it qualifies into kinds (`place_type`, `product_category`). */
-const KIND_WORDS: ReadonlySet<string> = new Set(['type', 'kind', 'category', 'class', 'classification']);
+const KIND_WORDS: ReadonlySet<string> = new Set(['type', 'kind', 'category', 'subcategory', 'class', 'classification']);
 
 /** A code list named as a list of kinds (`place_type`, `contacttype`, `link_type`). */
 function isKindList(data: IndexData, d: number): boolean {
@@ -1081,6 +1086,10 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
       if (!e.outgoing || e.to === c || !allowed(e.to) || !isKindList(data, e.to)) continue;
       kinds++;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `kind of ${data.docs[c]!.name}, may hold '${word}'`]);
+      // A kind list within a wider one (`productsubcategory` → `productcategory`): the word may name either level.
+      for (const e2 of data.edges[e.to]!) {
+        if (e2.outgoing && e2.to !== e.to && e2.to !== c && allowed(e2.to) && isKindList(data, e2.to) && st.score[e2.to]! < value * 0.95) boosts.push([e2.to, value * 0.95, `wider kind of ${data.docs[c]!.name}, may hold '${word}'`]);
+      }
     }
     // Only tables that have a kind code list count: a table of places without one (`medium`) leaves room for the next.
     if (kinds > 0) seen++;

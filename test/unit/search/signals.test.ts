@@ -67,6 +67,14 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('Which songs did Dolly Parton write?', lexicon), [{ kind: 'person', text: 'Dolly Parton' }]);
   });
 
+  it('reads a name the dictionary knows as a place after a preposition of motion as a place, and no other name there', () => {
+    assert.deepEqual(findMentions("I'm going to Nashville next month — which studios there are busiest?", lexicon), [{ kind: 'place', text: 'Nashville' }]);
+    assert.deepEqual(findMentions('bands touring across Europe', lexicon), [{ kind: 'place', text: 'Europe' }]);
+    // Someone to whom a thing is credited is no place.
+    assert.deepEqual(findMentions('songs credited to Prince', lexicon), []);
+    assert.deepEqual(findMentions('orders shipped to Ken Sánchez', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
+  });
+
   it('reads the names of well-known people as names even where they are English words, and a name that did something as someone', () => {
     assert.deepEqual(findMentions('Tracks where somebody is featured next to Taylor Swift on the credit line', lexicon), [{ kind: 'person', text: 'Taylor Swift' }]);
     assert.deepEqual(findMentions('I need a list of songs Quincy Jones produced', lexicon), [{ kind: 'person', text: 'Quincy Jones' }]);
@@ -331,6 +339,24 @@ describe('search: proper names in questions', () => {
     assert.ok(kind?.why.includes("kind of artist, may hold 'choirs'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
     // The catalog's own word names no kind.
     assert.ok(!index.search('artists from Estonia', { limit: 6 }).hits.some((h) => h.why.some((w) => w.startsWith('kind of'))));
+  });
+
+  it('reads a plural for a kind of thing the catalog does not write as a label of the kind lists of the best table that has them', () => {
+    // AdventureWorks-shaped: products in subcategories in categories; the word for bicycles is in comments only.
+    const tables = src([
+      { ...table('productcategory', ['productcategoryid', 'name']), comment: 'High-level product categorization.' },
+      { ...table('productsubcategory', ['productsubcategoryid', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory', ['productcategoryid'])]), comment: 'Product subcategories.' },
+      table('product', ['productid', 'name', 'color', 'listprice', 'productsubcategoryid'], [fk(['productsubcategoryid'], 'productsubcategory', ['productsubcategoryid'])]),
+      { ...table('illustration', ['illustrationid', 'diagram']), comment: 'Bicycle assembly diagrams.' },
+      table('productreview', ['productreviewid', 'productid', 'rating', 'comments'], [fk(['productid'], 'product', ['productid'])]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const r = index.search('bikes that come in red', { limit: 5 });
+    const why = (q: string): string => r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n') + `\n(${q})`;
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.productsubcategory')?.why.includes("kind of product, may hold 'bikes'"), why('the kind list of products'));
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.productcategory')?.why.includes("wider kind of product, may hold 'bikes'"), why('and the wider one it belongs to'));
+    // A word the catalog writes itself names no kind.
+    assert.ok(!index.search('products that come in red', { limit: 5 }).hits.some((h) => h.why.some((w) => w.includes('kind of'))));
   });
 
   it('passes over a table of places that has no kind code list for the next one that has', () => {
