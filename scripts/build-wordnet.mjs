@@ -8,7 +8,8 @@
 //   i.e. common English words. They drive the splitting of run-together identifiers such as `salesorderheader`.
 // - concepts: for nouns and verbs, the synsets of the first senses (most frequent first), their direct hypernyms
 //   (unless too general: depth <= 4 from the root), and for verb senses the synsets of their derivationally related
-//   nouns (rent -> rental); common phrasal verbs (`bring_back`) too. Two words that share a concept are synonyms, one is the other's hypernym, or they are
+//   nouns (rent -> rental), and for nouns of a person named for what they do, the nouns of the doing (renter ->
+//   rental, seller -> sale); common phrasal verbs (`bring_back`) too. Two words that share a concept are synonyms, one is the other's hypernym, or they are
 //   co-hyponyms. Synset offsets are renumbered densely and written in base 36 to keep the file small. A word in use
 //   only as an adjective or adverb (`quick`, `daily`, `former`) gets no concepts from its unattested noun or verb
 //   senses, unless that synset is in use under another of its words (`colour` of `color`).
@@ -150,6 +151,27 @@ function under(off, root, guard = 0) {
     const e = nounEntries.get(lemma);
     if (e === undefined || e.tagCnt === 0 || !e.offsets.slice(0, SENSES.n).some((o) => under(o, colorRoot))) continue;
     set.add(key('n', colorRoot));
+  }
+}
+
+// A person named for what they do shares the concept of the doing's noun: `renter` (rent) with `rental`, `borrower`
+// (borrow) with `loan`. The person sense's word-to-word derivation leads to a verb; that verb's derived nouns that are
+// not themselves people are added (not the verb's synonyms, which would make every renter a hirer).
+{
+  const personRootEarly = firstSense('person');
+  for (const [lemma, set] of concepts) {
+    const e = nounEntries.get(lemma);
+    if (e === undefined || !/(?:er|or|ee|ant|ent)$/.test(lemma)) continue;
+    for (const sense of e.offsets.slice(0, SENSES.n).filter((o) => under(o, personRootEarly))) {
+      const synset = data.n.get(sense);
+      const at = synset.words.indexOf(lemma) + 1;
+      for (const p of synset.ptrs) {
+        if (p.sym !== '+' || p.pos !== 'v' || parseInt(p.st.slice(0, 2), 16) !== at) continue;
+        for (const q of data.v.get(p.offset)?.ptrs ?? []) {
+          if (q.sym === '+' && q.pos === 'n' && !under(q.offset, personRootEarly)) set.add(key('n', q.offset));
+        }
+      }
+    }
   }
 }
 

@@ -251,6 +251,17 @@ describe('search: lexicon senses', () => {
     assert.ok(top.includes('public.work') || top.includes('public.l_artist_work'), top.join(', '));
   });
 
+  it('relates a person named for what they do to the noun of the doing, and not to the people who do the same', () => {
+    const lexicon = loadLexicon();
+    const wordnet = (a: string, b: string): boolean => lexicon.concepts(a).some((c) => !isThesaurusConcept(c) && lexicon.concepts(b).includes(c));
+    // renter (rent) → rental; seller (sell) → sale.
+    assert.ok(wordnet('renters', 'rental'), 'renter ~ rental');
+    assert.ok(wordnet('seller', 'sale'), 'seller ~ sale');
+    // The doing's noun, not its other doers: a renter is no hirer, a borrower no lender.
+    assert.equal(wordnet('renter', 'hirer'), false);
+    assert.equal(wordnet('borrower', 'lender'), false);
+  });
+
   it('never merges a thesaurus group with the WordNet concept of the same number', () => {
     const lexicon = loadLexicon();
     const related = (a: string, b: string): boolean => lexicon.concepts(a).some((c) => lexicon.concepts(b).includes(c));
