@@ -400,6 +400,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // New Order"), a name before the plural of what it made ("Shakira songs", "Beatles albums"), the subject of a
     // question's auxiliary ("does Pearl Jam have"). A place the dictionary knows stays out ("London's venues").
     else if (words.length <= 4 && particles.length === 0 && makerFrame(tokens, i, j, possessive, !startsSentence, words.some(nameWord)) && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText, maker: true });
+    // One name the dictionary knows only as a well-known person's ("aliases for Mozart", "symphonies of Beethoven"),
+    // not as a place or an English word: someone.
+    else if (words.length === 1 && !startsSentence && unknown(first) && personName(first) && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText });
     else if (!article && PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
     // "going to Nashville", "touring across Europe": after a preposition of motion or extent, only a name the
     // dictionary knows as a place is one ("credited to Prince" names someone).

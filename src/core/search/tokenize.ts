@@ -357,8 +357,16 @@ export function stem(word: string): string {
   return stemRegular(w);
 }
 
+/**
+ * Singular nouns that end in an `s` the suffix rules would take for a plural, whose plural adds -es: `alias` and
+ * `aliases` both stem to `alias` (otherwise `alia` and `alias`, so "aliases" missed `artist_alias`).
+ */
+const S_SINGULARS: ReadonlySet<string> = new Set(['alias', 'atlas', 'bias', 'canvas', 'lens', 'chaos', 'cosmos', 'ethos', 'pathos']);
+
 function stemRegular(w: string): string {
   if (w.length <= 3 || /\d/.test(w)) return w;
+  if (S_SINGULARS.has(w)) return w;
+  if (w.endsWith('es') && S_SINGULARS.has(w.slice(0, -2))) return w.slice(0, -2);
   let s = w;
   if (s.endsWith('ies') && s.length > 4) s = s.slice(0, -3) + 'y';
   else if (s.endsWith('sses')) s = s.slice(0, -2);

@@ -124,6 +124,10 @@ describe('search: tokeniser', () => {
     assert.equal(stem('rating'), stem('rate'));
     assert.equal(stem('people'), stem('person'));
     assert.notEqual(stem('film'), stem('filling'));
+    // A singular that ends in s, and its -es plural.
+    assert.equal(stem('aliases'), stem('alias'));
+    assert.equal(stem('biases'), stem('bias'));
+    assert.equal(stem('areas'), stem('area'));
   });
 
   it('drops stop words and keeps quoted phrases as value probes', () => {

@@ -67,6 +67,13 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('Which songs did Dolly Parton write?', lexicon), [{ kind: 'person', text: 'Dolly Parton' }]);
   });
 
+  it('reads one name the dictionary knows only as a well-known person\'s as someone, wherever it stands', () => {
+    assert.deepEqual(findMentions('aliases for Mozart', lexicon), [{ kind: 'person', text: 'Mozart' }]);
+    assert.deepEqual(findMentions('symphonies of Beethoven', lexicon), [{ kind: 'person', text: 'Beethoven' }]);
+    // A name that is also a place stays a place after "in".
+    assert.deepEqual(findMentions('venues in Lincoln', lexicon), [{ kind: 'place', text: 'Lincoln' }]);
+  });
+
   it('reads a name the dictionary knows as a place after a preposition of motion as a place, and no other name there', () => {
     assert.deepEqual(findMentions("I'm going to Nashville next month — which studios there are busiest?", lexicon), [{ kind: 'place', text: 'Nashville' }]);
     assert.deepEqual(findMentions('bands touring across Europe', lexicon), [{ kind: 'place', text: 'Europe' }]);
