@@ -529,6 +529,7 @@ const OWNED_NAMES = 0.25;
 /** Columns of a table of accounts, and the share of a people table's strength such a table keeps. */
 const ACCOUNT_COLUMN = /pass(?:word|wd)|last_?login/i;
 const ACCOUNT_PEOPLE = 0.7;
+const ACCOUNT_USERS = 0.4;
 /** Share of a place table's strength kept by a table with no text column of its own. */
 const TEXTLESS_PLACES = 0.5;
 /** Built-in types that never hold words (PostgreSQL, MySQL, SQLite and SQL Server spellings). */
@@ -608,7 +609,9 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
   const people = personNoun ? (personColumn ? 1 : nameColumn ? 0.7 : 0) : personColumn ? 0.35 : ownerNoun && nameColumn ? OWNED_NAMES : 0;
   // A table of accounts (a password, a last login) holds the application's users; a name in a question is more
   // often one of the people the data is about (MusicBrainz' `editor` beside `artist`).
-  const person = table.columns.some((c) => ACCOUNT_COLUMN.test(c.name)) ? people * ACCOUNT_PEOPLE : people;
+  // Accounts that carry their holders' own names (`staff (first_name, last_name, password)`) are people of the data who
+  // also log in; accounts known by a bare name are users, less surely still.
+  const person = table.columns.some((c) => ACCOUNT_COLUMN.test(c.name)) ? people * (personColumn ? ACCOUNT_PEOPLE : ACCOUNT_USERS) : people;
   const places = head.length > 0 && isPlaceNoun(head, lexicon) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
   // Named after a place but with no text of its own (`release_unknown_country (release, date_year, …)`): the names of
   // its places are elsewhere.

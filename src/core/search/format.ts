@@ -17,6 +17,8 @@
  * values or classes of its own; other views and materialized views have no values or classes of people and places,
  * and the frame says which relations are views. v13: of two splits of a run-together name into as many pieces, the one
  * with more of the catalog's words wins (`rate change date`, not `rate changed ate`); colour names carry the concept of
- * `color`.
+ * `color`. v14: a singular that ends in s stems like its -es plural (`alias`, `aliases`); a person named for what
+ * they do shares a concept with the noun of the doing (`renter`, `rental`); accounts known by a bare user name hold
+ * people less surely than accounts with their holders' own names.
  */
-export const INDEX_FORMAT = 13;
+export const INDEX_FORMAT = 14;
