@@ -227,7 +227,14 @@ const roleVerbs = [
     }),
   ),
 ].sort();
-const places = classWords(firstSense('location'));
+const locationRoot = firstSense('location');
+const places = classWords(locationRoot);
+// Of those, the ones whose first sense is something else (`medium`: a means of communication before an environment).
+const placeSet = new Set(places);
+const placesLater = nounIndex
+  .filter((e) => placeSet.has(e.lemma) && !under(e.offsets[0], locationRoot))
+  .map((e) => e.lemma)
+  .sort();
 // Adjectives of a named place: a sense that pertains (`\\` pointer) to a proper noun (an instance, `@i`) that is a kind
 // of location or of land (islands, continents) — `german` (Germany), `british` (Great Britain), `european` (Europe).
 // "German labels" asks for labels in a place.
@@ -278,6 +285,7 @@ const body = [
   `export const WORDNET_LANGUAGE_ADJECTIVES = ${JSON.stringify(languageAdjectives.join(' '))};`,
   '/** Of the person nouns, those whose first sense is not a kind of person (`date`, `type`), space-separated. */',
   `export const WORDNET_PERSONS_LATER = ${JSON.stringify(personsLater.join(' '))};`,
+  `export const WORDNET_PLACES_LATER = ${JSON.stringify(placesLater.join(' '))};`,
   '/** Of the person nouns, those of a role (agent nouns, -ist nouns): `producer`, `lyricist`, space-separated. */',
   `export const WORDNET_ROLE_NOUNS = ${JSON.stringify(roleNouns.join(' '))};`,
   '/** Verbs of the role nouns (`produce` of `producer`, `compose` of `composer`), space-separated. */',

@@ -532,6 +532,8 @@ const ACCOUNT_PEOPLE = 0.7;
 const ACCOUNT_USERS = 0.4;
 /** Share of a place table's strength kept by a table with no text column of its own. */
 const TEXTLESS_PLACES = 0.5;
+/** Share of a place table's strength kept by a table named by a noun whose first sense is no place. */
+const LATER_PLACES = 0.5;
 /** Built-in types that never hold words (PostgreSQL, MySQL, SQLite and SQL Server spellings). */
 const NON_TEXT_TYPE = /^(?:(?:small|big|tiny|medium)?int(?:eger)?\d*|(?:small|big)?serial\d*|number|numeric|decimal|real|float\d*|double(?: precision)?|money|bool(?:ean)?|bit|date(?:time\d*)?|smalldatetime|time(?:stamp)?(?:tz)?|interval|year|uuid|uniqueidentifier|bytea|blob|(?:var)?binary|jsonb?|xml|inet|cidr|macaddr8?|point|line|lseg|box|path|polygon|circle|tsvector|tsquery|oid|geometry|geography)\b/i;
 
@@ -612,7 +614,11 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
   // Accounts that carry their holders' own names (`staff (first_name, last_name, password)`) are people of the data who
   // also log in; accounts known by a bare name are users, less surely still.
   const person = table.columns.some((c) => ACCOUNT_COLUMN.test(c.name)) ? people * (personColumn ? ACCOUNT_PEOPLE : ACCOUNT_USERS) : people;
-  const places = head.length > 0 && isPlaceNoun(head, lexicon) ? 1 : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
+  // A name whose place sense is a later one (`medium`: a means of communication first) holds places less surely,
+  // unless the domain thesaurus puts it among places (`country` with `nation`, `address` with `location`).
+  const placeName = head.length > 0 && isPlaceNoun(head, lexicon);
+  const firstPlace = placeName && (lexicon.isFirstPlace(head) || (THESAURUS_PEERS.get(head) ?? THESAURUS_PEERS.get(lexicon.lemma(head)))?.some((p) => lexicon.isPlace(p)) === true);
+  const places = placeName ? (firstPlace ? 1 : LATER_PLACES) : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
   // Named after a place but with no text of its own (`release_unknown_country (release, date_year, …)`): the names of
   // its places are elsewhere.
   const place = table.columns.some((c) => !fkCols.has(c.name) && mayHoldText(c.dataType)) ? places : places * TEXTLESS_PLACES;

@@ -19,6 +19,7 @@
  * with more of the catalog's words wins (`rate change date`, not `rate changed ate`); colour names carry the concept of
  * `color`. v14: a singular that ends in s stems like its -es plural (`alias`, `aliases`); a person named for what
  * they do shares a concept with the noun of the doing (`renter`, `rental`); accounts known by a bare user name hold
- * people less surely than accounts with their holders' own names.
+ * people less surely than accounts with their holders' own names; a table named by a noun whose first sense is no
+ * place (`medium`) holds places less surely.
  */
 export const INDEX_FORMAT = 14;

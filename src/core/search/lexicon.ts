@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -23,6 +23,8 @@ export interface Lexicon extends Vocabulary {
   isRoleVerb(word: string): boolean;
   /** True when the word (lemmatised) is a common noun for a kind of place: `district`, `cities`, `region`. */
   isPlace(word: string): boolean;
+  /** True when the word's (lemmatised) first sense is a kind of place: `city`, `area`, not `medium`. */
+  isFirstPlace(word: string): boolean;
   /** True when the word is an adjective of a named place: `German`, `Icelandic`, `Texan`. */
   isPlaceAdjective(word: string): boolean;
   /** True when the word is an adjective of a named place that also names a language: `French`, `Japanese`. */
@@ -119,6 +121,7 @@ export function loadLexicon(): Lexicon {
   const personNames = new Set(WORDNET_PERSON_NAMES.split(' '));
   const languageAdjectives = new Set(WORDNET_LANGUAGE_ADJECTIVES.split(' '));
   const personsLater = new Set(WORDNET_PERSONS_LATER.split(' '));
+  const placesLater = new Set(WORDNET_PLACES_LATER.split(' '));
   const roles = new Set(WORDNET_ROLE_NOUNS.split(' '));
   const roleVerbs = new Set(WORDNET_ROLE_VERBS.split(' '));
   const placeNames = new Set(WORDNET_PLACE_NAMES.split(' '));
@@ -160,6 +163,7 @@ export function loadLexicon(): Lexicon {
     isRole: (w) => inClass(roles, w),
     isRoleVerb: (w) => inClass(roleVerbs, w),
     isPlace: (w) => inClass(places, w),
+    isFirstPlace: (w) => lemmaCandidates(w).some((c) => places.has(c) && !placesLater.has(c)),
     isPlaceAdjective: (w) => placeAdjectives.has(w.toLowerCase()),
     isPersonName: (w) => personNames.has(w.toLowerCase()),
     isLanguageAdjective: (w) => languageAdjectives.has(w.toLowerCase()),

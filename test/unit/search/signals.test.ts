@@ -487,6 +487,21 @@ describe('search: proper names in questions', () => {
     assert.ok(holds(catalog([])) < holds(catalog(['note'])), `${holds(catalog([]))} vs ${holds(catalog(['note']))}`);
   });
 
+  it('reads a table named by a noun whose first sense is no place as holding places less surely', () => {
+    const lexicon = loadLexicon();
+    assert.equal(lexicon.isFirstPlace('medium'), false, 'a medium is a means of communication first');
+    assert.equal(lexicon.isFirstPlace('cities'), true);
+    // The same columns under two names: MusicBrainz' `medium` (a disc) beside `area`.
+    const score = (name: string): number =>
+      buildSearchIndex({ tables: src([table(name, ['id', 'name', 'comment']), table('release', ['id', 'name'])]) })
+        .search('releases in Germany', { limit: 5 })
+        .hits.find((h) => h.qualifiedName === `public.${name}`)?.score ?? 0;
+    assert.ok(score('medium') < score('area'), `${score('medium')} vs ${score('area')}`);
+    // A later place sense that the domain thesaurus puts among places keeps its strength (`country` is a nation first).
+    assert.equal(lexicon.isFirstPlace('country'), false);
+    assert.equal(score('country'), score('area'));
+  });
+
   it('does not read an enum column named after a kind of person as a column of people', () => {
     // WordNet: a "star" is also a celebrity, a person. An enum column holds a code, never a name.
     const film = table('film', ['film_id', 'title', column('star', { dataType: 'public.star_rating', enumLabels: ['1', '2', '3'] })]);
