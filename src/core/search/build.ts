@@ -526,7 +526,10 @@ export function cachedConcepts(cache: Map<string, readonly string[]>, lexicon: L
 
 /** How surely a name-holding table of people's things (`artist_credit (name)`) holds those people's names. */
 const OWNED_NAMES = 0.25;
-/** Columns of a table of accounts, and the share of a people table's strength such a table keeps. */
+/**
+ * Columns of a table of accounts, and the share of a people table's strength such a table keeps: with its holders'
+ * own names (staff who log in), or known by a bare user name (the application's users).
+ */
 const ACCOUNT_COLUMN = /pass(?:word|wd)|last_?login/i;
 const ACCOUNT_PEOPLE = 0.7;
 const ACCOUNT_USERS = 0.4;

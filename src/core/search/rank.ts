@@ -1069,7 +1069,9 @@ function isKindList(data: IndexData, d: number): boolean {
 
 /**
  * A noun for a kind of place or person that the catalog does not name ("recording studios in London") is a label of
- * a kind code list: the kind code lists of the best-ranked tables of that class in the answer rise just below them.
+ * a kind code list: the kind code lists of the best-ranked tables of that class in the answer rise just below them,
+ * and so does a wider kind list that one belongs to (`productsubcategory` → `productcategory`). The same holds for a
+ * kind of thing ("bikes"), with any entity table as the class.
  * When no table of the class has a kind list of its own, one may sit behind a junction that gives its rows a role
  * (`person` ← `businessentitycontact` → `contacttype` for "purchasing managers … contacts"): then the junction rises
  * with it.
