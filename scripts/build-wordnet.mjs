@@ -142,6 +142,13 @@ function under(off, root, guard = 0) {
   const s = data.n.get(off);
   return (s?.ptrs ?? []).some((p) => (p.sym === '@' || p.sym === '@i') && p.pos === 'n' && under(p.offset, root, guard + 1));
 }
+const personRoot = firstSense('person');
+// The verb pointers of a noun synset that derive `lemma` itself, word to word (`producer` → produce, not the
+// derivations of its synonyms); a pointer's `st` names the source word (first byte) and the target word (second).
+const verbsOfWord = (synset, lemma) => {
+  const at = synset.words.indexOf(lemma) + 1;
+  return synset.ptrs.filter((p) => p.sym === '+' && p.pos === 'v' && parseInt(p.st.slice(0, 2), 16) === at);
+};
 // Names of colours ("red", "navy", "beige") are values of a colour: each also carries the concept of `color` itself,
 // so a question's "red bikes" reaches a `color` column. WordNet keeps a colour two or more steps under color.n.01
 // (red → chromatic color → color), beyond the direct hypernyms kept above.
@@ -154,23 +161,15 @@ function under(off, root, guard = 0) {
   }
 }
 
-// A person named for what they do shares the concept of the doing's noun: `renter` (rent) with `rental`, `borrower`
-// (borrow) with `loan`. The person sense's word-to-word derivation leads to a verb; that verb's derived nouns that are
+// A person named for what they do shares the concept of the doing's noun: `renter` (rent) with `rental`, `seller`
+// (sell) with `sale`. The person sense's word-to-word derivation leads to a verb; that verb's derived nouns that are
 // not themselves people are added (not the verb's synonyms, which would make every renter a hirer).
-{
-  const personRootEarly = firstSense('person');
-  for (const [lemma, set] of concepts) {
-    const e = nounEntries.get(lemma);
-    if (e === undefined || !/(?:er|or|ee|ant|ent)$/.test(lemma)) continue;
-    for (const sense of e.offsets.slice(0, SENSES.n).filter((o) => under(o, personRootEarly))) {
-      const synset = data.n.get(sense);
-      const at = synset.words.indexOf(lemma) + 1;
-      for (const p of synset.ptrs) {
-        if (p.sym !== '+' || p.pos !== 'v' || parseInt(p.st.slice(0, 2), 16) !== at) continue;
-        for (const q of data.v.get(p.offset)?.ptrs ?? []) {
-          if (q.sym === '+' && q.pos === 'n' && !under(q.offset, personRootEarly)) set.add(key('n', q.offset));
-        }
-      }
+for (const [lemma, set] of concepts) {
+  const e = nounEntries.get(lemma);
+  if (e === undefined || !/(?:er|or|ee|ant|ent)$/.test(lemma)) continue;
+  for (const sense of e.offsets.slice(0, SENSES.n).filter((o) => under(o, personRoot))) {
+    for (const p of verbsOfWord(data.n.get(sense), lemma)) {
+      for (const q of data.v.get(p.offset)?.ptrs ?? []) if (q.sym === '+' && q.pos === 'n' && !under(q.offset, personRoot)) set.add(key('n', q.offset));
     }
   }
 }
@@ -192,14 +191,18 @@ const classWords = (root) =>
     .filter((e) => e.tagCnt > 0 && /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => under(o, root)))
     .map((e) => e.lemma)
     .sort();
-const personRoot = firstSense('person');
+// Of the words of a class, the ones whose first sense is something else.
+const laterSense = (classList, root) => {
+  const members = new Set(classList);
+  return nounIndex
+    .filter((e) => members.has(e.lemma) && !under(e.offsets[0], root))
+    .map((e) => e.lemma)
+    .sort();
+};
 const persons = classWords(personRoot);
-// Of those, the ones whose first sense is something else (`date`: a day before a participant in one; `type`).
 const personSet = new Set(persons);
-const personsLater = nounIndex
-  .filter((e) => personSet.has(e.lemma) && !under(e.offsets[0], personRoot))
-  .map((e) => e.lemma)
-  .sort();
+// `date`: a day before a participant in one; `type`.
+const personsLater = laterSense(persons, personRoot);
 // Of those, the nouns of a role someone plays (an agent noun: `producer` of produce, `drummer`, `conductor`, `manager`;
 // or one of the -ist nouns, `lyricist`, `guitarist`): a person noun with an agentive ending whose first person sense
 // is derived from a verb. "Which producers" asks for people in a role towards something, not for a kind of person.
@@ -218,10 +221,7 @@ const roleNouns = nounIndex
 const roleVerbs = [
   ...new Set(
     roleNouns.flatMap((lemma) => {
-      const synset = data.n.get(personSense(nounEntries.get(lemma)));
-      const at = synset.words.indexOf(lemma) + 1;
-      return synset.ptrs
-        .filter((p) => p.sym === '+' && p.pos === 'v' && parseInt(p.st.slice(0, 2), 16) === at)
+      return verbsOfWord(data.n.get(personSense(nounEntries.get(lemma))), lemma)
         .map((p) => data.v.get(p.offset)?.words[parseInt(p.st.slice(2), 16) - 1])
         .filter((w) => w !== undefined && /^[a-z]+$/.test(w));
     }),
@@ -229,12 +229,8 @@ const roleVerbs = [
 ].sort();
 const locationRoot = firstSense('location');
 const places = classWords(locationRoot);
-// Of those, the ones whose first sense is something else (`medium`: a means of communication before an environment).
-const placeSet = new Set(places);
-const placesLater = nounIndex
-  .filter((e) => placeSet.has(e.lemma) && !under(e.offsets[0], locationRoot))
-  .map((e) => e.lemma)
-  .sort();
+// `medium`: a means of communication before an environment.
+const placesLater = laterSense(places, locationRoot);
 // Adjectives of a named place: a sense that pertains (`\\` pointer) to a proper noun (an instance, `@i`) that is a kind
 // of location or of land (islands, continents) — `german` (Germany), `british` (Great Britain), `european` (Europe).
 // "German labels" asks for labels in a place.
@@ -285,6 +281,7 @@ const body = [
   `export const WORDNET_LANGUAGE_ADJECTIVES = ${JSON.stringify(languageAdjectives.join(' '))};`,
   '/** Of the person nouns, those whose first sense is not a kind of person (`date`, `type`), space-separated. */',
   `export const WORDNET_PERSONS_LATER = ${JSON.stringify(personsLater.join(' '))};`,
+  '/** Of the place nouns, those whose first sense is not a kind of place (`medium`, `country`), space-separated. */',
   `export const WORDNET_PLACES_LATER = ${JSON.stringify(placesLater.join(' '))};`,
   '/** Of the person nouns, those of a role (agent nouns, -ist nouns): `producer`, `lyricist`, space-separated. */',
   `export const WORDNET_ROLE_NOUNS = ${JSON.stringify(roleNouns.join(' '))};`,

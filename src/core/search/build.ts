@@ -619,9 +619,8 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
   const person = table.columns.some((c) => ACCOUNT_COLUMN.test(c.name)) ? people * (personColumn ? ACCOUNT_PEOPLE : ACCOUNT_USERS) : people;
   // A name whose place sense is a later one (`medium`: a means of communication first) holds places less surely,
   // unless the domain thesaurus puts it among places (`country` with `nation`, `address` with `location`).
-  const placeName = head.length > 0 && isPlaceNoun(head, lexicon);
-  const firstPlace = placeName && (lexicon.isFirstPlace(head) || (THESAURUS_PEERS.get(head) ?? THESAURUS_PEERS.get(lexicon.lemma(head)))?.some((p) => lexicon.isPlace(p)) === true);
-  const places = placeName ? (firstPlace ? 1 : LATER_PLACES) : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
+  const placeName = head.length > 0 ? placeNoun(head, lexicon) : 0;
+  const places = placeName > 0 ? placeName : placeColumns === 0 ? 0 : Math.min(0.8, 0.4 + 0.2 * placeColumns);
   // Named after a place but with no text of its own (`release_unknown_country (release, date_year, …)`): the names of
   // its places are elsewhere.
   const place = table.columns.some((c) => !fkCols.has(c.name) && mayHoldText(c.dataType)) ? places : places * TEXTLESS_PLACES;
@@ -636,14 +635,16 @@ const THESAURUS_PEERS: ReadonlyMap<string, readonly string[]> = (() => {
 })();
 
 /**
- * A noun naming a kind of place. A word of a thesaurus group keeps a place sense only when another word of its group
- * has one too: `track` is a song there (with song, tune, recording), not WordNet's path or racecourse; `place` stays
- * a place (with venue, premises).
+ * How surely a noun names a kind of place: 0 when it does not, LATER_PLACES when its place sense is a later one, 1
+ * otherwise. A word of a thesaurus group keeps a place sense only when another word of its group has one too: `track`
+ * is a song there (with song, tune, recording), not WordNet's path or racecourse; `place` stays a place (with venue,
+ * premises), and so does `country` (with nation), though a politically organised people comes first in WordNet.
  */
-function isPlaceNoun(word: string, lexicon: Lexicon): boolean {
-  if (!lexicon.isPlace(word)) return false;
+function placeNoun(word: string, lexicon: Lexicon): number {
+  if (!lexicon.isPlace(word)) return 0;
   const peers = THESAURUS_PEERS.get(word) ?? THESAURUS_PEERS.get(lexicon.lemma(word));
-  return peers === undefined || peers.some((p) => lexicon.isPlace(p));
+  if (peers === undefined) return lexicon.isFirstPlace(word) ? 1 : LATER_PLACES;
+  return peers.some((p) => lexicon.isPlace(p)) ? 1 : 0;
 }
 
 /** Entity and metric words keyed by `source\0schema.table` (or `\0schema.table` / `\0table` when unscoped). */
