@@ -374,6 +374,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const word = nouns.find((w) => !isCatalogTerm(data, w) && !(roleDone && w === role));
     if (word !== undefined) ranked = addKindLookups(data, ranked, limit, (d) => strength[d]! > 0, word, lexical, st, allowed);
   }
+  // The rows asked for first: a kind of them ("which choirs") is a label of their kind list, below.
+  ranked = addFocusTables(data, ranked, parsed, st, allowed);
   if (kindSynonym !== null) {
     const { word, terms } = kindSynonym;
     ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed);
@@ -381,7 +383,6 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Not for people, places or roles: those have their own kind lists above.
   else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity', kindThing, lexical, st, allowed);
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
-  ranked = addFocusTables(data, ranked, parsed, st, allowed);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
 
   const top = ranked[0];
@@ -1225,12 +1226,22 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
   for (const word of parsed.focus) {
     const t = stem(word);
     const id = termIds.get(t);
-    if (id === undefined) continue;
-    for (let i = start[id]!; i < start[id + 1]!; i++) {
-      const d = doc[i]!;
+    if (id !== undefined) {
+      for (let i = start[id]!; i < start[id + 1]!; i++) {
+        const d = doc[i]!;
+        const dd = data.docs[d]!;
+        if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameStems.length !== 1 || dd.nameStems[0] !== t || st.score[d]! >= value) continue;
+        boosts.push([d, value, `the rows asked for ('${word}')`]);
+      }
+      continue;
+    }
+    // A noun the catalog never writes ("which choirs", "what festivals"): the candidate named by a thesaurus synonym.
+    const synonyms = new Set(cachedConcepts(data.conceptCache, data.lexicon, word).filter(isThesaurusConcept));
+    if (synonyms.size === 0) continue;
+    for (const d of ranked) {
       const dd = data.docs[d]!;
-      if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameStems.length !== 1 || dd.nameStems[0] !== t || st.score[d]! >= value) continue;
-      boosts.push([d, value, `the rows asked for ('${word}')`]);
+      if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameWords.length !== 1 || st.score[d]! >= value) continue;
+      if (cachedConcepts(data.conceptCache, data.lexicon, dd.nameWords[0]!).some((c) => synonyms.has(c))) boosts.push([d, value, `the rows asked for ('${word}', as ${dd.name})`]);
     }
   }
   return applyRaises(data, ranked, boosts, st);

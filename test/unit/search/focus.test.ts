@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { buildSearchIndex } from '../../../src/core/search/index';
+import { catalogBuilders, fk, names, src } from './builders';
+
+const { table } = catalogBuilders((name) => (/id$|_id$|year|count/.test(name) ? 'integer' : 'text'));
+
+describe('search: the rows asked for by a synonym', () => {
+  it('raises the table a thesaurus synonym of the asked-for noun names, and then its kind list', () => {
+    const tables = src([
+      table('area', ['id', 'name', 'type', 'begin_date_year'], [fk(['type'], 'area_type')]),
+      table('area_type', ['id', 'name', 'description']),
+      table('place', ['id', 'name', 'address', 'area', 'coordinates'], [fk(['area'], 'area')]),
+      table('country_area', ['area'], [fk(['area'], 'area')]),
+      table('editor', ['id', 'name', 'email', 'area', 'birth_date'], [fk(['area'], 'area')]),
+      table('artist', ['id', 'name', 'sort_name', 'type', 'begin_date_year'], [fk(['type'], 'artist_type')]),
+      table('artist_type', ['id', 'name', 'description']),
+      table('artist_area', ['artist', 'area', 'country_code'], [fk(['artist'], 'artist'), fk(['area'], 'area')]),
+      table('release', ['id', 'name', 'barcode']),
+      table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release'), fk(['country'], 'country_area')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const hits = index.search('Which choirs are from Norway?', { limit: 6 }).hits;
+    const show = hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n');
+    const rank = hits.findIndex((h) => h.qualifiedName === 'public.artist');
+    assert.ok(rank >= 0 && rank < 3, show);
+    assert.ok(hits[rank]!.why.includes("the rows asked for ('choirs', as artist)"), show);
+    assert.ok(names(hits).includes('artist_type'), show);
+    // Without the question word the synonym asks for nothing.
+    const plain = index.search('choirs are from Norway', { limit: 6 }).hits;
+    assert.ok(!plain.some((h) => h.why.some((w) => w.startsWith('the rows asked for'))), plain.map((h) => h.qualifiedName).join(', '));
+  });
+});
