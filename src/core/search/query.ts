@@ -239,10 +239,13 @@ export function properWords(text: string): Set<string> {
  */
 function capitalTokens(text: string): Array<{ token: string; bare: string; capitalised: boolean }> {
   const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  const starts = (i: number): boolean => i === 0 || /^[.?!:;"“(—–-]$/.test(tokens[i - 1]!);
+  const titleCase = (i: number): boolean => i >= 0 && i < tokens.length && !starts(i) && CAPITALISED.test(tokens[i]!.replace(/['’]s$/, ''));
   return tokens.map((token, i) => {
-    const startsSentence = i === 0 || /^[.?!:;"“(—–-]$/.test(tokens[i - 1]!);
     const bare = token.replace(/['’]s$/, '');
-    return { token, bare, capitalised: !startsSentence && CAPITALISED.test(bare) };
+    // A word in capitals next to a title-case one is part of the same name ("OK Computer", "BBC Radio").
+    const capitals = /^\p{Lu}{2,5}$/u.test(bare) && (titleCase(i + 1) || titleCase(i - 1));
+    return { token, bare, capitalised: !starts(i) && (CAPITALISED.test(bare) || capitals) };
   });
 }
 

@@ -268,6 +268,9 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(titles("what's the song code (ISWC) for Yesterday"), ['Yesterday']);
     assert.deepEqual(titles("what's on the B-side of Blue Monday"), ['Blue Monday']);
     assert.deepEqual(titles('the catalogue number of Kind of Blue'), ['Kind of Blue']);
+    // A word in capitals belongs to the title beside it; alone it is an abbreviation.
+    assert.deepEqual(titles("all the pressings of Radiohead's OK Computer"), ['OK Computer']);
+    assert.deepEqual(titles('how many CD releases came out in 1999'), []);
     // A person or a place is not a title; a capital at the start of a sentence marks nothing.
     assert.deepEqual(titles("Who did the string arrangements on Björk's Homogenic?"), ['Homogenic']);
     assert.deepEqual(titles('Which choirs are from Norway?'), []);
