@@ -7,7 +7,7 @@
  */
 import { BM25F, cachedConcepts, cachedTerms, isMirror, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
-import { isThesaurusConcept } from './lexicon';
+import { isThesaurusConcept, lemmaCandidates } from './lexicon';
 import { parseQuery, type Mention, type ParsedQuery } from './query';
 import { stem, textTerms } from './tokenize';
 import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
@@ -240,7 +240,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A word written with a capital inside a sentence is part of a name ("Kind of Blue", "Abbey Road"): its
     // dictionary senses say nothing about the catalog, only its letters may (a literal match above).
     const named = parsed.properWords.has(qt.surface);
-    for (const concept of named || qt.part === true ? [] : cachedConcepts(data.conceptCache, data.lexicon, qt.surface)) {
+    // A word that frames the request ("can you help", "trying to figure out") means nothing about the catalog beyond
+    // its letters.
+    const framing = isFraming(qt.surface);
+    for (const concept of named || framing || qt.part === true ? [] : cachedConcepts(data.conceptCache, data.lexicon, qt.surface)) {
       const words = data.conceptTerms.get(concept);
       if (words === undefined) continue;
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
@@ -296,7 +299,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Name coverage and graph signals on the strongest candidates only.
   let ranked = topCandidates(data, st, RANKING.candidates);
   const queryTerms = new Set(parsed.terms.map((t) => t.term));
-  const queryConcepts = new Set(parsed.terms.flatMap((t) => (parsed.properWords.has(t.surface) || t.part === true ? [] : cachedConcepts(data.conceptCache, data.lexicon, t.surface))));
+  const queryConcepts = new Set(parsed.terms.flatMap((t) => (parsed.properWords.has(t.surface) || t.part === true || isFraming(t.surface) ? [] : cachedConcepts(data.conceptCache, data.lexicon, t.surface))));
   const maxDegreeLog = Math.max(1, Math.log2(1 + data.maxDegree));
   // An auxiliary table (raw imports, aliases, redirects, annotations…) whose marking word the question does not use.
   const unaskedMemo = new Map<number, boolean>();
@@ -705,6 +708,15 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
     st.score[d] = b.value;
     pushExtra(st, d, { weight: add, text: b.text, show: 1.1 });
   }
+}
+
+/** Words that frame a request or a conversation ("can you help", "I'm trying to figure out", "just curious"). */
+const FRAMING_WORDS: ReadonlySet<string> = new Set(
+  'hey hi hello thanks thank help try figure wonder curious check pull mind remember happen swear guess bet sure okay ok quick question ask wondering interested'.split(' '),
+);
+
+function isFraming(word: string): boolean {
+  return lemmaCandidates(word).some((w) => FRAMING_WORDS.has(w));
 }
 
 /** Words that ask for a count or a listing, or qualify which rows count ("distinct artists"): never a stored value. */
@@ -1514,7 +1526,7 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
       if (role !== undefined) [text, weight] = [`referenced as '${role.word}' by ${role.via}`, 1.4];
     }
     for (const c of [...cols, ...commentCols]) colWeight.set(c, (colWeight.get(c) ?? 0) + weight);
-    if (text === null && qt.part !== true) {
+    if (text === null && qt.part !== true && !isFraming(w)) {
       const qc = new Set(conceptsOf(w));
       const lemma = data.lexicon.lemma(w);
       if (qc.size === 0) continue;

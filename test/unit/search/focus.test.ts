@@ -30,3 +30,21 @@ describe('search: the rows asked for by a synonym', () => {
     assert.ok(!plain.some((h) => h.why.some((w) => w.startsWith('the rows asked for'))), plain.map((h) => h.qualifiedName).join(', '));
   });
 });
+
+describe('search: words that frame a request', () => {
+  it('matches "help" or "trying" only by their letters, not through related words', () => {
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('work', ['id', 'name', 'iswc']),
+      table('effort', ['id', 'name', 'hours']),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const hits = index.search("Hey, I'm trying to figure out which artists exist - can you help?", { limit: 5 }).hits;
+    const why = hits.flatMap((h) => h.why);
+    assert.ok(names(hits).includes('artist'), names(hits).join(', '));
+    assert.ok(!why.some((w) => /related word (help|trying|try|figure)→/.test(w)), why.join('; '));
+    // Spelt out in the catalog, the word still matches.
+    const help = buildSearchIndex({ tables: src([table('help_topic', ['id', 'name', 'description']), table('artist', ['id', 'name'])]) });
+    assert.equal(help.search('can you help me with the topics', { limit: 3 }).hits[0]?.qualifiedName, 'public.help_topic');
+  });
+});
