@@ -341,8 +341,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   for (const d of st.touched) if (st.score[d]! > 0) evidence.add(d);
   addNeighbours(data, ranked, queryTerms, queryConcepts, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
-  if (unmatched.length > 0) {
-    addValueLookups(data, ranked, unmatched, st, allowed);
+  // "longest", "most": a measure of the rows, not a label stored in a code list.
+  const valueWords = unmatched.filter((w) => !isMeasureWord(data, w));
+  if (valueWords.length > 0) {
+    addValueLookups(data, ranked, valueWords, st, allowed);
     ranked = topCandidates(data, st, RANKING.candidates);
   }
   const modifierLinks = literalless.size > 0 ? addModifierLookups(data, ranked, parsed, literalless, new Set(unmatched), st, allowed) : [];
@@ -725,6 +727,20 @@ const QUANTIFIERS: ReadonlySet<string> = new Set(
 );
 
 /**
+ * A word that measures or picks rows rather than naming a stored label: a quantifier, or the superlative of a known
+ * word that is no word of its own (`busiest` of busy, `biggest` of big; not `interest` or `forest`).
+ */
+function isMeasureWord(data: IndexData, word: string): boolean {
+  if (QUANTIFIERS.has(word)) return true;
+  if (!/^[a-z]{3,}est$/.test(word) || data.lexicon.has(word)) return false;
+  const base = word.slice(0, -3);
+  const bases = [base, `${base}e`];
+  if (base.at(-1) === base.at(-2)) bases.push(base.slice(0, -1)); // big → biggest
+  if (base.endsWith('i')) bases.push(`${base.slice(0, -1)}y`); // busy → busiest
+  return bases.some((b) => b.length >= 2 && data.lexicon.has(b));
+}
+
+/**
  * A value word before a noun ("bootleg albums", "vinyl LPs", "jazz combos"): the noun names a table among the
  * candidates (literally or through a thesaurus synonym), and the word is a value of one of that table's code lists, so
  * its lookups — referenced directly or behind a junction (`release_group` → `…_secondary_type_join` → `…_type`) — rise
@@ -746,7 +762,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
   for (let i = 0; i < terms.length; i++) {
     const v = terms[i]!;
     // A verb form ("rented films", "remastered albums") says what happened to the rows, not which kind they are.
-    if (!values.has(v.surface) || v.position === undefined || QUANTIFIERS.has(v.surface) || /^.{3,}(?:ed|ing)$/.test(v.surface)) continue;
+    if (!values.has(v.surface) || v.position === undefined || isMeasureWord(data, v.surface) || /^.{3,}(?:ed|ing)$/.test(v.surface)) continue;
     // The head: the next word that the catalog knows, literally or through a related word, with nothing but
     // further unknown words in between ("female solo artist"); a stop word ends the phrase ("refers to …").
     let head: (typeof terms)[number] | undefined;

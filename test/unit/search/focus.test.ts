@@ -48,3 +48,21 @@ describe('search: words that frame a request', () => {
     assert.equal(help.search('can you help me with the topics', { limit: 3 }).hits[0]?.qualifiedName, 'public.help_topic');
   });
 });
+
+describe('search: words that measure the rows', () => {
+  it('does not take a superlative or a quantifier for a label a code list may hold', () => {
+    const tables = src([
+      table('vendor', ['id', 'name', 'credit_rating']),
+      table('unit_measure', ['id', 'code', 'name']),
+      table('product_vendor', ['product_id', 'vendor_id', 'average_lead_time', 'unit_measure_code'], [fk(['vendor_id'], 'vendor'), fk(['unit_measure_code'], 'unit_measure')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    for (const q of ['vendor with the longest average lead time', 'the busiest vendor by average lead time', 'the biggest vendor by average lead time']) {
+      const why = index.search(q, { limit: 5 }).hits.flatMap((h) => h.why);
+      assert.ok(!why.some((w) => /may hold '(longest|busiest|biggest)'/.test(w)), `${q}: ${why.join('; ')}`);
+    }
+    // A word that is no measure may still be a label.
+    const why = index.search('vendor with the dozen average lead time', { limit: 5 }).hits.flatMap((h) => h.why);
+    assert.ok(why.some((w) => w.includes("may hold 'dozen'")), why.join('; '));
+  });
+});
