@@ -4,7 +4,7 @@
  */
 import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
 
-/** Weight of the implied words `year` and `date` when the question names a year or a decade. */
+/** Weight of the implied words `year` and `date` when the question names a year or a decade, and of `language`. */
 const DATE_WEIGHT = 0.7;
 
 export interface QueryTerm {
@@ -18,6 +18,8 @@ export interface QueryTerm {
   readonly position?: number;
   /** A phrasal verb added beside its words: it counts only where related catalog words match it. */
   readonly phrasal?: true;
+  /** A word the question implies but does not write (`year` of "in 1985", `language` of "in Spanish"). */
+  readonly implied?: true;
   /**
    * A piece of a run-together word ("set" of "setlist"): its letters may match the catalog, but its dictionary senses
    * are not the word's meaning, so it brings no related words.
@@ -122,8 +124,15 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
       const t = stem(w);
       if (seen.has(t)) continue;
       seen.add(t);
-      terms.push({ term: t, surface: w, weight: DATE_WEIGHT });
+      terms.push({ term: t, surface: w, weight: DATE_WEIGHT, implied: true });
     }
+  }
+
+  // A language named by its adjective ("the French description", "lyrics in Spanish", "songs sung in German") asks for
+  // the table of languages: the implied word `language`, as for a year.
+  if (words.some((_, i) => speaksLanguage(words, i, common)) && !seen.has(stem('language'))) {
+    seen.add(stem('language'));
+    terms.push({ term: stem('language'), surface: 'language', weight: DATE_WEIGHT, implied: true });
   }
 
   const probes = new Set<string>(quoted);
@@ -187,6 +196,19 @@ function phrasePositions(text: string): number[] {
 const LANGUAGE_CONTEXT: ReadonlySet<string> = new Set(
   'language languages lyrics lyric description descriptions text texts title titles subtitle subtitles caption captions translation translations name names script wording words version versions dub dubbing audio speaker speakers'.split(' '),
 );
+
+/**
+ * Whether words[i] is a language's adjective used for the language: before or after words about language and text
+ * ("French description", "lyrics in Spanish"), or as a noun ("sung in German", "in Japanese?").
+ */
+function speaksLanguage(words: readonly string[], i: number, common: Vocabulary): boolean {
+  const w = words[i]!;
+  if (!/^\p{Lu}/u.test(w) || common.isLanguageAdjective?.(w) !== true) return false;
+  const around = [...words.slice(Math.max(0, i - 2), i), ...words.slice(i + 1, i + 3)].map((x) => x.toLowerCase());
+  if (around.some((x) => LANGUAGE_CONTEXT.has(x))) return true;
+  const next = words[i + 1]?.toLowerCase();
+  return i > 0 && words[i - 1]!.toLowerCase() === 'in' && (next === undefined || STOP_WORDS.has(next));
+}
 
 /** Irregular plurals the base-form table also holds: nouns, not verbs. */
 const IRREGULAR_PLURALS: ReadonlySet<string> = new Set(['people', 'persons', 'children', 'men', 'women']);

@@ -758,7 +758,8 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
     if (prev === undefined || prev.value < value) boosts.set(d, { value, text });
   };
   const terms = parsed.terms;
-  const queryTerms = new Set(terms.map((t) => t.term));
+  // Only words the question writes name a code list ("by race"); an implied `language` or `year` does not.
+  const queryTerms = new Set(terms.filter((t) => t.implied !== true).map((t) => t.term));
   for (let i = 0; i < terms.length; i++) {
     const v = terms[i]!;
     // A verb form ("rented films", "remastered albums") says what happened to the rows, not which kind they are.

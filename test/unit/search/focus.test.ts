@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { buildSearchIndex } from '../../../src/core/search/index';
+import { buildSearchIndex, loadLexicon } from '../../../src/core/search/index';
+import { parseQuery } from '../../../src/core/search/query';
 import { catalogBuilders, fk, names, src } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|year|count/.test(name) ? 'integer' : 'text'));
@@ -64,5 +65,37 @@ describe('search: words that measure the rows', () => {
     // A word that is no measure may still be a label.
     const why = index.search('vendor with the dozen average lead time', { limit: 5 }).hits.flatMap((h) => h.why);
     assert.ok(why.some((w) => w.includes("may hold 'dozen'")), why.join('; '));
+  });
+});
+
+describe('search: a language named by its adjective', () => {
+  it('implies the word language where the adjective speaks of text or stands for the language', () => {
+    const lexicon = loadLexicon();
+    const implied = (q: string): boolean => parseQuery(q, lexicon).terms.some((t) => t.surface === 'language' && t.implied === true);
+    assert.equal(implied("what's the French catalogue description for the Mountain-100?"), true);
+    assert.equal(implied('works with Spanish lyrics'), true);
+    assert.equal(implied('official releases in Japanese'), true);
+    assert.equal(implied('Which German labels put out the most albums?'), false);
+    assert.equal(implied('artists from Iceland'), false);
+  });
+
+  it('brings the table of languages that only its comment names, and leaves the code lists of the noun to the modifier', () => {
+    const tables = src([
+      table('product_model', ['id', 'name', 'catalog_description']),
+      table('product_description', ['id', 'description']),
+      { ...table('culture', ['id', 'name']), comment: 'Lookup table containing the languages in which some data is stored.' },
+      table('product_model_description_culture', ['product_model_id', 'product_description_id', 'culture_id'], [fk(['product_model_id'], 'product_model'), fk(['product_description_id'], 'product_description'), fk(['culture_id'], 'culture')]),
+      table('location', ['id', 'name', 'cost_rate']),
+      table('inventory', ['product_id', 'location_id', 'shelf', 'bin'], [fk(['location_id'], 'location')]),
+    ]);
+    const hits = buildSearchIndex({ tables }).search("Quick one - what's the French catalogue description for the Mountain-100?", { limit: 5 }).hits;
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.culture')?.why.includes("comment mentions 'language'"), hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    const music = src([
+      table('language', ['id', 'name', 'iso_code']),
+      table('release_status', ['id', 'name', 'description']),
+      table('release', ['id', 'name', 'barcode', 'language', 'status'], [fk(['language'], 'language'), fk(['status'], 'release_status')]),
+    ]);
+    const why = buildSearchIndex({ tables: music }).search('official releases in Japanese', { limit: 3 }).hits.find((h) => h.qualifiedName === 'public.release_status')?.why ?? [];
+    assert.ok(why.some((w) => w.includes("may hold 'official releases'")), why.join('; '));
   });
 });
