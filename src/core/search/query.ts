@@ -4,8 +4,8 @@
  */
 import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
 
-/** Weight of the implied words `year` and `date` when the question names a year or a decade, and of `language`. */
-const DATE_WEIGHT = 0.7;
+/** Weight of an implied word: `year` and `date` of a year or a decade, `language` of a language's adjective. */
+const IMPLIED_WEIGHT = 0.7;
 
 export interface QueryTerm {
   /** Stemmed index term. */
@@ -124,7 +124,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
       const t = stem(w);
       if (seen.has(t)) continue;
       seen.add(t);
-      terms.push({ term: t, surface: w, weight: DATE_WEIGHT, implied: true });
+      terms.push({ term: t, surface: w, weight: IMPLIED_WEIGHT, implied: true });
     }
   }
 
@@ -132,7 +132,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   // the table of languages: the implied word `language`, as for a year.
   if (words.some((_, i) => speaksLanguage(words, i, common)) && !seen.has(stem('language'))) {
     seen.add(stem('language'));
-    terms.push({ term: stem('language'), surface: 'language', weight: DATE_WEIGHT, implied: true });
+    terms.push({ term: stem('language'), surface: 'language', weight: IMPLIED_WEIGHT, implied: true });
   }
 
   const probes = new Set<string>(quoted);

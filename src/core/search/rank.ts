@@ -717,6 +717,7 @@ const FRAMING_WORDS: ReadonlySet<string> = new Set(
   'hey hi hello thanks thank help try figure wonder curious check pull mind remember happen swear guess bet sure okay ok quick question ask wondering interested'.split(' '),
 );
 
+/** Whether the word (any of its candidate lemmas: `trying` → `try`) frames the request. */
 function isFraming(word: string): boolean {
   return lemmaCandidates(word).some((w) => FRAMING_WORDS.has(w));
 }
@@ -1243,6 +1244,8 @@ function applyRaises(data: IndexData, ranked: number[], boosts: Array<[number, n
  * The rows a question asks for ("which artists …", "what labels …", "how many customers …") come from the table named
  * by that noun, even when tables that share more of the question's words outrank it (`artist_release` for "which
  * artists … releases"): a table whose whole name is the asked-for noun rises to the score of the `focusRank`-th hit.
+ * A noun the catalog never writes ("which choirs") asks for the rows of a candidate whose one-word name is a thesaurus
+ * synonym of it (`artist`).
  */
 function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number[] {
   if (parsed.focus.length === 0 || ranked.length === 0) return ranked;
