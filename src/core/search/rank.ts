@@ -240,10 +240,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A word written with a capital inside a sentence is part of a name ("Kind of Blue", "Abbey Road"): its
     // dictionary senses say nothing about the catalog, only its letters may (a literal match above).
     const named = parsed.properWords.has(qt.surface);
-    // A word that frames the request ("can you help", "trying to figure out") means nothing about the catalog beyond
-    // its letters.
-    const framing = isFraming(qt.surface);
-    for (const concept of named || framing || qt.part === true ? [] : cachedConcepts(data.conceptCache, data.lexicon, qt.surface)) {
+    for (const concept of wordConcepts(data, parsed, qt)) {
       const words = data.conceptTerms.get(concept);
       if (words === undefined) continue;
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
@@ -299,7 +296,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Name coverage and graph signals on the strongest candidates only.
   let ranked = topCandidates(data, st, RANKING.candidates);
   const queryTerms = new Set(parsed.terms.map((t) => t.term));
-  const queryConcepts = new Set(parsed.terms.flatMap((t) => (parsed.properWords.has(t.surface) || t.part === true || isFraming(t.surface) ? [] : cachedConcepts(data.conceptCache, data.lexicon, t.surface))));
+  const queryConcepts = new Set(parsed.terms.flatMap((t) => wordConcepts(data, parsed, t)));
   const maxDegreeLog = Math.max(1, Math.log2(1 + data.maxDegree));
   // An auxiliary table (raw imports, aliases, redirects, annotations…) whose marking word the question does not use.
   const unaskedMemo = new Map<number, boolean>();
@@ -717,6 +714,24 @@ const FRAMING_WORDS: ReadonlySet<string> = new Set(
   'hey hi hello thanks thank help try figure wonder curious check pull mind remember happen swear guess bet sure okay ok quick question ask wondering interested'.split(' '),
 );
 
+/**
+ * The dictionary concepts a question word brings: none for a word of a name ("Kind of Blue", "Abbey Road": only its
+ * letters may match), a piece of a run-together word, or a word that frames the request ("can you help").
+ */
+function wordConcepts(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['terms'][number]): readonly string[] {
+  return parsed.properWords.has(t.surface) || t.part === true || isFraming(t.surface) ? [] : cachedConcepts(data.conceptCache, data.lexicon, t.surface);
+}
+
+/** The thesaurus concepts of a noun: what a table's name shares with it when a synonym names the table. */
+function thesaurusConcepts(data: IndexData, word: string): Set<string> {
+  return new Set(cachedConcepts(data.conceptCache, data.lexicon, word).filter(isThesaurusConcept));
+}
+
+/** Whether each word of the table's name is the noun (its stem `term`) or a thesaurus synonym of it. */
+function namedByNoun(data: IndexData, doc: DocData, term: string, synonyms: ReadonlySet<string>): boolean {
+  return doc.nameStems.every((w, k) => w === term || cachedConcepts(data.conceptCache, data.lexicon, doc.nameWords[k]!).some((c) => synonyms.has(c)));
+}
+
 /** Whether the word (any of its candidate lemmas: `trying` → `try`) frames the request. */
 function isFraming(word: string): boolean {
   return lemmaCandidates(word).some((w) => FRAMING_WORDS.has(w));
@@ -781,7 +796,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
       break;
     }
     if (head === undefined) continue;
-    const synonyms = new Set(cachedConcepts(data.conceptCache, data.lexicon, head.surface).filter(isThesaurusConcept));
+    const synonyms = thesaurusConcepts(data, head.surface);
     // The tables the noun names outright (each word of the name is the noun or a thesaurus synonym of it), the best
     // ranked first: the noun may name a table that other words of the question have not lifted yet.
     let namedSeen = 0;
@@ -789,8 +804,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
       if (namedSeen >= RANKING.modifierNamed) break;
       const hd = data.docs[h]!;
       if (hd.role === 'lookup' || hd.role === 'auxiliary') continue;
-      const named = hd.nameStems.every((w, k) => w === head.term || cachedConcepts(data.conceptCache, data.lexicon, hd.nameWords[k]!).some((c) => synonyms.has(c)));
-      if (!named) continue;
+      if (!namedByNoun(data, hd, head.term, synonyms)) continue;
       namedSeen++;
       from = h;
       const target = RANKING.modifierLookup * st.score[h]!;
@@ -1268,12 +1282,12 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
       continue;
     }
     // A noun the catalog never writes ("which choirs", "what festivals"): the candidate named by a thesaurus synonym.
-    const synonyms = new Set(cachedConcepts(data.conceptCache, data.lexicon, word).filter(isThesaurusConcept));
+    const synonyms = thesaurusConcepts(data, word);
     if (synonyms.size === 0) continue;
     for (const d of ranked) {
       const dd = data.docs[d]!;
       if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameWords.length !== 1 || st.score[d]! >= value) continue;
-      if (cachedConcepts(data.conceptCache, data.lexicon, dd.nameWords[0]!).some((c) => synonyms.has(c))) boosts.push([d, value, `the rows asked for ('${word}', as ${dd.name})`]);
+      if (namedByNoun(data, dd, t, synonyms)) boosts.push([d, value, `the rows asked for ('${word}', as ${dd.name})`]);
     }
   }
   return applyRaises(data, ranked, boosts, st);
