@@ -164,7 +164,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     ...new Set(
       words.flatMap((w, i) => {
         const lead = w.toLowerCase();
-        const asks = WHICH_WORDS.has(lead) || (lead === 'many' && i > 0 && words[i - 1]!.toLowerCase() === 'how');
+        const prev = i > 0 ? words[i - 1]!.toLowerCase() : '';
+        // "which labels", "how many albums", and the rows counted: "the most festivals", "the number of releases".
+        const asks = WHICH_WORDS.has(lead) || (lead === 'many' && prev === 'how') || (COUNTED_AFTER.has(lead) && prev === 'the') || (lead === 'of' && COUNT_NOUNS.has(prev));
         return asks ? words.slice(i + 1, i + 4).filter((n) => /^\p{Ll}{3,}$/u.test(n) && !STOP_WORDS.has(n)) : [];
       }),
     ),
@@ -334,6 +336,10 @@ function namesPlace(words: readonly string[], common: Vocabulary): boolean {
 /** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
 const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'du', 'bin', 'al', 'dos', 'das']);
 const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'near']);
+/** "the most …", "the fewest …": the rows that follow are counted. */
+const COUNTED_AFTER: ReadonlySet<string> = new Set(['most', 'fewest', 'least']);
+/** "the number of …", "a count of …". */
+const COUNT_NOUNS: ReadonlySet<string> = new Set(['number', 'count', 'numbers']);
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'from', 'at', 'near', 'of']);
 const MOTION_PREPOSITIONS: ReadonlySet<string> = new Set(['to', 'into', 'across', 'around', 'throughout', 'within', 'through', 'toward', 'towards', 'outside', 'inside']);

@@ -309,6 +309,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     }
     return u;
   };
+  const side = sideJunctions(data);
   for (const d of ranked) {
     // A run-together name counts by its parts when the question names every part (`productcategory` for "product
     // categories"); otherwise by its words as written.
@@ -328,7 +329,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // Hub prior: a table many others join to is more often what a question is about (an order header rather
     // than the archive that repeats its words).
     st.score[d]! *= 1 + (RANKING.centrality * Math.log2(1 + data.edges[d]!.length)) / maxDegreeLog;
-    if (unasked(d)) st.score[d]! *= RANKING.auxiliary;
+    if (unasked(d) || side[d] === 1) st.score[d]! *= RANKING.auxiliary;
     // A view (not a mirror: those have no postings) is computed from relations of the catalog, which the question
     // reaches on their own: it comes after them unless the question names it ("sales by store").
     else if (doc.derived && !nameStems.every((w) => w.length < 3 || queryTerms.has(w))) st.score[d]! *= RANKING.view;
@@ -887,7 +888,7 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
       if (ends.size < 2 || ![...ends.keys()].some((x) => lexical.has(x))) continue;
       const two = [...ends.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
       // An auxiliary junction (`artist_rating_raw`) joins the same ends as its entity's own: it keeps the discount.
-      const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]) * (unasked(d) ? RANKING.auxiliary : 1);
+      const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]) * (unasked(d) || sideJunctions(data)[d] === 1 ? RANKING.auxiliary : 1);
       boosts.push([d, boost, `bridge between ${data.docs[two[0]![0]]!.name} and ${data.docs[two[1]![0]]!.name}`]);
     }
   }
@@ -1196,6 +1197,51 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
   });
   hubMemo.set(data, found);
   return found;
+}
+
+const sideMemo = new WeakMap<IndexData, Uint8Array>();
+
+/**
+ * Junctions of the hub of typed relationships whose two ends the catalog also joins without one, in at most one join
+ * more (MusicBrainz: `l_area_artist` beside `artist.area`, `l_recording_release` beside `track` → `medium`,
+ * `l_release_release_group` beside `release.release_group`). Their names only repeat their ends: they are a second,
+ * rarer way between tables the question joins the plain way unless it names the kind of relationship.
+ */
+function sideJunctions(data: IndexData): Uint8Array {
+  let side = sideMemo.get(data);
+  if (side !== undefined) return side;
+  side = new Uint8Array(data.docs.length);
+  sideMemo.set(data, side);
+  const rel = relationHub(data);
+  if (rel === null) return side;
+  const junction = (d: number): boolean => d === rel.hub || (data.docs[d]!.role === 'bridge' && data.edges[d]!.some((e) => e.outgoing && e.to === rel.hub));
+  for (const e of data.edges[rel.hub]!) {
+    const j = e.to;
+    if (e.outgoing || j === rel.hub || !junction(j)) continue;
+    const ends = [...new Set(data.edges[j]!.filter((x) => x.outgoing && x.to !== rel.hub && x.to !== j).map((x) => x.to))];
+    if (ends.length !== 2) continue;
+    // Up to one join more than the junction's two, never through a typed relationship or an auxiliary table, and
+    // never down to a shared target and back up (`artist` → `area` ← `place` says both are somewhere, not related).
+    let frontier: Array<[number, boolean]> = [[ends[0]!, false]];
+    const seen = new Set<string>([`${ends[0]}:0`]);
+    let found = false;
+    for (let depth = 0; depth < 3 && frontier.length > 0 && !found; depth++) {
+      const next: Array<[number, boolean]> = [];
+      for (const [u, down] of frontier) {
+        for (const x of data.edges[u]!) {
+          if (down && !x.outgoing && data.docs[x.to]!.role !== 'bridge') continue;
+          if (x.to === ends[1]) found = true;
+          const k = `${x.to}:${x.outgoing ? 1 : 0}`;
+          if (seen.has(k) || junction(x.to) || data.docs[x.to]!.role === 'auxiliary') continue;
+          seen.add(k);
+          next.push([x.to, x.outgoing]);
+        }
+      }
+      frontier = next;
+    }
+    if (found) side[j] = 1;
+  }
+  return side;
 }
 
 /**

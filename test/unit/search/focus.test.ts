@@ -99,3 +99,35 @@ describe('search: a language named by its adjective', () => {
     assert.ok(why.some((w) => w.includes("may hold 'official releases'")), why.join('; '));
   });
 });
+
+describe('search: the rows a question counts', () => {
+  it('takes the noun after "the most" or "the number of" for the rows asked for', () => {
+    const lexicon = loadLexicon();
+    const focus = (q: string): readonly string[] => parseQuery(q, lexicon).focus;
+    assert.ok(focus('Which countries hosted the most festivals since 2000?').includes('festivals'));
+    assert.deepEqual(focus('the number of releases per label'), ['releases', 'label']);
+    assert.deepEqual(focus('labels with the fewest releases'), ['releases']);
+    // "most" without "the" qualifies, it does not count: "most popular", "mostly".
+    assert.deepEqual(focus('most popular artists'), []);
+  });
+
+  it('raises the table a synonym of the counted noun names', () => {
+    const tables = src([
+      table('area', ['id', 'name', 'type'], [fk(['type'], 'area_type')]),
+      table('area_type', ['id', 'name']),
+      table('country_area', ['area'], [fk(['area'], 'area')]),
+      table('release', ['id', 'name', 'barcode']),
+      table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release'), fk(['country'], 'country_area')]),
+      table('release_unknown_country', ['release', 'date_year'], [fk(['release'], 'release')]),
+      table('event', ['id', 'name', 'type', 'begin_date_year'], [fk(['type'], 'event_type')]),
+      table('event_type', ['id', 'name']),
+      table('event_attribute', ['event', 'event_attribute_type'], [fk(['event'], 'event'), fk(['event_attribute_type'], 'event_attribute_type')]),
+      table('event_attribute_type', ['id', 'name']),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const hits = index.search('Which countries hosted the most festivals since 2000?', { limit: 8 }).hits;
+    const show = hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n');
+    const event = hits.find((h) => h.qualifiedName === 'public.event');
+    assert.ok(event?.why.includes("the rows asked for ('festivals', as event)"), show);
+  });
+});

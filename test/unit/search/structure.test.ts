@@ -246,3 +246,51 @@ describe('search: people whose names live in another table', () => {
     }
   });
 });
+
+describe('search: typed relationships beside the plain way', () => {
+  // A hub of typed relationships: `link` → `link_type`, and `l_<a>_<b>` junctions pointing at `link`.
+  const catalog = (): SearchTableInput[] => {
+    const junction = (a: string, b: string) => table(`l_${a}_${b}`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], a), fk(['entity1'], b)]);
+    return src([
+      table('link_type', ['id', 'name', 'description']),
+      table('link', ['id', 'link_type', 'begin_date_year'], [fk(['link_type'], 'link_type')]),
+      table('area', ['id', 'name']),
+      table('artist', ['id', 'name', 'area'], [fk(['area'], 'area')]),
+      table('place', ['id', 'name', 'area'], [fk(['area'], 'area')]),
+      table('recording', ['id', 'name', 'length']),
+      table('release', ['id', 'name', 'barcode']),
+      table('medium', ['id', 'release', 'position', 'format'], [fk(['release'], 'release')]),
+      table('track', ['id', 'recording', 'medium', 'position', 'name'], [fk(['recording'], 'recording'), fk(['medium'], 'medium')]),
+      junction('area', 'artist'),
+      junction('recording', 'release'),
+      junction('place', 'recording'),
+      junction('artist', 'place'),
+      junction('artist', 'recording'),
+      junction('artist', 'artist'),
+    ]);
+  };
+
+  it('discounts a typed relationship whose ends also join the plain way, in a join more', () => {
+    // Without `track`, `l_recording_release` is the only way between recordings and releases.
+    const ratio = (tables: SearchTableInput[]): number => {
+      const hits = buildSearchIndex({ tables }).search('recordings on releases', { limit: 8 }).hits;
+      const score = (t: string): number => hits.find((h) => h.qualifiedName === `public.${t}`)?.score ?? 0;
+      return score('l_recording_release') / score('release');
+    };
+    const plain = ratio(catalog());
+    const only = ratio(catalog().filter((t) => t.table.name !== 'track'));
+    assert.ok(plain < 0.7 * only, `with the plain way ${plain.toFixed(3)}, without ${only.toFixed(3)}`);
+    // Where the typed relationship is the only way, it keeps its place: places where recordings were made.
+    const place = names(buildSearchIndex({ tables: catalog() }).search('places of recordings', { limit: 4 }).hits);
+    assert.ok(place.includes('l_place_recording'), place.join(', '));
+  });
+
+  it('does not count a shared target as a way between two tables ("artist" and "place" both in an area)', () => {
+    const index = buildSearchIndex({ tables: catalog() });
+    const score = (q: string, t: string): number => index.search(q, { limit: 20 }).hits.find((h) => h.qualifiedName === `public.${t}`)?.score ?? 0;
+    // l_area_artist has a plain way (artist.area); l_artist_place has none, though both point at area.
+    const side = score('artist area', 'l_area_artist') / score('artist area', 'artist');
+    const only = score('artist place', 'l_artist_place') / score('artist place', 'artist');
+    assert.ok(side < 0.5 * only, `l_area_artist ${side.toFixed(3)} vs l_artist_place ${only.toFixed(3)}`);
+  });
+});
