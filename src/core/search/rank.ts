@@ -9,6 +9,7 @@ import { BM25F, cachedConcepts, cachedTerms, isMirror, mayHoldText, valueKey, ty
 import { schemaAreas } from './areas';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
 import { parseQuery, type Mention, type ParsedQuery } from './query';
+import { correctQuestion } from './spelling';
 import { stem, textTerms } from './tokenize';
 import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
 
@@ -141,7 +142,9 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_LIMIT));
   const mask = filterMask(data, opts);
   const allowed = mask === null ? (): boolean => true : (d: number): boolean => mask[d] === 1;
-  const parsed = withoutCatalogNames(data, withNegatedTerms(data, parseQuery(query, data.vocab, data.lexicon)));
+  // "prodcuts", "adress": a slip of one letter is read as the catalog's word, unless the catalog stores it as a value.
+  const text = correctQuestion(query, data.vocab, (w) => data.values.has(valueKey(w)));
+  const parsed = withoutCatalogNames(data, withNegatedTerms(data, parseQuery(text, data.vocab, data.lexicon)));
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
   if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) return { hits: [], totalMatches: 0, terms: [] };
   const { score, evidenceBits, seen } = data.scratch;

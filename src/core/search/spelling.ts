@@ -1,0 +1,75 @@
+/**
+ * Misspelt question words ("prodcuts", "custmers", "adress", "langugage"): a word that neither the dictionary nor the
+ * catalog knows is read as the one word of the catalog a single edit away (a letter left out, one too many, one wrong,
+ * or two swapped: Damerau's four kinds of slip). Only where that reading is unambiguous, and only towards the
+ * catalog's own words: the dictionary has too many near neighbours ("uploaded" and "unloaded", "versus" and "verses").
+ */
+import type { Lexicon } from './lexicon';
+import { STOP_WORDS } from './tokenize';
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+/** Shorter words are too often abbreviations or codes ("qty", "sku"), and have many neighbours. */
+const MIN_LENGTH = 4;
+
+/** Every string one edit away from `word` (lower-case letters only). */
+function edits(word: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    const head = word.slice(0, i);
+    const tail = word.slice(i);
+    if (tail.length > 0) out.add(head + tail.slice(1));
+    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const c of LETTERS) {
+      if (tail.length > 0 && c !== tail[0]) out.add(head + c + tail.slice(1));
+      out.add(head + c + tail);
+    }
+  }
+  out.delete(word);
+  return out;
+}
+
+/**
+ * Whether the dictionary knows `word` in some form: as a word, a function word, a word with senses, or a regular
+ * inflection of one ("largest", "heroes", "incredibly", "oldest").
+ */
+function knownWord(word: string, vocab: Lexicon): boolean {
+  if (STOP_WORDS.has(word) || vocab.has(word) || vocab.concepts(word).length > 0) return true;
+  const base = /^(.{3,}?)(?:est|er|ly|es|ally)$/.exec(word)?.[1];
+  return base !== undefined && [base, `${base}e`, `${base}y`, base.replace(/i$/, 'y'), base.replace(/(.)\1$/, '$1')].some((b) => vocab.has(b) || vocab.concepts(b).length > 0);
+}
+
+/** The catalog's word `w` is, as written or as the plural of one (`products`, `addresses`, `categories`), or null. */
+function catalogBase(w: string, inCatalog: (w: string) => boolean): string | null {
+  if (inCatalog(w)) return w;
+  if (!w.endsWith('s')) return null;
+  for (const b of [w.slice(0, -1), w.endsWith('es') ? w.slice(0, -2) : '', w.endsWith('ies') ? `${w.slice(0, -3)}y` : '']) if (b.length > 2 && inCatalog(b)) return b;
+  return null;
+}
+
+/**
+ * The catalog's word `word` most likely stands for, or null where the word is known, not a plain lower-case word,
+ * or not exactly one of the catalog's words (in some inflection) is one edit away.
+ */
+export function correctSpelling(word: string, vocab: Lexicon): string | null {
+  const inCatalog = vocab.inCatalog;
+  if (inCatalog === undefined || word.length < MIN_LENGTH || !/^[a-z]+$/.test(word) || knownWord(word, vocab) || catalogBase(word, inCatalog) !== null) return null;
+  let found: string | null = null;
+  let foundBase = '';
+  for (const w of edits(word)) {
+    // A slip rarely hits the first letter, and a word one edit from another's tail is a word of its own ("along").
+    if (w[0] !== word[0]) continue;
+    const base = catalogBase(w, inCatalog);
+    if (base === null) continue;
+    if (found !== null && base !== foundBase) return null;
+    if (found === null) [found, foundBase] = [w, base];
+  }
+  return found;
+}
+
+/**
+ * The question with its misspelt words read as the catalog's (see correctSpelling), leaving alone a word that is a
+ * stored value (`isValue`).
+ */
+export function correctQuestion(text: string, vocab: Lexicon, isValue: (word: string) => boolean): string {
+  return text.replace(/(?<![\p{L}\p{N}_'’-])[a-z]{4,}(?![\p{L}\p{N}_-]|['’]\p{L})/gu, (w) => (isValue(w) ? w : (correctSpelling(w, vocab) ?? w)));
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { buildIndexData } from '../../../src/core/search/build';
+import { buildSearchIndex } from '../../../src/core/search/index';
+import { correctQuestion, correctSpelling } from '../../../src/core/search/spelling';
+import { catalogBuilders, fk, names, src } from './builders';
+
+const { table } = catalogBuilders((name) => (/id$|_id$|qty|year/.test(name) ? 'integer' : 'text'));
+
+const catalog = () =>
+  src([
+    table('customer', ['customer_id', 'name', 'address_id'], [fk(['address_id'], 'address')]),
+    table('address', ['address_id', 'line1', 'city', 'postal_code']),
+    table('product', ['product_id', 'name', 'colour', 'list_price']),
+    table('sales_order', ['order_id', 'customer_id', 'order_date'], [fk(['customer_id'], 'customer')]),
+    table('order_line', ['order_id', 'product_id', 'qty'], [fk(['order_id'], 'sales_order'), fk(['product_id'], 'product')]),
+    table('release', ['release_id', 'name', 'barcode']),
+  ]);
+
+describe('search: misspelt words', () => {
+  const vocab = buildIndexData({ tables: catalog() }).vocab;
+
+  it('reads a word one slip away from one of the catalog words as that word', () => {
+    assert.equal(correctSpelling('prodcuts', vocab), 'products'); // two letters swapped
+    assert.equal(correctSpelling('custmers', vocab), 'customers'); // a letter left out
+    assert.equal(correctSpelling('addresss', vocab), 'address'); // one too many
+    assert.equal(correctSpelling('relases', vocab), 'releases');
+    assert.equal(correctSpelling('prodact', vocab), 'product'); // one wrong
+  });
+
+  it('leaves known words, inflections, short words and slips that are not the catalog words alone', () => {
+    for (const w of ['largest', 'heroes', 'incredibly', 'versus', 'uploaded', 'along', 'colours', 'qty', 'prod', 'metalica']) assert.equal(correctSpelling(w, vocab), null, w);
+    // A capitalised word is a name, not a slip.
+    assert.equal(correctSpelling('Prodcuts', vocab), null);
+  });
+
+  it('leaves a word the catalog stores as a value', () => {
+    assert.equal(correctQuestion('custmers in the prodcuts region', vocab, (w) => w === 'prodcuts'), 'customers in the prodcuts region');
+    assert.equal(correctQuestion("custmers' adress", vocab, () => false), "customers' address");
+  });
+
+  it('finds the tables a misspelt question names', () => {
+    const index = buildSearchIndex({ tables: catalog() });
+    const hits = index.search('adress of custmers who bought prodcuts', { limit: 5 }).hits;
+    const top = names(hits);
+    for (const t of ['address', 'customer', 'product']) assert.ok(top.includes(t), top.join(', '));
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.product')!.why.some((w) => w.includes("name matches 'products'")), hits.map((h) => h.why.join('; ')).join('\n'));
+  });
+});
+
+describe('search: a table name is no slip', () => {
+  it('leaves a word that names a table, or its plural, as written', () => {
+    const vocab = buildIndexData({ tables: src([table('superhero', ['id', 'superhero_name']), table('hero_power', ['hero_id', 'power_id'])]) }).vocab;
+    assert.equal(correctSpelling('superhero', vocab), null);
+    assert.equal(correctSpelling('superheros', vocab), null);
+  });
+});
