@@ -11,21 +11,18 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** Shorter words are too often abbreviations or codes ("qty", "sku"), and have many neighbours. */
 const MIN_LENGTH = 4;
 
-/** Every string one edit away from `word` (lower-case letters only). */
-function edits(word: string): Set<string> {
-  const out = new Set<string>();
+/** Every string one edit away from `word` (lower-case letters only; a few more than once, and `word` itself never). */
+function* edits(word: string): Generator<string> {
   for (let i = 0; i <= word.length; i++) {
     const head = word.slice(0, i);
     const tail = word.slice(i);
-    if (tail.length > 0) out.add(head + tail.slice(1));
-    if (tail.length > 1) out.add(head + tail[1] + tail[0] + tail.slice(2));
+    if (tail.length > 0) yield head + tail.slice(1);
+    if (tail.length > 1 && tail[0] !== tail[1]) yield head + tail[1] + tail[0] + tail.slice(2);
     for (const c of LETTERS) {
-      if (tail.length > 0 && c !== tail[0]) out.add(head + c + tail.slice(1));
-      out.add(head + c + tail);
+      if (tail.length > 0 && c !== tail[0]) yield head + c + tail.slice(1);
+      yield head + c + tail;
     }
   }
-  out.delete(word);
-  return out;
 }
 
 /**
@@ -51,6 +48,21 @@ function catalogBase(w: string, inCatalog: (w: string) => boolean): string | nul
  * or not exactly one of the catalog's words (in some inflection) is one edit away.
  */
 export function correctSpelling(word: string, vocab: Lexicon): string | null {
+  let memo = memos.get(vocab);
+  if (memo === undefined) memos.set(vocab, (memo = new Map()));
+  const hit = memo.get(word);
+  if (hit !== undefined) return hit;
+  const found = correct(word, vocab);
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(word, found);
+  return found;
+}
+
+/** Corrections by vocabulary (each index has its own catalog words): the same words come back query after query. */
+const memos = new WeakMap<Lexicon, Map<string, string | null>>();
+const MEMO_MAX = 10000;
+
+function correct(word: string, vocab: Lexicon): string | null {
   const inCatalog = vocab.inCatalog;
   if (inCatalog === undefined || word.length < MIN_LENGTH || !/^[a-z]+$/.test(word) || knownWord(word, vocab) || catalogBase(word, inCatalog) !== null) return null;
   let found: string | null = null;
