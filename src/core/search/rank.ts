@@ -878,6 +878,7 @@ function keepShares(links: readonly ShareLink[], st: QueryState): boolean {
 function addBridges(data: IndexData, ranked: readonly number[], evidence: ReadonlySet<number>, lexical: ReadonlySet<number>, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): void {
   // Only bridges next to a candidate can have two matched ends worth reporting.
   const seenBridge = new Set<number>();
+  const side = sideJunctions(data);
   const boosts: Array<[number, number, string]> = [];
   for (const c of ranked.slice(0, RANKING.bridgeCandidates)) {
     for (const edge of data.edges[c]!) {
@@ -891,7 +892,7 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
       if (ends.size < 2 || ![...ends.keys()].some((x) => lexical.has(x))) continue;
       const two = [...ends.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
       // An auxiliary junction (`artist_rating_raw`) joins the same ends as its entity's own: it keeps the discount.
-      const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]) * (unasked(d) || sideJunctions(data)[d] === 1 ? RANKING.auxiliary : 1);
+      const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]) * (unasked(d) || side[d] === 1 ? RANKING.auxiliary : 1);
       boosts.push([d, boost, `bridge between ${data.docs[two[0]![0]]!.name} and ${data.docs[two[1]![0]]!.name}`]);
     }
   }

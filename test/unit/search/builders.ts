@@ -48,3 +48,5 @@ export function fk(columns: string[], targetTable: string, targetColumns: string
 
 export const src = (tables: TableInfo[], sourceName = 'db'): SearchTableInput[] => tables.map((t) => ({ sourceName, table: t }));
 export const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
+/** The hits with their reasons, a line each: the message of an assertion about a ranking. */
+export const reasons = (hits: ReadonlyArray<{ qualifiedName: string; why: readonly string[] }>): string => hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n');

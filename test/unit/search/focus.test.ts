@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { buildSearchIndex, loadLexicon } from '../../../src/core/search/index';
 import { parseQuery } from '../../../src/core/search/query';
-import { catalogBuilders, fk, names, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|year|count/.test(name) ? 'integer' : 'text'));
 
@@ -21,7 +21,7 @@ describe('search: the rows asked for by a synonym', () => {
     ]);
     const index = buildSearchIndex({ tables });
     const hits = index.search('Which choirs are from Norway?', { limit: 6 }).hits;
-    const show = hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n');
+    const show = reasons(hits);
     const rank = hits.findIndex((h) => h.qualifiedName === 'public.artist');
     assert.ok(rank >= 0 && rank < 3, show);
     assert.ok(hits[rank]!.why.includes("the rows asked for ('choirs', as artist)"), show);
@@ -89,7 +89,7 @@ describe('search: a language named by its adjective', () => {
       table('inventory', ['product_id', 'location_id', 'shelf', 'bin'], [fk(['location_id'], 'location')]),
     ]);
     const hits = buildSearchIndex({ tables }).search("Quick one - what's the French catalogue description for the Mountain-100?", { limit: 5 }).hits;
-    assert.ok(hits.find((h) => h.qualifiedName === 'public.culture')?.why.includes("comment mentions 'language'"), hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.culture')?.why.includes("comment mentions 'language'"), reasons(hits));
     const music = src([
       table('language', ['id', 'name', 'iso_code']),
       table('release_status', ['id', 'name', 'description']),
@@ -126,7 +126,7 @@ describe('search: the rows a question counts', () => {
     ]);
     const index = buildSearchIndex({ tables });
     const hits = index.search('Which countries hosted the most festivals since 2000?', { limit: 8 }).hits;
-    const show = hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n');
+    const show = reasons(hits);
     const event = hits.find((h) => h.qualifiedName === 'public.event');
     assert.ok(event?.why.includes("the rows asked for ('festivals', as event)"), show);
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, findMentions, isThesaurusConcept, loadLexicon, type SearchTableInput } from '../../../src/core/search/index';
-import { catalogBuilders, fk, names, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text'));
 
@@ -187,7 +187,7 @@ describe('search: tables of people and places', () => {
       tables: src([table('track', ['id', 'name', 'length', 'position']), table('place', ['id', 'name', 'coordinates']), table('genre', ['id', 'name'])]),
     });
     const hits = index.search('what is in Oslo', { limit: 5 }).hits;
-    assert.equal(hits[0]?.qualifiedName, 'public.place', hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.equal(hits[0]?.qualifiedName, 'public.place', reasons(hits));
     const track = hits.find((h) => h.qualifiedName === 'public.track');
     assert.ok(track === undefined || !track.why.some((w) => w.startsWith('holds places')), track?.why.join('; '));
   });

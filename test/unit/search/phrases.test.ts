@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { identifierTerms, stem } from '../../../src/core/search/tokenize';
-import { catalogBuilders, fk, names, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$/.test(name) ? 'integer' : /date/.test(name) ? 'timestamp' : 'text'));
 
@@ -26,7 +26,7 @@ describe('search: negated words', () => {
     const index = buildSearchIndex({ tables: src(tables) });
     const r = index.search('count of inactive shoppers per store', { limit: 4 });
     const hit = r.hits.find((h) => h.qualifiedName === 'public.customer');
-    assert.ok(hit?.why.includes("column active matches 'inactive'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(hit?.why.includes("column active matches 'inactive'"), reasons(r.hits));
     assert.equal(names(index.search('unpaid invoices', { limit: 1 }).hits)[0], 'invoice');
     // Only a quality or a state is negated: "discounts" are not "counts", "disorders" not "orders".
     const plain = buildSearchIndex({ tables: src([table('stock_take', ['id', 'item_count', 'taken_on']), table('purchase', ['id', 'order_date', 'total'])]) });
@@ -119,7 +119,7 @@ function reachesFirst(catalog: () => TableInfo[], cases: ReadonlyArray<readonly 
   for (const [question, expected] of cases) {
     it(`reaches ${expected} for "${question}"`, () => {
       const hits = buildSearchIndex({ tables: src(catalog()) }).search(question, { limit: 5 }).hits;
-      assert.equal(names(hits)[0], expected, hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+      assert.equal(names(hits)[0], expected, reasons(hits));
     });
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, parseQuery, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
-import { catalogBuilders, fk, src } from './builders';
+import { catalogBuilders, fk, reasons, src } from './builders';
 
 const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : 'text'));
 const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName);
@@ -173,7 +173,7 @@ describe('search: proper names in questions', () => {
     assert.equal(people('How many releases does pearl jam have?'), false, 'lower case is no name');
     // A single word the catalog writes is the catalog's own thing, not someone.
     const own = index.search('release counts by Territory', { limit: 5 }).hits;
-    assert.ok(!own.some((h) => h.why.some((w) => w.startsWith('holds people'))), own.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(!own.some((h) => h.why.some((w) => w.startsWith('holds people'))), reasons(own));
   });
 
   it('does not read sentence-initial common words or capitalised common phrases as names', () => {
@@ -188,7 +188,7 @@ describe('search: proper names in questions', () => {
       table('person', ['id', 'first_name', 'last_name']),
     ]);
     const r = buildSearchIndex({ tables }).search('How many heroes are published by Marvel Comics?', { limit: 5 });
-    assert.ok(!r.hits.some((h) => h.why.some((w) => w.startsWith('holds people'))), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(!r.hits.some((h) => h.why.some((w) => w.startsWith('holds people'))), reasons(r.hits));
     assert.ok(names(r.hits).slice(0, 2).includes('public.publisher'), names(r.hits).join(', '));
   });
 
@@ -220,7 +220,7 @@ describe('search: proper names in questions', () => {
     ]);
     const r = buildSearchIndex({ tables }).search('How much was ordered in Bavaria?', { limit: 6 });
     const province = r.hits.find((h) => h.qualifiedName === 'public.stateprovince');
-    assert.ok(province?.why.includes("holds places, for 'Bavaria'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(province?.why.includes("holds places, for 'Bavaria'"), reasons(r.hits));
     // A junction without a name of its own still holds no places.
     assert.ok(!r.hits.some((h) => h.qualifiedName === 'public.productlink' && h.why.some((w) => w.startsWith('holds places'))));
   });
@@ -237,7 +237,7 @@ describe('search: proper names in questions', () => {
     const r = buildSearchIndex({ tables }).search('songs by Dolly Parton', { limit: 10 });
     const why = (n: string): readonly string[] => r.hits.find((h) => h.qualifiedName === `public.${n}`)?.why ?? [];
     const holds = (n: string): boolean => why(n).some((w) => w.startsWith("holds people, for 'Dolly Parton'"));
-    assert.ok(holds('artist') && holds('artist_credit') && holds('artist_credit_name'), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(holds('artist') && holds('artist_credit') && holds('artist_credit_name'), reasons(r.hits));
     assert.ok(!holds('artist_tag'));
     const rank = (n: string): number => r.hits.findIndex((h) => h.qualifiedName === `public.${n}`);
     assert.ok(rank('artist') < rank('artist_credit'), names(r.hits).join(', '));
@@ -291,7 +291,7 @@ describe('search: proper names in questions', () => {
     ]);
     const r = buildSearchIndex({ tables }).search("what's the song code (ISWC) for Yesterday", { limit: 3 });
     const work = r.hits.find((h) => h.qualifiedName === 'public.work');
-    assert.ok(work?.why.includes("holds names, for 'Yesterday'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(work?.why.includes("holds names, for 'Yesterday'"), reasons(r.hits));
     assert.equal(r.hits[0]?.qualifiedName, 'public.iswc');
     // Behind a junction: AdventureWorks' employees work in departments through their department history.
     const hr = buildSearchIndex({
@@ -307,7 +307,7 @@ describe('search: proper names in questions', () => {
       ]),
     }).search('married vs single employees in Sales', { limit: 4 });
     const department = hr.hits.find((h) => h.qualifiedName === 'public.department');
-    assert.ok(department?.why.includes("holds names, for 'Sales'"), hr.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(department?.why.includes("holds names, for 'Sales'"), reasons(hr.hits));
     // Without a title the question asks nothing of the work's names.
     const plain = buildSearchIndex({ tables }).search("what's the song code (ISWC)", { limit: 3 });
     assert.ok(!plain.hits.some((h) => h.why.some((w) => w.startsWith('holds names'))));
@@ -328,7 +328,7 @@ describe('search: proper names in questions', () => {
     // The tables that join the recordings to the places come first (recording, l_place_recording, place), then the kind.
     const r = index.search('recording studios in London', { limit: 5 });
     const placeType = r.hits.find((h) => h.qualifiedName === 'public.place_type');
-    assert.ok(placeType?.why.includes("kind of place, may hold 'studios'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(placeType?.why.includes("kind of place, may hold 'studios'"), reasons(r.hits));
     // A kind the catalog names itself ("places") is no code-list label; nor is a singular or a verb form.
     for (const q of ['recording places in London', 'a recording studio in London', 'recordings in London']) {
       assert.ok(!index.search(q, { limit: 6 }).hits.some((h) => h.why.some((w) => w.startsWith('kind of'))), q);
@@ -346,7 +346,7 @@ describe('search: proper names in questions', () => {
     const index = buildSearchIndex({ tables });
     const r = index.search('choirs from Estonia', { limit: 6 });
     const kind = r.hits.find((h) => h.qualifiedName === 'public.artist_type');
-    assert.ok(kind?.why.includes("kind of artist, may hold 'choirs'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(kind?.why.includes("kind of artist, may hold 'choirs'"), reasons(r.hits));
     // The catalog's own word names no kind.
     assert.ok(!index.search('artists from Estonia', { limit: 6 }).hits.some((h) => h.why.some((w) => w.startsWith('kind of'))));
   });
@@ -362,7 +362,7 @@ describe('search: proper names in questions', () => {
     ]);
     const index = buildSearchIndex({ tables });
     const r = index.search('bikes that come in red', { limit: 5 });
-    const why = (q: string): string => r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n') + `\n(${q})`;
+    const why = (q: string): string => reasons(r.hits) + `\n(${q})`;
     assert.ok(r.hits.find((h) => h.qualifiedName === 'public.productsubcategory')?.why.includes("kind of product, may hold 'bikes'"), why('the kind list of products'));
     assert.ok(r.hits.find((h) => h.qualifiedName === 'public.productcategory')?.why.includes("wider kind of product, may hold 'bikes'"), why('and the wider one it belongs to'));
     // A word the catalog writes itself names no kind.
@@ -386,7 +386,7 @@ describe('search: proper names in questions', () => {
     const order = r.hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
     assert.ok(order.indexOf('medium') >= 0 && order.indexOf('medium') < order.indexOf('place'), `the control: medium ranks before place (${order.join(', ')})`);
     const placeType = r.hits.find((h) => h.qualifiedName === 'public.place_type');
-    assert.ok(placeType?.why.includes("kind of place, may hold 'studios'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(placeType?.why.includes("kind of place, may hold 'studios'"), reasons(r.hits));
   });
 
   it('reads a kind of person the catalog does not name as a label of a role list behind a junction the question names', () => {
@@ -403,7 +403,7 @@ describe('search: proper names in questions', () => {
     const r = index.search('Who are the purchasing managers listed as contacts for our stores?', { limit: 6 });
     const order = names(r.hits);
     assert.ok(order.includes('public.contacttype') && order.includes('public.businessentitycontact'), order.join(', '));
-    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.contacttype')!.why.includes("kind of person via businessentitycontact, may hold 'managers'"), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.contacttype')!.why.includes("kind of person via businessentitycontact, may hold 'managers'"), reasons(r.hits));
     // A question that reaches no junction (nothing says "contact") raises no role list behind one.
     const why = index.search('Who are the production supervisors working nights?', { limit: 10 }).hits.flatMap((h) => h.why);
     assert.ok(!why.some((w) => w.startsWith('kind of person via')), why.join('; '));
@@ -414,14 +414,14 @@ describe('search: proper names in questions', () => {
     const hits = index.search('Who were the drummers in The Who over the years?', { limit: 6 }).hits;
     const order = names(hits);
     for (const t of ['artist', 'link', 'link_type', 'l_artist_artist']) assert.ok(order.includes(`public.${t}`), `${t}: ${order.join(', ')}`);
-    assert.ok(hits.find((h) => h.qualifiedName === 'public.link_type')!.why.includes("type of link, may hold 'drummers'"), hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.link_type')!.why.includes("type of link, may hold 'drummers'"), reasons(hits));
     // A kind of person that is no role ("girls") stays a label of the artist's own kind list.
     const kinds = index.search('Which girls were in The Who?', { limit: 6 }).hits;
-    assert.ok(kinds.find((h) => h.qualifiedName === 'public.artist_type')?.why.includes("kind of artist, may hold 'girls'"), kinds.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(kinds.find((h) => h.qualifiedName === 'public.artist_type')?.why.includes("kind of artist, may hold 'girls'"), reasons(kinds));
     // Without a hub of relationships, a role is a kind of person as before.
     const plain = buildSearchIndex({ tables: src([table('artist_type', ['id', 'name']), table('artist', ['id', 'name', 'type'], [fk(['type'], 'artist_type')])]) });
     const plainHits = plain.search('Who were the drummers in The Who?', { limit: 4 }).hits;
-    assert.ok(plainHits.find((h) => h.qualifiedName === 'public.artist_type')?.why.includes("kind of artist, may hold 'drummers'"), plainHits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(plainHits.find((h) => h.qualifiedName === 'public.artist_type')?.why.includes("kind of artist, may hold 'drummers'"), reasons(plainHits));
   });
 
   it("reads a role's verb in a question about someone as that role, towards what the question names", () => {
@@ -436,21 +436,21 @@ describe('search: proper names in questions', () => {
     const hits = index.search('I need a list of recordings Quincy Jones produced', { limit: 8 }).hits;
     const order = names(hits);
     for (const t of ['artist', 'link', 'link_type', 'l_artist_recording']) assert.ok(order.includes(`public.${t}`), `${t}: ${order.join(', ')}`);
-    assert.ok(hits.find((h) => h.qualifiedName === 'public.link_type')!.why.includes("type of link, may hold 'produced'"), hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.link_type')!.why.includes("type of link, may hold 'produced'"), reasons(hits));
     // A role towards people, where the question names nothing else: the junction of people to people, not one to a
     // table that only a column ("dates" of `area`) brought in.
     const band = index.search('Who were the drummers in The Who, with start and end dates?', { limit: 8 }).hits;
     const joins = band.filter((h) => h.why.includes("joins artist in a relationship, for 'drummers'")).map((h) => h.qualifiedName);
-    assert.deepEqual(joins, ['public.l_artist_artist'], band.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.deepEqual(joins, ['public.l_artist_artist'], reasons(band));
     // Belonging to a group is a relationship of people to people too.
     const members = index.search('Who were the members of The Who?', { limit: 6 }).hits;
-    const shown = members.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n');
+    const shown = reasons(members);
     assert.ok(members.find((h) => h.qualifiedName === 'public.link_type')?.why.includes("type of link, may hold 'members'"), shown);
     assert.ok(members.find((h) => h.qualifiedName === 'public.l_artist_artist')?.why.includes("joins artist in a relationship, for 'members'"), shown);
     // Towards people, even where the question names another table a junction reaches ("recordings").
     const made = index.search('Which recordings did the members of The Who make?', { limit: 8 }).hits;
     const via = made.filter((h) => h.why.includes("joins artist in a relationship, for 'members'")).map((h) => h.qualifiedName);
-    assert.deepEqual(via, ['public.l_artist_artist'], made.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.deepEqual(via, ['public.l_artist_artist'], reasons(made));
   });
 
   it('ranks a table of accounts below the people the data is about for a name in the question', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { buildSearchIndex, type SearchTableInput } from '../../../src/core/search/index';
-import { catalogBuilders, fk, names, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src } from './builders';
 
 const { column, table } = catalogBuilders((name) => (/id$|_id$|position|count|year/.test(name) ? 'integer' : 'text'));
 
@@ -190,7 +190,7 @@ describe('search: the way from the tables asked about to a named person or place
     ];
     const r = buildSearchIndex({ tables }).search("How many barcodes do Radiohead's releases have?", { limit: 6 });
     const credit = r.hits.find((h) => h.qualifiedName === 'public.artist_credit');
-    assert.ok(credit?.why.some((w) => w.startsWith('leads from release to artist')), r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(credit?.why.some((w) => w.startsWith('leads from release to artist')), reasons(r.hits));
     assert.ok(!r.hits.find((h) => h.qualifiedName === 'public.l_artist_release')?.why.some((w) => w.startsWith('leads from')), 'the relationship table is not the way');
   });
 
