@@ -84,6 +84,11 @@ export const RANKING = {
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
   pathFill: 0.85,
   pathTop: 6,
+  /**
+   * Paths are completed between top hits scoring at least this share of the best one: a table the question reaches
+   * only through a column ("what rentals they were for" → the film's rental rate) still ends a path worth joining.
+   */
+  pathFloor: 0.15,
   pathMaxHops: 3,
   /** Qualifiers of a junction in the answer (its relationship record or code list) rise to this share of it. */
   qualifier: 0.9,
@@ -1519,7 +1524,7 @@ function topCandidates(data: IndexData, st: QueryState, k: number): number[] {
 function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
   if (ranked.length < 2) return ranked;
   const topScore = st.score[ranked[0]!]!;
-  const top = ranked.slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= 0.3 * topScore);
+  const top = ranked.slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= RANKING.pathFloor * topScore);
   let changed = false;
   for (let i = 0; i < top.length; i++) {
     for (let j = i + 1; j < top.length; j++) {

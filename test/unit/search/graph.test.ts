@@ -41,6 +41,27 @@ describe('search: completing the join set', () => {
     assert.ok(work === undefined || !work.why.some((w) => w.startsWith('qualifies')), work?.why.join('; '));
   });
 
+  it('completes the join to a table the question reaches only weakly, through a column', () => {
+    const { table: t } = catalogBuilders((name) => (/id$|_id$|days/.test(name) ? 'integer' : /date|_at$/.test(name) ? 'timestamp' : /fee|amount|price/.test(name) ? 'numeric' : 'text'));
+    const index = buildSearchIndex({
+      tables: src([
+        t('member', ['member_id', 'first_name', 'last_name', 'email', 'phone', 'joined_date']),
+        t('title', ['title_id', 'name', 'author', 'isbn', 'loan_days', 'late_fee_per_day', 'replacement_price']),
+        t('copy', ['copy_id', 'title_id', 'branch_id', 'shelf_code'], [fk(['title_id'], 'title'), fk(['branch_id'], 'branch')]),
+        t('branch', ['branch_id', 'name', 'street', 'city']),
+        t('loan', ['loan_id', 'copy_id', 'member_id', 'loaned_at', 'returned_at'], [fk(['copy_id'], 'copy'), fk(['member_id'], 'member')]),
+        t('fine', ['fine_id', 'member_id', 'loan_id', 'amount', 'paid_date'], [fk(['member_id'], 'member'), fk(['loan_id'], 'loan')]),
+        t('author_note', ['note_id', 'name', 'first_name', 'last_name', 'bio']),
+      ]),
+    });
+    // `title` scores about a quarter of `fine` (only its loan_days column matches "loans"): the copy between them is
+    // still part of the join.
+    const res = index.search('A member named Jane Doe just phoned about her fines: pull up her recent fines and which loans they were for', { limit: 6 });
+    const top = names(res.hits);
+    assert.ok(top.indexOf('copy') >= 0 && top.indexOf('copy') < top.indexOf('author_note'), reasons(res.hits));
+    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.copy')!.why.some((w) => w.startsWith('joins fine and title')), reasons(res.hits));
+  });
+
   it('brings the header of a line table, even when both names are run together', () => {
     const index = buildSearchIndex({
       tables: src([
