@@ -389,10 +389,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = addFocusTables(data, ranked, parsed, st, allowed);
   if (kindSynonym !== null) {
     const { word, terms } = kindSynonym;
-    ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed);
+    ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed, focusScore(ranked, parsed, word, st));
   }
   // Not for people, places or roles: those have their own kind lists above.
-  else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity', kindThing, lexical, st, allowed);
+  else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity', kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
 
@@ -1131,16 +1131,23 @@ function isKindList(data: IndexData, d: number): boolean {
  * (`person` ← `businessentitycontact` → `contacttype` for "purchasing managers … contacts"): then the junction rises
  * with it.
  */
-function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClass: (d: number) => boolean, word: string, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
+function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClass: (d: number) => boolean, word: string, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean, asked?: number): number[] {
   const boosts: Array<[number, number, string]> = [];
   const candidates = ranked.slice(0, limit).filter(ofClass);
   let seen = 0;
   for (const c of candidates) {
     if (seen >= RANKING.kindTop) break;
+    const lists = data.edges[c]!.filter((e) => e.outgoing && e.to !== c && allowed(e.to) && isKindList(data, e.to));
+    let base = st.score[c]!;
+    // The kind is the noun the question asks for ("which bikes …"): its rows are the first such table's, which rises as
+    // the rows asked for do (see addFocusTables), its kind lists with it.
+    if (asked !== undefined && seen === 0 && lists.length > 0 && base < asked) {
+      boosts.push([c, asked, `the rows asked for ('${word}', a kind of ${data.docs[c]!.name})`]);
+      base = asked;
+    }
     let kinds = 0;
-    const value = RANKING.kindLookup * st.score[c]!;
-    for (const e of data.edges[c]!) {
-      if (!e.outgoing || e.to === c || !allowed(e.to) || !isKindList(data, e.to)) continue;
+    const value = RANKING.kindLookup * base;
+    for (const e of lists) {
       kinds++;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `kind of ${data.docs[c]!.name}, may hold '${word}'`]);
       // A kind list within a wider one (`productsubcategory` → `productcategory`): the word may name either level.
@@ -1346,6 +1353,12 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
     }
   }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/** The score the rows asked for rise to (that of the `focusRank`-th hit) when `word` is the noun asked for, else undefined. */
+function focusScore(ranked: readonly number[], parsed: ParsedQuery, word: string, st: QueryState): number | undefined {
+  if (!parsed.focus.includes(word) || ranked.length === 0) return undefined;
+  return st.score[ranked[Math.min(RANKING.focusRank, ranked.length) - 1]!]!;
 }
 
 /** Last words of a table that collects rows of the table named by its other words (`release_group`, `product_set`). */

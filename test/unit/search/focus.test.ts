@@ -111,6 +111,32 @@ describe('search: the rows a question counts', () => {
     assert.deepEqual(focus('most popular artists'), []);
   });
 
+  it('raises the table whose rows the asked-for kind is, and its kind lists with it', () => {
+    // AdventureWorks-shaped: the word for bicycles is in comments only; prices and costs are in many tables.
+    const tables = src([
+      { ...table('productcategory', ['productcategoryid', 'name']), comment: 'High-level product categorization.' },
+      { ...table('productsubcategory', ['productsubcategoryid', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory', ['productcategoryid'])]), comment: 'Product subcategories.' },
+      table('product', ['productid', 'name', 'color', 'standardcost', 'listprice', 'productsubcategoryid'], [fk(['productsubcategoryid'], 'productsubcategory', ['productsubcategoryid'])]),
+      { ...table('illustration', ['illustrationid', 'diagram']), comment: 'Bicycle assembly diagrams.' },
+      table('productlistpricehistory', ['productid', 'startdate', 'enddate', 'listprice'], [fk(['productid'], 'product', ['productid'])]),
+      table('productcosthistory', ['productid', 'startdate', 'enddate', 'standardcost'], [fk(['productid'], 'product', ['productid'])]),
+      table('currencyrate', ['currencyrateid', 'averagerate', 'endofdayrate']),
+      table('salesorderdetail', ['salesorderdetailid', 'productid', 'orderqty', 'unitprice', 'unitpricediscount'], [fk(['productid'], 'product', ['productid'])]),
+      table('purchaseorderdetail', ['purchaseorderdetailid', 'productid', 'orderqty', 'unitprice'], [fk(['productid'], 'product', ['productid'])]),
+      table('salestaxrate', ['salestaxrateid', 'taxrate', 'name']),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const hits = index.search('which bikes have the biggest markup between what they cost us to build and the sticker price?', { limit: 8 }).hits;
+    const show = reasons(hits);
+    const rank = names(hits).indexOf('product');
+    assert.ok(rank >= 0 && rank < 3, show);
+    assert.ok(hits[rank]!.why.includes("the rows asked for ('bikes', a kind of product)"), show);
+    assert.ok(names(hits).includes('productsubcategory') && names(hits).includes('productcategory'), show);
+    // Not asked for, the kind only brings its lists.
+    const plain = index.search('bikes with the biggest markup between cost and sticker price', { limit: 8 }).hits;
+    assert.ok(!plain.some((h) => h.why.some((w) => w.startsWith('the rows asked for'))), reasons(plain));
+  });
+
   it('raises the table a synonym of the counted noun names', () => {
     const tables = src([
       table('area', ['id', 'name', 'type'], [fk(['type'], 'area_type')]),
