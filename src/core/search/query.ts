@@ -78,11 +78,18 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const trimmed = query.trim();
   if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [] };
   const quoted: string[] = [];
+  // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
+  // unquoted one ("Blue Monday"), and its words weigh as much.
+  const valueWords: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
-    if (text.length > 0) quoted.push(text.toLowerCase());
+    if (text.length === 0) continue;
+    quoted.push(text.toLowerCase());
+    const parts = text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+    const title = parts.length > 0 && parts.every((w, k) => /^\p{Lu}\p{Ll}/u.test(w) || (k > 0 && TITLE_JOINERS.has(w)));
+    if (!title) valueWords.push(...parts.map((w) => w.toLowerCase()));
   }
-  const quotedWords = new Set(quoted.flatMap((q) => q.split(/[^\p{L}\p{N}]+/u)));
+  const quotedWords = new Set(valueWords);
 
   const terms: QueryTerm[] = [];
   const seen = new Set<string>();
@@ -262,7 +269,7 @@ export function properWords(text: string): Set<string> {
  * `bare`) that does not start a sentence, i.e. part of a name.
  */
 function capitalTokens(text: string): Array<{ token: string; bare: string; capitalised: boolean }> {
-  const tokens = [...text.matchAll(/[\p{L}][\p{L}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  const tokens = [...text.matchAll(/[\p{L}]\p{L}*(?:['’]\p{L}+)*|[^\s\p{L}]/gu)].map((m) => m[0]);
   const starts = (i: number): boolean => i === 0 || /^[.?!:;"“(—–-]$/.test(tokens[i - 1]!);
   const titleCase = (i: number): boolean => i >= 0 && i < tokens.length && !starts(i) && CAPITALISED.test(tokens[i]!.replace(/['’]s$/, ''));
   return tokens.map((token, i) => {
@@ -352,7 +359,7 @@ const CAPITALISED = /^(?:\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*|Mc\p{Lu}\p{Ll}+|O'\p{Lu
  */
 export function findMentions(text: string, common: Vocabulary): Mention[] {
   const out: Mention[] = [];
-  const tokens = [...text.matchAll(/[\p{L}][\p{L}\p{N}'’]*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  const tokens = [...text.matchAll(/[\p{L}][\p{L}\p{N}]*(?:['’][\p{L}\p{N}]+)*|[^\s\p{L}]/gu)].map((m) => m[0]);
   const unknown = (w: string): boolean => !common.has(w.toLowerCase().replace(/['’]s$/, ''));
   const placeAdjective = (w: string): boolean => common.isPlaceAdjective?.(w) === true;
   const personName = (w: string): boolean => common.isPersonName?.(w) === true;

@@ -277,6 +277,18 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(titles('Show the total sales by region'), []);
   });
 
+  it('reads a quoted title as a title: no name of someone inside it, and its words weigh as a title\'s', () => {
+    const q = parseQuery("all the remixes of Daft Punk's 'One More Time' and how long each one runs", lexicon);
+    assert.deepEqual(q.titles, ['One More Time']);
+    assert.deepEqual(q.mentions.map((m) => m.text), ['Daft Punk'], 'the closing quote does not cut the title into a name');
+    assert.equal(q.terms.find((t) => t.surface === 'time')?.weight, 1);
+    assert.deepEqual(parseQuery("Who is credited as the lyricist of the song 'Yesterday'?", lexicon).titles, ['Yesterday']);
+    // A quoted value is still a value: its words weigh more.
+    assert.equal(parseQuery("customers in the 'west coast' segment", lexicon).terms.find((t) => t.surface === 'coast')?.weight, 1.5);
+    // An apostrophe inside a word is part of it.
+    assert.deepEqual(parseQuery("What did O'Brien's band release?", lexicon).mentions.map((m) => m.text), ["O'Brien"]);
+  });
+
   it('finds the title of a thing in the named table that a hit without names points at', () => {
     // MusicBrainz' shape: an ISWC row points at its work; the title is the work's name.
     const tables = src([
