@@ -6,7 +6,7 @@
  * saturated term frequency of its table, which depends only on the table and the term, so a query does one
  * multiply-add per posting. See serialize.ts for persisting the expensive part.
  */
-import type { ColumnInfo, TableInfo } from '../catalog/model';
+import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../catalog/model';
 import { loadLexicon, type Lexicon } from './lexicon';
 import { THESAURUS } from './thesaurus';
 import { identifierTerms, segmentWord, splitIdentifierRaw, stem, textTerms, type Term } from './tokenize';
@@ -58,6 +58,11 @@ export interface EdgeData {
   readonly fromColumns: readonly string[];
   readonly toColumns: readonly string[];
   readonly constraint: string;
+  /**
+   * Set on an edge no key declares, implied by a key of several columns (the `fk`-th of the referencing table) that
+   * points at a junction (doc `junction`) whose `key`-th key points on (see addImpliedEdges).
+   */
+  readonly implied?: { readonly fk: number; readonly junction: number; readonly key: number };
 }
 
 export interface DocData {
@@ -267,7 +272,7 @@ function roleWords(docs: readonly DocData[], edges: readonly EdgeData[][]): Arra
   const out: Array<Array<{ word: string; via: string }> | undefined> = new Array(docs.length);
   edges.forEach((list, d) => {
     for (const e of list) {
-      if (!e.outgoing || e.to === d) continue;
+      if (!e.outgoing || e.to === d || e.implied !== undefined) continue;
       const own = new Set(docs[e.to]!.nameWords);
       const ownStems = new Set(docs[e.to]!.nameStems);
       for (const col of e.fromColumns) {
@@ -710,7 +715,41 @@ function buildEdges(tables: readonly TableInfo[], sources: readonly string[], by
       if (to !== d) edges[to]!.push({ ...base, to: d, outgoing: false, fromColumns: fk.columns, toColumns: fk.targetColumns });
     }
   });
+  addImpliedEdges(tables.length, (d) => tables[d]!.foreignKeys, (d, fk) => byKey.get(`${sources[d]}\u0000${fk.targetSchema}.${fk.targetTable}`), edges);
   return edges;
+}
+
+/**
+ * A key of several columns that points at a junction's key points, through those columns, at the junction's own
+ * targets too: AdventureWorks' `salesorderdetail (specialofferid, productid)` → `specialofferproduct` names a product
+ * as surely as a `productid` of its own would. The implied edge joins on the same columns, comes after the declared
+ * ones, and says which two keys imply it (EdgeData.implied), so a persisted frame can keep it.
+ */
+export function addImpliedEdges(n: number, keysOf: (d: number) => readonly ForeignKeyInfo[], targetOf: (d: number, fk: ForeignKeyInfo) => number | undefined, edges: EdgeData[][]): void {
+  for (let d = 0; d < n; d++) {
+    keysOf(d).forEach((fk, fkIndex) => {
+      if (fk.columns.length < 2) return;
+      const junction = targetOf(d, fk);
+      if (junction === undefined || junction === d) return;
+      keysOf(junction).forEach((g, key) => {
+        const to = targetOf(junction, g);
+        if (to === undefined || to === d || to === junction) return;
+        const at = g.columns.map((c) => fk.targetColumns.indexOf(c));
+        if (at.some((i) => i < 0)) return;
+        const fromColumns = at.map((i) => fk.columns[i]!);
+        if (edges[d]!.some((e) => e.outgoing && e.to === to && e.fromColumns.join('\u0000') === fromColumns.join('\u0000'))) return;
+        const implied = { fk: fkIndex, junction, key };
+        const constraint = impliedName(fk, g);
+        edges[d]!.push({ to, outgoing: true, fromColumns, toColumns: g.targetColumns, constraint, implied });
+        edges[to]!.push({ to: d, outgoing: false, fromColumns, toColumns: g.targetColumns, constraint, implied });
+      });
+    });
+  }
+}
+
+/** The name a join tree gives an implied edge: the two declared keys it follows. */
+export function impliedName(fk: ForeignKeyInfo, through: ForeignKeyInfo): string {
+  return `${fk.name} (through ${through.name})`;
 }
 
 /**

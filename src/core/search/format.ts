@@ -20,6 +20,7 @@
  * `color`. v14: a singular that ends in s stems like its -es plural (`alias`, `aliases`); a person named for what
  * they do shares a concept with the noun of the doing (`renter`, `rental`); accounts known by a bare user name hold
  * people less surely than accounts with their holders' own names; a table named by a noun whose first sense is no
- * place (`medium`) holds places less surely.
+ * place (`medium`) holds places less surely. v15: the frame keeps the edges a key of several columns implies through
+ * a junction's key (`salesorderdetail` → `product` through `specialofferproduct`).
  */
-export const INDEX_FORMAT = 14;
+export const INDEX_FORMAT = 15;

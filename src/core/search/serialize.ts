@@ -13,7 +13,7 @@
  */
 import { WORDNET_SOURCE } from './data/wordnet-data';
 import { INDEX_FORMAT } from './format';
-import { assemble, buildFrame, withCatalogWords, type DocData, type EdgeData, type IndexBody, type IndexData, type IndexFrame, type TableRole, type ValueEntry } from './build';
+import { assemble, buildFrame, impliedName, withCatalogWords, type DocData, type EdgeData, type IndexBody, type IndexData, type IndexFrame, type TableRole, type ValueEntry } from './build';
 import { loadLexicon, type Lexicon } from './lexicon';
 import type { ForeignKeyInfo, PiiTag, TableInfo } from '../catalog/model';
 import { formatName } from '../catalog/names';
@@ -64,6 +64,11 @@ interface PersistedFrame {
   readonly derived: readonly number[];
   /** Int32 triples [from doc, to doc, index of the FK in the from table's foreignKeys], as buildEdges added them. */
   readonly fks: string;
+  /**
+   * Int32 quintuples [from doc, to doc, index of the composite FK in the from table's foreignKeys, junction doc, index
+   * of the junction's FK], for the edges addImpliedEdges added after the declared ones, in their order.
+   */
+  readonly implied: string;
   readonly values: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number, string, string]>]>;
   /** Int32 per doc. */
   readonly order: string;
@@ -102,9 +107,14 @@ function persistFrame(data: IndexData): PersistedFrame {
     source[i] = si;
   });
   const fks: number[] = [];
+  const implied: number[] = [];
   data.edges.forEach((list, d) => {
     const own = data.docs[d]!.table.foreignKeys;
-    for (const e of list) if (e.outgoing) fks.push(d, e.to, own.findIndex((fk) => fk.columns === e.fromColumns && fk.name === e.constraint));
+    for (const e of list) {
+      if (!e.outgoing) continue;
+      if (e.implied !== undefined) implied.push(d, e.to, e.implied.fk, e.implied.junction, e.implied.key);
+      else fks.push(d, e.to, own.findIndex((fk) => fk.columns === e.fromColumns && fk.name === e.constraint));
+    }
   });
   if (fks.some((k) => k < 0)) throw new Error('search index: an FK edge has no foreign key of its table');
   const roles: Array<[number, Array<[string, string]>]> = [];
@@ -119,6 +129,7 @@ function persistFrame(data: IndexData): PersistedFrame {
     kinds: data.docs.map((d) => (d.isBridge ? d.role[0]!.toUpperCase() : d.role[0]!)).join(''),
     derived: data.docs.flatMap((d, i) => (d.derived ? [i] : [])),
     fks: b64(Int32Array.from(fks)),
+    implied: b64(Int32Array.from(implied)),
     values: [...data.values].map(([k, list]) => [k, list.map((v) => [v.d, v.column, v.value] as const)] as const),
     order: b64(data.order),
     person: b64(data.personTable),
@@ -202,15 +213,44 @@ class StoredEdge implements EdgeData {
   }
 }
 
+/** An implied edge of a persisted frame (see addImpliedEdges): its columns are read from the two keys when used. */
+class StoredImpliedEdge implements EdgeData {
+  constructor(
+    readonly to: number,
+    readonly outgoing: boolean,
+    private readonly owner: DocData,
+    private readonly junction: DocData,
+    readonly implied: { readonly fk: number; readonly junction: number; readonly key: number },
+  ) {}
+
+  private get fk(): ForeignKeyInfo {
+    return this.owner.table.foreignKeys[this.implied.fk]!;
+  }
+  private get key(): ForeignKeyInfo {
+    return this.junction.table.foreignKeys[this.implied.key]!;
+  }
+  get fromColumns(): readonly string[] {
+    const fk = this.fk;
+    return this.key.columns.map((c) => fk.columns[fk.targetColumns.indexOf(c)]!);
+  }
+  get toColumns(): readonly string[] {
+    return this.key.targetColumns;
+  }
+  get constraint(): string {
+    return impliedName(this.fk, this.key);
+  }
+}
+
 /** The frame from its persisted form, or null when it is malformed; `table(d)` gives a doc's table on first use. */
 function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) => TableInfo): IndexFrame | null {
   const n = f.names.length;
   const sourceBuf = words32(f.source);
   const fkBuf = words32(f.fks);
+  const impliedBuf = typeof f.implied === 'string' ? words32(f.implied) : null;
   const orderBuf = words32(f.order);
   const personBuf = words32(f.person);
   const placeBuf = words32(f.place);
-  if (!sourceBuf || !fkBuf || !orderBuf || !personBuf || !placeBuf || f.schemas.length !== n || f.words.length !== n || typeof f.kinds !== 'string' || f.kinds.length !== n) return null;
+  if (!sourceBuf || !fkBuf || !impliedBuf || impliedBuf.byteLength % 20 !== 0 || !orderBuf || !personBuf || !placeBuf || f.schemas.length !== n || f.words.length !== n || typeof f.kinds !== 'string' || f.kinds.length !== n) return null;
   if (sourceBuf.byteLength !== 4 * n || orderBuf.byteLength !== 4 * n || personBuf.byteLength !== 4 * n || placeBuf.byteLength !== 4 * n || fkBuf.byteLength % 12 !== 0) return null;
   if (!Array.isArray(f.derived) || f.derived.some((d) => !Number.isInteger(d) || d < 0 || d >= n)) return null;
   const derived = new Set(f.derived);
@@ -231,6 +271,14 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
     const owner = docs[from]!;
     edges[from]!.push(new StoredEdge(to, true, owner, fks[i + 2]!));
     if (to !== from) edges[to]!.push(new StoredEdge(from, false, owner, fks[i + 2]!));
+  }
+  const implied = new Int32Array(impliedBuf);
+  for (let i = 0; i < implied.length; i += 5) {
+    const [from, to, fk, junction, key] = [implied[i]!, implied[i + 1]!, implied[i + 2]!, implied[i + 3]!, implied[i + 4]!];
+    if ([from, to, junction].some((d) => d < 0 || d >= n) || fk < 0 || key < 0) return null;
+    const via = { fk, junction, key };
+    edges[from]!.push(new StoredImpliedEdge(to, true, docs[from]!, docs[junction]!, via));
+    edges[to]!.push(new StoredImpliedEdge(from, false, docs[from]!, docs[junction]!, via));
   }
   const values = new Map<string, ValueEntry[]>();
   for (const [k, list] of f.values) values.set(k, list.map(([d, column, value]) => ({ d, column, value })));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
-import { buildSearchIndex, findMentions, isThesaurusConcept, loadLexicon, type SearchTableInput } from '../../../src/core/search/index';
+import { buildSearchIndex, findMentions, isThesaurusConcept, loadLexicon, openPersistedIndex, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
 import { catalogBuilders, fk, names, reasons, src } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text'));
@@ -60,6 +60,34 @@ describe('search: completing the join set', () => {
     const top = names(res.hits);
     assert.ok(top.indexOf('copy') >= 0 && top.indexOf('copy') < top.indexOf('author_note'), reasons(res.hits));
     assert.ok(res.hits.find((h) => h.qualifiedName === 'public.copy')!.why.some((w) => w.startsWith('joins fine and title')), reasons(res.hits));
+  });
+
+  it('follows a key of several columns through the junction it points at, and keeps that way when persisted', () => {
+    // AdventureWorks' shape: an order line points at (offer, product) pairs, not at the product itself.
+    const { table: t } = catalogBuilders((name) => (/id$/.test(name) ? 'integer' : 'text'));
+    const tables = src([
+      t('creditcard', ['creditcardid', 'cardtype', 'cardnumber', 'expyear']),
+      t('customer', ['customerid', 'accountnumber']),
+      t('salesorderheader', ['salesorderid', 'orderdate', 'customerid', 'creditcardid', 'totaldue'], [fk(['customerid'], 'customer', ['customerid']), fk(['creditcardid'], 'creditcard', ['creditcardid'])]),
+      t('specialoffer', ['specialofferid', 'description', 'discountpct', 'type']),
+      t('product', ['productid', 'name', 'color', 'listprice']),
+      t('specialofferproduct', ['specialofferid', 'productid'], [fk(['specialofferid'], 'specialoffer', ['specialofferid']), fk(['productid'], 'product', ['productid'])]),
+      t('salesorderdetail', ['salesorderid', 'salesorderdetailid', 'orderqty', 'specialofferid', 'productid', 'unitprice'], [fk(['salesorderid'], 'salesorderheader', ['salesorderid']), fk(['specialofferid', 'productid'], 'specialofferproduct', ['specialofferid', 'productid'])]),
+      t('productreview', ['productreviewid', 'productid', 'rating', 'comments'], [fk(['productid'], 'product', ['productid'])]),
+    ]);
+    const built = buildSearchIndex({ tables });
+    const q = 'which products did customers buy with a Vista card';
+    const res = built.search(q, { limit: 6, withJoinTree: true });
+    const line = res.hits.find((h) => h.qualifiedName === 'public.salesorderdetail');
+    assert.ok(line?.why.includes('bridge between salesorderheader and product'), reasons(res.hits));
+    const implied = res.joinTree?.find((e) => e.from === 'public.salesorderdetail' && e.to === 'public.product');
+    assert.deepEqual(implied && { from: implied.fromColumns, to: implied.toColumns }, { from: ['productid'], to: ['productid'] }, JSON.stringify(res.joinTree));
+    assert.equal(implied!.constraint, 'specialofferid_productid_specialofferproduct_fkey (through productid_product_fkey)');
+    // A persisted frame keeps the implied way: the same answer, join tree included, with no table read up front.
+    const bytes = serializeIndex(built, { generation: 7, tags: [] });
+    const opened = openPersistedIndex(bytes, { generation: 7, tables: tables.map((x) => ({ source: { name: x.sourceName }, qualifiedName: `${x.table.schema}.${x.table.name}` })), isBlocked: () => false, table: (d) => tables[d]!.table });
+    assert.ok(opened !== null);
+    assert.deepEqual(opened.search(q, { limit: 6, withJoinTree: true }), res);
   });
 
   it('brings the header of a line table, even when both names are run together', () => {
