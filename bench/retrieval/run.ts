@@ -181,7 +181,7 @@ const CHANGES = `## What changed in this run
 blind questions (\`bench/retrieval/blind/round5/\`: 50 MusicBrainz, 50 AdventureWorks, 40 Pagila, split 50/50) was
 written from the domain descriptions only and labelled from the schemas before any ranking run; the engine of the
 previous run scored it first (dev and held-out, once). Then, tuned on the dev halves of rounds 1, 3, 4 and 5:
-(1) a join is completed between top hits that score at least 0.15 of the best one (was 0.3): a table the question reaches
+(1) a join is completed between top hits that score at least 0.1 of the best one (was 0.3): a table the question reaches
 only through a column ("what rentals they were for" → the film's rental rate) still ends a path, and the table in
 between comes with it (\`inventory\` between \`rental\` and \`film\`); (2) a kind the question asks for ("which
 bikes …"), which only related words find, raises the table whose rows it is to where the rows asked for rise, and its

@@ -88,7 +88,7 @@ export const RANKING = {
    * Paths are completed between top hits scoring at least this share of the best one: a table the question reaches
    * only through a column ("what rentals they were for" → the film's rental rate) still ends a path worth joining.
    */
-  pathFloor: 0.15,
+  pathFloor: 0.1,
   pathMaxHops: 3,
   /** Qualifiers of a junction in the answer (its relationship record or code list) rise to this share of it. */
   qualifier: 0.9,
