@@ -177,41 +177,54 @@ function calibrationSection(results: readonly SetResult[]): string[] {
 }
 
 const CHANGES = `## What changed in this run
-**A fifth blind round, joins towards weakly reached tables, kinds asked for, and quoted titles.** A fifth round of
-blind questions (\`bench/retrieval/blind/round5/\`: 50 MusicBrainz, 50 AdventureWorks, 40 Pagila, split 50/50) was
-written from the domain descriptions only and labelled from the schemas before any ranking run; the engine of the
-previous run scored it first (dev and held-out, once). Then, tuned on the dev halves of rounds 1, 3, 4 and 5:
-(1) a join is completed between top hits that score at least 0.1 of the best one (was 0.3): a table the question reaches
-only through a column ("what rentals they were for" → the film's rental rate) still ends a path, and the table in
-between comes with it (\`inventory\` between \`rental\` and \`film\`); (2) a kind the question asks for ("which
-bikes …"), which only related words find, raises the table whose rows it is to where the rows asked for rise, and its
-kind lists follow (\`product\`, then \`productsubcategory\` and \`productcategory\`); (3) a quoted title
-("'One More Time'", "'Yesterday'") is read as a title: the closing quote no longer cuts it into a person's name, and
-its words weigh as an unquoted title's, not as a quoted value's (whose words weigh more). The index format is unchanged.
+**A fifth blind round, joins towards weakly reached tables, kinds asked for, quoted titles, and keys through
+junctions.** A fifth round of blind questions (\`bench/retrieval/blind/round5/\`: 50 MusicBrainz, 50 AdventureWorks,
+40 Pagila, split 50/50) was written from the domain descriptions only and labelled from the schemas before any ranking
+run; the engine of the previous run (614df49) scored it first (dev and held-out, once). Then, tuned on the dev halves
+of rounds 1, 3, 4 and 5: (1) a join is completed between top hits that score at least 0.1 of the best one (was 0.3):
+a table the question reaches only through a column ("what rentals they were for" → the film's rental rate) still ends
+a path, and the table in between comes with it (\`inventory\` between \`rental\` and \`film\`); (2) a kind the
+question asks for ("which bikes …"), which only related words find, raises the table whose rows it is to where the
+rows asked for rise, and its kind lists follow (\`product\`, then \`productsubcategory\` and \`productcategory\`);
+(3) a quoted title ("'One More Time'", "'Yesterday'") is read as a title: the closing quote no longer cuts it into a
+person's name, and its words weigh as an unquoted title's, not as a quoted value's (whose words weigh more); (4) a key
+of several columns that points at a junction's key points at the junction's own targets too
+(\`salesorderdetail (specialofferid, productid)\` → \`specialofferproduct\` names a product): the line table is a
+bridge between its header and the product, and a join tree shows the implied join with the two keys it follows. The
+persisted frame keeps these edges: index format 15. An intermediate engine (changes 1–3, with 0.15 for the first) was
+scored once on the way; its figures are in this file's history.
 
-| in-process, Full@10 | dev before → after | held-out before → after |
+| in-process, Full@10 | dev 614df49 → this engine | held-out 614df49 → this engine |
 | --- | --- | --- |
 | MusicBrainz blind, rounds 1 / 2 / 3 / 4 / 5 | 0.450 / — / 0.433 → 0.467 / 0.333 / 0.360 | 0.300 / 0.450 / 0.267 / 0.133 / 0.320 → 0.360 |
-| AdventureWorks blind, rounds 1 / 2 / 3 / 4 / 5 | 0.900 / — / 1.000 / 0.840 / 0.760 → 0.800 | 0.800 / 0.950 / 0.750 / 0.840 → 0.880 / 0.800 |
+| AdventureWorks blind, rounds 1 / 2 / 3 / 4 / 5 | 0.900 / — / 1.000 / 0.840 / 0.760 → 0.840 | 0.800 → 0.825 / 0.950 / 0.750 / 0.840 → 0.880 / 0.800 |
 | Pagila blind, rounds 1 / 2 / 3 / 4 / 5 | 1.000 / — / 0.800 → 0.867 / 0.960 / 0.950 | 0.900 / 0.933 → 0.967 / 0.933 / 0.960 / 0.900 |
 | Spider, BIRD, Spider 2.0-lite | unchanged | unchanged (BIRD pooled with evidence 0.963 → 0.965) |
 
-Round 5 "before" is the previous engine (614df49) on the new questions: the honest measure of how far the earlier
-tuning carried to questions it never saw. Its held-out halves stand below the earlier rounds' dev halves for
-MusicBrainz (0.320 against 0.333–0.450) and AdventureWorks (0.800 against 0.840–1.000), and level for Pagila (0.900).
-Other figures that moved: MusicBrainz round 3 dev R@5 0.575 → 0.586; AdventureWorks round 5 dev R@5 0.791 → 0.824,
-R@10 0.898 → 0.931; AdventureWorks round 4 held-out R@5 0.909 → 0.929; Pagila round 3 held-out R@5 0.851 → 0.864.
+Round 5 "before" is the previous engine on the new questions: the honest measure of how far the earlier tuning
+carried to questions it never saw. Its held-out halves stand below the earlier rounds' dev halves for MusicBrainz
+(0.320 against 0.333–0.450) and AdventureWorks (0.800 against 0.840–1.000), and level for Pagila (0.900). Other
+figures that moved: MusicBrainz round 3 dev R@5 0.575 → 0.586; AdventureWorks round 5 dev R@5 0.791 → 0.831, R@10
+0.898 → 0.938; AdventureWorks held-out round 1 R@10 0.915 → 0.941, round 2 R@5 0.927 → 0.933; Pagila round 3 held-out R@5 0.851 →
+0.864.
 
-Through the tool (\`retrieval-mcp.md\`), held-out Full@10, previous engine → this one: AdventureWorks rounds 1–5 0.800,
-0.925 → 0.950, 0.750, 0.840 → 0.880, 0.840 (round 5: both engines); MusicBrainz 0.283, 0.450, 0.300, 0.133, 0.320 →
-0.360; Pagila 0.867, 0.933 → 0.967, 0.933, 0.920, 0.900 (round 5: both engines). The previous engine's round 5 figures
-through the tool come from the same benchmark run on its own checkout. Own MusicBrainz questions unchanged (0.769).
+Through the tool (\`retrieval-mcp.md\`), held-out Full@10, 614df49 → this engine: AdventureWorks rounds 1–5 0.800 →
+0.825, 0.925 → 0.950, 0.750, 0.840 → 0.880, 0.840 (round 5: both engines); MusicBrainz 0.283, 0.450, 0.300, 0.133,
+0.320 → 0.360; Pagila 0.867, 0.933 → 0.967, 0.933, 0.920, 0.900 (round 5: both engines). The previous engine's round 5
+figures through the tool come from the same benchmark run on its own checkout. Own MusicBrainz questions unchanged
+(0.769). Pagila round 3 dev through the tool 0.867 → 0.933: the catalog the indexer reads from the live database
+scores the film of "what rentals they were for" at 0.149 of the best hit, which is why the join floor is 0.1, not
+0.15.
 
 Tried on the dev halves and not kept: completing joins over paths of four joins rather than three (AdventureWorks
 round 4 dev R@5 −0.034, BIRD pooled Full@10 −0.004); the thesaurus reading "song" as a composition as well as a
 recording (MusicBrainz round 1 dev Full@10 −0.017, round 4 +0.033: a trade, not a gain); no thesaurus sense for past
 forms (Pagila "rented" lost \`rental\`: round 1 dev R@5 −0.033, round 3 Full@10 −0.067); a noun for a kind of place the
-catalog does not write ("hometown") asking for the tables of places as "who" asks for people (MusicBrainz round 5 dev R@5 −0.007, nothing else moved).
+catalog does not write ("hometown") asking for the tables of places as "who" asks for people (MusicBrainz round 5 dev R@5 −0.007, nothing else moved); a
+kind of person after "each" or "per" ("payments taken by each cashier") asking for people as after "which" (nothing
+moved); the words of a title or of a named person weighing less (MusicBrainz round 5 dev R@10 +0.024, BIRD pooled
+with evidence Full@10 −0.004); a noun asked for that the catalog writes only in a column ("how many discs", \`discid\`)
+taking the table a synonym names (MusicBrainz round 3 dev R@10 −0.011).
 The runs before are described in \`retrieval-blind.md\` and in the history of this file.`;
 
 const METHOD = `## Methodology
