@@ -734,9 +734,8 @@ export function addImpliedEdges(n: number, keysOf: (d: number) => readonly Forei
       keysOf(junction).forEach((g, key) => {
         const to = targetOf(junction, g);
         if (to === undefined || to === d || to === junction) return;
-        const at = g.columns.map((c) => fk.targetColumns.indexOf(c));
-        if (at.some((i) => i < 0)) return;
-        const fromColumns = at.map((i) => fk.columns[i]!);
+        const fromColumns = impliedColumns(fk, g);
+        if (fromColumns === null) return;
         if (edges[d]!.some((e) => e.outgoing && e.to === to && e.fromColumns.join('\u0000') === fromColumns.join('\u0000'))) return;
         const implied = { fk: fkIndex, junction, key };
         const constraint = impliedName(fk, g);
@@ -745,6 +744,12 @@ export function addImpliedEdges(n: number, keysOf: (d: number) => readonly Forei
       });
     });
   }
+}
+
+/** The columns of `fk` that hold the key `through` follows on from `fk`'s target, in its order; null if it holds not all. */
+export function impliedColumns(fk: ForeignKeyInfo, through: ForeignKeyInfo): string[] | null {
+  const at = through.columns.map((c) => fk.targetColumns.indexOf(c));
+  return at.some((i) => i < 0) ? null : at.map((i) => fk.columns[i]!);
 }
 
 /** The name a join tree gives an implied edge: the two declared keys it follows. */

@@ -13,7 +13,7 @@
  */
 import { WORDNET_SOURCE } from './data/wordnet-data';
 import { INDEX_FORMAT } from './format';
-import { assemble, buildFrame, impliedName, withCatalogWords, type DocData, type EdgeData, type IndexBody, type IndexData, type IndexFrame, type TableRole, type ValueEntry } from './build';
+import { assemble, buildFrame, impliedColumns, impliedName, withCatalogWords, type DocData, type EdgeData, type IndexBody, type IndexData, type IndexFrame, type TableRole, type ValueEntry } from './build';
 import { loadLexicon, type Lexicon } from './lexicon';
 import type { ForeignKeyInfo, PiiTag, TableInfo } from '../catalog/model';
 import { formatName } from '../catalog/names';
@@ -230,8 +230,7 @@ class StoredImpliedEdge implements EdgeData {
     return this.junction.table.foreignKeys[this.implied.key]!;
   }
   get fromColumns(): readonly string[] {
-    const fk = this.fk;
-    return this.key.columns.map((c) => fk.columns[fk.targetColumns.indexOf(c)]!);
+    return impliedColumns(this.fk, this.key) ?? [];
   }
   get toColumns(): readonly string[] {
     return this.key.targetColumns;
