@@ -706,16 +706,17 @@ export function valueKey(text: string): string {
 
 function buildEdges(tables: readonly TableInfo[], sources: readonly string[], byKey: ReadonlyMap<string, number>): EdgeData[][] {
   const edges: EdgeData[][] = tables.map(() => []);
+  const targetOf = (d: number, fk: ForeignKeyInfo): number | undefined => byKey.get(`${sources[d]}\u0000${fk.targetSchema}.${fk.targetTable}`);
   tables.forEach((t, d) => {
     for (const fk of t.foreignKeys) {
-      const to = byKey.get(`${sources[d]}\u0000${fk.targetSchema}.${fk.targetTable}`);
+      const to = targetOf(d, fk);
       if (to === undefined) continue;
       const base = { constraint: fk.name };
       edges[d]!.push({ ...base, to, outgoing: true, fromColumns: fk.columns, toColumns: fk.targetColumns });
       if (to !== d) edges[to]!.push({ ...base, to: d, outgoing: false, fromColumns: fk.columns, toColumns: fk.targetColumns });
     }
   });
-  addImpliedEdges(tables.length, (d) => tables[d]!.foreignKeys, (d, fk) => byKey.get(`${sources[d]}\u0000${fk.targetSchema}.${fk.targetTable}`), edges);
+  addImpliedEdges(tables.length, (d) => tables[d]!.foreignKeys, targetOf, edges);
   return edges;
 }
 
@@ -725,7 +726,7 @@ function buildEdges(tables: readonly TableInfo[], sources: readonly string[], by
  * as surely as a `productid` of its own would. The implied edge joins on the same columns, comes after the declared
  * ones, and says which two keys imply it (EdgeData.implied), so a persisted frame can keep it.
  */
-export function addImpliedEdges(n: number, keysOf: (d: number) => readonly ForeignKeyInfo[], targetOf: (d: number, fk: ForeignKeyInfo) => number | undefined, edges: EdgeData[][]): void {
+function addImpliedEdges(n: number, keysOf: (d: number) => readonly ForeignKeyInfo[], targetOf: (d: number, fk: ForeignKeyInfo) => number | undefined, edges: EdgeData[][]): void {
   for (let d = 0; d < n; d++) {
     keysOf(d).forEach((fk, fkIndex) => {
       if (fk.columns.length < 2) return;

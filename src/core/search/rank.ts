@@ -1325,10 +1325,9 @@ function applyRaises(data: IndexData, ranked: number[], boosts: Array<[number, n
  */
 function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number[] {
   if (parsed.focus.length === 0 || ranked.length === 0) return ranked;
-  const at = ranked[Math.min(RANKING.focusRank, ranked.length) - 1]!;
   // In the source of the best hit: a catalog of several databases has a `customers` in each.
   const source = data.docs[ranked[0]!]!.source;
-  const value = st.score[at]!;
+  const value = focusValue(ranked, st);
   const boosts: Array<[number, number, string]> = [];
   const { termIds, start, doc } = data.postings;
   for (const word of parsed.focus) {
@@ -1355,10 +1354,14 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
   return applyRaises(data, ranked, boosts, st);
 }
 
-/** The score the rows asked for rise to (that of the `focusRank`-th hit) when `word` is the noun asked for, else undefined. */
-function focusScore(ranked: readonly number[], parsed: ParsedQuery, word: string, st: QueryState): number | undefined {
-  if (!parsed.focus.includes(word) || ranked.length === 0) return undefined;
+/** The score the rows asked for rise to: that of the `focusRank`-th hit (of the last, when fewer). `ranked` is not empty. */
+function focusValue(ranked: readonly number[], st: QueryState): number {
   return st.score[ranked[Math.min(RANKING.focusRank, ranked.length) - 1]!]!;
+}
+
+/** focusValue when `word` is the noun asked for, else undefined. */
+function focusScore(ranked: readonly number[], parsed: ParsedQuery, word: string, st: QueryState): number | undefined {
+  return parsed.focus.includes(word) && ranked.length > 0 ? focusValue(ranked, st) : undefined;
 }
 
 /** Last words of a table that collects rows of the table named by its other words (`release_group`, `product_set`). */
