@@ -347,6 +347,8 @@ const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'near']);
 const COUNTED_AFTER: ReadonlySet<string> = new Set(['most', 'fewest', 'least']);
 /** "the number of …", "a count of …". */
 const COUNT_NOUNS: ReadonlySet<string> = new Set(['number', 'count', 'numbers']);
+/** A quote or a joining mark before a word: the word is inside a value or an identifier. */
+const QUOTE_OR_JOIN = /^['"‘’“”_-]$/;
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'from', 'at', 'near', 'of']);
 const MOTION_PREPOSITIONS: ReadonlySet<string> = new Set(['to', 'into', 'across', 'around', 'throughout', 'within', 'through', 'toward', 'towards', 'outside', 'inside']);
@@ -445,6 +447,12 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // "going to Nashville", "touring across Europe": after a preposition of motion or extent, only a name the
     // dictionary knows as a place is one ("credited to Prince" names someone).
     else if (!article && MOTION_PREPOSITIONS.has(before) && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });
+    // Any other one name the dictionary does not know, written like a name inside a sentence ("tags Björk", "tags on
+    // Metalica"), is someone's (a person or a group): not a quoted value, not after a copula ("district is Tabor"), not
+    // a piece of an identifier (`Student_Club`, `Max(time)`). The tables of people hold such names more often than a
+    // title does, and a name the catalog holds as a value or a word is dropped as a maker's is. What someone owns
+    // ("Björk's Homogenic") is their work, a title.
+    else if (words.length === 1 && /^\p{Lu}\p{Ll}{2,}$/u.test(first) && midSentence && !possessive && unknown(first) && !COPULAS.has(prev) && !/['’]s$/.test(prev) && !QUOTE_OR_JOIN.test(tokens[i - 1] ?? '') && !/^['"‘’“”_(-]$/.test(tokens[j] ?? '') && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText, maker: true });
     i = j;
   }
   return out;

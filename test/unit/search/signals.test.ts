@@ -153,6 +153,33 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(maker("List the USA's venues"), []);
   });
 
+  it('reads one unknown name inside a sentence as someone, unless it is a value, owned, or a piece of an identifier', () => {
+    const someone = (q: string): string[] => findMentions(q, lexicon).filter((m) => m.kind === 'person').map((m) => m.text);
+    assert.deepEqual(someone('most used tags Björk'), ['Björk']);
+    assert.deepEqual(someone('What are the most common tags people have slapped on Metalica?'), ['Metalica']);
+    // After a copula or inside quotes it is a value; after a possessive, the owner's work; in an identifier, a piece.
+    assert.deepEqual(someone('accounts whose district is Tabor'), []);
+    assert.deepEqual(someone("users with the badge 'Necromancer'"), []);
+    assert.deepEqual(parseQuery("Who did the string arrangements on Björk's Homogenic?", lexicon).titles, ['Homogenic']);
+    assert.deepEqual(someone('students of the Student_Club'), []);
+    assert.deepEqual(someone('latest lap refers to Max(time)'), []);
+    // A word the dictionary knows stays a title; a place it knows stays a place.
+    assert.deepEqual(someone('runtime of every song on Thriller'), []);
+    assert.deepEqual(findMentions('venues in Lisbon', lexicon).map((m) => m.kind), ['place']);
+    // Where the catalog's people are, the table of people answers for the name.
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('tag', ['id', 'name', 'ref_count']),
+      table('artist_tag', ['artist', 'tag', 'count'], [fk(['artist'], 'artist'), fk(['tag'], 'tag')]),
+      table('label', ['id', 'name', 'label_code']),
+      table('label_tag', ['label', 'tag', 'count'], [fk(['label'], 'label'), fk(['tag'], 'tag')]),
+    ]);
+    const hits = buildSearchIndex({ tables }).search('most used tags Björk', { limit: 5 }).hits;
+    const ranked = names(hits);
+    assert.ok(ranked.slice(0, 2).includes('public.artist') && ranked.slice(0, 3).includes('public.artist_tag'), reasons(hits));
+    assert.ok(ranked.indexOf('public.artist') < ranked.indexOf('public.label'), reasons(hits));
+  });
+
   it('routes a maker to the table of people and the path to it, unless the catalog holds the name itself', () => {
     const tables = src([
       table('artist', ['id', 'name', 'sort_name']),
