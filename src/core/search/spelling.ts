@@ -3,6 +3,7 @@
  * catalog knows is read as the one word of the catalog a single edit away (a letter left out, one too many, one wrong,
  * or two swapped: Damerau's four kinds of slip). Only where that reading is unambiguous, and only towards the
  * catalog's own words: the dictionary has too many near neighbours ("uploaded" and "unloaded", "versus" and "verses").
+ * A word that is none of the catalog's may be a slip of a function word ("evry", "thier"), which then counts for nothing.
  */
 import type { Lexicon } from './lexicon';
 import { STOP_WORDS } from './tokenize';
@@ -74,6 +75,21 @@ function correct(word: string, vocab: Lexicon): string | null {
     if (base === null) continue;
     if (found !== null && base !== foundBase) return null;
     if (found === null) [found, foundBase] = [w, base];
+  }
+  return found ?? slipOfFunctionWord(word);
+}
+
+/**
+ * The one function word `word` is a slip of, by a letter left out or two swapped ("evry", "thier", "whcih"), or null.
+ * Not by a wrong letter: the dictionary's own short words are often one letter from a function word ("along", "among").
+ */
+function slipOfFunctionWord(word: string): string | null {
+  let found: string | null = null;
+  for (const w of edits(word)) {
+    const slip = w.length === word.length + 1 || (w.length === word.length && [...w].sort().join('') === [...word].sort().join(''));
+    if (!slip || w[0] !== word[0] || !STOP_WORDS.has(w) || w === found) continue;
+    if (found !== null) return null;
+    found = w;
   }
   return found;
 }

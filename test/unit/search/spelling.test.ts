@@ -27,6 +27,15 @@ describe('search: misspelt words', () => {
     assert.equal(correctSpelling('prodact', vocab), 'product'); // one wrong
   });
 
+  it('reads a slip of a function word as that word, so it counts for nothing', () => {
+    assert.equal(correctSpelling('evry', vocab), 'every');
+    assert.equal(correctSpelling('thier', vocab), 'their');
+    assert.equal(correctSpelling('whcih', vocab), 'which');
+    // Two function words one slip away: no reading.
+    assert.equal(correctSpelling('ther', vocab), null); // there, their
+    assert.equal(correctQuestion('the price of evry product', vocab, () => false), 'the price of every product');
+  });
+
   it('leaves known words, inflections, short words and slips that are not the catalog words alone', () => {
     for (const w of ['largest', 'heroes', 'incredibly', 'versus', 'uploaded', 'along', 'colours', 'qty', 'prod', 'metalica']) assert.equal(correctSpelling(w, vocab), null, w);
     // A capitalised word is a name, not a slip.
