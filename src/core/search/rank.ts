@@ -394,6 +394,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Not for people, places or roles: those have their own kind lists above.
   else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity', kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
+  // A junction that only the signals since then brought into the answer (the path to a named person, a role, the rows
+  // asked for) needs its qualifiers as much as one the question's words found.
+  ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
 
   const top = ranked[0];

@@ -194,6 +194,49 @@ describe('search: the way from the tables asked about to a named person or place
     assert.ok(!r.hits.find((h) => h.qualifiedName === 'public.l_artist_release')?.why.some((w) => w.startsWith('leads from')), 'the relationship table is not the way');
   });
 
+  it('brings the relationship record and its type along with a junction that rose after the first look at junctions', () => {
+    // Many code lists share the word `language`; the junction to the artist named rises only with the way to them.
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('work', ['id', 'name', 'iswc']),
+      table('language', ['id', 'name', 'iso_code']),
+      table('work_language', ['work_id', 'language_id'], [fk(['work_id'], 'work'), fk(['language_id'], 'language')]),
+      table('link_type', ['id', 'name', 'description']),
+      table('link', ['id', 'link_type', 'begin_date_year'], [fk(['link_type'], 'link_type')]),
+      table('recording', ['id', 'name', 'length']),
+      table('url', ['id', 'url']),
+      table('l_artist_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'work')]),
+      table('l_recording_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
+      table('editor', ['id', 'name', 'email', 'website']),
+      table('editor_language', ['editor', 'language', 'fluency'], [fk(['editor'], 'editor'), fk(['language'], 'language')]),
+      table('release', ['id', 'name', 'language', 'script', 'barcode'], [fk(['language'], 'language')]),
+      table('recording_attribute', ['recording', 'attribute_text'], [fk(['recording'], 'recording')]),
+      table('track', ['id', 'recording', 'name', 'length'], [fk(['recording'], 'recording')]),
+      table('place', ['id', 'name', 'comment']),
+      table('place_language', ['place', 'language', 'note'], [fk(['place'], 'place'), fk(['language'], 'language')]),
+      table('label', ['id', 'name', 'comment']),
+      table('label_language', ['label', 'language', 'note'], [fk(['label'], 'label'), fk(['language'], 'language')]),
+      table('series', ['id', 'name', 'comment']),
+      table('series_language', ['series', 'language', 'note'], [fk(['series'], 'series'), fk(['language'], 'language')]),
+      table('event', ['id', 'name', 'comment']),
+      table('event_language', ['event', 'language', 'note'], [fk(['event'], 'event'), fk(['language'], 'language')]),
+      table('instrument', ['id', 'name', 'comment']),
+      table('instrument_language', ['instrument', 'language', 'note'], [fk(['instrument'], 'instrument'), fk(['language'], 'language')]),
+      table('area', ['id', 'name', 'comment']),
+      table('area_language', ['area', 'language', 'note'], [fk(['area'], 'area'), fk(['language'], 'language')]),
+      table('genre', ['id', 'name', 'comment']),
+      table('genre_language', ['genre', 'language', 'note'], [fk(['genre'], 'genre'), fk(['language'], 'language')]),
+      table('medium', ['id', 'name', 'comment']),
+      table('medium_language', ['medium', 'language', 'note'], [fk(['medium'], 'medium'), fk(['language'], 'language')]),
+      table('l_artist_url', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'url')]),
+    ]);
+    const r = buildSearchIndex({ tables }).search("Which of Shakira's works are in Spanish?", { limit: 6 });
+    const top = names(r.hits);
+    assert.ok(top.includes('l_artist_work'), reasons(r.hits));
+    for (const t of ['link', 'link_type']) assert.ok(top.includes(t), `${t} missing:\n${reasons(r.hits)}`);
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.link')!.why.includes('qualifies l_artist_work'), reasons(r.hits));
+  });
+
   it('completes the path from a release to the table of people for an artist named in the possessive', () => {
     const r = buildSearchIndex({ tables: catalog() }).search("How many barcodes do Radiohead's releases have?", { limit: 5 });
     const top = names(r.hits);
