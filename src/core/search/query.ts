@@ -74,8 +74,19 @@ export interface Mention {
 
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;])/g;
 
+/**
+ * Contractions read as their full words, which are function words: "doesn't" is not the word `doesn` and a `t`,
+ * "they're" not `re`. The negation itself is not kept (the ranker reads no negation of a verb).
+ */
+function withoutContractions(text: string): string {
+  return text
+    .replace(/\b(ca|wo|sha)n['’]t(?!\p{L})/giu, (_, w: string) => ({ ca: 'can', wo: 'will', sha: 'shall' })[w.toLowerCase() as 'ca'] ?? w)
+    .replace(/(\p{L})n['’]t(?!\p{L})/gu, '$1')
+    .replace(/(\p{L})['’](?:re|ve|ll|d|m)(?!\p{L})/giu, '$1');
+}
+
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
-  const trimmed = query.trim();
+  const trimmed = withoutContractions(query.trim());
   if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an

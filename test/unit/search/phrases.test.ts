@@ -67,6 +67,15 @@ describe('search: phrasal verbs, irregular verbs and instruction words', () => {
     assert.ok(!surfaces('Do longer books get borrowed more often?').includes('get'));
   });
 
+  it('reads contractions as their function words, not as words of their own', () => {
+    const surfaces = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
+    assert.deepEqual(surfaces("payments where the amount doesn't match the rate"), ['payments', 'amount', 'match', 'rate']);
+    assert.deepEqual(surfaces("films they're renting that we can't find and won't stock"), ['films', 'renting', 'stock']);
+    assert.deepEqual(surfaces("I'd like the loans we've lost"), ['loans', 'lost']);
+    // A name with an apostrophe is not a contraction.
+    assert.ok(surfaces("loans of O'Donnell").length > 1);
+  });
+
   it('reads irregular past forms as their verb', () => {
     assert.equal(stem('brought'), stem('bring'));
     assert.equal(stem('caught'), stem('catch'));
