@@ -395,8 +395,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity', kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   // A junction that only the signals since then brought into the answer (the path to a named person, a role, the rows
-  // asked for) needs its qualifiers as much as one the question's words found.
+  // asked for) needs its qualifiers as much as one the question's words found; a kind of person asked for by name
+  // ("which employee placed each order") needs the table that holds the names.
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
+  if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
 
   const top = ranked[0];

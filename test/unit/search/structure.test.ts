@@ -272,6 +272,26 @@ describe('search: people whose names live in another table', () => {
     assert.ok(!count.hits.some((h) => h.why.some((w) => w.startsWith('holds the names of'))), names(count.hits).join(', '));
   });
 
+  it('brings the table of names for a kind of person asked for by name that only the rows asked for raised', () => {
+    // `employee` leads nothing by its words; "which employee" raises it late, and its names still come along.
+    const tables = src([
+      table('person', ['business_entity_id', 'first_name', 'last_name', 'email_promotion']),
+      table('employee', ['business_entity_id', 'login_id', 'job_title', 'hire_date'], [fk(['business_entity_id'], 'person')]),
+      table('vendor', ['business_entity_id', 'name', 'credit_rating']),
+      table('product', ['product_id', 'name', 'list_price']),
+      table('product_vendor', ['product_id', 'vendor_id', 'average_lead_time', 'standard_price'], [fk(['product_id'], 'product'), fk(['vendor_id'], 'vendor')]),
+      table('purchase_order_header', ['purchase_order_id', 'employee_id', 'vendor_id', 'order_date', 'status'], [fk(['employee_id'], 'employee'), fk(['vendor_id'], 'vendor')]),
+      table('purchase_order_detail', ['purchase_order_id', 'product_id', 'received_qty', 'rejected_qty'], [fk(['purchase_order_id'], 'purchase_order_header'), fk(['product_id'], 'product')]),
+      table('sales_order_header', ['sales_order_id', 'purchase_order_number', 'order_date']),
+      table('sales_order_detail', ['sales_order_id', 'product_id', 'order_qty'], [fk(['sales_order_id'], 'sales_order_header'), fk(['product_id'], 'product')]),
+      table('shopping_cart_item', ['id', 'product_id', 'quantity', 'date_created'], [fk(['product_id'], 'product')]),
+    ]);
+    const q = 'For purchase orders from the vendor with the longest average lead time, which products were received, how many were rejected, and which employee placed each order?';
+    const r = buildSearchIndex({ tables }).search(q, { limit: 7 });
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.employee')?.why.some((w) => w.startsWith('the rows asked for')), reasons(r.hits));
+    assert.ok(r.hits.find((h) => h.qualifiedName === 'public.person')?.why.includes('holds the names of employee'), reasons(r.hits));
+  });
+
   it('leaves tables that name their own people, and junctions, to themselves', () => {
     const tables = src([
       table('actor', ['actor_id', 'first_name', 'last_name']),
