@@ -100,11 +100,6 @@ export function isMirror(doc: DocData): boolean {
   return doc.role === 'auxiliary' && doc.auxWords.length === 0;
 }
 
-/** The relations that hold their own rows (all but mirrors): the collection size of idf and field-length averages. */
-function searchableCount(docs: readonly DocData[]): number {
-  return docs.reduce((k, doc) => (isMirror(doc) ? k : k + 1), 0);
-}
-
 /** A view or materialized view: rows computed from other relations. */
 function isDerived(table: TableInfo): boolean {
   return table.kind === 'view' || table.kind === 'materialized_view';
@@ -170,8 +165,16 @@ export interface IndexBody {
 
 export interface IndexData extends IndexFrame, IndexBody {
   readonly lexicon: Lexicon;
-  /** Relations that hold their own rows, i.e. all but mirrors: the collection size of every idf. */
+  /**
+   * Relations that are not computed from others (tables, not views): the collection size of every idf. A view repeats
+   * the words of the relations it reads; counted, it would make them look commoner than they are. For a catalog of
+   * views only, its views but mirrors.
+   */
   readonly searchable: number;
+  /** Per term id, how many of those relations hold it (-1 until a query asks; rank.ts, tableDf). */
+  readonly tableDf: Int32Array;
+  /** A catalog of views only counts its views (all but mirrors) instead. */
+  readonly viewsOnly: boolean;
   /** Identifier → terms, shared by build and explanations. */
   readonly termCache: Map<string, Term[]>;
   readonly conceptCache: Map<string, readonly string[]>;
@@ -307,8 +310,11 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
     seen: new Uint8Array(n),
     local: [],
   };
-  const searchable = searchableCount(frame.docs);
-  return { ...frame, ...body, lexicon, searchable, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
+  const tables = frame.docs.reduce((k, doc) => (doc.derived ? k : k + 1), 0);
+  const viewsOnly = tables === 0;
+  const searchable = viewsOnly ? frame.docs.reduce((k, doc) => (isMirror(doc) ? k : k + 1), 0) : tables;
+  const tableDf = new Int32Array(body.postings.termIds.size).fill(-1);
+  return { ...frame, ...body, lexicon, searchable, tableDf, viewsOnly, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
 }
 
 /**
@@ -492,9 +498,11 @@ function buildBody(input: BuildSearchIndexInput, frame: IndexFrame, lexicon: Lex
   const fill = start.slice(0, terms);
   const doc = new Int32Array(stream.length);
   const sat = new Float32Array(stream.length);
-  // Mirrors have no postings: the average field lengths are those of the relations that do.
-  const counted = searchableCount(frame.docs);
-  const avgLen = fieldLen.map((fl) => (counted === 0 ? 1 : Math.max(1e-9, fl.reduce((a, b) => a + b, 0) / counted)));
+  // The average field lengths are those of the tables: mirrors have no postings, and other views repeat the columns
+  // of the relations they read (as for idf, rank.ts). A catalog of views only averages over them.
+  const tableDocs = frame.docs.flatMap((doc, d) => (doc.derived ? [] : [d]));
+  const averaged = tableDocs.length > 0 ? tableDocs : frame.docs.flatMap((doc, d) => (isMirror(doc) ? [] : [d]));
+  const avgLen = fieldLen.map((fl) => (averaged.length === 0 ? 1 : Math.max(1e-9, averaged.reduce((a, d) => a + fl[d]!, 0) / averaged.length)));
   for (let i = 0; i < stream.length; i++) {
     const d = stream.doc[i]!;
     let tf = 0;

@@ -215,7 +215,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // `name` then cost a pass over their postings but never flood the candidate set.
   const dfOf = (term: string): number => {
     const id = termIds.get(term);
-    return id === undefined ? 0 : start[id + 1]! - start[id]!;
+    return id === undefined ? 0 : tableDf(data, id);
   };
   const ordered = parsed.terms.map((qt) => ({ qt, df: dfOf(qt.term) })).sort((a, b) => a.df - b.df);
   const commonDf = n >= RANKING.commonMinTables ? RANKING.commonShare * n : Infinity;
@@ -268,9 +268,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       if (rid === undefined) continue;
       const rFrom = start[rid]!;
       const rTo = start[rid + 1]!;
+      const rDf = tableDf(data, rid);
       // A related word that is itself common adds a near-constant trickle to most tables: skip it on large catalogs.
-      if (rTo - rFrom > commonDf) continue;
-      const f = qt.weight * factor * Math.min(idfOf(n, rTo - rFrom), idf + 1);
+      if (rDf > commonDf) continue;
+      const f = qt.weight * factor * Math.min(idfOf(n, rDf), idf + 1);
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
         if (!allowed(d) || (refineOnly && data.scratch.seen[d] === 0)) continue;
@@ -480,6 +481,18 @@ function filterMask(data: IndexData, opts: SearchOptions): Uint8Array | null {
     cache.set(key, mask);
   }
   return mask;
+}
+
+/** How many tables (not views) hold the term: its document frequency (build.ts, IndexData.tableDf). */
+function tableDf(data: IndexData, id: number): number {
+  let df = data.tableDf[id]!;
+  if (df < 0) {
+    const { start, doc } = data.postings;
+    df = 0;
+    for (let i = start[id]!; i < start[id + 1]!; i++) if (data.viewsOnly || !data.docs[doc[i]!]!.derived) df++;
+    data.tableDf[id] = df;
+  }
+  return df;
 }
 
 function idfOf(n: number, df: number): number {
@@ -1408,15 +1421,20 @@ function addNamers(data: IndexData, c: number, st: QueryState, allowed: (d: numb
 /**
  * Views follow the relations they are computed from: a view the question does not name ranks after every relation it
  * reads that is in the answer (`sales_by_store` after `inventory`, `customer_list` after `customer`). A view sums up
- * its relations; it does not take their place.
+ * its relations; it does not take their place, nor that of any other table the question reached (`sales_by_film_category`
+ * does not push out the `staff` who took the payments): it fills the places the tables leave.
  */
 function placeViews(data: IndexData, ranked: number[], limit: number, queryTerms: ReadonlySet<string>, st: QueryState): number[] {
   let changed = false;
+  // An unnamed view comes after every table the question reached, not only after its own relations.
+  let floor = Infinity;
+  for (const d of ranked) if (!data.docs[d]!.derived && st.score[d]! > 0) floor = Math.min(floor, st.score[d]!);
   for (const v of ranked.slice(0, 2 * Math.max(1, limit))) {
     const doc = data.docs[v]!;
     if (!doc.derived || isMirror(doc) || doc.nameStems.every((w) => w.length < 3 || queryTerms.has(w))) continue;
     let cap = Infinity;
     for (const b of viewBases(data, v)) if (st.score[b]! > 0) cap = Math.min(cap, st.score[b]!);
+    cap = Math.min(cap, floor);
     if (cap === Infinity || st.score[v]! < cap) continue;
     st.score[v] = cap * 0.99;
     changed = true;

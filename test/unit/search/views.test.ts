@@ -80,6 +80,50 @@ describe('search: views', () => {
     assert.ok(names(named).slice(0, 3).includes('rental_summary'), named.map((h) => `${h.qualifiedName} ${h.score}: ${h.why.join('; ')}`).join(' | '));
   });
 
+  it('counts only tables in how common a word is: views that repeat their relations\' words barely change a table\'s score', () => {
+    const report = view(
+      'customer_film_report',
+      'SELECT c.customer_id, c.first_name, c.last_name, f.title AS film_title, count(*) AS rented_films FROM rental r JOIN customer c USING (customer_id) JOIN film f USING (film_id) GROUP BY 1, 2, 3, 4',
+      ['customer_id', 'first_name', 'last_name', 'film_title', 'rented_films'],
+    );
+    for (const q of ['film titles by rating', 'customers in Canada', 'rental dates of each customer', 'first and last names of customers']) {
+      const without = [...scoresOf(src(shop()), q)];
+      const withViews = [...scoresOf(src([...shop(), customerList(), report]), q)].filter(([name]) => !['public.customer_list', 'public.customer_film_report'].includes(name));
+      assert.deepEqual(withViews.map(([name]) => name), without.map(([name]) => name).slice(0, withViews.length), q);
+      // The same weights for the same words (within a few percent: a view still takes part in the graph signals).
+      for (const [i, [name, score]] of withViews.entries()) assert.ok(Math.abs(score - without[i]![1]) <= 0.08 * without[i]![1], `${q}: ${name} ${score} vs ${without[i]![1]}`);
+    }
+  });
+
+  it('keeps an unnamed view after every table the answer has room for, not only after the relations it reads', () => {
+    const tables = src([
+      table('staff', ['staff_id', 'first_name', 'last_name', 'picture']),
+      table('customer', ['customer_id', 'first_name', 'last_name']),
+      table('language', ['language_id', 'name']),
+      table('category', ['category_id', 'name']),
+      table('actor', ['actor_id', 'first_name', 'last_name']),
+      table('film', ['film_id', 'title', 'rental_rate', 'rental_duration', 'language_id'], [fk(['language_id'], 'language', ['language_id'])]),
+      table('film_actor', ['actor_id', 'film_id'], [fk(['actor_id'], 'actor', ['actor_id']), fk(['film_id'], 'film', ['film_id'])]),
+      table('film_category', ['film_id', 'category_id'], [fk(['film_id'], 'film', ['film_id']), fk(['category_id'], 'category', ['category_id'])]),
+      table('inventory', ['inventory_id', 'film_id'], [fk(['film_id'], 'film', ['film_id'])]),
+      table('rental', ['rental_id', 'inventory_id', 'customer_id', 'staff_id'], [fk(['inventory_id'], 'inventory', ['inventory_id']), fk(['customer_id'], 'customer', ['customer_id']), fk(['staff_id'], 'staff', ['staff_id'])]),
+      table('payment', ['payment_id', 'rental_id', 'customer_id', 'staff_id', 'amount'], [fk(['rental_id'], 'rental', ['rental_id']), fk(['customer_id'], 'customer', ['customer_id']), fk(['staff_id'], 'staff', ['staff_id'])]),
+      view(
+        'sales_by_film_category',
+        'SELECT c.name AS category, sum(p.amount) AS total_sales FROM payment p JOIN rental r ON p.rental_id = r.rental_id JOIN inventory i ON r.inventory_id = i.inventory_id JOIN film f ON i.film_id = f.film_id JOIN film_category fc ON f.film_id = fc.film_id JOIN category c ON fc.category_id = c.category_id GROUP BY c.name',
+        ['category', 'total_sales'],
+      ),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const q = "Show payments taken by each cashier where the amount doesn't match the film's rental rate.";
+    const all = names(index.search(q, { limit: 20 }).hits);
+    const tablesFound = all.filter((n) => n !== 'sales_by_film_category');
+    assert.ok(tablesFound.length >= 8 && all.includes('sales_by_film_category'), all.join(', '));
+    // Every table the question reached comes first, whatever the room; the view fills the place after them.
+    assert.deepEqual(all, [...tablesFound, 'sales_by_film_category'], all.join(', '));
+    assert.deepEqual(names(index.search(q, { limit: 8 }).hits), tablesFound.slice(0, 8));
+  });
+
   it('keeps a view after every relation it reads that is in the answer, even one its own columns outscore', () => {
     // Pagila's `sales_by_store` sums payments of customers per store: for "revenue per store" its `total_sales`
     // matches better than `customer` does, yet it reads `customer`.
