@@ -317,8 +317,8 @@ const PHRASAL_PARTICLES: ReadonlySet<string> = new Set(['back', 'out', 'up', 'of
 
 /** Question words that ask for a kind of thing named by the next words. */
 const WHICH_WORDS: ReadonlySet<string> = new Set(['which', 'what']);
-/** Words that ask for rows to be named rather than counted. */
-const NAMING_WORDS: ReadonlySet<string> = new Set(['which', 'top', 'list', 'name', 'names', 'who', 'whom', 'whose', 'whoever']);
+/** Words that ask for rows to be named rather than counted; a figure for each or per row lists the rows too. */
+const NAMING_WORDS: ReadonlySet<string> = new Set(['which', 'top', 'list', 'name', 'names', 'who', 'whom', 'whose', 'whoever', 'each', 'every', 'per']);
 const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);
 /** The question words that also open a relative clause after a noun ("customers who", "artists whose"). */
 const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);

@@ -267,6 +267,9 @@ describe('search: people whose names live in another table', () => {
     assert.equal(top[0], 'salesperson', top.join(', '));
     assert.ok(top.includes('person'), top.join(', '));
     assert.ok(r.hits.find((h) => h.qualifiedName === 'public.person')!.why.some((w) => w === 'holds the names of salesperson'));
+    // A figure for each of them lists them, by name.
+    const each = index.search('commission rate for each sales rep', { limit: 4 });
+    assert.ok(each.hits.find((h) => h.qualifiedName === 'public.person')?.why.includes('holds the names of salesperson'), names(each.hits).join(', '));
     // A count asks for no names: the people's table is not brought for them.
     const count = index.search('how many salespeople have a quota above 300000', { limit: 8 });
     assert.ok(!count.hits.some((h) => h.why.some((w) => w.startsWith('holds the names of'))), names(count.hits).join(', '));
