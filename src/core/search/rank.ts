@@ -858,8 +858,13 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
       // A table h points at that the question names ("vampire superheroes … by race") is where the value is;
       // else any of h's code lists may be.
       for (const [l, via] of namedLists.length > 0 ? namedLists : lists) {
-        if (via < 0) offer(l, target, `code list of ${hd.name}, may hold ${label}`);
-        else {
+        if (via < 0) {
+          offer(l, target, `code list of ${hd.name}, may hold ${label}`);
+          // A kind list of a wider kind ("Accessories products": a category above the subcategory) may hold it too.
+          if (isKindList(data, l)) {
+            for (const e2 of data.edges[l]!) if (e2.outgoing && e2.to !== l && e2.to !== h && isKindList(data, e2.to)) offer(e2.to, target * 0.95, `wider kind of ${hd.name}, may hold ${label}`);
+          }
+        } else {
           offer(l, target * 0.95, `code list of ${hd.name} via ${data.docs[via]!.name}, may hold ${label}`);
           offer(via, target * 0.9, `joins ${hd.name} to ${data.docs[l]!.name}`);
         }

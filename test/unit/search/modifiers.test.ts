@@ -63,6 +63,25 @@ describe('search: value words before a noun', () => {
     assert.ok(score('release_status') >= 0.9 * score('release'), `${score('release_status')} vs ${score('release')}`);
   });
 
+  it('offers the wider kind list above a kind list for a value word: the value may be a category or a subcategory', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('product_category', ['product_category_id', 'name']),
+        table('product_subcategory', ['product_subcategory_id', 'product_category_id', 'name'], [fk(['product_category_id'], 'product_category')]),
+        table('unit_measure', ['unit_measure_code', 'name']),
+        table('product', ['product_id', 'name', 'weight', 'weight_unit_measure_code', 'product_subcategory_id'], [fk(['product_subcategory_id'], 'product_subcategory'), fk(['weight_unit_measure_code'], 'unit_measure')]),
+        table('vendor', ['vendor_id', 'name', 'credit_rating']),
+        table('product_vendor', ['product_id', 'vendor_id', 'standard_price'], [fk(['product_id'], 'product'), fk(['vendor_id'], 'vendor')]),
+        table('sales_order_detail', ['sales_order_id', 'product_id', 'order_qty'], [fk(['product_id'], 'product')]),
+        table('product_review', ['product_review_id', 'product_id', 'rating', 'comments'], [fk(['product_id'], 'product')]),
+      ]),
+    });
+    const res = index.search('Accessories products whose weight is recorded in pounds', { limit: 5 });
+    const category = res.hits.find((h) => h.qualifiedName === 'public.product_category');
+    assert.ok(category?.why.some((w) => w.startsWith('wider kind of product')), names(res.hits).join(', '));
+    assert.ok(names(res.hits).includes('product_subcategory'), names(res.hits).join(', '));
+  });
+
   it('prefers the code list the question names, and ignores counting words and verb forms', () => {
     const index = buildSearchIndex({
       tables: src([
