@@ -950,11 +950,15 @@ function addQualifiers(data: IndexData, ranked: number[], limit: number, evidenc
     const outs = data.edges[b]!.filter((e) => e.outgoing && e.to !== b);
     // Only a junction one of whose ends the question reached: otherwise it is a guess of its own.
     if (!outs.some((e) => evidence.has(e.to))) continue;
+    // Of a junction of three keys, the one to the record most junctions share (`link`, not `artist`) is its qualifier
+    // even where a word of the question grazed that record; other matched ends are no qualifiers.
+    const third = outs.length > 2 ? outs.reduce((a, e) => (junctionsAt(data, e.to) > junctionsAt(data, a.to) ? e : a)).to : -1;
     for (const e of outs) {
       const t = e.to;
-      if (evidence.has(t)) continue;
       const td = data.docs[t]!;
-      if (td.role !== 'lookup' && !isQualifierRecord(data, t)) continue;
+      const record = isQualifierRecord(data, t);
+      if (evidence.has(t) && !(record && t === third)) continue;
+      if (td.role !== 'lookup' && !record) continue;
       offer(t, RANKING.qualifier * base, `qualifies ${bd.name}`);
       for (const e2 of data.edges[t]!) {
         if (e2.outgoing && e2.to !== t && data.docs[e2.to]!.role === 'lookup') offer(e2.to, RANKING.qualifier * 0.95 * base, `type of ${td.name}, qualifies ${bd.name}`);
@@ -1505,6 +1509,13 @@ function extendedTable(data: IndexData, d: number): number {
  * A record that qualifies junctions: several junctions point at it and it points at nothing but code lists
  * (`link` → `link_type`), unlike an entity at the end of a junction (`release` → `release_group`, `artist_credit`).
  */
+/** How many junctions point at `d`. */
+function junctionsAt(data: IndexData, d: number): number {
+  let n = 0;
+  for (const e of data.edges[d]!) if (!e.outgoing && e.to !== d && data.docs[e.to]!.isBridge) n++;
+  return n;
+}
+
 function isQualifierRecord(data: IndexData, d: number): boolean {
   let shared = 0;
   let outgoing = 0;

@@ -194,6 +194,24 @@ describe('search: the way from the tables asked about to a named person or place
     assert.ok(!r.hits.find((h) => h.qualifiedName === 'public.l_artist_release')?.why.some((w) => w.startsWith('leads from')), 'the relationship table is not the way');
   });
 
+  it('brings the relationship record of a junction of three even where a word of the question grazed the record', () => {
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('recording', ['id', 'name', 'length']),
+      table('work', ['id', 'name', 'iswc']),
+      table('link_type', ['id', 'name', 'description', 'link_phrase']),
+      table('link', ['id', 'link_type', 'begin_date_year', 'created'], [fk(['link_type'], 'link_type')]),
+      table('l_artist_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'recording')]),
+      table('l_recording_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
+      table('l_artist_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'work')]),
+    ]);
+    const r = buildSearchIndex({ tables }).search('Which recordings did Rick Rubin produce?', { limit: 6 });
+    // "produce" reaches `link` through its `created` column: a word of its own, yet the record still qualifies the junction.
+    const link = r.hits.find((h) => h.qualifiedName === 'public.link');
+    assert.ok(link?.why.some((w) => w.startsWith('qualifies l_artist_recording')), reasons(r.hits));
+    assert.ok(names(r.hits).includes('link_type'), reasons(r.hits));
+  });
+
   it('brings the relationship record and its type along with a junction that rose after the first look at junctions', () => {
     // Many code lists share the word `language`; the junction to the artist named rises only with the way to them.
     const tables = src([
