@@ -419,14 +419,35 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   let totalMatches = 0;
   for (const d of st.touched) if (st.score[d]! > 0) totalMatches++;
   if (ranked.length === 0) return noMatch(data, parsed, allowed, limit, opts);
-  const weak = coverageTop < RANKING.weakCoverage;
+  // Words that reached only views reached no table: the central tables follow them, as for a question that matched
+  // nothing ("markup on helmets", where a related word touched a column of a reporting view only).
+  const shown = ranked.slice(0, limit);
+  if (shown.length < limit && shown.every((d) => data.docs[d]!.derived)) {
+    const floor = hits.length > 0 ? Math.min(...hits.map((h) => h.score)) : 1;
+    for (const d of centralTables(data, allowed)) {
+      if (shown.length >= limit) break;
+      if (shown.includes(d)) continue;
+      shown.push(d);
+      hits.push({ sourceName: data.docs[d]!.source, qualifiedName: data.docs[d]!.qualifiedName, score: round(floor * 0.5 * (1 - (shown.length - 1) / limit)), why: [`no word of the question reached a table; a central table (${data.edges[d]!.length} foreign-key links)`], matchedColumns: [] });
+    }
+  }
+  const weak = coverageTop < RANKING.weakCoverage || shown.some((d) => !data.docs[d]!.derived && st.score[d]! === 0);
   const result: SearchResult = {
     hits,
     totalMatches,
     terms: parsed.terms.map((t) => t.term),
     ...(weak ? { fallback: { reason: 'weak_match' as const, areas: cachedAreas(data, opts, allowed) } } : {}),
   };
-  return opts.withJoinTree ? { ...result, joinTree: joinTree(data, ranked.slice(0, limit)) } : result;
+  return opts.withJoinTree ? { ...result, joinTree: joinTree(data, shown) } : result;
+}
+
+/** The entity tables in scope, most joined first (every table in scope where none is an entity). */
+function centralTables(data: IndexData, allowed: (d: number) => boolean): number[] {
+  const ds: number[] = [];
+  for (let d = 0; d < data.docs.length; d++) if (allowed(d) && data.docs[d]!.role === 'entity') ds.push(d);
+  if (ds.length === 0) for (let d = 0; d < data.docs.length; d++) if (allowed(d)) ds.push(d);
+  ds.sort((x, y) => data.edges[y]!.length - data.edges[x]!.length || data.order[x]! - data.order[y]!);
+  return ds;
 }
 
 /**
@@ -434,11 +455,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
  * candidates and the map of the catalog's areas, so the caller can browse rather than stop.
  */
 function noMatch(data: IndexData, parsed: ParsedQuery, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {
-  const ds: number[] = [];
-  for (let d = 0; d < data.docs.length; d++) if (allowed(d) && data.docs[d]!.role === 'entity') ds.push(d);
-  if (ds.length === 0) for (let d = 0; d < data.docs.length; d++) if (allowed(d)) ds.push(d);
-  ds.sort((x, y) => data.edges[y]!.length - data.edges[x]!.length || data.order[x]! - data.order[y]!);
-  const top = ds.slice(0, limit);
+  const top = centralTables(data, allowed).slice(0, limit);
   const hits: SearchHit[] = top.map((d, i) => ({
     sourceName: data.docs[d]!.source,
     qualifiedName: data.docs[d]!.qualifiedName,

@@ -95,6 +95,17 @@ describe('search: views', () => {
     }
   });
 
+  it('follows an answer that reached views only with the central tables, as a weak match: never a dead end among views', () => {
+    const store = view('store_demographics', "SELECT c.customer_id, count(*) FILTER (WHERE r.channel = 'web') AS internet_sales FROM customer c JOIN rental r USING (customer_id) GROUP BY 1", ['customer_id', 'internet_sales']);
+    const res = buildSearchIndex({ tables: src([...shop(), store]) }).search('internet sales', { limit: 4 });
+    const top = names(res.hits);
+    assert.equal(top[0], 'store_demographics', top.join(', '));
+    // The entities of the catalog, most joined first.
+    assert.deepEqual(top.slice(1), ['customer', 'city'], top.join(', '));
+    for (const h of res.hits.slice(1)) assert.ok(h.why[0]!.startsWith('no word of the question reached a table'), h.why.join('; '));
+    assert.equal(res.fallback?.reason, 'weak_match');
+  });
+
   it('keeps an unnamed view after every table the answer has room for, not only after the relations it reads', () => {
     const tables = src([
       table('staff', ['staff_id', 'first_name', 'last_name', 'picture']),
