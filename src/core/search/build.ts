@@ -197,6 +197,10 @@ export interface DocDerived {
   subsetOf?: number;
   /** For a view: the relations of its source that its SQL reads (rank.ts, viewBases). */
   bases?: readonly number[];
+  /** How many junctions point at the table (rank.ts, junctionsAt). */
+  junctions?: number;
+  /** Whether the table is a record shared by junctions that only points at code lists (rank.ts, isQualifierRecord). */
+  qualifierRecord?: boolean;
 }
 
 export interface ExplainTokens {

@@ -1528,22 +1528,28 @@ function extendedTable(data: IndexData, d: number): number {
  */
 /** How many junctions point at `d`. */
 function junctionsAt(data: IndexData, d: number): number {
-  let n = 0;
-  for (const e of data.edges[d]!) if (!e.outgoing && e.to !== d && data.docs[e.to]!.isBridge) n++;
-  return n;
+  const x = derived(data, d);
+  if (x.junctions === undefined) {
+    let n = 0;
+    for (const e of data.edges[d]!) if (!e.outgoing && e.to !== d && data.docs[e.to]!.isBridge) n++;
+    x.junctions = n;
+  }
+  return x.junctions;
 }
 
 function isQualifierRecord(data: IndexData, d: number): boolean {
-  let shared = 0;
-  let outgoing = 0;
-  for (const e of data.edges[d]!) {
-    if (e.to === d) continue;
-    if (e.outgoing) {
-      if (data.docs[e.to]!.role !== 'lookup') return false;
+  const x = derived(data, d);
+  if (x.qualifierRecord === undefined) {
+    let outgoing = 0;
+    let codeLists = true;
+    for (const e of data.edges[d]!) {
+      if (e.to === d || !e.outgoing) continue;
+      if (data.docs[e.to]!.role !== 'lookup') codeLists = false;
       outgoing++;
-    } else if (data.docs[e.to]!.isBridge) shared++;
+    }
+    x.qualifierRecord = codeLists && outgoing > 0 && junctionsAt(data, d) >= RANKING.qualifierShared;
   }
-  return outgoing > 0 && shared >= RANKING.qualifierShared;
+  return x.qualifierRecord;
 }
 
 function pushExtra(st: QueryState, d: number, r: ExtraReason): void {
