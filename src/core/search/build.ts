@@ -175,6 +175,8 @@ export interface IndexData extends IndexFrame, IndexBody {
   readonly tableDf: Int32Array;
   /** A catalog of views only counts its views (all but mirrors) instead. */
   readonly viewsOnly: boolean;
+  /** Whether any relation is a view: without one, a term's document frequency is its postings' count. */
+  readonly hasViews: boolean;
   /** Identifier → terms, shared by build and explanations. */
   readonly termCache: Map<string, Term[]>;
   readonly conceptCache: Map<string, readonly string[]>;
@@ -316,9 +318,10 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
   };
   const tables = frame.docs.reduce((k, doc) => (doc.derived ? k : k + 1), 0);
   const viewsOnly = tables === 0;
+  const hasViews = tables < frame.docs.length;
   const searchable = viewsOnly ? frame.docs.reduce((k, doc) => (isMirror(doc) ? k : k + 1), 0) : tables;
-  const tableDf = new Int32Array(body.postings.termIds.size).fill(-1);
-  return { ...frame, ...body, lexicon, searchable, tableDf, viewsOnly, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
+  const tableDf = new Int32Array(hasViews && !viewsOnly ? body.postings.termIds.size : 0).fill(-1);
+  return { ...frame, ...body, lexicon, searchable, tableDf, viewsOnly, hasViews, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
 }
 
 /**

@@ -502,11 +502,12 @@ function filterMask(data: IndexData, opts: SearchOptions): Uint8Array | null {
 
 /** How many tables (not views) hold the term: its document frequency (build.ts, IndexData.tableDf). */
 function tableDf(data: IndexData, id: number): number {
+  const { start, doc } = data.postings;
+  if (!data.hasViews || data.viewsOnly) return start[id + 1]! - start[id]!;
   let df = data.tableDf[id]!;
   if (df < 0) {
-    const { start, doc } = data.postings;
     df = 0;
-    for (let i = start[id]!; i < start[id + 1]!; i++) if (data.viewsOnly || !data.docs[doc[i]!]!.derived) df++;
+    for (let i = start[id]!; i < start[id + 1]!; i++) if (!data.docs[doc[i]!]!.derived) df++;
     data.tableDf[id] = df;
   }
   return df;
