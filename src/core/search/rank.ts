@@ -1523,10 +1523,6 @@ function extendedTable(data: IndexData, d: number): number {
   return hasNameColumn(data.docs[e.to]!) ? e.to : -1;
 }
 
-/**
- * A record that qualifies junctions: several junctions point at it and it points at nothing but code lists
- * (`link` → `link_type`), unlike an entity at the end of a junction (`release` → `release_group`, `artist_credit`).
- */
 /** How many junctions point at `d`. */
 function junctionsAt(data: IndexData, d: number): number {
   const x = derived(data, d);
@@ -1538,6 +1534,10 @@ function junctionsAt(data: IndexData, d: number): number {
   return x.junctions;
 }
 
+/**
+ * A record that qualifies junctions: several junctions point at it and it points at nothing but code lists
+ * (`link` → `link_type`), unlike an entity at the end of a junction (`release` → `release_group`, `artist_credit`).
+ */
 function isQualifierRecord(data: IndexData, d: number): boolean {
   const x = derived(data, d);
   if (x.qualifierRecord === undefined) {

@@ -86,8 +86,9 @@ function correct(word: string, vocab: Lexicon): string | null {
 function slipOfFunctionWord(word: string): string | null {
   let found: string | null = null;
   for (const w of edits(word)) {
+    if (w[0] !== word[0] || !STOP_WORDS.has(w) || w === found) continue;
     const slip = w.length === word.length + 1 || (w.length === word.length && [...w].sort().join('') === [...word].sort().join(''));
-    if (!slip || w[0] !== word[0] || !STOP_WORDS.has(w) || w === found) continue;
+    if (!slip) continue;
     if (found !== null) return null;
     found = w;
   }

@@ -4,6 +4,9 @@ import { catalogBuilders, fk, names, reasons, src } from './builders';
 
 const { column, table } = catalogBuilders((name) => (/id$|_id$|position|count|year/.test(name) ? 'integer' : 'text'));
 
+/** A typed relationship between `a` and `b`, MusicBrainz' shape: `l_<a>_<b>` → `link` (→ `link_type`). */
+const linkJunction = (a: string, b: string) => table(`l_${a}_${b}`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], a), fk(['entity1'], b)]);
+
 describe('search: words mined from the catalog structure', () => {
   it('finds a table by the role name other tables use for it in their FK columns', () => {
     const index = buildSearchIndex({
@@ -201,9 +204,9 @@ describe('search: the way from the tables asked about to a named person or place
       table('work', ['id', 'name', 'iswc']),
       table('link_type', ['id', 'name', 'description', 'link_phrase']),
       table('link', ['id', 'link_type', 'begin_date_year', 'created'], [fk(['link_type'], 'link_type')]),
-      table('l_artist_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'recording')]),
-      table('l_recording_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
-      table('l_artist_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'work')]),
+      linkJunction('artist', 'recording'),
+      linkJunction('recording', 'work'),
+      linkJunction('artist', 'work'),
     ]);
     const r = buildSearchIndex({ tables }).search('Which recordings did Rick Rubin produce?', { limit: 6 });
     // "produce" reaches `link` through its `created` column: a word of its own, yet the record still qualifies the junction.
@@ -223,30 +226,18 @@ describe('search: the way from the tables asked about to a named person or place
       table('link', ['id', 'link_type', 'begin_date_year'], [fk(['link_type'], 'link_type')]),
       table('recording', ['id', 'name', 'length']),
       table('url', ['id', 'url']),
-      table('l_artist_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'work')]),
-      table('l_recording_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
+      linkJunction('artist', 'work'),
+      linkJunction('recording', 'work'),
       table('editor', ['id', 'name', 'email', 'website']),
       table('editor_language', ['editor', 'language', 'fluency'], [fk(['editor'], 'editor'), fk(['language'], 'language')]),
       table('release', ['id', 'name', 'language', 'script', 'barcode'], [fk(['language'], 'language')]),
       table('recording_attribute', ['recording', 'attribute_text'], [fk(['recording'], 'recording')]),
       table('track', ['id', 'recording', 'name', 'length'], [fk(['recording'], 'recording')]),
-      table('place', ['id', 'name', 'comment']),
-      table('place_language', ['place', 'language', 'note'], [fk(['place'], 'place'), fk(['language'], 'language')]),
-      table('label', ['id', 'name', 'comment']),
-      table('label_language', ['label', 'language', 'note'], [fk(['label'], 'label'), fk(['language'], 'language')]),
-      table('series', ['id', 'name', 'comment']),
-      table('series_language', ['series', 'language', 'note'], [fk(['series'], 'series'), fk(['language'], 'language')]),
-      table('event', ['id', 'name', 'comment']),
-      table('event_language', ['event', 'language', 'note'], [fk(['event'], 'event'), fk(['language'], 'language')]),
-      table('instrument', ['id', 'name', 'comment']),
-      table('instrument_language', ['instrument', 'language', 'note'], [fk(['instrument'], 'instrument'), fk(['language'], 'language')]),
-      table('area', ['id', 'name', 'comment']),
-      table('area_language', ['area', 'language', 'note'], [fk(['area'], 'area'), fk(['language'], 'language')]),
-      table('genre', ['id', 'name', 'comment']),
-      table('genre_language', ['genre', 'language', 'note'], [fk(['genre'], 'genre'), fk(['language'], 'language')]),
-      table('medium', ['id', 'name', 'comment']),
-      table('medium_language', ['medium', 'language', 'note'], [fk(['medium'], 'medium'), fk(['language'], 'language')]),
-      table('l_artist_url', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'url')]),
+      ...['place', 'label', 'series', 'event', 'instrument', 'area', 'genre', 'medium'].flatMap((e) => [
+        table(e, ['id', 'name', 'comment']),
+        table(`${e}_language`, [e, 'language', 'note'], [fk([e], e), fk(['language'], 'language')]),
+      ]),
+      linkJunction('artist', 'url'),
     ]);
     const r = buildSearchIndex({ tables }).search("Which of Shakira's works are in Spanish?", { limit: 6 });
     const top = names(r.hits);
@@ -334,7 +325,6 @@ describe('search: people whose names live in another table', () => {
 describe('search: typed relationships beside the plain way', () => {
   // A hub of typed relationships: `link` → `link_type`, and `l_<a>_<b>` junctions pointing at `link`.
   const catalog = (): SearchTableInput[] => {
-    const junction = (a: string, b: string) => table(`l_${a}_${b}`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], a), fk(['entity1'], b)]);
     return src([
       table('link_type', ['id', 'name', 'description']),
       table('link', ['id', 'link_type', 'begin_date_year'], [fk(['link_type'], 'link_type')]),
@@ -345,12 +335,12 @@ describe('search: typed relationships beside the plain way', () => {
       table('release', ['id', 'name', 'barcode']),
       table('medium', ['id', 'release', 'position', 'format'], [fk(['release'], 'release')]),
       table('track', ['id', 'recording', 'medium', 'position', 'name'], [fk(['recording'], 'recording'), fk(['medium'], 'medium')]),
-      junction('area', 'artist'),
-      junction('recording', 'release'),
-      junction('place', 'recording'),
-      junction('artist', 'place'),
-      junction('artist', 'recording'),
-      junction('artist', 'artist'),
+      linkJunction('area', 'artist'),
+      linkJunction('recording', 'release'),
+      linkJunction('place', 'recording'),
+      linkJunction('artist', 'place'),
+      linkJunction('artist', 'recording'),
+      linkJunction('artist', 'artist'),
     ]);
   };
 
