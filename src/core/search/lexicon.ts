@@ -36,6 +36,19 @@ export interface Lexicon extends Vocabulary {
 }
 
 /** Candidate lemmas of an inflected English word, most likely first. */
+// A doubled consonant is undone only where there is one: `running` → `run`, but `pending` is not `pen`.
+function doubled(w: string, stemEnd: number): boolean {
+  return w[stemEnd - 1] === w[stemEnd - 2];
+}
+
+// A one-syllable verb ending in one vowel and one consonant doubles it before -ed and -ing (`rat` → `ratted`): so
+// `rated` and `rating` come from `rate`, not `rat`, and `hoped` from `hope`.
+function undoubled(stem: string): boolean {
+  return !/^[^aeiouy]*[aeiou][^aeiouwxy]$/.test(stem);
+}
+
+// Module-level helpers, not closures: the bundles keep function names, which costs a property definition each time a
+// closure is created, and this runs for every word of every identifier.
 export function lemmaCandidates(word: string): string[] {
   const w = word.toLowerCase();
   // A phrasal verb inflects its verb: `brought_back` → `bring_back`.
@@ -47,21 +60,16 @@ export function lemmaCandidates(word: string): string[] {
   if (w.endsWith('ies') && w.length > 4) out.push(w.slice(0, -3) + 'y');
   if (/(sses|ches|shes|xes|zzes)$/.test(w)) out.push(w.slice(0, -2));
   if (w.endsWith('s') && !w.endsWith('ss')) out.push(w.slice(0, -1));
-  // A doubled consonant is undone only where there is one: `running` → `run`, but `pending` is not `pen`.
-  const doubled = (stemEnd: number): boolean => w[stemEnd - 1] === w[stemEnd - 2];
-  // A one-syllable verb ending in one vowel and one consonant doubles it before -ed and -ing (`rat` → `ratted`): so
-  // `rated` and `rating` come from `rate`, not `rat`, and `hoped` from `hope`.
-  const undoubled = (stem: string): boolean => !/^[^aeiouy]*[aeiou][^aeiouwxy]$/.test(stem);
   if (w.endsWith('ing') && w.length > 5) {
     if (undoubled(w.slice(0, -3))) out.push(w.slice(0, -3));
     out.push(w.slice(0, -3) + 'e');
-    if (doubled(w.length - 3)) out.push(w.slice(0, -4));
+    if (doubled(w, w.length - 3)) out.push(w.slice(0, -4));
   }
   if (w.endsWith('ied') && w.length > 4) out.push(w.slice(0, -3) + 'y');
   if (w.endsWith('ed') && w.length > 4) {
     if (undoubled(w.slice(0, -2))) out.push(w.slice(0, -2));
     out.push(w.slice(0, -1));
-    if (doubled(w.length - 2)) out.push(w.slice(0, -3));
+    if (doubled(w, w.length - 2)) out.push(w.slice(0, -3));
   }
   return out;
 }
