@@ -35,7 +35,6 @@ export interface Lexicon extends Vocabulary {
   isPlaceName(name: string): boolean;
 }
 
-/** Candidate lemmas of an inflected English word, most likely first. */
 // A doubled consonant is undone only where there is one: `running` → `run`, but `pending` is not `pen`.
 function doubled(w: string, stemEnd: number): boolean {
   return w[stemEnd - 1] === w[stemEnd - 2];
@@ -49,6 +48,8 @@ function undoubled(stem: string): boolean {
 
 // Module-level helpers, not closures: the bundles keep function names, which costs a property definition each time a
 // closure is created, and this runs for every word of every identifier.
+
+/** Candidate lemmas of an inflected English word, most likely first. */
 export function lemmaCandidates(word: string): string[] {
   const w = word.toLowerCase();
   // A phrasal verb inflects its verb: `brought_back` → `bring_back`.
