@@ -35,6 +35,9 @@ export interface Lexicon extends Vocabulary {
   isPlaceName(name: string): boolean;
 }
 
+// The two helpers of lemmaCandidates are module functions, not closures: the bundles keep function names, which costs
+// a property definition each time a closure is made, and lemmaCandidates runs for every word of every identifier.
+
 // A doubled consonant is undone only where there is one: `running` → `run`, but `pending` is not `pen`.
 function doubled(w: string, stemEnd: number): boolean {
   return w[stemEnd - 1] === w[stemEnd - 2];
@@ -45,9 +48,6 @@ function doubled(w: string, stemEnd: number): boolean {
 function undoubled(stem: string): boolean {
   return !/^[^aeiouy]*[aeiou][^aeiouwxy]$/.test(stem);
 }
-
-// Module-level helpers, not closures: the bundles keep function names, which costs a property definition each time a
-// closure is created, and this runs for every word of every identifier.
 
 /** Candidate lemmas of an inflected English word, most likely first. */
 export function lemmaCandidates(word: string): string[] {
