@@ -149,15 +149,39 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
     writeJobStatus(opts.catalogPath, { state, source: opts.spec.name, pid: process.pid, startedAt, ...extra });
   let introspector: Introspector | null = null;
   let digestSettled: Promise<unknown> = Promise.resolve();
+  let introspectSettled: Promise<unknown> = Promise.resolve();
   try {
     job('running', { phase: 'connect', progress: 0 });
     throwIfCancelled();
-    introspector = opts.deps.createIntrospector(opts.spec, { password: opts.password });
+    const source = opts.deps.createIntrospector(opts.spec, { password: opts.password });
+    introspector = source;
     // The digest query runs while the catalog file is read: one waits on the database, the other on the CPU.
-    const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal }).then(indexDigest);
+    const digestRun = source.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal }).then(indexDigest);
     digestSettled = digestRun.catch(() => undefined); // awaited below; a failed catalog open must not leave it unhandled
     // The summary written with the catalog answers "unchanged" without loading the SQLite engine or the catalog.
     const summarized = opts.full ? null : summarizedSource(opts.catalogPath, opts.spec);
+    let lastJobWrite = 0;
+    const introspect = (): ReturnType<Introspector['introspect']> =>
+      source.introspect({
+        schemas: opts.schemas,
+        sampleRows: opts.sampleRows,
+        signal: opts.signal,
+        onProgress: (p) => {
+          const pct = percent(p.phase, p.done, p.total);
+          emit({ type: 'progress', phase: p.phase, done: p.done, total: p.total, percent: pct, message: p.message });
+          if (Date.now() - lastJobWrite > 250) {
+            lastJobWrite = Date.now();
+            job('running', { phase: p.phase, progress: pct });
+          }
+        },
+      });
+    // When the run will read the source whatever the catalog holds (a full run, no catalog file yet, or a summary whose
+    // digest differs), the introspection starts as soon as the digest is in, on the digest's connection, and its catalog
+    // queries run while the SQLite engine loads and the catalog file is opened. Only a catalog without a usable summary
+    // needs the catalog itself to tell whether anything changed, so only then does the introspection wait for it.
+    const decidedWithoutCatalog = opts.full || summarized !== null || !fs.existsSync(opts.catalogPath);
+    const early = decidedWithoutCatalog ? digestRun.then((digest) => (summarized && summarized.structureDigest === digest ? null : introspect())) : null;
+    if (early) introspectSettled = early.catch(() => undefined);
     if (summarized && summarized.structureDigest === (await digestRun)) {
       emit(UNCHANGED_EVENT);
       job('succeeded', { progress: 100, phase: 'unchanged' });
@@ -175,20 +199,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         job('succeeded', { progress: 100, phase: 'unchanged' });
         return { source: prior.info, generation: store.generation, mode: 'unchanged', tablesTotal: prior.info.tableCount, tablesChanged: 0, tablesRemoved: 0, piiColumns: null, durationMs };
       }
-      let lastJobWrite = 0;
-      const result = await introspector.introspect({
-        schemas: opts.schemas,
-        sampleRows: opts.sampleRows,
-        signal: opts.signal,
-        onProgress: (p) => {
-          const pct = percent(p.phase, p.done, p.total);
-          emit({ type: 'progress', phase: p.phase, done: p.done, total: p.total, percent: pct, message: p.message });
-          if (Date.now() - lastJobWrite > 250) {
-            lastJobWrite = Date.now();
-            job('running', { phase: p.phase, progress: pct });
-          }
-        },
-      });
+      const result = (await early) ?? (await introspect());
       throwIfCancelled();
       const stored = store.fingerprints(opts.spec.id);
       emit({ type: 'progress', phase: 'classify', done: 0, total: result.snapshot.tables.length, percent: percent('classify', 0, 1) });
@@ -257,6 +268,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
     // The digest query may still be connecting when the catalog open fails: closing before it settles would miss
     // the connection it is about to open, and that idle connection would keep the process alive for good.
     await digestSettled;
+    await introspectSettled;
     await introspector?.close().catch(() => undefined);
     lock.release();
   }
