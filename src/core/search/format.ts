@@ -22,6 +22,7 @@
  * people less surely than accounts with their holders' own names; a table named by a noun whose first sense is no
  * place (`medium`) holds places less surely. v15: the frame keeps the edges a key of several columns implies through
  * a junction's key (`salesorderdetail` → `product` through `specialofferproduct`). v16: the average field lengths of
- * BM25F are those of the tables, not of the views that repeat their columns.
+ * BM25F are those of the tables, not of the views that repeat their columns. v17: the thesaurus groups of web links
+ * (`url`) and of following (`subscription`), whose concept terms the stored index holds.
  */
-export const INDEX_FORMAT = 16;
+export const INDEX_FORMAT = 17;

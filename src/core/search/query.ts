@@ -354,6 +354,8 @@ function namesPlace(words: readonly string[], common: Vocabulary): boolean {
 /** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
 const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'du', 'bin', 'al', 'dos', 'das']);
 const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'near']);
+/** After these, a capitalised name of two or three words is where something happens ("at the Royal Albert Hall"). */
+const AT_PLACE: ReadonlySet<string> = new Set(['at', 'near']);
 /** "the most …", "the fewest …": the rows that follow are counted. */
 const COUNTED_AFTER: ReadonlySet<string> = new Set(['most', 'fewest', 'least']);
 /** "the number of …", "a count of …". */
@@ -437,9 +439,10 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
       // occurrence of something (a festival, an edition, a season), not a person or a place: it is left to the
       // titles. A known place stays a place ("gigs in Berlin 2019").
     } else if (words.length <= 3 && !possessive && placeAdjective(last) && attributive) out.push({ kind: 'place', text: spanText, adjective: true });
-    // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person.
+    // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person; after
+    // `at` or `near`, English words too ("gigs at the Royal Albert Hall", "recorded at Abbey Road Studios").
     // A capitalised article inside a sentence opens the name of a band or a work ("in The Who"), not a place.
-    else if (!article && LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && words.every(unknown) && particles.length === 0) out.push({ kind: 'place', text: spanText });
+    else if (!article && LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && (words.every(unknown) || AT_PLACE.has(before)) && particles.length === 0) out.push({ kind: 'place', text: spanText });
     else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });

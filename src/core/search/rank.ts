@@ -96,6 +96,14 @@ export const RANKING = {
   qualifierShared: 3,
   /** The whole a part belongs to (`order` of `order_line`) rises to this share of the part. */
   parent: 0.97,
+  /**
+   * Entity ends of a junction among the `junctionEndTop` best hits rise to this share of it, capped at `junctionEndCap`
+   * of the `junctionEndAfter`-th table's score (they fill the answer after the tables the words found first).
+   */
+  junctionEnd: 0.9,
+  junctionEndTop: 10,
+  junctionEndAfter: 5,
+  junctionEndCap: 0.999,
   /** A title in the question: the named tables that one of the `titleTop` best hits points at rise to this share of it. */
   titleHolder: 0.9,
   /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
@@ -337,7 +345,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     st.score[d]! *= (1 + (RANKING.nameCoverage * cover) / words.length) * (1 - RANKING.nameUncovered * (1 - cover / words.length));
     // Hub prior: a table many others join to is more often what a question is about (an order header rather
     // than the archive that repeats its words).
-    st.score[d]! *= 1 + (RANKING.centrality * Math.log2(1 + data.edges[d]!.length)) / maxDegreeLog;
+    // An auxiliary table (`artist_alias`) is as central as the entity it shadows: "aliases" reaches every alias table
+    // alike, and the alias of the catalog's main entity is the likelier one.
+    st.score[d]! *= 1 + (RANKING.centrality * Math.log2(1 + hubDegree(data, d))) / maxDegreeLog;
     if (unasked(d) || side[d] === 1) st.score[d]! *= RANKING.auxiliary;
     // A view (not a mirror: those have no postings) is computed from relations of the catalog, which the question
     // reaches on their own: it comes after them unless the question names it ("sales by store").
@@ -360,7 +370,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = topCandidates(data, st, RANKING.candidates);
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed);
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
-  ranked = addParents(data, ranked, limit, st, allowed);
+  ranked = addParents(data, ranked, limit, unasked, st, allowed);
+  ranked = addJunctionEnds(data, ranked, lexical, st, allowed);
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
   if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed.titles, st, allowed);
   for (const kind of ['person', 'place'] as const) {
@@ -390,10 +401,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = addFocusTables(data, ranked, parsed, st, allowed);
   if (kindSynonym !== null) {
     const { word, terms } = kindSynonym;
-    ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity' && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed, focusScore(ranked, parsed, word, st));
+    ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d) && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed, focusScore(ranked, parsed, word, st));
   }
   // Not for people, places or roles: those have their own kind lists above.
-  else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => data.docs[d]!.role === 'entity', kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
+  else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d), kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   // A junction that only the signals since then brought into the answer (the path to a named person, a role, the rows
   // asked for) needs its qualifiers as much as one the question's words found; a kind of person asked for by name
@@ -991,12 +1002,13 @@ function addQualifiers(data: IndexData, ranked: number[], limit: number, evidenc
  * word (`order_line` → `order`, `salesorderdetail` → `salesorderheader`, `release_country` → `release`) brings that
  * parent along just below it, where dates, owners and status of the whole usually live.
  */
-function addParents(data: IndexData, ranked: number[], limit: number, st: QueryState, allowed: (d: number) => boolean): number[] {
+function addParents(data: IndexData, ranked: number[], limit: number, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
   const answer = ranked.slice(0, Math.max(1, limit) - 1);
   for (const c of answer) {
     const cd = data.docs[c]!;
-    if (cd.role === 'lookup' || cd.role === 'auxiliary') continue;
+    // An auxiliary table the question asks for ("aliases") is read with the entity it shadows (`artist_alias` → `artist`).
+    if (cd.role === 'lookup' || (cd.role === 'auxiliary' && unasked(c))) continue;
     for (const e of data.edges[c]!) {
       if (!e.outgoing || e.to === c || !allowed(e.to)) continue;
       const pd = data.docs[e.to]!;
@@ -1006,6 +1018,30 @@ function addParents(data: IndexData, ranked: number[], limit: number, st: QueryS
     }
   }
   for (const c of answer) addNamers(data, c, st, allowed, boosts);
+  return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * A junction the question's words reached stands for a relationship between its ends, and an answer needs those ends
+ * to name what it relates (`recording_tag` for "tags on Burial's tunes" needs `recording`; `personphone` for "Ken
+ * Sánchez's phone number" needs `person`). Each entity end of a junction in the answer rises to `junctionEnd` of it,
+ * but no higher than just below the `junctionEndAfter`-th table: the tables the words found first keep their places,
+ * and the ends fill the rest of the answer.
+ */
+function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const boosts: Array<[number, number, string]> = [];
+  // Views come after the tables in the end (placeViews): the place counts tables only.
+  const after = ranked.filter((d) => !data.docs[d]!.derived)[RANKING.junctionEndAfter - 1];
+  const cap = after === undefined ? Infinity : RANKING.junctionEndCap * st.score[after]!;
+  for (const b of ranked.slice(0, RANKING.junctionEndTop)) {
+    const bd = data.docs[b]!;
+    if (!bd.isBridge || !lexical.has(b)) continue;
+    const value = Math.min(RANKING.junctionEnd * st.score[b]!, cap);
+    for (const e of data.edges[b]!) {
+      if (!e.outgoing || e.to === b || !allowed(e.to) || data.docs[e.to]!.role !== 'entity') continue;
+      if (st.score[e.to]! < value) boosts.push([e.to, value, `what ${bd.name} relates`]);
+    }
+  }
   return applyRaises(data, ranked, boosts, st);
 }
 
@@ -1200,6 +1236,18 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
         if (e2.outgoing && e2.to !== e.to && e2.to !== c && allowed(e2.to) && isKindList(data, e2.to) && st.score[e2.to]! < value * 0.95) boosts.push([e2.to, value * 0.95, `wider kind of ${data.docs[c]!.name}, may hold '${word}'`]);
       }
     }
+    // A kind list of many kinds per row sits behind a junction of its own (`release_group` ←
+    // `release_group_secondary_type_join` → `release_group_secondary_type`): the word may name it as well.
+    if (lists.length > 0) {
+      for (const e of data.edges[c]!) {
+        if (e.outgoing || e.to === c || !allowed(e.to) || !data.docs[e.to]!.isBridge) continue;
+        const outs = data.edges[e.to]!.filter((x) => x.outgoing && x.to !== e.to);
+        const list = outs.find((x) => x.to !== c && isKindList(data, x.to));
+        if (list === undefined || outs.some((x) => x.to !== c && x.to !== list.to) || !allowed(list.to)) continue;
+        if (st.score[list.to]! < value * 0.95) boosts.push([list.to, value * 0.95, `kind of ${data.docs[c]!.name} via ${data.docs[e.to]!.name}, may hold '${word}'`]);
+        if (st.score[e.to]! < value * 0.9) boosts.push([e.to, value * 0.9, `joins ${data.docs[c]!.name} to ${data.docs[list.to]!.name}`]);
+      }
+    }
     // Only tables that have a kind code list count: a table of places without one (`medium`) leaves room for the next.
     if (kinds > 0) seen++;
   }
@@ -1339,6 +1387,15 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
   return applyRaises(data, ranked, boosts, st);
 }
 
+/**
+ * A table of things: an entity, or a table with keys to several others that names its rows (MusicBrainz `release`,
+ * which points at its group, status, packaging, language and script, has a name of its own).
+ */
+function isThing(data: IndexData, d: number): boolean {
+  const doc = data.docs[d]!;
+  return doc.role === 'entity' || (doc.role === 'bridge' && hasNameColumn(doc));
+}
+
 /** The table names its rows: a text column called `…name` or `title`. */
 function hasNameColumn(doc: DocData): boolean {
   return doc.table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType));
@@ -1418,6 +1475,15 @@ const COLLECTIVE_WORDS: ReadonlySet<string> = new Set(['group', 'set', 'family',
  *   junction such as `artist_tag` belongs to both its ends alike, so only its header sibling counts);
  * - `release_group` for `release`: the same words and a collective one.
  */
+/** FK degree for the hub prior: an auxiliary table counts its entity's (the whole it belongs to) when that is larger. */
+function hubDegree(data: IndexData, d: number): number {
+  const doc = data.docs[d]!;
+  let degree = data.edges[d]!.length;
+  if (doc.role !== 'auxiliary') return degree;
+  for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && isWholeOf(data.docs[e.to]!, doc)) degree = Math.max(degree, data.edges[e.to]!.length);
+  return degree;
+}
+
 function isWholeOf(parent: DocData, child: DocData): boolean {
   if (parent.role === 'lookup' || parent.role === 'auxiliary') return false;
   const pw = parent.nameParts;

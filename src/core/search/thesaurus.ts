@@ -71,4 +71,6 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['venue', 'place', 'premises'],
   ['series', 'tour'],
   ['work', 'composition', 'opus', 'lyric', 'songwriting', 'composer', 'lyricist', 'songwriter'],
+  ['url', 'link', 'hyperlink', 'website', 'homepage', 'webpage', 'uri'],
+  ['subscription', 'subscribe', 'subscriber', 'follow', 'follower', 'watch', 'watcher', 'watchlist'],
 ];

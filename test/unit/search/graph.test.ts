@@ -58,7 +58,8 @@ describe('search: completing the join set', () => {
     // still part of the join.
     const res = index.search('A member named Jane Doe just phoned about her fines: pull up her recent fines and which loans they were for', { limit: 6 });
     const top = names(res.hits);
-    assert.ok(top.indexOf('copy') >= 0 && top.indexOf('copy') < top.indexOf('author_note'), reasons(res.hits));
+    const unrelated = top.indexOf('author_note');
+    assert.ok(top.indexOf('copy') >= 0 && (unrelated < 0 || top.indexOf('copy') < unrelated), reasons(res.hits));
     assert.ok(res.hits.find((h) => h.qualifiedName === 'public.copy')!.why.some((w) => w.startsWith('joins fine and title')), reasons(res.hits));
   });
 

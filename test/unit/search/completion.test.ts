@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'mocha';
+import { buildSearchIndex, findMentions, loadLexicon } from '../../../src/core/search/index';
+import { catalogBuilders, fk, names, reasons, src } from './builders';
+
+const { table: t } = catalogBuilders((name) => (/id$|_id$|count|quantity/.test(name) ? 'integer' : /date|_at$|created/.test(name) ? 'timestamp' : /price|cost|amount/.test(name) ? 'numeric' : 'text'));
+
+describe('search: completing an answer with what its tables need', () => {
+  it('brings the entity a junction relates when only the junction matched the words', () => {
+    // "ken sanchez phone number": the words reach the phone junction and its number type; the phone belongs to a person.
+    const index = buildSearchIndex({
+      tables: src([
+        t('person', ['businessentityid', 'firstname', 'middlename', 'lastname', 'title', 'modifieddate']),
+        t('phonenumbertype', ['phonenumbertypeid', 'name']),
+        t('personphone', ['businessentityid', 'phonenumber', 'phonenumbertypeid'], [fk(['businessentityid'], 'person'), fk(['phonenumbertypeid'], 'phonenumbertype')]),
+        t('product', ['productid', 'name', 'productnumber', 'listprice']),
+        t('unitmeasure', ['unitmeasurecode', 'name']),
+        t('productinventory', ['productid', 'locationid', 'shelf', 'bin', 'quantity'], [fk(['productid'], 'product')]),
+        t('salesorderheader', ['salesorderid', 'salesordernumber', 'purchaseordernumber', 'accountnumber', 'orderdate']),
+        t('salesorderdetail', ['salesorderid', 'salesorderdetailid', 'carriertrackingnumber', 'orderqty', 'productid'], [fk(['salesorderid'], 'salesorderheader'), fk(['productid'], 'product')]),
+        t('billofmaterials', ['billofmaterialsid', 'productassemblyid', 'componentid', 'bomlevel', 'perassemblyqty', 'unitmeasurecode'], [fk(['productassemblyid'], 'product'), fk(['componentid'], 'product'), fk(['unitmeasurecode'], 'unitmeasure')]),
+        t('document', ['documentnode', 'title', 'filename', 'revision', 'changenumber']),
+        t('shoppingcartitem', ['shoppingcartitemid', 'shoppingcartid', 'quantity', 'productid'], [fk(['productid'], 'product')]),
+        t('creditcard', ['creditcardid', 'cardtype', 'cardnumber', 'expmonth', 'expyear']),
+      ]),
+    });
+    const res = index.search('ken sanchez phone number', { limit: 10 });
+    const top = names(res.hits);
+    assert.ok(top.indexOf('personphone') >= 0 && top.indexOf('personphone') < 3, reasons(res.hits));
+    assert.ok(top.includes('person'), reasons(res.hits));
+    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.person')!.why.some((w) => w.includes('personphone')), reasons(res.hits));
+  });
+
+  it('keeps the first places for the tables the words found: a junction end follows them', () => {
+    const things = ['artist', 'label', 'area', 'event', 'place', 'series', 'work', 'release', 'instrument', 'genre'];
+    const index = buildSearchIndex({
+      tables: src([
+        t('tag', ['id', 'name', 'ref_count']),
+        t('recording', ['id', 'name', 'length', 'artist_credit', 'comment', 'video']),
+        t('recording_tag', ['recording', 'tag', 'count', 'last_updated'], [fk(['recording'], 'recording'), fk(['tag'], 'tag')]),
+        ...things.map((x) => t(x, ['id', 'gid', 'name', 'comment', 'begin_date_year', 'end_date_year'])),
+        ...things.map((x) => t(`${x}_tag`, [x, 'tag', 'count', 'last_updated'], [fk([x], x), fk(['tag'], 'tag')])),
+      ]),
+    });
+    const res = index.search('what tags do people stick on these tunes', { limit: 10 });
+    const top = names(res.hits);
+    // The junction the words name best leads; the recording it relates follows, but only after the first five.
+    assert.equal(top[0], 'recording_tag', reasons(res.hits));
+    assert.ok(top.indexOf('recording') >= 5, reasons(res.hits));
+    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.recording')!.why.some((w) => w.includes('recording_tag')), reasons(res.hits));
+  });
+
+  it('reads an alias table the question asks for with the entity it names, the most joined entity first', () => {
+    const entities = ['area', 'artist', 'event', 'genre', 'instrument', 'label', 'place', 'recording', 'release', 'series', 'work'];
+    const aliases = entities.map((e) => t(`${e}_alias`, ['id', e, 'name', 'locale', 'sort_name', 'begin_date_year', 'end_date_year', 'primary_for_locale'], [fk([e], e)]));
+    // The artist is what most other tables point at.
+    const credits = ['artist_credit_name', 'artist_ipi', 'artist_isni', 'artist_tag', 'artist_rating_raw', 'artist_meta'].map((n) => t(n, ['artist', 'value'], [fk(['artist'], 'artist')]));
+    const index = buildSearchIndex({ tables: src([...entities.map((e) => t(e, ['id', 'gid', 'name', 'comment', 'begin_date_year', 'end_date_year', 'last_updated'])), ...aliases, ...credits]) });
+    const res = index.search('radiohed aliases', { limit: 10 });
+    const top = names(res.hits);
+    assert.equal(top[0], 'artist_alias', reasons(res.hits));
+    assert.ok(top.includes('artist'), reasons(res.hits));
+    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.artist')!.why.some((w) => w.includes('artist_alias')), reasons(res.hits));
+  });
+
+  it('reads a capitalised name after "at" as a place, whatever its words mean', () => {
+    const lexicon = loadLexicon();
+    for (const [q, place] of [
+      ['gigs at the Royal Albert Hall in 1971', 'Royal Albert Hall'],
+      ['which songs were recorded at Abbey Road Studios', 'Abbey Road Studios'],
+      ['live albums recorded at the Fillmore East', 'Fillmore East'],
+    ] as const) {
+      const mentions = findMentions(q, lexicon);
+      assert.deepEqual(mentions, [{ kind: 'place', text: place }], q);
+    }
+    // A band after "in" is still no place.
+    assert.ok(!findMentions('every song in The Who catalogue', lexicon).some((m) => m.kind === 'place'));
+  });
+
+  it('brings the kind list behind a junction of kinds for a kind of thing the catalog does not name', () => {
+    // A release group has one primary type and any number of secondary types (compilation, live, soundtrack) through
+    // a junction; a release, which names its rows, points at its group, status, packaging, language and script.
+    const index = buildSearchIndex({
+      tables: src([
+        t('language', ['id', 'iso_code_3', 'name']),
+        t('script', ['id', 'iso_code', 'name']),
+        t('release_status', ['id', 'name', 'description']),
+        t('release_packaging', ['id', 'name', 'description']),
+        t('release_group_primary_type', ['id', 'name', 'description']),
+        t('release_group_secondary_type', ['id', 'name', 'description']),
+        t('release_group', ['id', 'gid', 'name', 'type', 'comment'], [fk(['type'], 'release_group_primary_type')]),
+        t('release_group_secondary_type_join', ['release_group', 'secondary_type', 'created'], [fk(['release_group'], 'release_group'), fk(['secondary_type'], 'release_group_secondary_type')]),
+        t('release', ['id', 'gid', 'name', 'release_group', 'status', 'packaging', 'language', 'script', 'barcode', 'comment'], [
+          fk(['release_group'], 'release_group'),
+          fk(['status'], 'release_status'),
+          fk(['packaging'], 'release_packaging'),
+          fk(['language'], 'language'),
+          fk(['script'], 'script'),
+        ]),
+        t('editor_collection', ['id', 'name', 'editor', 'public', 'description']),
+        t('editor_collection_release', ['collection', 'release', 'added'], [fk(['collection'], 'editor_collection'), fk(['release'], 'release')]),
+      ]),
+    });
+    const res = index.search('compilations with a barcode', { limit: 10 });
+    const top = names(res.hits);
+    for (const table of ['release', 'release_group_secondary_type', 'release_group_secondary_type_join']) assert.ok(top.includes(table), `${table}: ${reasons(res.hits)}`);
+    assert.ok(top.indexOf('release_group_secondary_type') > top.indexOf('release'), reasons(res.hits));
+  });
+
+  it('relates web links to URLs and following to subscriptions', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('label', ['id', 'gid', 'name', 'label_code', 'begin_date_year']),
+        t('editor', ['id', 'name', 'email', 'member_since']),
+        t('url', ['id', 'gid', 'url', 'edits_pending']),
+        t('l_label_url', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'label'), fk(['entity1'], 'url')]),
+        t('editor_subscribe_label', ['id', 'editor', 'label', 'last_edit_sent'], [fk(['editor'], 'editor'), fk(['label'], 'label')]),
+        t('release', ['id', 'gid', 'name', 'barcode', 'comment']),
+      ]),
+    });
+    const links = names(index.search('is there a website or a Bandcamp link for this label', { limit: 5 }).hits);
+    assert.ok(links.includes('url'), links.join(', '));
+    const follows = names(index.search('who follows this label', { limit: 5 }).hits);
+    assert.ok(follows.slice(0, 3).includes('editor_subscribe_label'), follows.join(', '));
+  });
+});
