@@ -1031,8 +1031,12 @@ function addParents(data: IndexData, ranked: number[], limit: number, unasked: (
 function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
   // Views come after the tables in the end (placeViews): the place counts tables only.
-  const after = ranked.filter((d) => !data.docs[d]!.derived)[RANKING.junctionEndAfter - 1];
-  const cap = after === undefined ? Infinity : RANKING.junctionEndCap * st.score[after]!;
+  let cap = Infinity;
+  for (let i = 0, tables = 0; i < ranked.length; i++) {
+    if (data.docs[ranked[i]!]!.derived || ++tables < RANKING.junctionEndAfter) continue;
+    cap = RANKING.junctionEndCap * st.score[ranked[i]!]!;
+    break;
+  }
   for (const b of ranked.slice(0, RANKING.junctionEndTop)) {
     const bd = data.docs[b]!;
     if (!bd.isBridge || !lexical.has(b)) continue;
@@ -1167,22 +1171,34 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
  * `ownFirst`, the path leaves `from` through one of its own FKs.
  */
 function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, allowed: (d: number) => boolean, st: QueryState, ownFirst = false, prefer?: Float32Array): number[] | null {
+  // Every table reached keeps all its parents in the layer before it (bestPath chooses among them); what a walk has
+  // visited, and at which depth, is stamped in the index's scratch arrays.
+  const { walkOf, walkDepth } = data.scratch;
+  const walk = ++data.scratch.walks;
   const parents = new Map<number, number[]>([[from, []]]);
+  walkOf[from] = walk;
+  walkDepth[from] = 0;
   let frontier = [from];
   for (let depth = 0; depth < RANKING.pathMaxHops && frontier.length > 0; depth++) {
     const next: number[] = [];
-    const layer = new Map<number, number[]>();
+    const layer = depth + 1;
     for (const u of frontier) {
       for (const e of data.edges[u]!) {
-        if (parents.has(e.to) || !allowed(e.to) || (ownFirst && depth === 0 && !e.outgoing)) continue;
-        const ps = layer.get(e.to);
-        if (ps === undefined) {
-          layer.set(e.to, [u]);
-          next.push(e.to);
-        } else if (!ps.includes(u)) ps.push(u);
+        const v = e.to;
+        if (walkOf[v] === walk) {
+          if (walkDepth[v] === layer) {
+            const ps = parents.get(v)!;
+            if (!ps.includes(u)) ps.push(u);
+          }
+          continue;
+        }
+        if (!allowed(v) || (ownFirst && depth === 0 && !e.outgoing)) continue;
+        walkOf[v] = walk;
+        walkDepth[v] = layer;
+        parents.set(v, [u]);
+        next.push(v);
       }
     }
-    for (const [v, ps] of layer) parents.set(v, ps);
     const reached = next.filter((v) => targets.has(v));
     if (reached.length > 0) {
       reached.sort((x, y) => st.score[y]! - st.score[x]! || data.order[x]! - data.order[y]!);
@@ -1478,10 +1494,14 @@ const COLLECTIVE_WORDS: ReadonlySet<string> = new Set(['group', 'set', 'family',
 /** FK degree for the hub prior: an auxiliary table counts its entity's (the whole it belongs to) when that is larger. */
 function hubDegree(data: IndexData, d: number): number {
   const doc = data.docs[d]!;
-  let degree = data.edges[d]!.length;
-  if (doc.role !== 'auxiliary') return degree;
-  for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && isWholeOf(data.docs[e.to]!, doc)) degree = Math.max(degree, data.edges[e.to]!.length);
-  return degree;
+  if (doc.role !== 'auxiliary') return data.edges[d]!.length;
+  const x = derived(data, d);
+  if (x.hubDegree === undefined) {
+    let degree = data.edges[d]!.length;
+    for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && isWholeOf(data.docs[e.to]!, doc)) degree = Math.max(degree, data.edges[e.to]!.length);
+    x.hubDegree = degree;
+  }
+  return x.hubDegree;
 }
 
 function isWholeOf(parent: DocData, child: DocData): boolean {
