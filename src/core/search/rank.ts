@@ -936,21 +936,32 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
   // Only bridges next to a candidate can have two matched ends worth reporting.
   const seenBridge = new Set<number>();
   const side = sideJunctions(data);
+  const ahead = (x: number, y: number): boolean => st.score[x]! > st.score[y]! || (st.score[x] === st.score[y] && x < y);
   const boosts: Array<[number, number, string]> = [];
   for (const c of ranked.slice(0, RANKING.bridgeCandidates)) {
     for (const edge of data.edges[c]!) {
       const d = edge.to;
       if (edge.outgoing || seenBridge.has(d) || !data.docs[d]!.isBridge || !allowed(d)) continue;
       seenBridge.add(d);
-      const ends = new Map<number, number>();
       // Both ends need evidence of their own: a neighbour that only borrowed score from a hit joins nothing asked for.
-      for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && evidence.has(e.to)) ends.set(e.to, st.score[e.to]!);
+      // The two best ends (score, then table order), without building a list per junction.
+      let first = -1;
+      let second = -1;
+      let reached = false;
+      for (const e of data.edges[d]!) {
+        const x = e.to;
+        if (!e.outgoing || x === d || x === first || x === second || !evidence.has(x)) continue;
+        if (lexical.has(x)) reached = true;
+        if (first < 0 || ahead(x, first)) {
+          second = first;
+          first = x;
+        } else if (second < 0 || ahead(x, second)) second = x;
+      }
       // Two tables reached only as "holds people" (a name in the question) are not a pair the question joins.
-      if (ends.size < 2 || ![...ends.keys()].some((x) => lexical.has(x))) continue;
-      const two = [...ends.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).slice(0, 2);
+      if (second < 0 || !reached) continue;
       // An auxiliary junction (`artist_rating_raw`) joins the same ends as its entity's own: it keeps the discount.
-      const boost = RANKING.bridge * Math.min(two[0]![1], two[1]![1]) * (unasked(d) || side[d] === 1 ? RANKING.auxiliary : 1);
-      boosts.push([d, boost, `bridge between ${data.docs[two[0]![0]]!.name} and ${data.docs[two[1]![0]]!.name}`]);
+      const boost = RANKING.bridge * Math.min(st.score[first]!, st.score[second]!) * (unasked(d) || side[d] === 1 ? RANKING.auxiliary : 1);
+      boosts.push([d, boost, `bridge between ${data.docs[first]!.name} and ${data.docs[second]!.name}`]);
     }
   }
   boosts.sort((x, y) => x[0] - y[0]);
