@@ -1496,12 +1496,6 @@ function focusScore(ranked: readonly number[], parsed: ParsedQuery, word: string
 /** Last words of a table that collects rows of the table named by its other words (`release_group`, `product_set`). */
 const COLLECTIVE_WORDS: ReadonlySet<string> = new Set(['group', 'set', 'family', 'collection', 'series', 'batch', 'bundle', 'cluster']);
 
-/**
- * Whether `parent`, which `child` points at, is the whole `child` is part of, by their names:
- * - `release` for `release_country`, `salesorderheader` for `salesorderdetail`: the same words but the last (a
- *   junction such as `artist_tag` belongs to both its ends alike, so only its header sibling counts);
- * - `release_group` for `release`: the same words and a collective one.
- */
 /** FK degree for the hub prior: an auxiliary table counts its entity's (the whole it belongs to) when that is larger. */
 function hubDegree(data: IndexData, d: number): number {
   const doc = data.docs[d]!;
@@ -1515,6 +1509,12 @@ function hubDegree(data: IndexData, d: number): number {
   return x.hubDegree;
 }
 
+/**
+ * Whether `parent`, which `child` points at, is the whole `child` is part of, by their names:
+ * - `release` for `release_country`, `salesorderheader` for `salesorderdetail`: the same words but the last (a
+ *   junction such as `artist_tag` belongs to both its ends alike, so only its header sibling counts);
+ * - `release_group` for `release`: the same words and a collective one.
+ */
 function isWholeOf(parent: DocData, child: DocData): boolean {
   if (parent.role === 'lookup' || parent.role === 'auxiliary') return false;
   const pw = parent.nameParts;
