@@ -248,6 +248,38 @@ const placeNames = nounIndex
   .map((e) => e.lemma)
   .sort();
 
+// The level of a named place: what its instance senses are an instance of, up to four hypernyms up, read as one of a
+// few levels of places (`california` a state, `canada` a country, `tokyo` a city, `brooklyn` a district). "Stores in
+// California" asks for a table of states; "releases in Germany" for one of countries.
+const PLACE_LEVELS = { country: 'country', state: 'state', province: 'state', city: 'city', town: 'city', village: 'city', capital: 'city', port: 'city', municipality: 'city', county: 'county', region: 'region', continent: 'continent', island: 'island', district: 'district', borough: 'district' };
+const levelsOf = (lemma) => {
+  const out = new Set();
+  for (const off of nounEntries.get(lemma)?.offsets ?? []) {
+    for (const p of data.n.get(off).ptrs) {
+      if (p.sym !== '@i' || p.pos !== 'n') continue;
+      let frontier = [p.offset];
+      for (let d = 0; d < 4 && frontier.length > 0; d++) {
+        let found;
+        const next = [];
+        for (const o of frontier) {
+          const s = data.n.get(o);
+          // The synset's own words, or the head of a compound one close to the instance (`american_state`).
+          found = s.words.map((w) => PLACE_LEVELS[w] ?? (d <= 1 ? PLACE_LEVELS[w.split('_').pop()] : undefined)).find((l) => l !== undefined);
+          if (found !== undefined) break;
+          for (const q of s.ptrs) if (q.sym === '@' && q.pos === 'n') next.push(q.offset);
+        }
+        if (found !== undefined) {
+          out.add(found);
+          break;
+        }
+        frontier = next;
+      }
+    }
+  }
+  return [...out].sort();
+};
+const placeLevels = placeNames.map((name) => [name, levelsOf(name)]).filter(([, levels]) => levels.length > 0);
+
 // Names of people: a lemma with a sense that is an instance (`@i`) of a kind of person — the surnames and given names
 // of well-known people (`swift`, `jones`, `taylor`, `floyd`). A capitalised run ending in one ("Taylor Swift", "Quincy
 // Jones") names someone even where the words are also common English.
@@ -289,6 +321,8 @@ const body = [
   `export const WORDNET_ROLE_VERBS = ${JSON.stringify(roleVerbs.join(' '))};`,
   '/** Names of places (a sense is an instance of a location or of land): `london`, `new_orleans`, space-separated. */',
   `export const WORDNET_PLACE_NAMES = ${JSON.stringify(placeNames.join(' '))};`,
+  '/** Levels of named places: `name:level,level` (country, state, city, county, region, continent, island, district), space-separated. */',
+  `export const WORDNET_PLACE_LEVELS = ${JSON.stringify(placeLevels.map(([name, levels]) => `${name}:${levels.join(',')}`).join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
   `export const WORDNET_PERSON_NAMES = ${JSON.stringify(personNames.join(' '))};`,
   '',
@@ -296,4 +330,4 @@ const body = [
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names, ${personNames.length} person names\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names\n`);

@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_LEVELS, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -33,6 +33,11 @@ export interface Lexicon extends Vocabulary {
   isPersonName(word: string): boolean;
   /** True when the words name a place the dictionary knows: `London`, `New Orleans`, `Iceland`. */
   isPlaceName(name: string): boolean;
+  /**
+   * The levels of a place the dictionary knows by name (`California` → state, `Canada` → country, `Tokyo` → city;
+   * also county, region, continent, island, district), empty when it knows none.
+   */
+  placeLevels(name: string): readonly string[];
 }
 
 // The two helpers of lemmaCandidates are module functions, not closures: the bundles keep function names, which costs
@@ -134,6 +139,8 @@ export function loadLexicon(): Lexicon {
   const roles = new Set(WORDNET_ROLE_NOUNS.split(' '));
   const roleVerbs = new Set(WORDNET_ROLE_VERBS.split(' '));
   const placeNames = new Set(WORDNET_PLACE_NAMES.split(' '));
+  let levels: Map<string, readonly string[]> | null = null;
+  const placeKey = (name: string): string => name.toLowerCase().trim().replace(/^the\s+/, '').split(/\s+/).join('_');
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
   const lemma = (word: string): string => {
     for (const c of lemmaCandidates(word)) if (words.has(c) || hasConcepts(c)) return c;
@@ -177,6 +184,13 @@ export function loadLexicon(): Lexicon {
     isPersonName: (w) => personNames.has(w.toLowerCase()),
     isLanguageAdjective: (w) => languageAdjectives.has(w.toLowerCase()),
     isPlaceName: (name) => placeNames.has(name.toLowerCase().trim().split(/\s+/).join('_')),
+    placeLevels: (name) => {
+      levels ??= new Map(WORDNET_PLACE_LEVELS.split(' ').map((entry) => {
+        const at = entry.indexOf(':');
+        return [entry.slice(0, at), entry.slice(at + 1).split(',')] as const;
+      }));
+      return levels.get(placeKey(name)) ?? [];
+    },
   };
   return cached;
 }

@@ -22,6 +22,8 @@ export const RANKING = {
   value: 1.5,
   /** A person-like or place-like proper name in the question, matched by tables that hold people or places. */
   mention: 2.0,
+  /** Extra share of the place signal for a table named for the level of the named place (a state: `stateprovince`). */
+  placeLevel: 0.5,
   /** Share of `mention` for a question that asks "who" without naming anyone. */
   asksPerson: 0.5,
   /** The question's strongest word hits that tables of people and places are measured against. */
@@ -555,9 +557,13 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
       context ??= new Set(topCandidates(data, st, RANKING.mentionContext));
       if (context.size > 0) near = nearness(data, docs, context);
     }
+    // A place the dictionary knows the level of ("California", a state) is held by the table named for that level
+    // (`stateprovince`), more than by the other tables of places.
+    const level = named !== undefined && kind === 'place' ? levelWords(data, named.text) : null;
     for (const d of docs) {
       if (!allowed(d)) continue;
-      const s = weight * RANKING.mention * idf * strength[d]! * (near === null ? 1 : 1 - RANKING.mentionAway * (1 - near.get(d)!));
+      const atLevel = level !== null && data.docs[d]!.nameParts.some((w) => level.has(w));
+      const s = weight * RANKING.mention * idf * strength[d]! * (near === null ? 1 : 1 - RANKING.mentionAway * (1 - near.get(d)!)) * (atLevel ? 1 + RANKING.placeLevel : 1);
       st.touch(d);
       st.score[d]! += s;
       st.evidenceBits[d]! |= bit;
@@ -567,6 +573,13 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
 }
 
 /** The question's first name of a person or a place (the catalog's own names are already left out: withoutCatalogNames). */
+/** Words a table of places at the level of the named place is named with, or null when the level is unknown. */
+const LEVEL_WORDS: Readonly<Record<string, readonly string[]>> = { state: ['state', 'province'], country: ['country', 'nation'], city: ['city', 'town'] };
+function levelWords(data: IndexData, name: string): ReadonlySet<string> | null {
+  const levels = data.lexicon.placeLevels(name);
+  return levels.length === 0 ? null : new Set(levels.flatMap((l) => LEVEL_WORDS[l] ?? [l]));
+}
+
 function namedMention(parsed: ParsedQuery, kind: Mention['kind']): Mention | undefined {
   return parsed.mentions.find((m) => m.kind === kind);
 }

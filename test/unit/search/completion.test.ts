@@ -124,3 +124,32 @@ describe('search: completing an answer with what its tables need', () => {
     assert.ok(follows.slice(0, 3).includes('editor_subscribe_label'), follows.join(', '));
   });
 });
+
+describe('search: a named place at its level', () => {
+  it('knows the level of a place it knows by name', () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(lexicon.placeLevels('California'), ['state']);
+    assert.deepEqual(lexicon.placeLevels('Canada'), ['country']);
+    assert.deepEqual(lexicon.placeLevels('New Orleans'), ['city']);
+    assert.deepEqual(lexicon.placeLevels('the United Kingdom'), ['country']);
+    assert.deepEqual(lexicon.placeLevels('Glastonbury'), []);
+  });
+
+  it('prefers the table of places named for the level of the place the question names', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('countryregion', ['countryregioncode', 'name', 'modifieddate']),
+        t('stateprovince', ['stateprovinceid', 'stateprovincecode', 'countryregioncode', 'name', 'territoryid'], [fk(['countryregioncode'], 'countryregion')]),
+        t('address', ['addressid', 'addressline1', 'city', 'stateprovinceid', 'postalcode'], [fk(['stateprovinceid'], 'stateprovince')]),
+        t('store', ['businessentityid', 'name', 'addressid'], [fk(['addressid'], 'address')]),
+      ]),
+    });
+    const scores = (q: string): Map<string, number> => new Map(index.search(q, { limit: 4 }).hits.map((h) => [h.qualifiedName.replace(/^public\./, ''), h.score]));
+    const state = scores('stores in California');
+    const country = scores('stores in Canada');
+    assert.ok(state.get('stateprovince')! > state.get('countryregion')! * 1.5, JSON.stringify([...state]));
+    // A country lifts the table of countries against the table of states by the same share a state lifts the latter.
+    const lift = (m: Map<string, number>): number => m.get('countryregion')! / m.get('stateprovince')!;
+    assert.ok(lift(country) > lift(state) * 1.5, `${lift(country)} vs ${lift(state)}`);
+  });
+});
