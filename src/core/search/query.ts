@@ -190,10 +190,62 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     ),
   ];
   const mentions = findMentions(trimmed, common);
+  mentions.push(...lowerCaseNames(trimmed, vocab, common, mentions));
   const asksNames = asksPerson || words.some((w) => NAMING_WORDS.has(w.toLowerCase()));
   const aboutSomeone = asksPerson || mentions.some((m) => m.kind === 'person');
   const roleVerbs = aboutSomeone ? [...new Set(words.filter((w) => pastTense(w) && common.isRoleVerb?.(w) === true))] : [];
   return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs };
+}
+
+/**
+ * Names written in lower case, as in a search box ("stephen jiang quota history", "stores in canada"): a run of two or
+ * three lower-case words that the catalog does not write, each unknown to the dictionary or the name of a well-known
+ * person, one at least a well-known person's name that is no English word, is someone's name (a common word may open
+ * it: "ken sanchez"); one to three words that make a place the dictionary knows by name are a place, after a
+ * preposition of place or where one word is no English word. Not where a capitalised name of the same kind was found.
+ */
+function lowerCaseNames(text: string, vocab: Vocabulary, common: Vocabulary, found: readonly Mention[]): Mention[] {
+  const out: Mention[] = [];
+  const tokens = [...text.matchAll(/[\p{L}][\p{L}\p{N}]*(?:['’][\p{L}]+)*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  const free = (w: string): boolean => /^\p{Ll}{3,}$/u.test(w) && !STOP_WORDS.has(w) && vocab.inCatalog?.(w) !== true && vocab.inCatalog?.(w.replace(/e?s$/, '')) !== true;
+  // Unknown to the dictionary in any form: not a word, not a regular inflection of one ("cheapest", "biggest"), no senses.
+  const unknown = (w: string): boolean => {
+    if (common.has(w) || (common.concepts?.(w).length ?? 0) > 0) return false;
+    const base = /^(.{3,}?)(?:est|er|ly|ally)$/.exec(w)?.[1];
+    return base === undefined || ![base, `${base}e`, `${base}y`, base.replace(/i$/, 'y'), base.replace(/(.)\1$/, '$1')].some((b) => common.has(b));
+  };
+  const hasKind = (kind: Mention['kind']): boolean => found.some((m) => m.kind === kind) || out.some((m) => m.kind === kind);
+  for (let i = 0; i < tokens.length; i++) {
+    if (!free(tokens[i]!)) continue;
+    let j = i;
+    while (j < tokens.length && j - i < 3 && free(tokens[j]!)) j++;
+    const run = tokens.slice(i, j);
+    let taken = 0;
+    if (!hasKind('place')) {
+      for (let n = run.length; n >= 1; n--) {
+        const words = run.slice(0, n);
+        // A place whose name is also an English word ("canada", "china") only after a preposition of place.
+        const placed = PLACE_PREPOSITIONS.has(tokens[i - 1]?.toLowerCase() ?? '') || MOTION_PREPOSITIONS.has(tokens[i - 1]?.toLowerCase() ?? '');
+        if (common.isPlaceName?.(words.join(' ')) === true && (placed || words.some((w) => !common.has(w)))) {
+          out.push({ kind: 'place', text: words.join(' ') });
+          taken = n;
+          break;
+        }
+      }
+    }
+    // A person's name: words each unknown or a well-known person's name, one of them both ("stephen jiang", "john
+    // smith"); a common word may open it before such a name ("ken sanchez").
+    const rest = run.slice(taken);
+    const surname = (w: string): boolean => !common.has(w) && common.isPersonName?.(w) === true;
+    const nameWord = (w: string): boolean => (unknown(w) && common.isPlaceName?.(w) !== true) || common.isPersonName?.(w) === true;
+    let end = 0;
+    const opener = (w: string): boolean => !/(?:est|er|ly)$/.test(w);
+    while (end < rest.length && (nameWord(rest[end]!) || (end === 0 && rest.length > 1 && opener(rest[0]!) && surname(rest[1]!)))) end++;
+    const name = rest.slice(0, end);
+    if (!hasKind('person') && name.length >= 2 && name.some(surname)) out.push({ kind: 'person', text: name.join(' ') });
+    i = j - 1;
+  }
+  return out;
 }
 
 /**

@@ -419,6 +419,8 @@ export interface Vocabulary {
   phrase?(verb: string, particle: string): string | null;
   /** Optional: true for a word the catalog itself writes (a piece of a name, a word of a comment). */
   inCatalog?(word: string): boolean;
+  /** Optional: the word's concept ids (the lexicon provides them); empty for a word with no senses. */
+  concepts?(word: string): readonly string[];
 }
 
 /** Short pieces allowed inside a split identifier (others must be 3+ letters). */

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
-import { buildSearchIndex, findMentions, loadLexicon } from '../../../src/core/search/index';
+import { buildSearchIndex, findMentions, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { catalogBuilders, fk, names, reasons, src } from './builders';
 
 const { table: t } = catalogBuilders((name) => (/id$|_id$|count|quantity/.test(name) ? 'integer' : /date|_at$|created/.test(name) ? 'timestamp' : /price|cost|amount/.test(name) ? 'numeric' : 'text'));
 
 describe('search: completing an answer with what its tables need', () => {
   it('brings the entity a junction relates when only the junction matched the words', () => {
-    // "ken sanchez phone number": the words reach the phone junction and its number type; the phone belongs to a person.
+    // "phone number list": the words reach the phone junction and its number type; each phone belongs to a person.
     const index = buildSearchIndex({
       tables: src([
         t('person', ['businessentityid', 'firstname', 'middlename', 'lastname', 'title', 'modifieddate']),
@@ -24,7 +24,7 @@ describe('search: completing an answer with what its tables need', () => {
         t('creditcard', ['creditcardid', 'cardtype', 'cardnumber', 'expmonth', 'expyear']),
       ]),
     });
-    const res = index.search('ken sanchez phone number', { limit: 10 });
+    const res = index.search('phone number list', { limit: 10 });
     const top = names(res.hits);
     assert.ok(top.indexOf('personphone') >= 0 && top.indexOf('personphone') < 3, reasons(res.hits));
     assert.ok(top.includes('person'), reasons(res.hits));
@@ -151,5 +151,33 @@ describe('search: a named place at its level', () => {
     // A country lifts the table of countries against the table of states by the same share a state lifts the latter.
     const lift = (m: Map<string, number>): number => m.get('countryregion')! / m.get('stateprovince')!;
     assert.ok(lift(country) > lift(state) * 1.5, `${lift(country)} vs ${lift(state)}`);
+  });
+});
+
+describe('search: names written in lower case', () => {
+  it('reads a person\'s name and a known place in a search-box query, and leaves ordinary words alone', () => {
+    const lexicon = loadLexicon();
+    const mentions = (q: string): Array<{ kind: string; text: string }> => parseQuery(q, lexicon, lexicon).mentions.map((m) => ({ kind: m.kind, text: m.text }));
+    assert.deepEqual(mentions('stephen jiang quota history'), [{ kind: 'person', text: 'stephen jiang' }]);
+    assert.deepEqual(mentions('ken sanchez phone number'), [{ kind: 'person', text: 'ken sanchez' }]);
+    assert.deepEqual(mentions('stores in canada'), [{ kind: 'place', text: 'canada' }]);
+    for (const q of ['cheapest rentals per day', 'digital media versus cds', 'scary moveis in french', 'biggest spender of all time']) assert.deepEqual(mentions(q), [], q);
+    // A capitalised name found already is not read again.
+    assert.deepEqual(mentions('Stephen Jiang quota history'), [{ kind: 'person', text: 'Stephen Jiang' }]);
+  });
+
+  it('brings the table of people for a lower-case name', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('person', ['businessentityid', 'firstname', 'middlename', 'lastname', 'title']),
+        t('salesperson', ['businessentityid', 'territoryid', 'salesquota', 'bonus', 'commissionpct'], [fk(['businessentityid'], 'person')]),
+        t('salespersonquotahistory', ['businessentityid', 'quotadate', 'salesquota'], [fk(['businessentityid'], 'salesperson')]),
+        t('salesterritory', ['territoryid', 'name', 'countryregioncode', 'salesquota']),
+        t('employeepayhistory', ['businessentityid', 'ratechangedate', 'rate', 'payfrequency']),
+        t('transactionhistory', ['transactionid', 'productid', 'transactiondate', 'quantity', 'actualcost']),
+      ]),
+    });
+    const top = names(index.search('stephen jiang quota histroy', { limit: 4 }).hits);
+    assert.ok(top.includes('salespersonquotahistory') && top.includes('person'), top.join(', '));
   });
 });
