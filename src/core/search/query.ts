@@ -214,36 +214,35 @@ function lowerCaseNames(text: string, vocab: Vocabulary, common: Vocabulary, fou
     const base = /^(.{3,}?)(?:est|er|ly|ally)$/.exec(w)?.[1];
     return base === undefined || ![base, `${base}e`, `${base}y`, base.replace(/i$/, 'y'), base.replace(/(.)\1$/, '$1')].some((b) => common.has(b));
   };
+  // A well-known person's name that is no English word ("stephen", "sanchez", "smith"), and the other words of a name.
+  const surname = (w: string): boolean => !common.has(w) && common.isPersonName?.(w) === true;
+  const nameWord = (w: string): boolean => (unknown(w) && common.isPlaceName?.(w) !== true) || common.isPersonName?.(w) === true;
   const hasKind = (kind: Mention['kind']): boolean => found.some((m) => m.kind === kind) || out.some((m) => m.kind === kind);
   for (let i = 0; i < tokens.length; i++) {
     if (!free(tokens[i]!)) continue;
     let j = i;
     while (j < tokens.length && j - i < 3 && free(tokens[j]!)) j++;
     const run = tokens.slice(i, j);
+    i = j - 1;
     let taken = 0;
-    if (!hasKind('place')) {
-      for (let n = run.length; n >= 1; n--) {
-        const words = run.slice(0, n);
-        // A place whose name is also an English word ("canada", "china") only after a preposition of place.
-        const placed = PLACE_PREPOSITIONS.has(tokens[i - 1]?.toLowerCase() ?? '') || MOTION_PREPOSITIONS.has(tokens[i - 1]?.toLowerCase() ?? '');
-        if (common.isPlaceName?.(words.join(' ')) === true && (placed || words.some((w) => !common.has(w)))) {
-          out.push({ kind: 'place', text: words.join(' ') });
-          taken = n;
-          break;
-        }
-      }
+    // A place whose name is also an English word ("canada", "china") only after a preposition of place.
+    const lead = tokens[i - run.length]?.toLowerCase() ?? '';
+    const placed = PLACE_PREPOSITIONS.has(lead) || MOTION_PREPOSITIONS.has(lead);
+    for (let n = hasKind('place') ? 0 : run.length; n >= 1; n--) {
+      const name = run.slice(0, n).join(' ');
+      if (common.isPlaceName?.(name) !== true || !(placed || run.slice(0, n).some((w) => !common.has(w)))) continue;
+      out.push({ kind: 'place', text: name });
+      taken = n;
+      break;
     }
-    // A person's name: words each unknown or a well-known person's name, one of them both ("stephen jiang", "john
-    // smith"); a common word may open it before such a name ("ken sanchez").
+    // A person's name: name words, one of them a surname as above; a common word may open it ("ken sanchez"), not a
+    // comparative or an adverb ("biggest spender").
     const rest = run.slice(taken);
-    const surname = (w: string): boolean => !common.has(w) && common.isPersonName?.(w) === true;
-    const nameWord = (w: string): boolean => (unknown(w) && common.isPlaceName?.(w) !== true) || common.isPersonName?.(w) === true;
+    const opens = rest.length > 1 && !/(?:est|er|ly)$/.test(rest[0]!) && surname(rest[1]!);
     let end = 0;
-    const opener = (w: string): boolean => !/(?:est|er|ly)$/.test(w);
-    while (end < rest.length && (nameWord(rest[end]!) || (end === 0 && rest.length > 1 && opener(rest[0]!) && surname(rest[1]!)))) end++;
+    while (end < rest.length && (nameWord(rest[end]!) || (end === 0 && opens))) end++;
     const name = rest.slice(0, end);
     if (!hasKind('person') && name.length >= 2 && name.some(surname)) out.push({ kind: 'person', text: name.join(' ') });
-    i = j - 1;
   }
   return out;
 }
