@@ -140,7 +140,8 @@ export function loadLexicon(): Lexicon {
   const roleVerbs = new Set(WORDNET_ROLE_VERBS.split(' '));
   const placeNames = new Set(WORDNET_PLACE_NAMES.split(' '));
   let levels: Map<string, readonly string[]> | null = null;
-  const placeKey = (name: string): string => name.toLowerCase().trim().replace(/^the\s+/, '').split(/\s+/).join('_');
+  // A place's name as the dictionary writes it: `new_orleans`.
+  const placeKey = (name: string): string => name.toLowerCase().trim().split(/\s+/).join('_');
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
   const lemma = (word: string): string => {
     for (const c of lemmaCandidates(word)) if (words.has(c) || hasConcepts(c)) return c;
@@ -183,13 +184,13 @@ export function loadLexicon(): Lexicon {
     isPlaceAdjective: (w) => placeAdjectives.has(w.toLowerCase()),
     isPersonName: (w) => personNames.has(w.toLowerCase()),
     isLanguageAdjective: (w) => languageAdjectives.has(w.toLowerCase()),
-    isPlaceName: (name) => placeNames.has(name.toLowerCase().trim().split(/\s+/).join('_')),
+    isPlaceName: (name) => placeNames.has(placeKey(name)),
     placeLevels: (name) => {
       levels ??= new Map(WORDNET_PLACE_LEVELS.split(' ').map((entry) => {
         const at = entry.indexOf(':');
         return [entry.slice(0, at), entry.slice(at + 1).split(',')] as const;
       }));
-      return levels.get(placeKey(name)) ?? [];
+      return levels.get(placeKey(name.trim().replace(/^the\s+/i, ''))) ?? [];
     },
   };
   return cached;

@@ -2,6 +2,7 @@
  * Query parsing: quoted phrases, stop words, identifier-shaped words, and the word n-grams that the value index is
  * probed with.
  */
+import { knownWord } from './spelling';
 import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
 
 /** Weight of an implied word: `year` and `date` of a year or a decade, `language` of a language's adjective. */
@@ -209,11 +210,7 @@ function lowerCaseNames(text: string, vocab: Vocabulary, common: Vocabulary, fou
   const tokens = [...text.matchAll(/[\p{L}][\p{L}\p{N}]*(?:['’][\p{L}]+)*|[^\s\p{L}]/gu)].map((m) => m[0]);
   const free = (w: string): boolean => /^\p{Ll}{3,}$/u.test(w) && !STOP_WORDS.has(w) && vocab.inCatalog?.(w) !== true && vocab.inCatalog?.(w.replace(/e?s$/, '')) !== true;
   // Unknown to the dictionary in any form: not a word, not a regular inflection of one ("cheapest", "biggest"), no senses.
-  const unknown = (w: string): boolean => {
-    if (common.has(w) || (common.concepts?.(w).length ?? 0) > 0) return false;
-    const base = /^(.{3,}?)(?:est|er|ly|ally)$/.exec(w)?.[1];
-    return base === undefined || ![base, `${base}e`, `${base}y`, base.replace(/i$/, 'y'), base.replace(/(.)\1$/, '$1')].some((b) => common.has(b));
-  };
+  const unknown = (w: string): boolean => !knownWord(w, common);
   // A well-known person's name that is no English word ("stephen", "sanchez", "smith"), and the other words of a name.
   const surname = (w: string): boolean => !common.has(w) && common.isPersonName?.(w) === true;
   const nameWord = (w: string): boolean => (unknown(w) && common.isPlaceName?.(w) !== true) || common.isPersonName?.(w) === true;

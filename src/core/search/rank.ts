@@ -572,7 +572,6 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   }
 }
 
-/** The question's first name of a person or a place (the catalog's own names are already left out: withoutCatalogNames). */
 /** Words a table of places at the level of the named place is named with, or null when the level is unknown. */
 const LEVEL_WORDS: Readonly<Record<string, readonly string[]>> = { state: ['state', 'province'], country: ['country', 'nation'], city: ['city', 'town'] };
 function levelWords(data: IndexData, name: string): ReadonlySet<string> | null {
@@ -580,6 +579,7 @@ function levelWords(data: IndexData, name: string): ReadonlySet<string> | null {
   return levels.length === 0 ? null : new Set(levels.flatMap((l) => LEVEL_WORDS[l] ?? [l]));
 }
 
+/** The question's first name of a person or a place (the catalog's own names are already left out: withoutCatalogNames). */
 function namedMention(parsed: ParsedQuery, kind: Mention['kind']): Mention | undefined {
   return parsed.mentions.find((m) => m.kind === kind);
 }

@@ -6,7 +6,7 @@
  * A word that is none of the catalog's may be a slip of a function word ("evry", "thier"), which then counts for nothing.
  */
 import type { Lexicon } from './lexicon';
-import { STOP_WORDS } from './tokenize';
+import { STOP_WORDS, type Vocabulary } from './tokenize';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** Shorter words are too often abbreviations or codes ("qty", "sku"), and have many neighbours. */
@@ -30,10 +30,11 @@ function* edits(word: string): Generator<string> {
  * Whether the dictionary knows `word` in some form: as a word, a function word, a word with senses, or a regular
  * inflection of one ("largest", "heroes", "incredibly", "oldest").
  */
-function knownWord(word: string, vocab: Lexicon): boolean {
-  if (STOP_WORDS.has(word) || vocab.has(word) || vocab.concepts(word).length > 0) return true;
+export function knownWord(word: string, vocab: Vocabulary): boolean {
+  const senses = (w: string): boolean => (vocab.concepts?.(w).length ?? 0) > 0;
+  if (STOP_WORDS.has(word) || vocab.has(word) || senses(word)) return true;
   const base = /^(.{3,}?)(?:est|er|ly|es|ally)$/.exec(word)?.[1];
-  return base !== undefined && [base, `${base}e`, `${base}y`, base.replace(/i$/, 'y'), base.replace(/(.)\1$/, '$1')].some((b) => vocab.has(b) || vocab.concepts(b).length > 0);
+  return base !== undefined && [base, `${base}e`, `${base}y`, base.replace(/i$/, 'y'), base.replace(/(.)\1$/, '$1')].some((b) => vocab.has(b) || senses(b));
 }
 
 /** The catalog's word `w` is, as written or as the plural of one (`products`, `addresses`, `categories`), or null. */
