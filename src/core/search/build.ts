@@ -399,6 +399,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
     };
   });
   const edges = buildEdges(input.tables.map((t) => t.table), input.tables.map((t) => t.sourceName), byKey);
+  isolatedPlaces(placeTable, edges, (d) => docs[d]!.source);
   const bridges = docs.flatMap((doc, d) => (doc.isBridge ? [d] : []));
   const sorted = docs.map((_, d) => d).sort((a, b) => {
     const da = docs[a]!;
@@ -634,8 +635,9 @@ function classify(table: TableInfo, nameWords: readonly string[], fkCols: Readon
     if (sense.isKey) continue;
     if (sense.personName || (sense.personIfText && c.enumLabels === null && mayHoldText(c.dataType))) personColumn = true;
     if (sense.nameLike) nameColumn = true;
-    // A place-named column holds places only when it holds text: `position` or `location_id` numbers are not places.
-    if ((sense.place && mayHoldText(c.dataType)) || (c.comment !== null && c.comment.toLowerCase().split(/[^a-z]+/).some((w) => w.length >= 4 && lexicon.isPlace(w)))) placeColumns++;
+    // A column holds places only when it holds text: `position` or `location_id` numbers are not places, whether its
+    // name or its comment ("Manufacturing location where the part is processed") says so.
+    if (mayHoldText(c.dataType) && (sense.place || (c.comment !== null && c.comment.toLowerCase().split(/[^a-z]+/).some((w) => w.length >= 4 && lexicon.isPlace(w))))) placeColumns++;
   }
   const head = nameWords[nameWords.length - 1] ?? '';
   // A code-list word as the head (`artist_type`: "type" is also "a person of a specified kind") names kinds, not people.
@@ -729,6 +731,30 @@ function indexValues(values: Map<string, ValueEntry[]>, d: number, col: ColumnIn
 export function valueKey(text: string): string {
   const words = text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
   return words.map((w) => stem(w)).join(' ');
+}
+
+/** Share of its place strength kept by a table that looks like a place but joins no table of places (below). */
+const ISOLATED_PLACES = 0.25;
+/** The place strength above which a neighbour vouches for a table of places (a textless or later-sense one does not). */
+const LINKING_PLACE = 0.5;
+
+/**
+ * Where a source keeps its places as a structure (an address points at a city, a state at its country), a table that
+ * looks like a place but joins none of them is something else that bears a place word: a factory's work centre
+ * (AdventureWorks' `production.location`), the `locale` of an alias table. It keeps ISOLATED_PLACES of its place
+ * strength, so a named place ("in France", "Icelandic") reaches the tables of places first. A source without such a
+ * structure (one table of cities, or none linked) keeps its strengths as they are.
+ */
+function isolatedPlaces(placeTable: Float32Array, edges: readonly (readonly EdgeData[])[], sourceOf: (d: number) => string): void {
+  const linked = (d: number): boolean => edges[d]!.some((e) => e.to !== d && placeTable[e.to]! > LINKING_PLACE);
+  const structured = new Set<string>();
+  const isolated: number[] = [];
+  for (let d = 0; d < placeTable.length; d++) {
+    if (placeTable[d]! <= 0) continue;
+    if (linked(d)) structured.add(sourceOf(d));
+    else isolated.push(d);
+  }
+  for (const d of isolated) if (structured.has(sourceOf(d))) placeTable[d] = placeTable[d]! * ISOLATED_PLACES;
 }
 
 function buildEdges(tables: readonly TableInfo[], sources: readonly string[], byKey: ReadonlyMap<string, number>): EdgeData[][] {

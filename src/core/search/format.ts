@@ -23,6 +23,8 @@
  * place (`medium`) holds places less surely. v15: the frame keeps the edges a key of several columns implies through
  * a junction's key (`salesorderdetail` → `product` through `specialofferproduct`). v16: the average field lengths of
  * BM25F are those of the tables, not of the views that repeat their columns. v17: the thesaurus groups of web links
- * (`url`) and of following (`subscription`), whose concept terms the stored index holds.
+ * (`url`) and of following (`subscription`), whose concept terms the stored index holds. v18: a column's comment
+ * counts as place evidence only for a column of text; a table that looks like a place but joins no table of places
+ * holds places less surely where the source keeps its places linked.
  */
-export const INDEX_FORMAT = 17;
+export const INDEX_FORMAT = 18;

@@ -181,3 +181,30 @@ describe('search: names written in lower case', () => {
     assert.ok(top.includes('salespersonquotahistory') && top.includes('person'), top.join(', '));
   });
 });
+
+describe('search: places kept as a structure', () => {
+  // AdventureWorks' shape: addresses point at states, states at countries; `location` is a work centre of the factory,
+  // named like a place but joined to no table of places.
+  const tables = src([
+    t('countryregion', ['countryregioncode', 'name', 'modifieddate']),
+    t('stateprovince', ['stateprovinceid', 'stateprovincecode', 'countryregioncode', 'name'], [fk(['countryregioncode'], 'countryregion')]),
+    t('address', ['addressid', 'addressline1', 'city', 'stateprovinceid', 'postalcode'], [fk(['stateprovinceid'], 'stateprovince')]),
+    t('customer', ['customerid', 'accountnumber', 'addressid'], [fk(['addressid'], 'address')]),
+    t('salesorderheader', ['salesorderid', 'customerid', 'orderdate', 'shipmethodid', 'totaldue'], [fk(['customerid'], 'customer'), fk(['shipmethodid'], 'shipmethod')]),
+    t('shipmethod', ['shipmethodid', 'name', 'shipbase']),
+    t('product', ['productid', 'name', 'listprice']),
+    t('productinventory', ['productid', 'locationid', 'shelf', 'bin', 'quantity'], [fk(['productid'], 'product'), fk(['locationid'], 'location')]),
+    t('location', ['locationid', 'name', 'costrate', 'availability']),
+    t('workorder', ['workorderid', 'productid', 'orderqty', 'duedate'], [fk(['productid'], 'product')]),
+    t('workorderrouting', ['workorderid', 'locationid', 'actualcost', 'actualstartdate'], [fk(['workorderid'], 'workorder'), fk(['locationid'], 'location')]),
+  ]);
+
+  it('reaches the linked tables of places before a lone table named like a place', () => {
+    const index = buildSearchIndex({ tables });
+    for (const q of ['how many orders shipped to France', 'orders from customers in Germany', 'products ordered by customers in France']) {
+      const top = names(index.search(q, { limit: 8 }).hits);
+      const at = (n: string): number => (top.indexOf(n) < 0 ? 99 : top.indexOf(n));
+      for (const place of ['address', 'stateprovince', 'countryregion']) assert.ok(at('location') > at(place), `${q}: ${top.join(', ')}`);
+    }
+  });
+});
