@@ -41,7 +41,10 @@ export interface ParsedQuery {
   readonly asksPerson: boolean;
   /** Nouns for kinds of people that a "which"/"what" question asks for ("which purchasing agent"). */
   readonly personNouns: readonly (readonly string[])[];
-  /** The question asks for rows by name ("which …", "who …", "top 5 …", "list …"): people in the answer need their names. */
+  /**
+   * The answer names its rows: the question asks for them by name ("which …", "who …", "top 5 …", "list …") or lists
+   * them ("night shift employees"); only a count ("how many …", "the number of …") does not. People in it need their names.
+   */
   readonly asksNames: boolean;
   /**
    * Plural nouns anywhere in the question for kinds of places ("recording studios in London") and of people
@@ -192,7 +195,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   ];
   const mentions = findMentions(trimmed, common);
   mentions.push(...lowerCaseNames(trimmed, vocab, common, mentions));
-  const asksNames = asksPerson || words.some((w) => NAMING_WORDS.has(w.toLowerCase()));
+  const lower = words.map((w) => w.toLowerCase());
+  const counts = lower.some((w, i) => (w === 'many' && lower[i - 1] === 'how') || (COUNT_NOUNS.has(w) && lower[i + 1] === 'of'));
+  const asksNames = asksPerson || !counts || lower.some((w) => NAMING_WORDS.has(w));
   const aboutSomeone = asksPerson || mentions.some((m) => m.kind === 'person');
   const roleVerbs = aboutSomeone ? [...new Set(words.filter((w) => pastTense(w) && common.isRoleVerb?.(w) === true))] : [];
   return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs };

@@ -1076,8 +1076,8 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
 /**
  * People named elsewhere: a table whose name is a kind of person (`salesperson`, `employee`, `customer`) but which is
  * not the catalog's strongest record of people it points at (`person`, with first and last names) keeps their names
- * there. When the question asks for rows by name ("top 5 sales reps", "which employee"), that table rises just below
- * the people it names.
+ * there. When the answer names them ("top 5 sales reps", "which employee", "night shift employees": anything but a
+ * count), that table rises just below the people it names.
  */
 function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];

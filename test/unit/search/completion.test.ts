@@ -208,3 +208,25 @@ describe('search: places kept as a structure', () => {
     }
   });
 });
+
+describe('search: people in the answer', () => {
+  it('brings the names of a kind of person kept elsewhere, whatever the question asks of them', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('person', ['businessentityid', 'firstname', 'middlename', 'lastname', 'title']),
+        t('employee', ['businessentityid', 'jobtitle', 'hiredate', 'gender', 'vacationhours'], [fk(['businessentityid'], 'person')]),
+        t('department', ['departmentid', 'name', 'groupname']),
+        t('shift', ['shiftid', 'name', 'starttime', 'endtime']),
+        t('employeedepartmenthistory', ['businessentityid', 'departmentid', 'shiftid', 'startdate', 'enddate'], [fk(['businessentityid'], 'employee'), fk(['departmentid'], 'department'), fk(['shiftid'], 'shift')]),
+        t('employeepayhistory', ['businessentityid', 'ratechangedate', 'rate', 'payfrequency'], [fk(['businessentityid'], 'employee')]),
+        t('jobcandidate', ['jobcandidateid', 'businessentityid', 'resume'], [fk(['businessentityid'], 'employee')]),
+        t('salesperson', ['businessentityid', 'territoryid', 'salesquota', 'bonus'], [fk(['businessentityid'], 'employee')]),
+      ]),
+    });
+    // No "which", "who" or "list": the rows are still people, and the answer names them.
+    for (const q of ['night shift employees', 'employees hired in 2010', 'employees with more than 40 vacation hours']) {
+      const top = names(index.search(q, { limit: 4 }).hits);
+      assert.ok(top.includes('person') && top.indexOf('person') > top.indexOf('employee'), `${q}: ${top.join(', ')}`);
+    }
+  });
+});
