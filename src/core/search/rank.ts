@@ -1484,6 +1484,19 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
       }
       continue;
     }
+    // A run-together noun the catalog writes apart or together with its own spelling ("which salespeople": `salesperson`,
+    // sales + person): the table whose name is those pieces, in that order.
+    const whole = parsed.terms.find((x) => !x.part && x.surface === word);
+    const pieces = whole === undefined ? [] : parsed.terms.filter((x) => x.part && x.position === whole.position).map((x) => x.term);
+    if (pieces.length >= 2) {
+      const before = boosts.length;
+      for (const d of ranked) {
+        const dd = data.docs[d]!;
+        if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || st.score[d]! >= value || dd.nameParts.length !== pieces.length) continue;
+        if (dd.nameParts.every((w, k) => stem(w) === pieces[k])) boosts.push([d, value, `the rows asked for ('${word}')`]);
+      }
+      if (boosts.length > before) continue;
+    }
     // A noun the catalog never writes ("which choirs", "what festivals"): the candidate named by a thesaurus synonym.
     const synonyms = thesaurusConcepts(data, word);
     if (synonyms.size === 0) continue;

@@ -230,3 +230,23 @@ describe('search: people in the answer', () => {
     }
   });
 });
+
+describe('search: a run-together noun asked for', () => {
+  it('asks for the rows of the table named by its pieces ("which salespeople": salesperson)', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('person', ['businessentityid', 'firstname', 'lastname', 'persontype']),
+        t('salesterritory', ['territoryid', 'name', 'countryregioncode']),
+        t('salesperson', ['businessentityid', 'territoryid', 'salesquota', 'bonus', 'commissionpct', 'salesytd', 'saleslastyear'], [fk(['businessentityid'], 'person'), fk(['territoryid'], 'salesterritory')]),
+        t('store', ['businessentityid', 'name', 'salespersonid'], [fk(['salespersonid'], 'salesperson')]),
+        t('customer', ['customerid', 'personid', 'storeid', 'territoryid'], [fk(['personid'], 'person'), fk(['storeid'], 'store'), fk(['territoryid'], 'salesterritory')]),
+        t('salesorderheader', ['salesorderid', 'customerid', 'salespersonid', 'orderdate', 'totaldue'], [fk(['customerid'], 'customer'), fk(['salespersonid'], 'salesperson')]),
+        t('salesorderdetail', ['salesorderid', 'salesorderdetailid', 'productid', 'orderqty', 'unitprice'], [fk(['salesorderid'], 'salesorderheader')]),
+      ]),
+    });
+    const hits = index.search('Which salespeople sell to stores, and what are those orders priced at?', { limit: 10 }).hits;
+    const at = names(hits).indexOf('salesperson');
+    assert.ok(at >= 0 && at < 4, names(hits).join(', '));
+    assert.ok(hits[at]!.why.includes("the rows asked for ('salespeople')"), hits[at]!.why.join(' | '));
+  });
+});
