@@ -307,7 +307,9 @@ function findTitles(text: string, mentions: readonly Mention[], common: Vocabula
     while (run.length > 0 && TITLE_JOINERS.has(run[run.length - 1]!)) run.pop();
     // An adjective of a place alone ("Spanish" of "Spanish lyrics") is a language or a place, not a title.
     const adjective = run.length === 1 && common.isPlaceAdjective?.(run[0]!) === true;
-    if (run.length > 0 && !adjective && !run.every((w) => named.has(w.toLowerCase()))) out.push(run.join(' '));
+    // A month or a day of the week alone ("in June 2014", "on Mondays") is a date, not a title.
+    const calendar = run.length === 1 && CALENDAR_WORDS.has(run[0]!.toLowerCase().replace(/s$/, ''));
+    if (run.length > 0 && !adjective && !calendar && !run.every((w) => named.has(w.toLowerCase()))) out.push(run.join(' '));
     run = [];
   };
   for (const { token, bare, capitalised } of capitalTokens(text)) {
@@ -320,6 +322,11 @@ function findTitles(text: string, mentions: readonly Mention[], common: Vocabula
   flush();
   return out;
 }
+
+/** Months and days of the week, with their usual abbreviations. */
+const CALENDAR_WORDS: ReadonlySet<string> = new Set(
+  'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun'.split(' '),
+);
 
 /** Title-case words that do not start a sentence, lower-cased: "Which remixes of Daft Punk songs" → daft, punk. */
 export function properWords(text: string): Set<string> {

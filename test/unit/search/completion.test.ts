@@ -250,3 +250,15 @@ describe('search: a run-together noun asked for', () => {
     assert.ok(hits[at]!.why.includes("the rows asked for ('salespeople')"), hits[at]!.why.join(' | '));
   });
 });
+
+describe('search: dates are not titles', () => {
+  it('reads a month or a day of the week as a date, not as the title of a row', () => {
+    const lexicon = loadLexicon();
+    const titles = (q: string): readonly string[] => parseQuery(q, lexicon, lexicon).titles;
+    assert.deepEqual(titles('bicycle inventory transactions June 2014'), []);
+    assert.deepEqual(titles('rentals on Mondays in August'), []);
+    assert.deepEqual(titles('orders placed in Sept 2013'), []);
+    // A title with a calendar word in it stays a title.
+    assert.deepEqual(titles('Who remixed New Order\'s Blue Monday'), ['Blue Monday']);
+  });
+});
