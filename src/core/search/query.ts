@@ -307,8 +307,8 @@ function findTitles(text: string, mentions: readonly Mention[], common: Vocabula
     while (run.length > 0 && TITLE_JOINERS.has(run[run.length - 1]!)) run.pop();
     // An adjective of a place alone ("Spanish" of "Spanish lyrics") is a language or a place, not a title.
     const adjective = run.length === 1 && common.isPlaceAdjective?.(run[0]!) === true;
-    // A month or a day of the week alone ("in June 2014", "on Mondays") is a date, not a title.
-    const calendar = run.length === 1 && CALENDAR_WORDS.has(run[0]!.toLowerCase().replace(/s$/, ''));
+    // Months and days of the week ("in June 2014", "on Mondays in August") are dates, not a title.
+    const calendar = run.every((w) => TITLE_JOINERS.has(w) || CALENDAR_WORDS.has(w.toLowerCase().replace(/s$/, '')));
     if (run.length > 0 && !adjective && !calendar && !run.every((w) => named.has(w.toLowerCase()))) out.push(run.join(' '));
     run = [];
   };
