@@ -454,10 +454,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   return opts.withJoinTree ? { ...result, joinTree: joinTree(data, shown) } : result;
 }
 
-/** The entity tables in scope, most joined first (every table in scope where none is an entity). */
+/** The tables of things in scope (entities, and junctions that name their rows), most joined first (every table in scope where there are none). */
 function centralTables(data: IndexData, allowed: (d: number) => boolean): number[] {
   const ds: number[] = [];
-  for (let d = 0; d < data.docs.length; d++) if (allowed(d) && data.docs[d]!.role === 'entity') ds.push(d);
+  for (let d = 0; d < data.docs.length; d++) if (allowed(d) && isThing(data, d)) ds.push(d);
   if (ds.length === 0) for (let d = 0; d < data.docs.length; d++) if (allowed(d)) ds.push(d);
   ds.sort((x, y) => data.edges[y]!.length - data.edges[x]!.length || data.order[x]! - data.order[y]!);
   return ds;
@@ -468,12 +468,16 @@ function centralTables(data: IndexData, allowed: (d: number) => boolean): number
  * candidates and the map of the catalog's areas, so the caller can browse rather than stop.
  */
 function noMatch(data: IndexData, parsed: ParsedQuery, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {
-  const top = centralTables(data, allowed).slice(0, limit);
+  // A question that names someone, somewhere or something ("remixes of Blue Monday") asks about a row of a table that
+  // can hold that name: those come first, most joined first.
+  const holds = namedHolder(data, parsed);
+  const central = centralTables(data, allowed);
+  const top = (holds === null ? central : [...central.filter(holds.test), ...central.filter((d) => !holds.test(d))]).slice(0, limit);
   const hits: SearchHit[] = top.map((d, i) => ({
     sourceName: data.docs[d]!.source,
     qualifiedName: data.docs[d]!.qualifiedName,
     score: round(0.2 * (1 - i / Math.max(1, top.length))),
-    why: [`no word of the question matched; a central table (${data.edges[d]!.length} foreign-key links)`],
+    why: [holds?.test(d) ? `no word of the question matched; a central table that can hold ${holds.what}` : `no word of the question matched; a central table (${data.edges[d]!.length} foreign-key links)`],
     matchedColumns: [],
   }));
   const result: SearchResult = {
@@ -483,6 +487,17 @@ function noMatch(data: IndexData, parsed: ParsedQuery, allowed: (d: number) => b
     ...(top.length > 0 ? { fallback: { reason: 'no_match' as const, areas: cachedAreas(data, opts, allowed) } } : {}),
   };
   return opts.withJoinTree ? { ...result, joinTree: joinTree(data, top) } : result;
+}
+
+/** Which tables can hold what the question names: people, places, or titles of things (tables with names of their own). */
+function namedHolder(data: IndexData, parsed: ParsedQuery): { test: (d: number) => boolean; what: string } | null {
+  const person = parsed.mentions.find((m) => m.kind === 'person');
+  if (person !== undefined) return { test: (d) => data.personTable[d]! > 0, what: `people, for '${person.text}'` };
+  const place = parsed.mentions.find((m) => m.kind === 'place');
+  if (place !== undefined) return { test: (d) => data.placeTable[d]! > 0, what: `places, for '${place.text}'` };
+  const title = parsed.titles[0];
+  if (title !== undefined) return { test: (d) => hasNameColumn(data.docs[d]!) && data.personTable[d]! === 0 && data.placeTable[d]! === 0, what: `names of things, for '${title}'` };
+  return null;
 }
 
 function cachedAreas(data: IndexData, opts: SearchOptions, allowed: (d: number) => boolean): readonly SchemaArea[] {

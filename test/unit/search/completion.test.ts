@@ -262,3 +262,28 @@ describe('search: dates are not titles', () => {
     assert.deepEqual(titles('Who remixed New Order\'s Blue Monday'), ['Blue Monday']);
   });
 });
+
+describe('search: a question no word of which the catalog knows', () => {
+  // MusicBrainz' shape: `link` is joined most but names nothing; `release` has several keys and a name of its own.
+  const tables = src([
+    t('link_type', ['id', 'description', 'link_phrase']),
+    t('link', ['id', 'link_type', 'begin_date_year'], [fk(['link_type'], 'link_type')]),
+    t('artist', ['id', 'gid', 'name', 'sort_name', 'begin_date_year', 'comment']),
+    t('recording', ['id', 'gid', 'name', 'length', 'comment', 'video']),
+    t('release_group', ['id', 'gid', 'name', 'comment']),
+    t('release_status', ['id', 'name']),
+    t('release', ['id', 'name', 'release_group', 'status', 'barcode'], [fk(['release_group'], 'release_group'), fk(['status'], 'release_status')]),
+    t('l_artist_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'recording')]),
+    t('l_artist_release', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'release')]),
+    t('l_recording_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'recording')]),
+    t('l_recording_release', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'release')]),
+  ]);
+
+  it('offers the tables that can hold the title it names, things with names of their own among them', () => {
+    const r = buildSearchIndex({ tables }).search('remixes of Blue Monday', { limit: 4 });
+    assert.equal(r.fallback?.reason, 'no_match');
+    const top = names(r.hits);
+    assert.deepEqual(top.slice(0, 2).sort(), ['recording', 'release'], top.join(', '));
+    assert.ok(r.hits[0]!.why[0]!.includes("names of things, for 'Blue Monday'"), r.hits[0]!.why.join(' | '));
+  });
+});
