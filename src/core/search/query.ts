@@ -475,6 +475,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const before = prev === 'the' && i > 1 && PLACE_PREPOSITIONS.has(tokens[i - 2]!.toLowerCase()) ? tokens[i - 2]!.toLowerCase() : prev;
     const spanText = tokens.slice(i, j).join(' ').replace(/['’]s$/, '');
     const last = words[words.length - 1]!;
+    // "the city of Pisek", "the province of Ontario": a noun of places before `of`.
+    const ofAt = prev === 'of' ? i - 2 : prev === 'the' && tokens[i - 2]?.toLowerCase() === 'of' ? i - 3 : -1;
+    const placeBeforeOf = ofAt >= 0 && common.isPlace?.(tokens[ofAt]!.toLowerCase()) === true;
     // Every word of a person's name is unknown to the common vocabulary; a possessive lets a common first name in.
     // Mid-sentence, capitals alone mark a name, so a common first name counts too ("for Ken Sánchez").
     const midSentence = !startsSentence && !PLACE_PREPOSITIONS.has(before);
@@ -517,10 +520,12 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // One name the dictionary knows only as a well-known person's ("aliases for Mozart", "symphonies of Beethoven"),
     // not as a place or an English word: someone.
     else if (words.length === 1 && !startsSentence && unknown(first) && personName(first) && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText });
-    else if (!article && PLACE_PREPOSITIONS.has(before) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
-    // "going to Nashville", "touring across Europe": after a preposition of motion or extent, only a name the
-    // dictionary knows as a place is one ("credited to Prince" names someone).
-    else if (!article && MOTION_PREPOSITIONS.has(before) && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });
+    // After `of`, a name is more often the work or group something belongs to ("pressings of Dark Side of the Moon",
+    // "side B of the Rumours vinyl"): only after a noun of places ("the city of Pisek") is an unknown name a place.
+    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
+    // "going to Nashville", "touring across Europe", "artists of Iceland": after a preposition of motion or extent, or
+    // after `of`, only a name the dictionary knows as a place is one ("credited to Prince" names someone).
+    else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });
     // Any other one name the dictionary does not know, written like a name inside a sentence ("tags Björk", "tags on
     // Metalica"), is someone's (a person or a group): not a quoted value, not after a copula ("district is Tabor"), not
     // a piece of an identifier (`Student_Club`, `Max(time)`). The tables of people hold such names more often than a

@@ -287,3 +287,18 @@ describe('search: a question no word of which the catalog knows', () => {
     assert.ok(r.hits[0]!.why[0]!.includes("names of things, for 'Blue Monday'"), r.hits[0]!.why.join(' | '));
   });
 });
+
+describe('search: a name after "of"', () => {
+  it('is the work or group something belongs to, a place only when the dictionary knows it or a noun of places comes first', () => {
+    const lexicon = loadLexicon();
+    const places = (q: string): string[] => parseQuery(q, lexicon, lexicon).mentions.filter((m) => m.kind === 'place').map((m) => m.text);
+    assert.deepEqual(places('all the different pressings of Dark Side of the Moon'), []);
+    assert.deepEqual(places("what's on side B of the Rumours vinyl"), []);
+    assert.deepEqual(parseQuery("what's on side B of the Rumours vinyl", lexicon, lexicon).titles, ['Rumours']);
+    assert.deepEqual(places('artists of Iceland'), ['Iceland']);
+    assert.deepEqual(places('customers in the city of Pisek'), ['Pisek']);
+    assert.deepEqual(places('stores in the province of Ontario'), ['Ontario']);
+    // Other prepositions of place are unchanged: an unknown name after "in" is a place.
+    assert.deepEqual(places('customers in Pisek'), ['Pisek']);
+  });
+});
