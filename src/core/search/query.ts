@@ -267,7 +267,7 @@ function phrasePositions(text: string): number[] {
 
 /** Words about language and text: an adjective of a place beside them names a language ("French description"). */
 const LANGUAGE_CONTEXT: ReadonlySet<string> = new Set(
-  'language languages lyrics lyric description descriptions text texts title titles subtitle subtitles caption captions translation translations name names script wording words version versions dub dubbing audio speaker speakers'.split(' '),
+  'language languages lyrics lyric description descriptions text texts title titles subtitle subtitles caption captions translation translations name names script wording words version versions dub dubbing audio speaker speakers blurb blurbs manual manuals documentation transcript transcripts'.split(' '),
 );
 
 /**
@@ -306,7 +306,8 @@ function findTitles(text: string, mentions: readonly Mention[], common: Vocabula
   const flush = (): void => {
     while (run.length > 0 && TITLE_JOINERS.has(run[run.length - 1]!)) run.pop();
     // An adjective of a place alone ("Spanish" of "Spanish lyrics") is a language or a place, not a title.
-    const adjective = run.length === 1 && common.isPlaceAdjective?.(run[0]!) === true;
+    // So are adjectives joined by "and"/"or" ("French and Chinese blurbs").
+    const adjective = run.every((w) => TITLE_JOINERS.has(w) || common.isPlaceAdjective?.(w) === true);
     // Months and days of the week ("in June 2014", "on Mondays in August") are dates, not a title.
     const calendar = run.every((w) => TITLE_JOINERS.has(w) || CALENDAR_WORDS.has(w.toLowerCase().replace(/s$/, '')));
     if (run.length > 0 && !adjective && !calendar && !run.every((w) => named.has(w.toLowerCase()))) out.push(run.join(' '));
@@ -493,7 +494,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const next = tokens[j]?.toLowerCase() ?? '';
     const attributive = (/^\p{L}/u.test(next) && !STOP_WORDS.has(next)) || COPULAS.has(prev);
     // Before or after words about language and text ("Spanish lyrics", "whose language is Japanese"), a language.
-    const after = tokens.slice(j, j + 2).map((t) => t.toLowerCase());
+    // "French and Chinese catalogue blurbs": an adjective joined to another one shares the words after it.
+    const joined = (tokens[j] === 'and' || tokens[j] === 'or') && common.isLanguageAdjective?.(tokens[j + 1] ?? '') === true ? 2 : 0;
+    const after = tokens.slice(j + joined, j + joined + 2).map((t) => t.toLowerCase());
     const aboutLanguage = common.isLanguageAdjective?.(last) === true && (after.some((t) => LANGUAGE_CONTEXT.has(t)) || (COPULAS.has(prev) && LANGUAGE_CONTEXT.has(tokens[i - 2]?.toLowerCase() ?? '')));
     if (aboutLanguage) {
       // a word of the question, not a place

@@ -302,3 +302,13 @@ describe('search: a name after "of"', () => {
     assert.deepEqual(places('customers in Pisek'), ['Pisek']);
   });
 });
+
+describe('search: adjectives of language joined by "and"', () => {
+  it('reads "French and Chinese catalogue blurbs" as two languages of a text, not a place or a title', () => {
+    const lexicon = loadLexicon();
+    const p = parseQuery('I need the French and Chinese catalogue blurbs for our mountain bike models', lexicon, lexicon);
+    assert.deepEqual(p.mentions, []);
+    assert.deepEqual(p.titles, []);
+    assert.ok(p.terms.some((t) => t.implied && t.surface === 'language'), p.terms.map((t) => t.surface).join(' '));
+  });
+});
