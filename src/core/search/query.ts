@@ -187,8 +187,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
       words.flatMap((w, i) => {
         const lead = w.toLowerCase();
         const prev = i > 0 ? words[i - 1]!.toLowerCase() : '';
-        // "which labels", "how many albums", and the rows counted: "the most festivals", "the number of releases".
-        const asks = WHICH_WORDS.has(lead) || (lead === 'many' && prev === 'how') || (COUNTED_AFTER.has(lead) && prev === 'the') || (lead === 'of' && COUNT_NOUNS.has(prev));
+        // "which labels", "how many albums", the rows counted ("the most festivals", "the number of releases"), and the
+        // rows a request lists ("List the salespeople in …").
+        const asks = WHICH_WORDS.has(lead) || (lead === 'many' && prev === 'how') || (COUNTED_AFTER.has(lead) && prev === 'the') || (lead === 'of' && COUNT_NOUNS.has(prev)) || (LIST_VERBS.has(lead) && (i === 0 || REQUEST_LEADS.has(prev)));
         return asks ? words.slice(i + 1, i + 4).filter((n) => /^\p{Ll}{3,}$/u.test(n) && !STOP_WORDS.has(n)) : [];
       }),
     ),
@@ -419,6 +420,10 @@ const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'near']);
 const AT_PLACE: ReadonlySet<string> = new Set(['at', 'near']);
 /** "the most …", "the fewest …": the rows that follow are counted. */
 const COUNTED_AFTER: ReadonlySet<string> = new Set(['most', 'fewest', 'least']);
+/** A request that opens with one of these asks for the rows named next ("List the salespeople in …", "show all customers …"). */
+const LIST_VERBS: ReadonlySet<string> = new Set(['list', 'show', 'find', 'name', 'give', 'get', 'count']);
+/** Words before such a verb that keep it a request ("please list …", "can you show …"). */
+const REQUEST_LEADS: ReadonlySet<string> = new Set(['please', 'you', 'me', 'us']);
 /** "the number of …", "a count of …". */
 const COUNT_NOUNS: ReadonlySet<string> = new Set(['number', 'count', 'numbers']);
 /** A quote or a joining mark before a word: the word is inside a value or an identifier. */

@@ -312,3 +312,15 @@ describe('search: adjectives of language joined by "and"', () => {
     assert.ok(p.terms.some((t) => t.implied && t.surface === 'language'), p.terms.map((t) => t.surface).join(' '));
   });
 });
+
+describe('search: the rows a request lists', () => {
+  it('takes the noun after "list", "show" or "find" at the start of a request for the rows asked for', () => {
+    const lexicon = loadLexicon();
+    const focus = (q: string): readonly string[] => parseQuery(q, lexicon, lexicon).focus;
+    assert.deepEqual(focus('List the salespeople in the Northwest territory'), ['salespeople']);
+    assert.deepEqual(focus('Can you show me all customers in France'), ['customers']);
+    assert.deepEqual(focus('please find invoices over 500 dollars'), ['invoices']);
+    // Not a request: "the list of" / "a short list".
+    assert.deepEqual(focus('customers on the mailing list'), []);
+  });
+});
