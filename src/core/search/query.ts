@@ -416,6 +416,10 @@ function namesPlace(words: readonly string[], common: Vocabulary): boolean {
 /** Lower-case name particles inside a person's name ("Paul di Resta", "Ludwig van Beethoven"). */
 const PARTICLES: ReadonlySet<string> = new Set(['di', 'de', 'da', 'del', 'della', 'van', 'von', 'der', 'den', 'la', 'le', 'du', 'bin', 'al', 'dos', 'das']);
 const LOCATIVE: ReadonlySet<string> = new Set(['in', 'at', 'near']);
+/** Nouns of premises: a name before one says where they are ("the Lethbridge store"), not who made them. */
+const PREMISES: ReadonlySet<string> = new Set(
+  'shop shops store stores branch branches office offices outlet outlets studio studios venue venues warehouse warehouses plant plants factory factories site sites showroom depot restaurant restaurants hotel hotels campus hospital library'.split(' '),
+);
 /** After these, a capitalised name of two or three words is where something happens ("at the Royal Albert Hall"). */
 const AT_PLACE: ReadonlySet<string> = new Set(['at', 'near']);
 /** "the most …", "the fewest …": the rows that follow are counted. */
@@ -510,6 +514,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
       // occurrence of something (a festival, an edition, a season), not a person or a place: it is left to the
       // titles. A known place stays a place ("gigs in Berlin 2019").
     } else if (words.length <= 3 && !possessive && placeAdjective(last) && attributive) out.push({ kind: 'place', text: spanText, adjective: true });
+    // A name before a noun of premises ("the Lethbridge shop", "our Nashville studio") is where those premises are.
+    else if (words.length <= 3 && !possessive && !article && words.every(unknown) && PREMISES.has(tokens[j] ?? '')) out.push({ kind: 'place', text: spanText });
     // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person; after
     // `at` or `near`, English words too ("gigs at the Royal Albert Hall", "recorded at Abbey Road Studios").
     // A capitalised article inside a sentence opens the name of a band or a work ("in The Who"), not a place.

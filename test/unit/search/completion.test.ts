@@ -324,3 +324,14 @@ describe('search: the rows a request lists', () => {
     assert.deepEqual(focus('customers on the mailing list'), []);
   });
 });
+
+describe('search: a name before a noun of premises', () => {
+  it('is where the premises are, not who made them', () => {
+    const lexicon = loadLexicon();
+    const mentions = (q: string): Array<{ kind: string; text: string }> => parseQuery(q, lexicon, lexicon).mentions.map((m) => ({ kind: m.kind, text: m.text }));
+    assert.deepEqual(mentions('I run the Lethbridge shop, how many copies of each title do we have?'), [{ kind: 'place', text: 'Lethbridge' }]);
+    assert.deepEqual(mentions('staff of the Woodridge store'), [{ kind: 'place', text: 'Woodridge' }]);
+    // Before what someone makes, a name is still its maker.
+    assert.deepEqual(mentions('Which DJ has remixed the most Madonna tracks?'), [{ kind: 'person', text: 'Madonna' }]);
+  });
+});
