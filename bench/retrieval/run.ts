@@ -207,8 +207,8 @@ the way (changes 1–3, 5e856a2; 1–5, 4df0a4e); their figures are in this file
 Held-out in-process: two more MusicBrainz questions (rounds 2 and 5), three more AdventureWorks questions (rounds 3, 6
 and 7) and one more Pagila question (round 6); none fewer on any blind set. Through the tool (\`retrieval-mcp.md\`),
 pooled over the seven rounds: AdventureWorks held-out 0.835 → 0.855 (four more questions), Pagila 0.906 → 0.913 (one
-more), MusicBrainz 0.318 → 0.318 (round 2 and round 5 one more each, rounds 3 and 5 one fewer each, where the live
-catalog and the parsed dump rank some MusicBrainz questions differently).
+more), MusicBrainz 0.318 → 0.318 (round 2 one more, round 3 one fewer: the live catalog and the parsed dump rank some
+MusicBrainz questions differently; in-process, round 3 held).
 
 Tried on the dev halves and not kept: reading a table of things with several keys and a name of its own (\`release\`)
 as an entity everywhere rather than as a junction (MusicBrainz dev Full@10 −2 questions, R@10 +0.011: the alias and
