@@ -216,7 +216,12 @@ kind rules built around it moved); any place name the dictionary knows, anywhere
 London studios"; MusicBrainz −2: labels such as Columbia are places too); an unknown name before a noun after "in" as
 the noun's modifier rather than a place ("in Cyrillic script"; it also took "the Lethbrige store" off its city); a
 singular noun before a catalog noun as a kind of thing ("touring frame bill of materials"; AdventureWorks +1 −1); a
-noun anywhere in the question (not only the one asked for) that the catalog
+place the dictionary knows by name after "in" or "from" ("reps in Europe": the place signal then outweighed the
+words; no question moved, AdventureWorks R@5 lower); no qualifiers for a table of things with several keys
+(\`release\` without its \`language\`, \`script\` and \`release_packaging\`; MusicBrainz −1); words of a sentence
+about the asker ("I'm a DJ and …", "Marketing intern here.") weighing less when another sentence makes the request
+(MusicBrainz −1, AdventureWorks −1 at a third of the weight: such sentences carry the question's content as often as
+not); a noun anywhere in the question (not only the one asked for) that the catalog
 never writes raising the table its thesaurus synonym names ("album" → \`release\`) to the sixth place (MusicBrainz dev
 ±1 question, Pagila −1); dropping comments as place evidence altogether (AdventureWorks dev MRR 0.900 → 0.890); lower
 shares for the lookups of unmatched words (no dev question moved). Before: raising the ends of junctions only when the
