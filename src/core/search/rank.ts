@@ -803,7 +803,21 @@ const FRAMING_WORDS: ReadonlySet<string> = new Set(
  * letters may match), a piece of a run-together word, or a word that frames the request ("can you help").
  */
 function wordConcepts(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['terms'][number]): readonly string[] {
-  return parsed.properWords.has(t.surface) || t.part === true || isFraming(t.surface) ? [] : cachedConcepts(data.conceptCache, data.lexicon, t.surface);
+  if (t.part === true || isFraming(t.surface)) return [];
+  if (!parsed.properWords.has(t.surface)) return cachedConcepts(data.conceptCache, data.lexicon, t.surface);
+  // The last word of a name may say what kind of thing it names ("U2's 360° Tour" is a tour, "Glastonbury Festival" a
+  // festival): the domain thesaurus reads it, the dictionary's other senses do not ("The Joshua Tree").
+  return nameHeads(parsed).has(t.surface) ? cachedConcepts(data.conceptCache, data.lexicon, t.surface).filter(isThesaurusConcept) : [];
+}
+
+/** Lower-cased last words of the names in the question (titles and mentions). */
+function nameHeads(parsed: ParsedQuery): Set<string> {
+  const out = new Set<string>();
+  for (const name of [...parsed.titles, ...parsed.mentions.map((m) => m.text)]) {
+    const words = name.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+    if (words.length > 0) out.add(words[words.length - 1]!.toLowerCase());
+  }
+  return out;
 }
 
 /** The thesaurus concepts of a noun: what a table's name shares with it when a synonym names the table. */

@@ -335,3 +335,25 @@ describe('search: a name before a noun of premises', () => {
     assert.deepEqual(mentions('Which DJ has remixed the most Madonna tracks?'), [{ kind: 'person', text: 'Madonna' }]);
   });
 });
+
+describe('search: the kind a name says it is', () => {
+  it('reads the last word of a name with the domain thesaurus ("the Eras Tour" is a tour, kept as a series)', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('artist', ['id', 'gid', 'name', 'sort_name', 'comment']),
+        t('event', ['id', 'gid', 'name', 'begin_date_year', 'time', 'setlist']),
+        t('series', ['id', 'gid', 'name', 'comment', 'ordering_attribute']),
+        t('l_artist_event', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'artist'), fk(['entity1'], 'event')]),
+        t('l_event_series', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'event'), fk(['entity1'], 'series')]),
+        t('release', ['id', 'gid', 'name', 'barcode', 'comment']),
+        t('recording', ['id', 'gid', 'name', 'length', 'comment']),
+      ]),
+    });
+    const hits = index.search('dates of the Eras Tour', { limit: 4 }).hits;
+    const series = hits.find((h) => h.qualifiedName === 'public.series');
+    assert.ok(series?.why.some((w) => w.includes('tour→series')), names(hits).join(', '));
+    // A dictionary sense of a name's last word is not read: "The Joshua Tree" says nothing of trees.
+    const tree = buildSearchIndex({ tables: src([t('album', ['id', 'name', 'year']), t('plant', ['id', 'species', 'height'])]) });
+    assert.ok(!tree.search("Which producers worked on U2's The Joshua Tree?", { limit: 2 }).hits.some((h) => h.why.some((w) => w.includes('tree→'))));
+  });
+});
