@@ -189,7 +189,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
         const prev = i > 0 ? words[i - 1]!.toLowerCase() : '';
         // "which labels", "how many albums", the rows counted ("the most festivals", "the number of releases"), and the
         // rows a request lists ("List the salespeople in …").
-        const asks = WHICH_WORDS.has(lead) || (lead === 'many' && prev === 'how') || (COUNTED_AFTER.has(lead) && prev === 'the') || (lead === 'of' && COUNT_NOUNS.has(prev)) || (LIST_VERBS.has(lead) && (i === 0 || REQUEST_LEADS.has(prev)));
+        const asks = WHICH_WORDS.has(lead) || countsFrom(lead, prev) || (COUNTED_AFTER.has(lead) && prev === 'the') || (LIST_VERBS.has(lead) && (i === 0 || REQUEST_LEADS.has(prev)));
         return asks ? words.slice(i + 1, i + 4).filter((n) => /^\p{Ll}{3,}$/u.test(n) && !STOP_WORDS.has(n)) : [];
       }),
     ),
@@ -197,7 +197,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const mentions = findMentions(trimmed, common);
   mentions.push(...lowerCaseNames(trimmed, vocab, common, mentions));
   const lower = words.map((w) => w.toLowerCase());
-  const counts = lower.some((w, i) => (w === 'many' && lower[i - 1] === 'how') || (COUNT_NOUNS.has(w) && lower[i + 1] === 'of'));
+  const counts = lower.some((w, i) => countsFrom(w, i > 0 ? lower[i - 1]! : ''));
   const asksNames = asksPerson || !counts || lower.some((w) => NAMING_WORDS.has(w));
   const aboutSomeone = asksPerson || mentions.some((m) => m.kind === 'person');
   const roleVerbs = aboutSomeone ? [...new Set(words.filter((w) => pastTense(w) && common.isRoleVerb?.(w) === true))] : [];
@@ -430,6 +430,11 @@ const LIST_VERBS: ReadonlySet<string> = new Set(['list', 'show', 'find', 'name',
 const REQUEST_LEADS: ReadonlySet<string> = new Set(['please', 'you', 'me', 'us']);
 /** "the number of …", "a count of …". */
 const COUNT_NOUNS: ReadonlySet<string> = new Set(['number', 'count', 'numbers']);
+
+/** A count of the rows named next starts at this word, given the one before it (lower case): "how many", "number of". */
+function countsFrom(word: string, prev: string): boolean {
+  return (word === 'many' && prev === 'how') || (word === 'of' && COUNT_NOUNS.has(prev));
+}
 /** A quote or a joining mark before a word: the word is inside a value or an identifier. */
 const QUOTE_OR_JOIN = /^['"‘’“”_-]$/;
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);

@@ -1522,7 +1522,7 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
       for (const d of ranked) {
         const dd = data.docs[d]!;
         if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || st.score[d]! >= value || dd.nameParts.length !== pieces.length) continue;
-        if (dd.nameParts.every((w, k) => stem(w) === pieces[k])) boosts.push([d, value, `the rows asked for ('${word}')`]);
+        if (partStems(data, d).every((w, k) => w === pieces[k])) boosts.push([d, value, `the rows asked for ('${word}')`]);
       }
       if (boosts.length > before) continue;
     }

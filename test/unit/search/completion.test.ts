@@ -3,6 +3,12 @@ import { describe, it } from 'mocha';
 import { buildSearchIndex, findMentions, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { catalogBuilders, fk, names, reasons, src } from './builders';
 
+/** The people and places a question names, as kind and text. */
+function mentions(q: string): Array<{ kind: string; text: string }> {
+  const lexicon = loadLexicon();
+  return parseQuery(q, lexicon, lexicon).mentions.map((m) => ({ kind: m.kind, text: m.text }));
+}
+
 const { table: t } = catalogBuilders((name) => (/id$|_id$|count|quantity/.test(name) ? 'integer' : /date|_at$|created/.test(name) ? 'timestamp' : /price|cost|amount/.test(name) ? 'numeric' : 'text'));
 
 describe('search: completing an answer with what its tables need', () => {
@@ -156,8 +162,6 @@ describe('search: a named place at its level', () => {
 
 describe('search: names written in lower case', () => {
   it('reads a person\'s name and a known place in a search-box query, and leaves ordinary words alone', () => {
-    const lexicon = loadLexicon();
-    const mentions = (q: string): Array<{ kind: string; text: string }> => parseQuery(q, lexicon, lexicon).mentions.map((m) => ({ kind: m.kind, text: m.text }));
     assert.deepEqual(mentions('stephen jiang quota history'), [{ kind: 'person', text: 'stephen jiang' }]);
     assert.deepEqual(mentions('ken sanchez phone number'), [{ kind: 'person', text: 'ken sanchez' }]);
     assert.deepEqual(mentions('stores in canada'), [{ kind: 'place', text: 'canada' }]);
@@ -327,8 +331,6 @@ describe('search: the rows a request lists', () => {
 
 describe('search: a name before a noun of premises', () => {
   it('is where the premises are, not who made them', () => {
-    const lexicon = loadLexicon();
-    const mentions = (q: string): Array<{ kind: string; text: string }> => parseQuery(q, lexicon, lexicon).mentions.map((m) => ({ kind: m.kind, text: m.text }));
     assert.deepEqual(mentions('I run the Lethbridge shop, how many copies of each title do we have?'), [{ kind: 'place', text: 'Lethbridge' }]);
     assert.deepEqual(mentions('staff of the Woodridge store'), [{ kind: 'place', text: 'Woodridge' }]);
     // Before what someone makes, a name is still its maker.
