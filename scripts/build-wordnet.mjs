@@ -278,6 +278,14 @@ const levelsOf = (lemma) => {
   }
   return [...out].sort();
 };
+// Words that name no thing and no quality: lemmas WordNet knows only as verbs or adverbs (`happen`, `remember`, `often`,
+// `rather`). "What happened to …", "I remember …": such a word is no label a code list could hold.
+const nominal = new Set([...nounIndex, ...readIndex('a')].map((e) => e.lemma));
+const notNominal = [...readIndex('v'), ...readIndex('r')]
+  .filter((e) => e.tagCnt > 0 && /^[a-z]{2,}$/.test(e.lemma) && !nominal.has(e.lemma))
+  .map((e) => e.lemma)
+  .filter((w, i, all) => all.indexOf(w) === i)
+  .sort();
 const placeLevels = placeNames.map((name) => [name, levelsOf(name)]).filter(([, levels]) => levels.length > 0);
 
 // Names of people: a lemma with a sense that is an instance (`@i`) of a kind of person — the surnames and given names
@@ -323,6 +331,8 @@ const body = [
   `export const WORDNET_PLACE_NAMES = ${JSON.stringify(placeNames.join(' '))};`,
   '/** Levels of named places: `name:level,level` (country, state, city, county, region, continent, island, district), space-separated. */',
   `export const WORDNET_PLACE_LEVELS = ${JSON.stringify(placeLevels.map(([name, levels]) => `${name}:${levels.join(',')}`).join(' '))};`,
+  '/** Lemmas known only as verbs or adverbs (`happen`, `often`), space-separated. */',
+  `export const WORDNET_NOT_NOMINAL = ${JSON.stringify(notNominal.join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
   `export const WORDNET_PERSON_NAMES = ${JSON.stringify(personNames.join(' '))};`,
   '',
@@ -330,4 +340,4 @@ const body = [
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names, ${notNominal.length} words only verbs or adverbs\n`);

@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_LEVELS, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_NOT_NOMINAL, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_LEVELS, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -25,6 +25,8 @@ export interface Lexicon extends Vocabulary {
   isPlace(word: string): boolean;
   /** True when the word's (lemmatised) first sense is a kind of place: `city`, `area`, not `medium`. */
   isFirstPlace(word: string): boolean;
+  /** True when the word is the plain or -s form of a lemma known only as a verb or an adverb: `belongs`, `remember`, `often`; not `expired`. */
+  isNotNominal(word: string): boolean;
   /** True when the word is an adjective of a named place: `German`, `Icelandic`, `Texan`. */
   isPlaceAdjective(word: string): boolean;
   /** True when the word is an adjective of a named place that also names a language: `French`, `Japanese`. */
@@ -140,6 +142,8 @@ export function loadLexicon(): Lexicon {
   const roleVerbs = new Set(WORDNET_ROLE_VERBS.split(' '));
   const placeNames = new Set(WORDNET_PLACE_NAMES.split(' '));
   let levels: Map<string, readonly string[]> | null = null;
+  // Read on first use: only value words ask.
+  let notNominal: Set<string> | null = null;
   // A place's name as the dictionary writes it: `new_orleans`.
   const placeKey = (name: string): string => name.toLowerCase().trim().split(/\s+/).join('_');
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
@@ -181,6 +185,13 @@ export function loadLexicon(): Lexicon {
     isRoleVerb: (w) => inClass(roleVerbs, w),
     isPlace: (w) => inClass(places, w),
     isFirstPlace: (w) => lemmaCandidates(w).some((c) => places.has(c) && !placesLater.has(c)),
+    // Only the plain form and its -s form: a participle ("delivered", "expired", "withdrawn") is also an adjective of a
+    // state, the label a status list holds.
+    isNotNominal: (w) => {
+      const l = lemma(w);
+      const lower = w.toLowerCase();
+      return (lower === l || lower === `${l}s` || lower === `${l}es`) && (notNominal ??= new Set(WORDNET_NOT_NOMINAL.split(' '))).has(l);
+    },
     isPlaceAdjective: (w) => placeAdjectives.has(w.toLowerCase()),
     isPersonName: (w) => personNames.has(w.toLowerCase()),
     isLanguageAdjective: (w) => languageAdjectives.has(w.toLowerCase()),

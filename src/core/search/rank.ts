@@ -264,7 +264,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
       for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
     }
-    if (from === to && !qt.phrasal && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface)) literalless.add(qt.surface);
+    if (from === to && !qt.phrasal && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface) && isLabelWord(data, qt.surface)) literalless.add(qt.surface);
     // "choirs", "orchestras": a plural the catalog does not write, a thesaurus synonym of a table's name, names a kind
     // of that table's rows. Without such a synonym, a plural for a thing that only related words find ("bikes", which
     // the comments call bicycles) names a kind of the rows of the best table in the answer that keeps kinds.
@@ -361,7 +361,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   addNeighbours(data, ranked, queryTerms, queryConcepts, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
   // "longest", "most": a measure of the rows, not a label stored in a code list.
-  const valueWords = unmatched.filter((w) => !isMeasureWord(data, w));
+  const valueWords = unmatched.filter((w) => !isMeasureWord(data, w) && isLabelWord(data, w));
   if (valueWords.length > 0) {
     addValueLookups(data, ranked, valueWords, st, allowed);
     ranked = topCandidates(data, st, RANKING.candidates);
@@ -839,6 +839,21 @@ function isFraming(word: string): boolean {
 const QUANTIFIERS: ReadonlySet<string> = new Set(
   'count number list show find give get distinct different unique total average overall new top best worst most least many much more fewer each every other same various specific particular certain several whole entire main first last latest recent current highest lowest biggest largest smallest longest shortest'.split(' '),
 );
+
+/** Words of the closed classes that the stop words leave in a question: prepositions, conjunctions, greetings. */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set('during after before since until till upon because although though while whether unless hi hey hello thanks thank ok okay yeah us u'.split(' '));
+
+/** Units of time and proportions: what a question measures rows by ("per quarter", "in minutes", "the ratio of"). */
+const UNIT_WORDS: ReadonlySet<string> = new Set('second seconds minute minutes hour hours day days week weeks month months quarter quarters year years decade decades century centuries half halves ratio ratios percentage percentages percent proportion proportions share'.split(' '));
+
+/**
+ * Whether a word could be a label a code list holds: not a function word, nor a word the dictionary knows only as a
+ * verb or an adverb ("what happens to", "I remember", "never"), nor a unit of time or a proportion. Names and codes
+ * the dictionary does not know can be.
+ */
+function isLabelWord(data: IndexData, word: string): boolean {
+  return !FUNCTION_WORDS.has(word) && !UNIT_WORDS.has(word) && !data.lexicon.isNotNominal(word);
+}
 
 /**
  * A word that measures or picks rows rather than naming a stored label: a quantifier, or the superlative of a known

@@ -359,3 +359,22 @@ describe('search: the kind a name says it is', () => {
     assert.ok(!tree.search("Which producers worked on U2's The Joshua Tree?", { limit: 2 }).hits.some((h) => h.why.some((w) => w.includes('tree→'))));
   });
 });
+
+describe('search: words that can be a stored label', () => {
+  it('offers code lists for a state ("expired") but not for a verb or an adverb ("belongs", "often") or a unit', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('subscription_status', ['id', 'name']),
+        t('plan_type', ['id', 'name']),
+        t('subscription', ['id', 'customer_id', 'status_id', 'plan_type_id', 'started', 'amount'], [fk(['status_id'], 'subscription_status'), fk(['plan_type_id'], 'plan_type')]),
+        t('customer', ['id', 'name', 'email']),
+      ]),
+    });
+    const held = (q: string): string[] => index.search(q, { limit: 5 }).hits.flatMap((h) => h.why.filter((w) => w.includes('may hold')));
+    assert.ok(held('subscriptions that expired').some((w) => w.includes("'expired'")), held('subscriptions that expired').join(' | '));
+    for (const q of ['which subscription often belongs to whom', 'subscriptions per quarter']) {
+      const why = held(q);
+      assert.ok(!why.some((w) => /'(often|belongs|quarter)'/.test(w)), `${q}: ${why.join(' | ')}`);
+    }
+  });
+});
