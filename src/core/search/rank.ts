@@ -282,10 +282,14 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       // A related word that is itself common adds a near-constant trickle to most tables: skip it on large catalogs.
       if (rDf > commonDf) continue;
       const f = qt.weight * factor * Math.min(idfOf(n, rDf), idf + 1);
+      // A table whose whole name is a thesaurus synonym of the word ("albums" → \`release\`) is what the word means: it
+      // counts with the word's own rarity, not with that of a name many tables share (\`release_label\`, \`l_artist_release\`).
+      const fNamed = factor === RANKING.thesaurus ? qt.weight * factor * Math.min(Math.max(idfOf(n, rDf), idf), idf + 1) : f;
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
         if (!allowed(d) || (refineOnly && data.scratch.seen[d] === 0)) continue;
-        const s = f * sat[i]!;
+        const stems = data.docs[d]!.nameStems;
+        const s = (stems.length === 1 && stems[0] === term ? fNamed : f) * sat[i]!;
         if (best[d] === 0) local.push(d);
         if (s > best[d]!) best[d] = s;
       }

@@ -24,7 +24,8 @@ describe('search: the rows asked for by a synonym', () => {
     const show = reasons(hits);
     const rank = hits.findIndex((h) => h.qualifiedName === 'public.artist');
     assert.ok(rank >= 0 && rank < 3, show);
-    assert.ok(hits[rank]!.why.includes("the rows asked for ('choirs', as artist)"), show);
+    // The table the synonym names ranks as the rows asked for: by the synonym itself, or raised as asked for.
+    assert.ok(hits[rank]!.why.some((w) => w === "the rows asked for ('choirs', as artist)" || w.includes('choir→artist')), show);
     assert.ok(names(hits).includes('artist_type'), show);
     // Without the question word the synonym asks for nothing.
     const plain = index.search('choirs are from Norway', { limit: 6 }).hits;
@@ -153,7 +154,8 @@ describe('search: the rows a question counts', () => {
     const index = buildSearchIndex({ tables });
     const hits = index.search('Which countries hosted the most festivals since 2000?', { limit: 8 }).hits;
     const show = reasons(hits);
-    const event = hits.find((h) => h.qualifiedName === 'public.event');
-    assert.ok(event?.why.includes("the rows asked for ('festivals', as event)"), show);
+    const event = hits.findIndex((h) => h.qualifiedName === 'public.event');
+    assert.ok(event >= 0 && event <= 1, show);
+    assert.ok(hits[event]!.why.some((w) => w === "the rows asked for ('festivals', as event)" || w.includes('festival→event')), show);
   });
 });
