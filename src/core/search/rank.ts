@@ -288,8 +288,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
         if (!allowed(d) || (refineOnly && data.scratch.seen[d] === 0)) continue;
-        const stems = data.docs[d]!.nameStems;
-        const s = (stems.length === 1 && stems[0] === term ? fNamed : f) * sat[i]!;
+        const s = (fNamed !== f && isWholeName(data.docs[d]!, term) ? fNamed : f) * sat[i]!;
         if (best[d] === 0) local.push(d);
         if (s > best[d]!) best[d] = s;
       }
@@ -543,6 +542,11 @@ function tableDf(data: IndexData, id: number): number {
     data.tableDf[id] = df;
   }
   return df;
+}
+
+/** Whether a table's name is the one word whose stem is `term` (`release` for "releas"). */
+function isWholeName(doc: DocData, term: string): boolean {
+  return doc.nameStems.length === 1 && doc.nameStems[0] === term;
 }
 
 function idfOf(n: number, df: number): number {
