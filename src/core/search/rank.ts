@@ -565,7 +565,7 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   // "Who …?" asks for people without naming one: the tables of people count, at a lower weight.
   // "Which purchasing agent …?" asks for people too, unless the catalog has a table or column for that kind of person
   // ("which actors" is answered by `actor` itself, not by every table of people).
-  const asksPerson = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isCatalogTerm(data, w)));
+  const asksPerson = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isNameTerm(data, w)));
   for (const kind of ['person', 'place'] as const) {
     const named = namedMention(parsed, kind);
     const mention = named ?? (kind === 'person' && asksPerson ? { kind, text: 'who' } : undefined);
@@ -657,6 +657,29 @@ function nearness(data: IndexData, docs: ArrayLike<number>, context: ReadonlySet
 }
 
 /** True when `word` (stemmed) is an index term of some table's name, columns or comments. */
+/** Tables whose columns isNameTerm reads at most; a word in more tables than that counts as named. */
+const NAME_TERM_TABLES = 64;
+
+/**
+ * Whether a table or a column is named with the word (its stem), not only a comment or a value: "which actors" has
+ * `actor`, where "which design engineers" has only a comment that mentions engineers. Only the tables the word's
+ * postings hold are looked at, and the columns of a bounded number of them (a lazily read catalog reads those tables).
+ */
+function isNameTerm(data: IndexData, word: string): boolean {
+  const term = stem(word.toLowerCase());
+  const id = data.postings.termIds.get(term);
+  if (id === undefined) return false;
+  const { start, doc } = data.postings;
+  const from = start[id]!;
+  const to = start[id + 1]!;
+  for (let i = from; i < to; i++) if (data.docs[doc[i]!]!.nameStems.includes(term)) return true;
+  if (to - from > NAME_TERM_TABLES) return true;
+  for (let i = from; i < to; i++) {
+    if (data.docs[doc[i]!]!.table.columns.some((c) => cachedTerms(data.termCache, data.vocab, c.name).some((t) => t.term === term))) return true;
+  }
+  return false;
+}
+
 function isCatalogTerm(data: IndexData, word: string): boolean {
   const id = data.postings.termIds.get(stem(word.toLowerCase()));
   return id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;

@@ -9,7 +9,7 @@ function mentions(q: string): Array<{ kind: string; text: string }> {
   return parseQuery(q, lexicon, lexicon).mentions.map((m) => ({ kind: m.kind, text: m.text }));
 }
 
-const { table: t } = catalogBuilders((name) => (/id$|_id$|count|quantity/.test(name) ? 'integer' : /date|_at$|created/.test(name) ? 'timestamp' : /price|cost|amount/.test(name) ? 'numeric' : 'text'));
+const { table: t, column } = catalogBuilders((name) => (/id$|_id$|count|quantity/.test(name) ? 'integer' : /date|_at$|created/.test(name) ? 'timestamp' : /price|cost|amount/.test(name) ? 'numeric' : 'text'));
 
 describe('search: completing an answer with what its tables need', () => {
   it('brings the entity a junction relates when only the junction matched the words', () => {
@@ -395,5 +395,22 @@ describe('search: a table named by a synonym', () => {
     });
     const hits = index.search('albums', { limit: 5 }).hits;
     assert.equal(names(hits)[0], 'release', reasons(hits));
+  });
+});
+
+describe('search: a kind of person the catalog only mentions', () => {
+  it('asks for people when no table or column is named for the kind, even where a comment mentions it', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('person', ['businessentityid', 'firstname', 'middlename', 'lastname', 'title']),
+        t('employee', ['businessentityid', 'jobtitle', 'hiredate', 'organizationnode'], [fk(['businessentityid'], 'person')]),
+        t('document', ['documentnode', 'title', 'owner', 'filename', 'revision', column('changenumber', { comment: 'Engineering change approval number, kept by the engineers.' })], [fk(['owner'], 'employee')]),
+        t('product', ['productid', 'name', 'productnumber']),
+        t('productdocument', ['productid', 'documentnode'], [fk(['productid'], 'product'), fk(['documentnode'], 'document')]),
+      ]),
+    });
+    const hits = index.search('Which design engineers own the most product documents?', { limit: 6 }).hits;
+    const person = hits.find((h) => h.qualifiedName === 'public.person');
+    assert.ok(person?.why.some((w) => w.startsWith('holds people')), reasons(hits));
   });
 });
