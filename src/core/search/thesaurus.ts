@@ -66,7 +66,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['alias', 'nickname', 'pseudonym'],
   ['edit', 'change', 'modification', 'revision'],
   ['duration', 'length', 'runtime'],
-  ['event', 'gig', 'concert', 'festival', 'recital'],
+  ['event', 'gig', 'concert', 'festival', 'recital', 'show'],
   ['edition', 'reissue', 'pressing', 'release'],
   ['venue', 'place', 'premises'],
   ['series', 'tour'],

@@ -414,3 +414,21 @@ describe('search: a kind of person the catalog only mentions', () => {
     assert.ok(person?.why.some((w) => w.startsWith('holds people')), reasons(hits));
   });
 });
+
+describe('search: everyday words for events', () => {
+  it('reads "shows" as events, but not the request "show me"', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('event', ['id', 'gid', 'name', 'begin_date_year', 'time', 'setlist']),
+        t('series', ['id', 'gid', 'name', 'comment']),
+        t('l_event_series', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'event'), fk(['entity1'], 'series')]),
+        t('customer', ['id', 'name', 'email']),
+        t('invoice', ['id', 'customer_id', 'total'], [fk(['customer_id'], 'customer')]),
+      ]),
+    });
+    const shows = index.search('tour shows', { limit: 3 }).hits;
+    assert.ok(shows.find((h) => h.qualifiedName === 'public.event')?.why.some((w) => w.includes('show→event')), reasons(shows));
+    const request = index.search('show me the customers with the largest invoices', { limit: 5 }).hits;
+    assert.ok(!request.some((h) => h.why.some((w) => w.includes('show→'))), reasons(request));
+  });
+});
