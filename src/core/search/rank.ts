@@ -411,6 +411,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Not for people, places or roles: those have their own kind lists above.
   else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d), kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
+  // The join set once more: tables that rose since the first pass (the rows asked for, kind lists, names) need the
+  // tables between them and the rest ("the cities where customers rented": `address` between `customer` and `city`).
+  ranked = fillPaths(data, ranked, lexical, unasked, st, allowed);
   // A junction that only the signals since then brought into the answer (the path to a named person, a role, the rows
   // asked for) needs its qualifiers as much as one the question's words found; a kind of person asked for by name
   // ("which employee placed each order") needs the table that holds the names.

@@ -432,3 +432,30 @@ describe('search: everyday words for events', () => {
     assert.ok(!request.some((h) => h.why.some((w) => w.includes('show→'))), reasons(request));
   });
 });
+
+describe('search: the join set after the last raises', () => {
+  it('brings the table between two answer tables when one of them rose late (the rows asked for)', () => {
+    const ref = (col: string, table: string): ReturnType<typeof fk> => fk([col], table, [col]);
+    const index = buildSearchIndex({
+      tables: src([
+        t('actor', ['actor_id', 'first_name', 'last_name', 'last_update']),
+        t('country', ['country_id', 'country', 'last_update']),
+        t('city', ['city_id', 'city', 'country_id', 'last_update'], [ref('country_id', 'country')]),
+        t('address', ['address_id', 'address', 'address2', 'district', 'city_id', 'postal_code', 'phone', 'last_update'], [ref('city_id', 'city')]),
+        t('language', ['language_id', 'name', 'last_update']),
+        t('category', ['category_id', 'name', 'last_update']),
+        t('film', ['film_id', 'title', 'description', 'release_year', 'language_id', 'original_language_id', 'rental_duration', 'rental_rate', 'length', 'replacement_cost', 'rating', 'last_update', 'special_features', 'fulltext'], [ref('language_id', 'language')]),
+        t('film_actor', ['actor_id', 'film_id', 'last_update'], [ref('actor_id', 'actor'), ref('film_id', 'film')]),
+        t('film_category', ['film_id', 'category_id', 'last_update'], [ref('film_id', 'film'), ref('category_id', 'category')]),
+        t('store', ['store_id', 'manager_staff_id', 'address_id', 'last_update'], [ref('address_id', 'address')]),
+        t('staff', ['staff_id', 'first_name', 'last_name', 'address_id', 'email', 'store_id', 'active', 'username', 'password', 'last_update', 'picture'], [ref('address_id', 'address'), ref('store_id', 'store')]),
+        t('customer', ['customer_id', 'store_id', 'first_name', 'last_name', 'email', 'address_id', 'activebool', 'create_date', 'last_update', 'active'], [ref('address_id', 'address'), ref('store_id', 'store')]),
+        t('inventory', ['inventory_id', 'film_id', 'store_id', 'last_update'], [ref('film_id', 'film'), ref('store_id', 'store')]),
+        t('rental', ['rental_id', 'rental_date', 'inventory_id', 'customer_id', 'return_date', 'staff_id', 'last_update'], [ref('inventory_id', 'inventory'), ref('customer_id', 'customer'), ref('staff_id', 'staff')]),
+        t('payment', ['payment_id', 'customer_id', 'staff_id', 'rental_id', 'amount', 'payment_date'], [ref('customer_id', 'customer'), ref('staff_id', 'staff'), ref('rental_id', 'rental')]),
+      ]),
+    });
+    const hits = index.search('List the cities where customers rented films starring Nick Wahlberg and paid more than $5 for them.', { limit: 10 }).hits;
+    assert.ok(names(hits).includes('address'), reasons(hits));
+  });
+});
