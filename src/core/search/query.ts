@@ -39,6 +39,11 @@ export interface ParsedQuery {
   readonly mentions: readonly Mention[];
   /** The question asks for people ("who", "whoever", "whose"): the tables that hold people's names matter. */
   readonly asksPerson: boolean;
+  /**
+   * The question asks where ("where was he from", "where were they recorded"), not where to find something ("where
+   * can I find them"): the tables of places count, as those of people do for "who".
+   */
+  readonly asksPlace: boolean;
   /** Nouns for kinds of people that a "which"/"what" question asks for ("which purchasing agent"). */
   readonly personNouns: readonly (readonly string[])[];
   /**
@@ -91,7 +96,7 @@ function withoutContractions(text: string): string {
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = withoutContractions(query.trim());
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, asksPlace: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -201,7 +206,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const asksNames = asksPerson || !counts || lower.some((w) => NAMING_WORDS.has(w));
   const aboutSomeone = asksPerson || mentions.some((m) => m.kind === 'person');
   const roleVerbs = aboutSomeone ? [...new Set(words.filter((w) => pastTense(w) && common.isRoleVerb?.(w) === true))] : [];
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs };
+  const asksPlace = WHERE_ASKS_PLACE.test(trimmed);
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, asksPlace, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs };
 }
 
 /**
@@ -381,6 +387,9 @@ const PHRASAL_PARTICLES: ReadonlySet<string> = new Set(['back', 'out', 'up', 'of
 const WHICH_WORDS: ReadonlySet<string> = new Set(['which', 'what']);
 /** Words that ask for rows to be named rather than counted; a figure for each or per row lists the rows too. */
 const NAMING_WORDS: ReadonlySet<string> = new Set(['which', 'top', 'list', 'name', 'names', 'who', 'whom', 'whose', 'whoever', 'each', 'every', 'per']);
+/** "where", unless it asks where to find or see something ("where can I find", "where is the data"). */
+const WHERE_ASKS_PLACE = /\bwhere\b(?!\s+(?:can|do|could|would|should|might|may|will)\s+(?:i|we|you|one)\b)(?!\s+(?:is|are)\s+(?:the|that|this|these|those|it)\s+(?:data|info|information|table|tables|record|records|stuff|kept|stored))/i;
+
 const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);
 /** The question words that also open a relative clause after a noun ("customers who", "artists whose"). */
 const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);

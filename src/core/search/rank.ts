@@ -565,13 +565,14 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   // one meant than one in another part of the catalog (the artist of "songs Quincy Jones produced", not the site's
   // editors).
   let context: Set<number> | null = null;
-  // "Who …?" asks for people without naming one: the tables of people count, at a lower weight.
+  // "Who …?" asks for people without naming one: the tables of people count, at a lower weight; "where" for places.
   // "Which purchasing agent …?" asks for people too, unless the catalog has a table or column for that kind of person
   // ("which actors" is answered by `actor` itself, not by every table of people).
   const asksPerson = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isNameTerm(data, w)));
   for (const kind of ['person', 'place'] as const) {
     const named = namedMention(parsed, kind);
-    const mention = named ?? (kind === 'person' && asksPerson ? { kind, text: 'who' } : undefined);
+    // "Where …?" asks for places as "who" does for people.
+    const mention = named ?? (kind === 'person' && asksPerson ? { kind, text: 'who' } : kind === 'place' && parsed.asksPlace ? { kind, text: 'where' } : undefined);
     if (mention === undefined) continue;
     const weight = named === undefined ? RANKING.asksPerson : 1;
     const { docs, strength } = holdersOf(data, kind);

@@ -459,3 +459,23 @@ describe('search: the join set after the last raises', () => {
     assert.ok(names(hits).includes('address'), reasons(hits));
   });
 });
+
+describe('search: where', () => {
+  it('asks for places, as "who" asks for people, but not when it asks where to find something', () => {
+    const lexicon = loadLexicon();
+    assert.equal(parseQuery('when was david bowie born and where was he from originally', lexicon, lexicon).asksPlace, true);
+    assert.equal(parseQuery('Where were these albums recorded?', lexicon, lexicon).asksPlace, true);
+    assert.equal(parseQuery('I need the French catalogue blurbs, where can I find them?', lexicon, lexicon).asksPlace, false);
+    assert.equal(parseQuery('where is the data on refunds kept', lexicon, lexicon).asksPlace, false);
+    const index = buildSearchIndex({
+      tables: src([
+        t('area', ['id', 'gid', 'name', 'type', 'begin_date_year']),
+        t('artist', ['id', 'gid', 'name', 'sort_name', 'begin_date_year', 'end_date_year', 'area', 'begin_area'], [fk(['area'], 'area'), fk(['begin_area'], 'area')]),
+        t('editor', ['id', 'name', 'email', 'birth_date']),
+        t('label', ['id', 'gid', 'name', 'label_code']),
+      ]),
+    });
+    const hits = index.search('when was david bowie born and when did he pass away, and where was he from originally', { limit: 4 }).hits;
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.area')?.why.some((w) => w.startsWith('holds places')), reasons(hits));
+  });
+});
