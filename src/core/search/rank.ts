@@ -1394,10 +1394,10 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
 }
 
 /**
- * Words for belonging to a group of people ("members of groups", "the band's lineup"): a relationship of people to
+ * Words for belonging to a group of people ("members of groups", "the band's lineup", "when did he quit"): a relationship of people to
  * people, unless a table is named for it (a column such as `member_since` says nothing of who belongs with whom).
  */
-const MEMBERSHIP_WORDS: ReadonlySet<string> = new Set(['member', 'members', 'membership', 'memberships', 'lineup', 'lineups', 'bandmate', 'bandmates']);
+const MEMBERSHIP_WORDS: ReadonlySet<string> = new Set(['member', 'members', 'membership', 'memberships', 'lineup', 'lineups', 'bandmate', 'bandmates', 'quit', 'quits']);
 
 /** Junctions that must point at a table for it to be a hub of relationships. */
 const HUB_MIN_JUNCTIONS = 5;

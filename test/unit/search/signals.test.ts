@@ -486,6 +486,9 @@ describe('search: proper names in questions', () => {
     const shown = reasons(members);
     assert.ok(members.find((h) => h.qualifiedName === 'public.link_type')?.why.includes("type of link, may hold 'members'"), shown);
     assert.ok(members.find((h) => h.qualifiedName === 'public.l_artist_artist')?.why.includes("joins artist in a relationship, for 'members'"), shown);
+    // So is leaving one ("when did he quit").
+    const quit = index.search('which bands has dave grohl been in and when did he join and quit each', { limit: 8 }).hits;
+    assert.ok(quit.find((h) => h.qualifiedName === 'public.l_artist_artist')?.why.includes("joins artist in a relationship, for 'quit'"), reasons(quit));
     // Towards people, even where the question names another table a junction reaches ("recordings").
     const made = index.search('Which recordings did the members of The Who make?', { limit: 8 }).hits;
     const via = made.filter((h) => h.why.includes("joins artist in a relationship, for 'members'")).map((h) => h.qualifiedName);
