@@ -72,5 +72,6 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['series', 'tour'],
   ['work', 'composition', 'opus', 'lyric', 'songwriting', 'composer', 'lyricist', 'songwriter'],
   ['url', 'link', 'hyperlink', 'website', 'homepage', 'webpage', 'uri'],
+  ['collection', 'wishlist', 'playlist'],
   ['subscription', 'subscribe', 'subscriber', 'follow', 'follower', 'watch', 'watcher', 'watchlist'],
 ];

@@ -479,3 +479,19 @@ describe('search: where', () => {
     assert.ok(hits.find((h) => h.qualifiedName === 'public.area')?.why.some((w) => w.startsWith('holds places')), reasons(hits));
   });
 });
+
+describe('search: everyday words for collections', () => {
+  it('reads wishlists and playlists as collections', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('release', ['id', 'gid', 'name', 'barcode']),
+        t('editor', ['id', 'name', 'email']),
+        t('editor_collection', ['id', 'gid', 'editor', 'name', 'public'], [fk(['editor'], 'editor')]),
+        t('editor_collection_release', ['collection', 'release', 'added'], [fk(['collection'], 'editor_collection'), fk(['release'], 'release')]),
+        t('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release')]),
+      ]),
+    });
+    const hits = index.search("which albums show up the most in people's wishlists", { limit: 4 }).hits;
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.editor_collection_release')?.why.some((w) => w.includes('wishlist→collection')), reasons(hits));
+  });
+});
