@@ -68,7 +68,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['duration', 'length', 'runtime'],
   ['event', 'gig', 'concert', 'festival', 'recital', 'show'],
   ['edition', 'reissue', 'pressing', 'release'],
-  ['venue', 'place', 'premises'],
+  ['venue', 'place', 'premises', 'studio'],
   ['series', 'tour'],
   ['work', 'composition', 'opus', 'lyric', 'songwriting', 'composer', 'lyricist', 'songwriter'],
   ['url', 'link', 'hyperlink', 'website', 'homepage', 'webpage', 'uri'],

@@ -495,3 +495,18 @@ describe('search: everyday words for collections', () => {
     assert.ok(hits.find((h) => h.qualifiedName === 'public.editor_collection_release')?.why.some((w) => w.includes('wishlist→collection')), reasons(hits));
   });
 });
+
+describe('search: everyday words for premises', () => {
+  it('reads studios as places, with venues', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('place', ['id', 'gid', 'name', 'type', 'address', 'coordinates']),
+        t('recording', ['id', 'gid', 'name', 'length']),
+        t('l_place_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'place'), fk(['entity1'], 'recording')]),
+        t('label', ['id', 'gid', 'name', 'label_code']),
+      ]),
+    });
+    const hits = index.search('recordings made at abbey road studios', { limit: 3 }).hits;
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.place')?.why.some((w) => w.includes('studio→place')), reasons(hits));
+  });
+});
