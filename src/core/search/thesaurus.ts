@@ -73,5 +73,6 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['work', 'composition', 'opus', 'lyric', 'songwriting', 'composer', 'lyricist', 'songwriter'],
   ['url', 'link', 'hyperlink', 'website', 'homepage', 'webpage', 'uri'],
   ['collection', 'wishlist', 'playlist'],
+  ['format', 'vinyl', 'cassette', 'cd', 'lp', 'vhs'],
   ['subscription', 'subscribe', 'subscriber', 'follow', 'follower', 'watch', 'watcher', 'watchlist'],
 ];

@@ -510,3 +510,20 @@ describe('search: everyday words for premises', () => {
     assert.ok(hits.find((h) => h.qualifiedName === 'public.place')?.why.some((w) => w.includes('studio→place')), reasons(hits));
   });
 });
+
+describe('search: everyday words for formats', () => {
+  it('reads vinyl, cassettes and CDs as formats', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('release', ['id', 'gid', 'name', 'barcode']),
+        t('medium_format', ['id', 'name', 'year', 'has_discids']),
+        t('medium', ['id', 'release', 'position', 'format', 'name', 'track_count'], [fk(['release'], 'release'), fk(['format'], 'medium_format')]),
+        t('release_packaging', ['id', 'name']),
+      ]),
+    });
+    for (const q of ['vinyl LPs released in 1985', 'cassette-only releases', 'how many CDs']) {
+      const hits = index.search(q, { limit: 4 }).hits;
+      assert.ok(hits.find((h) => h.qualifiedName === 'public.medium_format')?.why.some((w) => w.includes('→format')), `${q}\n${reasons(hits)}`);
+    }
+  });
+});
