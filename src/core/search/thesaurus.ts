@@ -44,6 +44,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['shipment', 'delivery', 'shipping', 'freight', 'dispatch'],
   ['discount', 'offer', 'promotion', 'deal', 'coupon'],
   ['team', 'club', 'squad', 'franchise'],
+  ['department', 'team', 'division'],
   ['player', 'athlete', 'competitor'],
   ['game', 'match', 'fixture'],
   ['flight', 'airline', 'carrier'],

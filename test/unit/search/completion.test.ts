@@ -527,3 +527,19 @@ describe('search: everyday words for formats', () => {
     }
   });
 });
+
+describe('search: everyday words for departments', () => {
+  it('reads a team at work as a department', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('person', ['businessentityid', 'firstname', 'lastname']),
+        t('employee', ['businessentityid', 'jobtitle', 'hiredate'], [fk(['businessentityid'], 'person')]),
+        t('department', ['departmentid', 'name', 'groupname']),
+        t('employeedepartmenthistory', ['businessentityid', 'departmentid', 'startdate', 'enddate'], [fk(['businessentityid'], 'employee'), fk(['departmentid'], 'department')]),
+        t('vendor', ['businessentityid', 'name', 'creditrating']),
+      ]),
+    });
+    const hits = index.search("who's the boss of the engineering team", { limit: 5 }).hits;
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.department')?.why.some((w) => w.includes('team→department')), reasons(hits));
+  });
+});
