@@ -65,6 +65,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['tag', 'keyword', 'label'],
   ['link', 'relationship', 'relation', 'association'],
   ['alias', 'nickname', 'pseudonym'],
+  ['redirect', 'merge', 'duplicate'],
   ['edit', 'change', 'modification', 'revision'],
   ['duration', 'length', 'runtime'],
   ['event', 'gig', 'concert', 'festival', 'recital', 'show'],

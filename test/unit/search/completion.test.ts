@@ -543,3 +543,18 @@ describe('search: everyday words for departments', () => {
     assert.ok(hits.find((h) => h.qualifiedName === 'public.department')?.why.some((w) => w.includes('team→department')), reasons(hits));
   });
 });
+
+describe('search: everyday words for redirects', () => {
+  it('reads merged and duplicate entries as redirects', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('artist', ['id', 'gid', 'name', 'sort_name']),
+        t('artist_gid_redirect', ['gid', 'new_id', 'created'], [fk(['new_id'], 'artist')]),
+        t('artist_alias', ['id', 'artist', 'name', 'locale'], [fk(['artist'], 'artist')]),
+        t('artist_tag', ['artist', 'tag', 'count'], [fk(['artist'], 'artist')]),
+      ]),
+    });
+    const hits = index.search('artist entries merged into David Bowie', { limit: 3 }).hits;
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.artist_gid_redirect')?.why.some((w) => w.includes('→redirect')), reasons(hits));
+  });
+});
