@@ -558,3 +558,18 @@ describe('search: everyday words for redirects', () => {
     assert.ok(hits.find((h) => h.qualifiedName === 'public.artist_gid_redirect')?.why.some((w) => w.includes('→redirect')), reasons(hits));
   });
 });
+
+describe('search: everyday words for works', () => {
+  it('reads pieces of music as works', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('work', ['id', 'gid', 'name', 'type', 'comment']),
+        t('recording', ['id', 'gid', 'name', 'length']),
+        t('l_recording_work', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
+        t('artist', ['id', 'gid', 'name']),
+      ]),
+    });
+    const hits = index.search('which of his pieces have been recorded the most times', { limit: 3 }).hits;
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.work')?.why.some((w) => w.includes('piece→work')), reasons(hits));
+  });
+});
