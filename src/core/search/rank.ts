@@ -373,7 +373,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (modifierLinks.length > 0) ranked = topCandidates(data, st, RANKING.candidates);
   addBridges(data, ranked, evidence, lexical, unasked, st, allowed);
   ranked = topCandidates(data, st, RANKING.candidates);
-  ranked = fillPaths(data, ranked, lexical, unasked, st, allowed);
+  const pathPairs = new Map<number, number[] | null>();
+  ranked = fillPaths(data, ranked, lexical, unasked, st, allowed, pathPairs);
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = addParents(data, ranked, limit, unasked, st, allowed);
   ranked = addJunctionEnds(data, ranked, lexical, st, allowed);
@@ -413,7 +414,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   // The join set once more: tables that rose since the first pass (the rows asked for, kind lists, names) need the
   // tables between them and the rest ("the cities where customers rented": `address` between `customer` and `city`).
-  ranked = fillPaths(data, ranked, lexical, unasked, st, allowed);
+  ranked = fillPaths(data, ranked, lexical, unasked, st, allowed, pathPairs);
   // A junction that only the signals since then brought into the answer (the path to a named person, a role, the rows
   // asked for) needs its qualifiers as much as one the question's words found; a kind of person asked for by name
   // ("which employee placed each order") needs the table that holds the names.
@@ -1801,8 +1802,10 @@ function topCandidates(data: IndexData, st: QueryState, k: number): number[] {
  * Complete the join set: for each pair of top hits in one source that no FK joins directly, the tables on the
  * shortest FK path between them (up to `pathMaxHops` edges) are pulled up to just below the weaker endpoint.
  * Among equally short paths the one whose intermediates already score best wins, then the lexically first.
+ * `walked` keeps the path of each pair an earlier pass walked (keyed `a * n + b`, a < b), so a second pass only walks
+ * the pairs it has not seen; the tables on a known path are raised again with the current scores.
  */
-function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
+function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean, walked: Map<number, number[] | null>): number[] {
   if (ranked.length < 2) return ranked;
   const topScore = st.score[ranked[0]!]!;
   const top = ranked.slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= RANKING.pathFloor * topScore);
@@ -1813,7 +1816,12 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
       const b = top[j]!;
       // Two tables reached only as holders of people or places ("in Norway") are alternatives, not a join.
       if (data.docs[a]!.source !== data.docs[b]!.source || (!lexical.has(a) && !lexical.has(b))) continue;
-      const path = pathToAny(data, a, new Set([b]), allowed, st);
+      const pair = Math.min(a, b) * data.docs.length + Math.max(a, b);
+      let path = walked.get(pair);
+      if (path === undefined) {
+        path = pathToAny(data, a, new Set([b]), allowed, st);
+        walked.set(pair, path);
+      }
       if (path === null || path.length <= 2) continue;
       const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);
       for (const mid of path.slice(1, -1)) {
