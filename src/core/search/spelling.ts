@@ -101,26 +101,5 @@ function slipOfFunctionWord(word: string): string | null {
  * stored value (`isValue`).
  */
 export function correctQuestion(text: string, vocab: Lexicon, isValue: (word: string) => boolean): string {
-  return text.replace(/(?<![\p{L}\p{N}_'’-])[a-z]{4,}(?![\p{L}\p{N}_-]|['’]\p{L})/gu, (w, at: number) => {
-    if (isValue(w)) return w;
-    const found = correctSpelling(w, vocab);
-    // Beside another word no dictionary or catalog knows, a word is part of a name ("dave grohl"), not a slip.
-    return found === null || besideUnknown(text, at, w.length, vocab) ? w : found;
-  });
-}
-
-/**
- * Whether the word before or after text[at, at + length) is one that neither the dictionary nor the catalog knows and
- * that is no slip of a catalog word either: a name's other word.
- */
-function besideUnknown(text: string, at: number, length: number, vocab: Lexicon): boolean {
-  const before = /([\p{L}]+)[^\p{L}\p{N}]*$/u.exec(text.slice(0, at))?.[1];
-  const after = /^[^\p{L}\p{N}]*([\p{L}]+)/u.exec(text.slice(at + length))?.[1];
-  const unknown = (w: string | undefined): boolean => {
-    if (w === undefined) return false;
-    const lower = w.toLowerCase();
-    // A neighbour that is itself a slip of a catalog word ("prodcut catgory") is no name.
-    return lower.length >= 3 && /^\p{L}+$/u.test(lower) && !knownWord(lower, vocab) && vocab.inCatalog?.(lower) !== true && catalogBase(lower, vocab.inCatalog ?? (() => false)) === null && correctSpelling(lower, vocab) === null;
-  };
-  return unknown(before) || unknown(after);
+  return text.replace(/(?<![\p{L}\p{N}_'’-])[a-z]{4,}(?![\p{L}\p{N}_-]|['’]\p{L})/gu, (w) => (isValue(w) ? w : (correctSpelling(w, vocab) ?? w)));
 }
