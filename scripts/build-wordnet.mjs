@@ -281,11 +281,11 @@ const levelsOf = (lemma) => {
 // Words that name no thing and no quality: lemmas WordNet knows only as verbs or adverbs (`happen`, `remember`, `often`,
 // `rather`). "What happened to …", "I remember …": such a word is no label a code list could hold.
 const nominal = new Set([...nounIndex, ...readIndex('a')].map((e) => e.lemma));
-const notNominal = [...readIndex('v'), ...readIndex('r')]
-  .filter((e) => e.tagCnt > 0 && /^[a-z]{2,}$/.test(e.lemma) && !nominal.has(e.lemma))
-  .map((e) => e.lemma)
-  .filter((w, i, all) => all.indexOf(w) === i)
-  .sort();
+const notNominal = [
+  ...new Set(
+    [...readIndex('v'), ...readIndex('r')].filter((e) => e.tagCnt > 0 && /^[a-z]{2,}$/.test(e.lemma) && !nominal.has(e.lemma)).map((e) => e.lemma),
+  ),
+].sort();
 const placeLevels = placeNames.map((name) => [name, levelsOf(name)]).filter(([, levels]) => levels.length > 0);
 
 // Names of people: a lemma with a sense that is an instance (`@i`) of a kind of person — the surnames and given names

@@ -572,7 +572,6 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   const asksPerson = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isNameTerm(data, w)));
   for (const kind of ['person', 'place'] as const) {
     const named = namedMention(parsed, kind);
-    // "Where …?" asks for places as "who" does for people.
     const mention = named ?? (kind === 'person' && asksPerson ? { kind, text: 'who' } : kind === 'place' && parsed.asksPlace ? { kind, text: 'where' } : undefined);
     if (mention === undefined) continue;
     const weight = named === undefined ? RANKING.asksPerson : 1;
@@ -661,7 +660,6 @@ function nearness(data: IndexData, docs: ArrayLike<number>, context: ReadonlySet
   return out;
 }
 
-/** True when `word` (stemmed) is an index term of some table's name, columns or comments. */
 /** Tables whose columns isNameTerm reads at most; a word in more tables than that counts as named. */
 const NAME_TERM_TABLES = 64;
 
@@ -685,6 +683,7 @@ function isNameTerm(data: IndexData, word: string): boolean {
   return false;
 }
 
+/** True when `word` (stemmed) is an index term of some table's name, columns or comments. */
 function isCatalogTerm(data: IndexData, word: string): boolean {
   const id = data.postings.termIds.get(stem(word.toLowerCase()));
   return id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;

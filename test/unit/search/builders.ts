@@ -50,3 +50,5 @@ export const src = (tables: TableInfo[], sourceName = 'db'): SearchTableInput[] 
 export const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
 /** The hits with their reasons, a line each: the message of an assertion about a ranking. */
 export const reasons = (hits: ReadonlyArray<{ qualifiedName: string; why: readonly string[] }>): string => hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n');
+/** The reasons a hit of `public.<table>` gives, or none when the table is not among the hits. */
+export const whyOf = (hits: ReadonlyArray<{ qualifiedName: string; why: readonly string[] }>, table: string): readonly string[] => hits.find((h) => h.qualifiedName === `public.${table}`)?.why ?? [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { buildSearchIndex, findMentions, loadLexicon, parseQuery } from '../../../src/core/search/index';
-import { catalogBuilders, fk, names, reasons, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src, whyOf } from './builders';
 
 /** The people and places a question names, as kind and text. */
 function mentions(q: string): Array<{ kind: string; text: string }> {
@@ -53,7 +53,7 @@ describe('search: completing an answer with what its tables need', () => {
     // The junction both words name leads, then what it joins: the recording (the thesaurus calls tunes recordings) and the tag.
     assert.deepEqual(top.slice(0, 3), ['recording_tag', 'recording', 'tag'], reasons(res.hits));
     assert.deepEqual(top.slice(0, 3), names(index.search('what tags do people stick on these recordings', { limit: 10 }).hits).slice(0, 3));
-    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.recording')!.why.some((w) => w.includes('tune→recording')), reasons(res.hits));
+    assert.ok(whyOf(res.hits, 'recording').some((w) => w.includes('tune→recording')), reasons(res.hits));
   });
 
   it('reads an alias table the question asks for with the entity it names, the most joined entity first', () => {
@@ -427,7 +427,7 @@ describe('search: everyday words for events', () => {
       ]),
     });
     const shows = index.search('tour shows', { limit: 3 }).hits;
-    assert.ok(shows.find((h) => h.qualifiedName === 'public.event')?.why.some((w) => w.includes('show→event')), reasons(shows));
+    assert.ok(whyOf(shows, 'event').some((w) => w.includes('show→event')), reasons(shows));
     const request = index.search('show me the customers with the largest invoices', { limit: 5 }).hits;
     assert.ok(!request.some((h) => h.why.some((w) => w.includes('show→'))), reasons(request));
   });
@@ -476,7 +476,7 @@ describe('search: where', () => {
       ]),
     });
     const hits = index.search('when was david bowie born and when did he pass away, and where was he from originally', { limit: 4 }).hits;
-    assert.ok(hits.find((h) => h.qualifiedName === 'public.area')?.why.some((w) => w.startsWith('holds places')), reasons(hits));
+    assert.ok(whyOf(hits, 'area').some((w) => w.startsWith('holds places')), reasons(hits));
   });
 });
 
@@ -492,7 +492,7 @@ describe('search: everyday words for collections', () => {
       ]),
     });
     const hits = index.search("which albums show up the most in people's wishlists", { limit: 4 }).hits;
-    assert.ok(hits.find((h) => h.qualifiedName === 'public.editor_collection_release')?.why.some((w) => w.includes('wishlist→collection')), reasons(hits));
+    assert.ok(whyOf(hits, 'editor_collection_release').some((w) => w.includes('wishlist→collection')), reasons(hits));
   });
 });
 
@@ -507,7 +507,7 @@ describe('search: everyday words for premises', () => {
       ]),
     });
     const hits = index.search('recordings made at abbey road studios', { limit: 3 }).hits;
-    assert.ok(hits.find((h) => h.qualifiedName === 'public.place')?.why.some((w) => w.includes('studio→place')), reasons(hits));
+    assert.ok(whyOf(hits, 'place').some((w) => w.includes('studio→place')), reasons(hits));
   });
 });
 
@@ -523,7 +523,7 @@ describe('search: everyday words for formats', () => {
     });
     for (const q of ['vinyl LPs released in 1985', 'cassette-only releases', 'how many CDs']) {
       const hits = index.search(q, { limit: 4 }).hits;
-      assert.ok(hits.find((h) => h.qualifiedName === 'public.medium_format')?.why.some((w) => w.includes('→format')), `${q}\n${reasons(hits)}`);
+      assert.ok(whyOf(hits, 'medium_format').some((w) => w.includes('→format')), `${q}\n${reasons(hits)}`);
     }
   });
 });
@@ -540,7 +540,7 @@ describe('search: everyday words for departments', () => {
       ]),
     });
     const hits = index.search("who's the boss of the engineering team", { limit: 5 }).hits;
-    assert.ok(hits.find((h) => h.qualifiedName === 'public.department')?.why.some((w) => w.includes('team→department')), reasons(hits));
+    assert.ok(whyOf(hits, 'department').some((w) => w.includes('team→department')), reasons(hits));
   });
 });
 
@@ -555,7 +555,7 @@ describe('search: everyday words for redirects', () => {
       ]),
     });
     const hits = index.search('artist entries merged into David Bowie', { limit: 3 }).hits;
-    assert.ok(hits.find((h) => h.qualifiedName === 'public.artist_gid_redirect')?.why.some((w) => w.includes('→redirect')), reasons(hits));
+    assert.ok(whyOf(hits, 'artist_gid_redirect').some((w) => w.includes('→redirect')), reasons(hits));
   });
 });
 
@@ -570,6 +570,6 @@ describe('search: everyday words for works', () => {
       ]),
     });
     const hits = index.search('which of his pieces have been recorded the most times', { limit: 3 }).hits;
-    assert.ok(hits.find((h) => h.qualifiedName === 'public.work')?.why.some((w) => w.includes('piece→work')), reasons(hits));
+    assert.ok(whyOf(hits, 'work').some((w) => w.includes('piece→work')), reasons(hits));
   });
 });
