@@ -95,7 +95,8 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'list show give find get tell return display provide please let lets want need know see look ' +
     'whats whichs hows also etc eg ie per via vs versus among between within across including include includes ' +
     'one ones someone something anything everything thing things way ways ' +
-    'currently current ever still yet already like s t'
+    'currently current ever still yet already like s t ' +
+    'since whether unless although though because upon hi hey hello thanks thank ok okay yeah'
   ).split(/\s+/),
 );
 
@@ -106,8 +107,11 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  */
 export const INSTRUCTION_WORDS: ReadonlySet<string> = new Set('list show give find get tell return display provide want need know see look'.split(' '));
 
-/** Words that are function words in a question ("artists like Gorillaz") but content in a name (`like_count`). */
-const QUESTION_ONLY_STOP_WORDS: ReadonlySet<string> = new Set(['like']);
+/**
+ * Words that are function words in a question ("artists like Gorillaz", "active since 1990", "whether or not") but may
+ * be content in a name (`like_count`, `since_date`).
+ */
+const QUESTION_ONLY_STOP_WORDS: ReadonlySet<string> = new Set('like since whether unless although though because upon hi hey hello thanks thank ok okay yeah'.split(' '));
 
 /** Stop words inside identifiers: the question stop words except the instruction verbs and question-only words. */
 const IDENTIFIER_STOP_WORDS: ReadonlySet<string> = new Set([...STOP_WORDS].filter((w) => !INSTRUCTION_WORDS.has(w) && !QUESTION_ONLY_STOP_WORDS.has(w)));

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { identifierTerms, stem } from '../../../src/core/search/tokenize';
+import { knownWord } from '../../../src/core/search/spelling';
 import { catalogBuilders, fk, names, reasons, src } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$/.test(name) ? 'integer' : /date/.test(name) ? 'timestamp' : 'text'));
@@ -50,6 +51,13 @@ describe('search: phrasal verbs, irregular verbs and instruction words', () => {
     // "like" is a function word in a question, a content word in a name.
     assert.deepEqual(identifierTerms('like_count', lexicon).map((t) => t.surface), ['like', 'count']);
     assert.deepEqual(parseQuery('fictional characters credited as artists, like Gorillaz', lexicon).terms.map((t) => t.surface).filter((w) => w === 'like'), []);
+  });
+
+  it('drops the conjunctions and greetings of a question, keeps them inside a name', () => {
+    const surfaces = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
+    assert.deepEqual(surfaces('hi, artists active since 1990, whether solo or not, thanks').filter((w) => !/^(year|date)$/.test(w)), ['artists', 'active', 'solo']);
+    assert.deepEqual(identifierTerms('member_since', lexicon).map((t) => t.surface), ['member', 'since']);
+    assert.ok(knownWord('whether', lexicon) && knownWord('although', lexicon));
   });
 
   it('drops an instruction verb that gives an instruction, keeps one inside a noun phrase', () => {
