@@ -75,6 +75,8 @@ export const RANKING = {
    */
   modifierLookup: 0.95,
   modifierNamed: 2,
+  /** The share of that for a code list that is not a list of kinds (`*_type`, `*_category`): a packaging, a language. */
+  modifierOther: 0.97,
   /** Below this share of the question's idf covered by the best hit, the answer is a weak match and maps the areas. */
   weakCoverage: 0.2,
   /** Weight, in that share, of question words, names and values that nothing in the catalog matches. */
@@ -979,15 +981,17 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
       // A table h points at that the question names ("vampire superheroes … by race") is where the value is;
       // else any of h's code lists may be.
       for (const [l, via] of namedLists.length > 0 ? namedLists : lists) {
+        // A word that sorts rows into kinds ("live albums", "horror films") is most often a label of a list of kinds.
+        const t = namedLists.length > 0 || isKindList(data, l) ? target : target * RANKING.modifierOther;
         if (via < 0) {
-          offer(l, target, `code list of ${hd.name}, may hold ${label}`);
+          offer(l, t, `code list of ${hd.name}, may hold ${label}`);
           // A kind list of a wider kind ("Accessories products": a category above the subcategory) may hold it too.
           if (isKindList(data, l)) {
             for (const e2 of data.edges[l]!) if (e2.outgoing && e2.to !== l && e2.to !== h && isKindList(data, e2.to)) offer(e2.to, target * 0.95, `wider kind of ${hd.name}, may hold ${label}`);
           }
         } else {
-          offer(l, target * 0.95, `code list of ${hd.name} via ${data.docs[via]!.name}, may hold ${label}`);
-          offer(via, target * 0.9, `joins ${hd.name} to ${data.docs[l]!.name}`);
+          offer(l, t * 0.95, `code list of ${hd.name} via ${data.docs[via]!.name}, may hold ${label}`);
+          offer(via, t * 0.9, `joins ${hd.name} to ${data.docs[l]!.name}`);
         }
       }
     }

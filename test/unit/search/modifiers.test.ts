@@ -48,6 +48,16 @@ describe('search: value words before a noun', () => {
     assert.ok(!after.some((h) => h.why.some((w) => w.includes("'bootleg albums'"))), reasons(after));
   });
 
+  it('puts a list of kinds before the other code lists of the table a value word qualifies', () => {
+    // "live" is in none of the names: it may be a status, a packaging, a language or a kind of release; a word that
+    // sorts rows into kinds is most often a kind.
+    const release = table('release', ['id', 'name', 'status', 'packaging', 'type'], [fk(['status'], 'release_status'), fk(['packaging'], 'release_packaging'), fk(['type'], 'release_type')]);
+    const tables = [...music().filter((t) => t.name !== 'release'), release, table('release_type', ['id', 'name', 'description'])];
+    const res = buildSearchIndex({ tables: src(tables) }).search('live albums', { limit: 10 });
+    const score = (n: string): number => res.hits.find((h) => h.qualifiedName === `public.${n}`)?.score ?? 0;
+    assert.ok(score('release_type') > score('release_packaging') && score('release_type') > score('release_status') && score('release_packaging') > 0, reasons(res.hits));
+  });
+
   it('keeps the code lists with their table when other words rank other tables first and the table rises later', () => {
     // Many tables match "from the 70s" (dates, years) before `release` does; `release` rises later as a junction and a
     // join path. Its code lists go up with it.
