@@ -46,6 +46,8 @@ export interface ParsedQuery {
   readonly asksPlace: boolean;
   /** Nouns for kinds of people that a "which"/"what" question asks for ("which purchasing agent"). */
   readonly personNouns: readonly (readonly string[])[];
+  /** The same for kinds of places: "which cities", "what kind of venues". */
+  readonly placeNouns: readonly (readonly string[])[];
   /**
    * The answer names its rows: the question asks for them by name ("which …", "who …", "top 5 …", "list …") or lists
    * them ("night shift employees"); only a count ("how many …", "the number of …") does not. People in it need their names.
@@ -96,7 +98,7 @@ function withoutContractions(text: string): string {
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = withoutContractions(query.trim());
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, asksPlace: false, personNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -180,11 +182,15 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const asksPerson = words.some((w, i) => PERSON_QUESTION_WORDS.has(w.toLowerCase()) && !(i > 0 && PERSON_RELATIVE.has(w.toLowerCase()) && names(words[i - 1]!)));
   // "Which purchasing agent …", "what kind of engineer …": the nouns for kinds of people within three words of the
   // question word; the ranker decides whether the catalog names them itself.
-  const personNouns = words.flatMap((w, i) => {
-    if (!WHICH_WORDS.has(w.toLowerCase())) return [];
-    const nouns = words.slice(i + 1, i + 4).filter((n) => names(n)).map((n) => n.toLowerCase());
-    return nouns.length > 0 ? [nouns] : [];
-  });
+  const nounsAfterWhich = (isKind: (w: string) => boolean): string[][] =>
+    words.flatMap((w, i) => {
+      if (!WHICH_WORDS.has(w.toLowerCase())) return [];
+      const nouns = words.slice(i + 1, i + 4).filter((n) => isKind(n)).map((n) => n.toLowerCase());
+      return nouns.length > 0 ? [nouns] : [];
+    });
+  const personNouns = nounsAfterWhich(names);
+  // Not a verb's form: "rented" is not a rent (a gap) in the ground.
+  const placeNouns = nounsAfterWhich((w) => !/(?:ed|ing)$/i.test(w) && common.isPlace?.(w.toLowerCase()) === true);
   const plural = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /s$/.test(w) && !/(?:ed|ing|ss)$/.test(w) && !STOP_WORDS.has(w) && !proper.has(w)))];
   const kindNouns = (isKind: ((w: string) => boolean) | undefined): string[] => plural.filter((w) => isKind?.(w) === true);
   const focus = [
@@ -207,7 +213,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const aboutSomeone = asksPerson || mentions.some((m) => m.kind === 'person');
   const roleVerbs = aboutSomeone ? [...new Set(words.filter((w) => pastTense(w) && common.isRoleVerb?.(w) === true))] : [];
   const asksPlace = WHERE_ASKS_PLACE.test(trimmed);
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, asksPlace, personNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs };
 }
 
 /**

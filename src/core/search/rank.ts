@@ -572,11 +572,14 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   // "Which purchasing agent …?" asks for people too, unless the catalog has a table or column for that kind of person
   // ("which actors" is answered by `actor` itself, not by every table of people).
   const asksPerson = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isNameTerm(data, w)));
+  // "Which cities …?" in a catalog with no table or column for cities asks for places as plainly as a name would.
+  const placeNoun = parsed.placeNouns.find((ws) => ws.every((w) => !isNameTerm(data, w)))?.[0];
   for (const kind of ['person', 'place'] as const) {
     const named = namedMention(parsed, kind);
-    const mention = named ?? (kind === 'person' && asksPerson ? { kind, text: 'who' } : kind === 'place' && parsed.asksPlace ? { kind, text: 'where' } : undefined);
+    const asked = kind === 'person' ? (asksPerson ? 'who' : undefined) : placeNoun ?? (parsed.asksPlace ? 'where' : undefined);
+    const mention = named ?? (asked === undefined ? undefined : { kind, text: asked });
     if (mention === undefined) continue;
-    const weight = named === undefined ? RANKING.asksPerson : 1;
+    const weight = named !== undefined || (kind === 'place' && asked === placeNoun) ? 1 : RANKING.asksPerson;
     const { docs, strength } = holdersOf(data, kind);
     const idf = idfOf(data.searchable, docs.length);
     const bit = piece(st, weight * idf, docs.length > 0);

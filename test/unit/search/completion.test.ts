@@ -480,6 +480,30 @@ describe('search: where', () => {
   });
 });
 
+describe('search: which cities', () => {
+  it('asks for places when the catalog names no table or column for the kind of place, and not for a verb', () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(parseQuery('Which cities are home to the most groups?', lexicon, lexicon).placeNouns, [['cities', 'home']]);
+    assert.deepEqual(parseQuery('Which customers rented films', lexicon, lexicon).placeNouns, []);
+    const tables = [
+      t('area', ['id', 'gid', 'name', 'type', 'begin_date_year']),
+      t('artist', ['id', 'gid', 'name', 'sort_name', 'type', 'area'], [fk(['area'], 'area'), fk(['type'], 'artist_type')]),
+      t('artist_type', ['id', 'name', 'description']),
+      t('artist_attribute', ['artist', 'artist_attribute_type', 'text_value'], [fk(['artist'], 'artist'), fk(['artist_attribute_type'], 'artist_attribute_type')]),
+      t('artist_attribute_type', ['id', 'name', 'description']),
+      t('gender', ['id', 'name', 'description']),
+      t('release_group', ['id', 'gid', 'name', 'artist_credit']),
+      t('label', ['id', 'gid', 'name', 'label_code']),
+    ];
+    const q = 'Which cities are home to the most groups relative to solo performers?';
+    const hits = buildSearchIndex({ tables: src(tables) }).search(q, { limit: 4 }).hits;
+    assert.ok(whyOf(hits, 'area').includes("holds places, for 'cities'"), reasons(hits));
+    // With a table of cities, that table answers, by its name.
+    const named = buildSearchIndex({ tables: src([...tables, t('city', ['id', 'name', 'area'], [fk(['area'], 'area')])]) }).search(q, { limit: 4 }).hits;
+    assert.ok(!named.some((h) => h.why.some((w) => w.startsWith('holds places'))) && names(named).includes('city'), reasons(named));
+  });
+});
+
 describe('search: everyday words for collections', () => {
   it('reads wishlists and playlists as collections', () => {
     const index = buildSearchIndex({
