@@ -439,8 +439,8 @@ const PREMISES: ReadonlySet<string> = new Set(
 const AT_PLACE: ReadonlySet<string> = new Set(['at', 'near']);
 /** "the most …", "the fewest …": the rows that follow are counted. */
 const COUNTED_AFTER: ReadonlySet<string> = new Set(['most', 'fewest', 'least']);
-/** A request that opens with one of these asks for the rows named next ("List the salespeople in …", "show all customers …"). */
-const LIST_VERBS: ReadonlySet<string> = new Set(['list', 'show', 'find', 'name', 'give', 'get', 'count']);
+/** A request that opens with one of these asks for the rows named next ("List the salespeople in …", "show all customers …", "Rank genres by …"). */
+const LIST_VERBS: ReadonlySet<string> = new Set(['list', 'show', 'find', 'name', 'give', 'get', 'count', 'rank', 'sort', 'compare']);
 /** Words before such a verb that keep it a request ("please list …", "can you show …"). */
 const REQUEST_LEADS: ReadonlySet<string> = new Set(['please', 'you', 'me', 'us']);
 /** "the number of …", "a count of …". */

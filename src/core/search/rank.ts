@@ -1562,10 +1562,11 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
     const t = stem(word);
     const id = termIds.get(t);
     if (id !== undefined) {
+      // An entity or a code list ("Rank genres by …": the rows are the list's) whose whole name is the noun.
       for (let i = start[id]!; i < start[id + 1]!; i++) {
         const d = doc[i]!;
         const dd = data.docs[d]!;
-        if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameStems.length !== 1 || dd.nameStems[0] !== t || st.score[d]! >= value) continue;
+        if (!allowed(d) || dd.source !== source || (dd.role !== 'entity' && dd.role !== 'lookup') || dd.nameStems.length !== 1 || dd.nameStems[0] !== t || st.score[d]! >= value) continue;
         boosts.push([d, value, `the rows asked for ('${word}')`]);
       }
       continue;

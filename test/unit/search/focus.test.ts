@@ -159,3 +159,24 @@ describe('search: the rows a question counts', () => {
     assert.ok(hits[event]!.why.some((w) => w === "the rows asked for ('festivals', as event)" || w.includes('festival→event')), show);
   });
 });
+
+describe('search: a code list asked for by its name', () => {
+  it('raises the list as the rows asked for when a request ranks, sorts or lists it ("Rank genres by …")', () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(parseQuery('Rank genres by the number of distinct artists tagged with them', lexicon, lexicon).focus.slice(0, 1), ['genres']);
+    const tables = src([
+      table('artist', ['id', 'name', 'sort_name', 'begin_date_year']),
+      table('tag', ['id', 'name', 'ref_count']),
+      table('genre', ['id', 'gid', 'name', 'comment']),
+      table('label', ['id', 'name', 'label_code']),
+      table('artist_tag', ['artist', 'tag', 'count'], [fk(['artist'], 'artist'), fk(['tag'], 'tag')]),
+      table('label_tag', ['label', 'tag', 'count'], [fk(['label'], 'label'), fk(['tag'], 'tag')]),
+      table('recording_tag', ['recording', 'tag', 'count'], [fk(['tag'], 'tag')]),
+      table('l_artist_genre', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'artist'), fk(['entity1'], 'genre')]),
+      table('l_genre_label', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'genre'), fk(['entity1'], 'label')]),
+    ]);
+    const hits = buildSearchIndex({ tables }).search('Rank genres by the number of distinct artists tagged with them.', { limit: 8 }).hits;
+    const genre = hits.find((h) => h.qualifiedName === 'public.genre');
+    assert.ok(genre?.why.includes("the rows asked for ('genres')"), reasons(hits));
+  });
+});
