@@ -290,7 +290,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
         if (!allowed(d) || (refineOnly && data.scratch.seen[d] === 0)) continue;
-        const s = (fNamed !== f && isWholeName(data.docs[d]!, term) ? fNamed : f) * sat[i]!;
+        const s = (fNamed !== f && (isWholeName(data.docs[d]!, term) || isListOf(data.docs[d]!, term)) ? fNamed : f) * sat[i]!;
         if (best[d] === 0) local.push(d);
         if (s > best[d]!) best[d] = s;
       }
@@ -548,6 +548,11 @@ function tableDf(data: IndexData, id: number): number {
     data.tableDf[id] = df;
   }
   return df;
+}
+
+/** Whether a table is a code list whose name ends in the word whose stem is `term` (`medium_format` for "format"). */
+function isListOf(doc: DocData, term: string): boolean {
+  return doc.role === 'lookup' && doc.nameStems[doc.nameStems.length - 1] === term;
 }
 
 /** Whether a table's name is the one word whose stem is `term` (`release` for "releas"). */

@@ -396,6 +396,19 @@ describe('search: a table named by a synonym', () => {
     const hits = index.search('albums', { limit: 5 }).hits;
     assert.equal(names(hits)[0], 'release', reasons(hits));
   });
+
+  it('reads a code list whose name ends in the synonym ("cassettes" → medium_format) as named by it', () => {
+    const formats = ['medium', 'file', 'export', 'report', 'date', 'address', 'phone', 'label', 'print', 'output'];
+    const tables = [
+      ...formats.map((x) => t(`${x}_setting`, ['id', 'name', 'format', 'owner', 'created'])),
+      t('medium_format', ['id', 'name', 'parent', 'year', 'has_discids']),
+      t('medium', ['id', 'release', 'position', 'format', 'name'], [fk(['format'], 'medium_format')]),
+      t('release', ['id', 'gid', 'name', 'barcode']),
+    ];
+    const releases = ['label', 'tag', 'country', 'meta', 'annotation'].map((x) => t(`release_${x}`, ['release', 'value'], [fk(['release'], 'release')]));
+    const hits = buildSearchIndex({ tables: src([...tables, ...releases]) }).search('releases on cassette', { limit: 4 }).hits;
+    assert.ok(names(hits).slice(0, 2).includes('medium_format'), reasons(hits));
+  });
 });
 
 describe('search: a kind of person the catalog only mentions', () => {
