@@ -122,7 +122,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     const position = positions[index] ?? index;
     const lower = word.toLowerCase();
     const content = INSTRUCTION_WORDS.has(lower) && inNounPhrase(words, index, positions);
-    if ((STOP_WORDS.has(lower) && !content) || /^\d+$/.test(lower) || lower.length < 2) return;
+    // A number is no word, nor is one with a magnitude or an ordinal ending ("$1M", "5k", "1st").
+    if ((STOP_WORDS.has(lower) && !content) || /^\d+(?:[.,]\d+)?(?:k|m|bn|st|nd|rd|th)?$/.test(lower) || lower.length < 2) return;
     const weight = quotedWords.has(lower) ? 1.5 : 1;
     // An acronym's plural ("LPs", "CDs") is one word, not the camel-case pieces `l` + `ps`; a name inside a sentence
     // is not split into dictionary words ("Parton" is not `part` + `on`, "Radiohead" not `radio` + `head`).

@@ -60,6 +60,13 @@ describe('search: phrasal verbs, irregular verbs and instruction words', () => {
     assert.ok(knownWord('whether', lexicon) && knownWord('although', lexicon));
   });
 
+  it('reads a number with a magnitude or an ordinal ending as a number, not a word ("$1M", "5k", "1st")', () => {
+    const surfaces = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
+    assert.deepEqual(surfaces('stores with annual sales over $1M'), ['stores', 'annual', 'sales']);
+    assert.deepEqual(surfaces('orders over 5k on the 1st track'), ['orders', 'track']);
+    assert.ok(surfaces('3D films').includes('films'));
+  });
+
   it('drops an instruction verb that gives an instruction, keeps one inside a noun phrase', () => {
     const surfaces = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
     assert.ok(!surfaces('List the items of each branch').includes('list'));
