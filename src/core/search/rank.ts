@@ -581,10 +581,11 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   const placeNoun = parsed.placeNouns.find((ws) => ws.every((w) => !isNameTerm(data, w)))?.[0];
   for (const kind of ['person', 'place'] as const) {
     const named = namedMention(parsed, kind);
+    const byNoun = kind === 'place' && placeNoun !== undefined;
     const asked = kind === 'person' ? (asksPerson ? 'who' : undefined) : placeNoun ?? (parsed.asksPlace ? 'where' : undefined);
     const mention = named ?? (asked === undefined ? undefined : { kind, text: asked });
     if (mention === undefined) continue;
-    const weight = named !== undefined || (kind === 'place' && asked === placeNoun) ? 1 : RANKING.asksPerson;
+    const weight = named !== undefined || byNoun ? 1 : RANKING.asksPerson;
     const { docs, strength } = holdersOf(data, kind);
     const idf = idfOf(data.searchable, docs.length);
     const bit = piece(st, weight * idf, docs.length > 0);
@@ -885,8 +886,8 @@ const QUANTIFIERS: ReadonlySet<string> = new Set(
   'count number list show find give get distinct different unique total average overall new top best worst most least many much more fewer each every other same various specific particular certain several whole entire main first last latest recent current highest lowest biggest largest smallest longest shortest'.split(' '),
 );
 
-/** Words of the closed classes that the stop words leave in a question: prepositions, conjunctions, greetings. */
-const FUNCTION_WORDS: ReadonlySet<string> = new Set('during after before since until till upon because although though while whether unless hi hey hello thanks thank ok okay yeah us u'.split(' '));
+/** Words of the closed classes that the stop words leave in a question: prepositions and conjunctions of time, pronouns. */
+const FUNCTION_WORDS: ReadonlySet<string> = new Set('during after before until till while us u'.split(' '));
 
 /** Units of time and proportions: what a question measures rows by ("per quarter", "in minutes", "the ratio of"). */
 const UNIT_WORDS: ReadonlySet<string> = new Set('second seconds minute minutes hour hours day days week weeks month months quarter quarters year years decade decades century centuries half halves ratio ratios percentage percentages percent proportion proportions share'.split(' '));

@@ -84,6 +84,12 @@ const ABBREVIATION_TABLE: Readonly<Record<string, readonly string[]>> = {
 /** Abbreviations as a Map, so that identifiers such as `constructor` never reach Object.prototype. */
 export const ABBREVIATIONS: ReadonlyMap<string, readonly string[]> = new Map(Object.entries(ABBREVIATION_TABLE));
 
+/**
+ * Words that are function words in a question ("artists like Gorillaz", "active since 1990", "whether or not") but may
+ * be content in a name (`like_count`, `since_date`).
+ */
+const QUESTION_ONLY_STOP_WORDS: ReadonlySet<string> = new Set('like since whether unless although though because upon hi hey hello thanks thank ok okay yeah'.split(' '));
+
 /** Words that carry no schema meaning in a question. Content words such as `number`, `name` and `date` stay. */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
@@ -95,9 +101,10 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
     'list show give find get tell return display provide please let lets want need know see look ' +
     'whats whichs hows also etc eg ie per via vs versus among between within across including include includes ' +
     'one ones someone something anything everything thing things way ways ' +
-    'currently current ever still yet already like s t ' +
-    'since whether unless although though because upon hi hey hello thanks thank ok okay yeah'
-  ).split(/\s+/),
+    'currently current ever still yet already s t'
+  )
+    .split(/\s+/)
+    .concat([...QUESTION_ONLY_STOP_WORDS]),
 );
 
 /**
@@ -106,12 +113,6 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
  * middle of a noun phrase (query.ts).
  */
 export const INSTRUCTION_WORDS: ReadonlySet<string> = new Set('list show give find get tell return display provide want need know see look'.split(' '));
-
-/**
- * Words that are function words in a question ("artists like Gorillaz", "active since 1990", "whether or not") but may
- * be content in a name (`like_count`, `since_date`).
- */
-const QUESTION_ONLY_STOP_WORDS: ReadonlySet<string> = new Set('like since whether unless although though because upon hi hey hello thanks thank ok okay yeah'.split(' '));
 
 /** Stop words inside identifiers: the question stop words except the instruction verbs and question-only words. */
 const IDENTIFIER_STOP_WORDS: ReadonlySet<string> = new Set([...STOP_WORDS].filter((w) => !INSTRUCTION_WORDS.has(w) && !QUESTION_ONLY_STOP_WORDS.has(w)));
