@@ -183,6 +183,17 @@ for (const [w, set] of [...concepts].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
   if (kept.length) entries.push(`${w} ${kept.map(idOf).join(' ')}`);
 }
 
+// Later senses: a noun's senses beyond those kept above, as the synsets other words keep (`flick` → the movie sense of
+// `film`, `gig` → the engagement sense of `job`). The ranker reads them only for a question word that the catalog does not
+// write itself, so a table's own words keep their usual senses and a rare sense never spreads a word the catalog uses.
+const laterEntries = [];
+for (const { lemma, tagCnt, offsets } of readIndex('n')) {
+  if (!/^[a-z]{2,}$/.test(lemma) || onlyUntagged(lemma, 'n', tagCnt, offsets)) continue;
+  const own = concepts.get(lemma) ?? new Set();
+  const later = [...new Set(offsets.slice(tagCnt > 0 ? SENSES.n : 1).map((off) => key('n', off)))].filter((k) => ids.has(k) && !own.has(k)).sort();
+  if (later.length) laterEntries.push(`${lemma} ${later.map(idOf).join(' ')}`);
+}
+
 // Semantic classes: common nouns (tagged senses) whose first or second sense falls under person.n.01 ("driver",
 // "member", "client") or location.n.01 ("district", "city", "region"). The ranker uses them to route a proper
 // name in a question ("Lewis Hamilton", "in Pisek") to the tables that describe people or places.
@@ -311,6 +322,8 @@ const body = [
   `export const WORDNET_WORDS = ${JSON.stringify([...words].sort().join(' '))};`,
   '/** `word concept concept…` entries separated by `|`; concepts are dense base-36 synset ids. */',
   `export const WORDNET_CONCEPTS = ${JSON.stringify(entries.join('|'))};`,
+  '/** `word concept…` entries like WORDNET_CONCEPTS: the synsets of a noun\'s later senses that other words keep. */',
+  `export const WORDNET_LATER_SENSES = ${JSON.stringify(laterEntries.join('|'))};`,
   '/** Nouns whose first or second sense is a kind of person, space-separated. */',
   `export const WORDNET_PERSONS = ${JSON.stringify(persons.join(' '))};`,
   '/** Nouns whose first or second sense is a kind of location, space-separated. */',
@@ -340,4 +353,4 @@ const body = [
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names, ${notNominal.length} words only verbs or adverbs\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${laterEntries.length} with later senses, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names, ${notNominal.length} words only verbs or adverbs\n`);

@@ -4,13 +4,18 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_NOT_NOMINAL, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_LEVELS, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_LATER_SENSES, WORDNET_NOT_NOMINAL, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_LEVELS, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
 export interface Lexicon extends Vocabulary {
   /** Concept ids of a surface word (lemmatised here), empty when unknown. */
   concepts(word: string): readonly string[];
+  /**
+   * Concept ids of a noun's rarer senses (lemmatised), beyond those `concepts` gives: `flicks` → the movie sense that
+   * `film` keeps. For a question word the catalog does not write, whose usual senses may not be what it means here.
+   */
+  laterConcepts(word: string): readonly string[];
   /** The lemma under which a surface word is known, e.g. `countries` → `country`. */
   lemma(word: string): string;
   /** True when the word (lemmatised) is a common noun for a kind of person: `drivers`, `member`, `author`. */
@@ -114,6 +119,7 @@ export function loadLexicon(): Lexicon {
   const words = new Set<string>(WORDNET_WORDS.split(' '));
   for (const w of EXTRA_WORDS.split(/\s+/)) words.add(w);
   const wordnet = conceptIndex(WORDNET_CONCEPTS);
+  let later: ((word: string) => readonly string[]) | null = null;
   const thesaurus = new Map<string, string[]>();
   THESAURUS.forEach((group, i) => {
     const id = `${THESAURUS_MARK}${i}`;
@@ -174,6 +180,12 @@ export function loadLexicon(): Lexicon {
       if (conceptMemo.size > 50000) conceptMemo.clear();
       conceptMemo.set(w, hit);
       return hit;
+    },
+    laterConcepts: (w) => {
+      later ??= conceptIndex(WORDNET_LATER_SENSES);
+      const found: string[] = [];
+      for (const c of lemmaCandidates(w)) for (const id of later(c)) if (!found.includes(id)) found.push(id);
+      return found;
     },
     phrase: (verb, particle) => {
       for (const c of lemmaCandidates(`${verb}_${particle}`)) if (wordnet(c).length > 0) return c;

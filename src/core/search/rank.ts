@@ -77,6 +77,13 @@ export const RANKING = {
   modifierNamed: 2,
   /** The share of that for a code list that is not a list of kinds (`*_type`, `*_category`): a packaging, a language. */
   modifierOther: 0.97,
+  /** Whether a question word the catalog does not write reads its rarer senses too (1) or not (0). */
+  laterSenses: 1,
+  /** Code lists that only a guessed label raised ("may hold 'live'") keep at most this many places in the answer… */
+  guessKeep: 3,
+  /** …counting those for which the guess gave at least this share of the score; the others keep this share of theirs. */
+  guessShare: 0.5,
+  guessSpread: 0.8,
   /** Below this share of the question's idf covered by the best hit, the answer is a weak match and maps the areas. */
   weakCoverage: 0.2,
   /** Weight, in that share, of question words, names and values that nothing in the catalog matches. */
@@ -153,6 +160,11 @@ interface QueryState {
   readonly extra: Map<number, Array<ExtraReason>>;
   readonly touched: number[];
   readonly touch: (d: number) => void;
+  /**
+   * Code lists raised because they may hold a word of the question: the share of their score the guess gave when it
+   * was made, and whether every such guess reached them through another table (a junction, a part).
+   */
+  readonly guesses: Map<number, { share: number; far: boolean }>;
 }
 
 export function searchIndex(data: IndexData, query: string, opts: SearchOptions = {}): SearchResult {
@@ -172,7 +184,7 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
       touched.push(d);
     }
   };
-  const st: QueryState = { score, evidenceBits, pieces: [], wordPieces: new Map(), extra: new Map(), touched, touch };
+  const st: QueryState = { score, evidenceBits, pieces: [], wordPieces: new Map(), extra: new Map(), touched, touch, guesses: new Map() };
   try {
     return rankQuery(data, parsed, st, allowed, limit, opts);
   } finally {
@@ -260,7 +272,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A word written with a capital inside a sentence is part of a name ("Kind of Blue", "Abbey Road"): its
     // dictionary senses say nothing about the catalog, only its letters may (a literal match above).
     const named = parsed.properWords.has(qt.surface);
-    for (const concept of wordConcepts(data, parsed, qt)) {
+    const later = from === to ? laterSenses(data, parsed, qt) : [];
+    for (const concept of later.length > 0 ? [...wordConcepts(data, parsed, qt), ...later] : wordConcepts(data, parsed, qt)) {
       const words = data.conceptTerms.get(concept);
       if (words === undefined) continue;
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
@@ -422,6 +435,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // ("which employee placed each order") needs the table that holds the names.
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
+  ranked = spreadGuesses(data, ranked, limit, st);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
 
   const top = ranked[0];
@@ -808,11 +822,12 @@ function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: R
  * with their entity, together with the junction.
  */
 function addValueLookups(data: IndexData, ranked: readonly number[], words: readonly string[], st: QueryState, allowed: (d: number) => boolean): void {
-  const boosts = new Map<number, { value: number; text: string }>();
-  const offer = (d: number, value: number, text: string): void => {
+  const boosts = new Map<number, { value: number; text: string; far: boolean }>();
+  const offer = (d: number, value: number, text: string, far = false): void => {
     if (!allowed(d) || st.score[d]! >= value) return;
     const prev = boosts.get(d);
-    if (prev === undefined || prev.value < value) boosts.set(d, { value, text });
+    if (prev === undefined || prev.value < value) boosts.set(d, { value, text, far: far && (prev?.far ?? true) });
+    else if (!far) prev.far = false;
   };
   const label = words.slice(0, 2).map((w) => `'${w}'`).join(', ');
   for (const h of ranked.slice(0, RANKING.valueLookupTop)) {
@@ -825,7 +840,7 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
       else if (!e.outgoing && pd.role === 'bridge') {
         for (const e2 of data.edges[p]!) {
           if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup') continue;
-          offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`);
+          offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`, true);
           offer(p, target * 0.9, `joins ${data.docs[h]!.name} to ${data.docs[e2.to]!.name}`);
         }
       }
@@ -835,6 +850,7 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
     st.touch(d);
     const add = b.value - st.score[d]!;
     st.score[d] = b.value;
+    if (data.docs[d]!.role === 'lookup') noteGuess(st, d, add / b.value, b.far);
     pushExtra(st, d, { weight: add, text: b.text, show: 1.1 });
   }
 }
@@ -854,6 +870,15 @@ function wordConcepts(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['term
   // The last word of a name may say what kind of thing it names ("U2's 360° Tour" is a tour, "Glastonbury Festival" a
   // festival): the domain thesaurus reads it, the dictionary's other senses do not ("The Joshua Tree").
   return nameHeads(parsed).has(t.surface) ? cachedConcepts(data.conceptCache, data.lexicon, t.surface).filter(isThesaurusConcept) : [];
+}
+
+/**
+ * A question word that the catalog does not write (no posting) may mean one of its rarer senses: "flicks" are films, a
+ * "gig" is an engagement. Not a word of a name, a piece of a run-together word, a phrasal verb or a framing word.
+ */
+function laterSenses(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['terms'][number]): readonly string[] {
+  if (RANKING.laterSenses < 1 || t.part === true || t.phrasal || parsed.properWords.has(t.surface) || isFraming(t.surface)) return [];
+  return data.lexicon.laterConcepts(t.surface);
 }
 
 /** Lower-cased last words of the names in the question (titles and mentions). */
@@ -922,15 +947,16 @@ function isMeasureWord(data: IndexData, word: string): boolean {
  * just below it. Returns each offer as a share of the table that made it, for keepShares after the graph steps.
  */
 function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: ParsedQuery, values: ReadonlySet<string>, unknown: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): ShareLink[] {
-  const boosts = new Map<number, { value: number; text: string }>();
+  const boosts = new Map<number, { value: number; text: string; far: boolean }>();
   const links: ShareLink[] = [];
   let from = -1;
-  const offer = (d: number, value: number, text: string): void => {
+  const offer = (d: number, value: number, text: string, far = false): void => {
     if (!allowed(d)) return;
     links.push({ d, of: from, share: value / st.score[from]! });
     if (st.score[d]! >= value) return;
     const prev = boosts.get(d);
-    if (prev === undefined || prev.value < value) boosts.set(d, { value, text });
+    if (prev === undefined || prev.value < value) boosts.set(d, { value, text, far: far && (prev?.far ?? true) });
+    else if (!far) prev.far = false;
   };
   const terms = parsed.terms;
   // Only words the question writes name a code list ("by race"); an implied `language` or `year` does not.
@@ -999,7 +1025,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
             for (const e2 of data.edges[l]!) if (e2.outgoing && e2.to !== l && e2.to !== h && isKindList(data, e2.to)) offer(e2.to, target * 0.95, `wider kind of ${hd.name}, may hold ${label}`);
           }
         } else {
-          offer(l, t * 0.95, `code list of ${hd.name} via ${data.docs[via]!.name}, may hold ${label}`);
+          offer(l, t * 0.95, `code list of ${hd.name} via ${data.docs[via]!.name}, may hold ${label}`, true);
           offer(via, t * 0.9, `joins ${hd.name} to ${data.docs[l]!.name}`);
         }
       }
@@ -1009,9 +1035,35 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
     st.touch(d);
     const add = b.value - st.score[d]!;
     st.score[d] = b.value;
+    if (data.docs[d]!.role === 'lookup') noteGuess(st, d, add / b.value, b.far);
     pushExtra(st, d, { weight: add, text: b.text, show: 1.15 });
   }
   return links;
+}
+
+function noteGuess(st: QueryState, d: number, share: number, far: boolean): void {
+  const prev = st.guesses.get(d);
+  st.guesses.set(d, { share: Math.max(prev?.share ?? 0, share), far: far && (prev?.far ?? true) });
+}
+
+/**
+ * A word the catalog does not hold may be a label of any code list of the tables it qualifies (a language, a
+ * packaging, a status, a genre, a mood…): once `guessKeep` lists raised mostly by such a guess are in the answer, the
+ * further ones that the guess reached through another table (a junction, a part), unless they are lists of kinds, keep
+ * `guessSpread` of their score, so that the tables other words of the question found come before them. The table's
+ * own code lists stay: the word qualifies its noun first.
+ */
+function spreadGuesses(data: IndexData, ranked: number[], limit: number, st: QueryState): number[] {
+  if (st.guesses.size <= RANKING.guessKeep) return ranked;
+  let kept = 0;
+  let changed = false;
+  for (const d of ranked.slice(0, limit)) {
+    const g = st.guesses.get(d);
+    if (g === undefined || g.share < RANKING.guessShare || ++kept <= RANKING.guessKeep || !g.far || isKindList(data, d)) continue;
+    st.score[d]! *= RANKING.guessSpread;
+    changed = true;
+  }
+  return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
 }
 
 /** A table that rose to a share of another (a code list with the table its value qualifies). */
@@ -1918,7 +1970,9 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
     }
     for (const c of [...cols, ...commentCols]) colWeight.set(c, (colWeight.get(c) ?? 0) + weight);
     if (text === null && qt.part !== true && !isFraming(w)) {
-      const qc = new Set(conceptsOf(w));
+      const id = data.postings.termIds.get(qt.term);
+      const literal = id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;
+      const qc = new Set([...conceptsOf(w), ...(literal ? [] : laterSenses(data, parsed, qt))]);
       const lemma = data.lexicon.lemma(w);
       if (qc.size === 0) continue;
       const related = (word: string): boolean => conceptsOf(word).some((c) => qc.has(c));

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, loadLexicon, parseQuery } from '../../../src/core/search/index';
+import { RANKING } from '../../../src/core/search/rank';
 import { properWords } from '../../../src/core/search/query';
 import { catalogBuilders, fk, names, reasons, src } from './builders';
 
@@ -200,5 +201,44 @@ describe('search: auxiliary tables in the join graph', () => {
     }
     const asked = names(index.search('raw artist ratings by editors', { limit: 10 }).hits);
     assert.ok(asked.indexOf('artist_rating_raw') >= 0 && asked.indexOf('artist_rating_raw') < 2, asked.join(', '));
+  });
+});
+
+describe('search: guessed labels do not crowd the answer', () => {
+  /** Releases with code lists of their own and behind junctions (genre, mood, tag); "live" is in none of the names. */
+  const listed = (): TableInfo[] => [
+    ...music(),
+    table('genre', ['id', 'name', 'comment']),
+    table('mood', ['id', 'name', 'comment']),
+    table('l_genre_release', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'genre'), fk(['entity1'], 'release')]),
+    table('l_mood_release', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'mood'), fk(['entity1'], 'release')]),
+  ];
+  const top10 = (index: ReturnType<typeof buildSearchIndex>, q: string, keep?: number): string[] => {
+    const constants = RANKING as unknown as Record<string, number>;
+    const saved = constants.guessKeep!;
+    if (keep !== undefined) constants.guessKeep = keep;
+    try {
+      return names(index.search(q, { limit: 10 }).hits);
+    } finally {
+      constants.guessKeep = saved;
+    }
+  };
+
+  it('puts the code lists a guessed label reached through other tables after the tables the other words found', () => {
+    const index = buildSearchIndex({ tables: src(listed()) });
+    for (const [q, needed] of [
+      ['how many live albums did the Beatles put out', ['artist', 'artist_credit_name']],
+      ['which tracks are on live albums', ['medium']],
+    ] as const) {
+      const uncapped = top10(index, q, 99);
+      const capped = top10(index, q);
+      // The control: with no cap the lists behind junctions fill the answer and leave out a table the question needs.
+      assert.ok(['genre', 'mood'].every((t) => uncapped.includes(t)), `${q}: ${uncapped.join(', ')}`);
+      assert.ok(needed.some((t) => !uncapped.includes(t)), `${q}: ${uncapped.join(', ')}`);
+      for (const t of needed) assert.ok(capped.includes(t), `${q}: ${t} in ${capped.join(', ')}`);
+      assert.ok(!capped.includes('genre') && !capped.includes('mood'), `${q}: ${capped.join(', ')}`);
+      // The noun's own code lists stay: the word qualifies the albums first.
+      for (const t of ['release', 'release_status', 'release_packaging', 'language']) assert.ok(capped.includes(t), `${q}: ${t} in ${capped.join(', ')}`);
+    }
   });
 });

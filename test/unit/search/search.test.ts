@@ -152,6 +152,21 @@ describe('search: ranking', () => {
     assert.equal(r.hits[0]?.qualifiedName, 'public.invoice');
   });
 
+  it('reads a word the catalog does not write in its rarer senses too: "flicks" are films', () => {
+    const lexicon = loadLexicon();
+    // WordNet's first senses of "flick" are a flicker and a flip; its third is a movie, which is what "film" means first.
+    const filmSenses = new Set(lexicon.concepts('film'));
+    assert.ok(!lexicon.concepts('flicks').some((c) => filmSenses.has(c)), 'the usual senses do not reach film');
+    assert.ok(lexicon.laterConcepts('flicks').some((c) => filmSenses.has(c)), 'a later sense does');
+    const r = index.search('longest flicks');
+    const film = r.hits.findIndex((h) => h.qualifiedName === 'public.film');
+    assert.ok(film >= 0 && film <= 1, r.hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(r.hits[film]!.why.some((w) => w.includes('flick→film')), r.hits[film]!.why.join('; '));
+    // A word the catalog writes keeps its usual senses: a table named for it is not read as anything rarer.
+    const own = buildSearchIndex({ tables: src([table('flick', ['id', 'wrist_speed']), table('film', ['id', 'title'])]) });
+    assert.deepEqual(names(own.search('flicks').hits), ['public.flick']);
+  });
+
   it('finds tables through synonyms: song→track and singer→artist', () => {
     const songs = index.search('songs');
     assert.equal(songs.hits[0]?.qualifiedName, 'public.track');
