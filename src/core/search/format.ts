@@ -25,6 +25,7 @@
  * BM25F are those of the tables, not of the views that repeat their columns. v17: the thesaurus groups of web links
  * (`url`) and of following (`subscription`), whose concept terms the stored index holds. v18: a column's comment
  * counts as place evidence only for a column of text; a table that looks like a place but joins no table of places
- * holds places less surely where the source keeps its places linked.
+ * holds places less surely where the source keeps its places linked. v19: a word the dictionary knows is not split into
+ * a function word and another (`format` is not `for` + `mat`).
  */
-export const INDEX_FORMAT = 18;
+export const INDEX_FORMAT = 19;

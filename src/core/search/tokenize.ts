@@ -406,6 +406,8 @@ export function splitIdentifierRaw(name: string): string[] {
 /** Vocabulary used to split run-together identifiers; `has` sees through plurals. */
 export interface Vocabulary {
   has(word: string): boolean;
+  /** Optional: the dictionary's concept ids of a word (the lexicon provides them); a word that has some is one word. */
+  concepts?(word: string): readonly string[];
   /** Optional: true for nouns naming a kind of place (the lexicon provides it). */
   isPlace?(word: string): boolean;
   /** Optional: true for nouns naming a kind of person. */
@@ -462,6 +464,9 @@ export function segmentWord(word: string, vocab: Vocabulary): string[] | null {
     pieces.unshift(word.slice(b.prev, i));
     i = b.prev;
   }
+  // A word the dictionary knows (`format`) is not a run of a function word and another (`for` + `mat`); a compound it
+  // knows (`salesperson`) still reads as its parts.
+  if (pieces.some((p) => STOP_WORDS.has(p)) && (vocab.concepts?.(word).length ?? 0) > 0) return null;
   return pieces;
 }
 

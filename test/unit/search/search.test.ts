@@ -45,6 +45,10 @@ describe('search: tokeniser', () => {
     assert.deepEqual(segmentWord('businessentityid', lexicon), ['business', 'entity', 'id']);
     assert.equal(segmentWord('password', lexicon), null);
     assert.equal(segmentWord('isrc', lexicon), null);
+    // A word the dictionary knows is not a function word run into another (`for` + `mat`); a compound it knows still splits.
+    const comments = withCatalogWords(lexicon, new Set(['for', 'mat', 'sales', 'person']));
+    assert.equal(segmentWord('format', comments), null);
+    assert.deepEqual(segmentWord('salesperson', comments), ['sales', 'person']);
   });
 
   it('reads the name of a colour as a value of a colour column', () => {
