@@ -127,6 +127,8 @@ export const RANKING = {
    */
   kindLookup: 0.9,
   kindTop: 2,
+  /** Whether a role's people must be an end of the relationships (1) or may be any table of people (0). */
+  roleEnds: 1,
   /** A named person or place: the FK path from each of the `mentionTop` best tables to a table of that kind rises to this share of it. */
   mentionPath: 0.85,
   mentionTop: 3,
@@ -1546,13 +1548,29 @@ function sideJunctions(data: IndexData): Uint8Array {
 function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, named: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
   const rel = relationHub(data);
   if (rel === null || !allowed(rel.hub) || !allowed(rel.list)) return ranked;
-  const people = ranked.slice(0, limit).find((d) => data.personTable[d]! > 0 && data.docs[d]!.role === 'entity');
-  if (people === undefined) return ranked;
-  const value = RANKING.kindLookup * st.score[people]!;
-  const boosts: Array<[number, number, string]> = [
-    [rel.list, value * 0.95, `type of ${data.docs[rel.hub]!.name}, may hold '${word}'`],
-    [rel.hub, value * 0.95, `relationship of ${data.docs[people]!.name}, for '${word}'`],
-  ];
+  const isPeople = (d: number): boolean => data.personTable[d]! > 0 && data.docs[d]!.role === 'entity';
+  const first = ranked.slice(0, limit).find(isPeople);
+  if (first === undefined) return ranked;
+  // The people a role is of are an end of the relationships (\`artist\` of \`l_artist_artist\`): a table of people that no
+  // junction of the hub reaches (\`editor\`, whose \`member_since\` a word grazed) has no roles. Then the table of people
+  // most junctions of the hub reach stands in for it.
+  const junctionsOf = new Map<number, number>();
+  for (const e of data.edges[rel.hub]!) {
+    if (e.outgoing || e.to === rel.hub || data.docs[e.to]!.role !== 'bridge') continue;
+    for (const x of data.edges[e.to]!) if (x.outgoing && x.to !== rel.hub && isPeople(x.to)) junctionsOf.set(x.to, (junctionsOf.get(x.to) ?? 0) + 1);
+  }
+  let people = RANKING.roleEnds > 0 ? ranked.slice(0, limit).find((d) => isPeople(d) && junctionsOf.has(d)) : first;
+  const boosts: Array<[number, number, string]> = [];
+  const value = RANKING.kindLookup * st.score[first]!;
+  // Belonging ("members", "lineup") is always to a group of people in a relationship; another role word may name
+  // people of the catalog that hold no roles ("user ratings": \`editor\`), which stay the people it is about.
+  if (people === undefined && !MEMBERSHIP_WORDS.has(word)) people = first;
+  if (people === undefined) {
+    for (const [d, n] of junctionsOf) if (allowed(d) && (people === undefined || n > junctionsOf.get(people)! || (n === junctionsOf.get(people)! && data.order[d]! < data.order[people]!))) people = d;
+    if (people === undefined) people = first;
+    else boosts.push([people, value, `holds the people of relationships, for '${word}'`]);
+  }
+  boosts.push([rel.list, value * 0.95, `type of ${data.docs[rel.hub]!.name}, may hold '${word}'`], [rel.hub, value * 0.95, `relationship of ${data.docs[people]!.name}, for '${word}'`]);
   const top = new Set(ranked.slice(0, limit));
   let best: { via: number; score: number } | null = null;
   for (const e of data.edges[rel.hub]!) {

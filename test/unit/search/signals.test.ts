@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, parseQuery, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { RANKING } from '../../../src/core/search/rank';
 import { catalogBuilders, fk, reasons, src } from './builders';
 
 const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : 'text'));
@@ -494,6 +495,30 @@ describe('search: proper names in questions', () => {
     const made = index.search('Which recordings did the members of The Who make?', { limit: 8 }).hits;
     const via = made.filter((h) => h.why.includes("joins artist in a relationship, for 'members'")).map((h) => h.qualifiedName);
     assert.deepEqual(via, ['public.l_artist_artist'], reasons(made));
+  });
+
+  it('finds the members of a group among the people of the relationships, not among accounts a word grazed', () => {
+    // The site's users have a \`member_since\`; no junction of the relationship hub reaches them.
+    const tables = [...relationshipCatalog(), ...src([table('editor', ['id', 'name', 'email', 'password', 'member_since', 'last_login_date'])])];
+    const index = buildSearchIndex({ tables });
+    const constants = RANKING as unknown as Record<string, number>;
+    const run = (ends: number): typeof hits => {
+      constants.roleEnds = ends;
+      try {
+        return index.search('fleetwod mac members', { limit: 6 }).hits;
+      } finally {
+        constants.roleEnds = 1;
+      }
+    };
+    const hits = run(1);
+    const order = names(hits);
+    // The control: without the rule the relationship is the editor's, and the artists are not in the answer.
+    assert.ok(!names(run(0)).includes('public.l_artist_artist'), names(run(0)).join(', '));
+    for (const t of ['artist', 'link', 'link_type', 'l_artist_artist']) assert.ok(order.includes(`public.${t}`), `${t}: ${reasons(hits)}`);
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.artist')?.why.includes("holds the people of relationships, for 'members'"), reasons(hits));
+    // Another role word about the accounts stays theirs: the ratings users give are no relationship of artists.
+    const users = names(index.search('average rating by user', { limit: 6 }).hits);
+    assert.ok(!users.includes('public.l_artist_artist'), users.join(', '));
   });
 
   it('ranks a table of accounts below the people the data is about for a name in the question', () => {
