@@ -85,6 +85,13 @@ export interface Mention {
 
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;])/g;
 
+/** Periods a question groups or compares by ("decade by decade", "per year", "year over year"): it asks for dates too. */
+const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:year|decade)|year\s+(?:over|by|to)\s+year)\b/i;
+/** A question about a trend: "How has …", "How have …", "How did … change". */
+const TREND_QUESTION = /^\s*how\s+(?:has|have|had|did|does|do)\b/i;
+/** Past forms of the verbs of a trend, which such a question ends with ("… changed over the years?"). */
+const TREND_VERBS: ReadonlySet<string> = new Set('changed shifted evolved grown trended varied developed moved risen fallen declined increased decreased change shift evolve grow trend vary develop rise fall decline increase decrease'.split(' '));
+
 /**
  * Contractions read as their full words, which are function words: "doesn't" is not the word `doesn` and a `t`,
  * "they're" not `re`. The negation itself is not kept (the ranker reads no negation of a verb).
@@ -118,10 +125,14 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const proper = properWords(trimmed);
   const words = trimmed.split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length > 0);
   const positions = phrasePositions(trimmed);
+  // "How has the average length changed?": the verb of a trend asks for a measure over time, not for the catalog's
+  // records of changes (\`edit_note_change\`).
+  const trend = TREND_QUESTION.test(trimmed);
   words.forEach((word, index) => {
     const position = positions[index] ?? index;
     const lower = word.toLowerCase();
     const content = INSTRUCTION_WORDS.has(lower) && inNounPhrase(words, index, positions);
+    if (trend && TREND_VERBS.has(lower)) return;
     // A number is no word, nor is one with a magnitude or an ordinal ending ("$1M", "5k", "1st").
     if ((STOP_WORDS.has(lower) && !content) || /^\d+(?:[.,]\d+)?(?:k|m|bn|st|nd|rd|th)?$/.test(lower) || lower.length < 2) return;
     const weight = quotedWords.has(lower) ? 1.5 : 1;
@@ -148,8 +159,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     terms.push({ term: phrase, surface: phrase, weight: 1, position: i, phrasal: true });
   }
 
-  // A year or a decade ("in 1985", "the 70s", "1990s") asks for a date: the tables that hold one are candidates.
-  if (/(?:^|[^\p{L}\p{N}])(?:1[5-9]\d\d|20\d\d|(?:1[5-9]|20)?\d0['’]?s)(?=$|[^\p{L}\p{N}])/u.test(trimmed)) {
+  // A year or a decade ("in 1985", "the 70s", "1990s"), or a period the question groups by ("per decade", "year over
+  // year"), asks for a date: the tables that hold one are candidates.
+  if (/(?:^|[^\p{L}\p{N}])(?:1[5-9]\d\d|20\d\d|(?:1[5-9]|20)?\d0['’]?s)(?=$|[^\p{L}\p{N}])/u.test(trimmed) || PERIOD_WORDS.test(trimmed)) {
     for (const w of ['year', 'date']) {
       const t = stem(w);
       if (seen.has(t)) continue;

@@ -159,11 +159,24 @@ describe('search: query words', () => {
     for (const q of ['tunes longer than 5 minutes', 'top 10 labels', 'order SO43659', 'catalog number 724384260927']) assert.deepEqual(implied(q), [], q);
     // A question that already says "year" keeps its own word at full weight.
     assert.deepEqual(implied('releases per year since 1990'), ['date']);
+    // So does a period a question groups or compares by.
+    for (const q of ['average recording length decade by decade', 'sales year over year', 'new artists each year']) assert.ok(implied(q).includes('date'), q);
+    assert.deepEqual(implied('a year-end report'), [], 'a year that is no period of grouping');
     const index = buildSearchIndex({ tables: src(music()) });
     const dated = names(index.search('albums from 1985', { limit: 10 }).hits);
     const plain = names(index.search('albums', { limit: 10 }).hits);
     const rank = (list: string[]): number => (list.includes('release_country') ? list.indexOf('release_country') : Infinity);
     assert.ok(rank(dated) <= 3 && rank(dated) < rank(plain), `${dated.join(', ')} vs ${plain.join(', ')}`);
+  });
+
+  it('reads the verb of a trend question as a measure over time, not as a word of the catalog', () => {
+    const lexicon = loadLexicon();
+    const surfaces = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
+    assert.ok(!surfaces('How has the average recording length changed decade by decade?').includes('changed'));
+    assert.ok(!surfaces('How have sales shifted since 2010?').includes('shifted'));
+    // Elsewhere the verb keeps its meaning: people who changed departments, notes someone changed.
+    assert.ok(surfaces('Which employees changed departments last year?').includes('changed'));
+    assert.ok(surfaces('how many notes were changed last week').includes('changed'));
   });
 
   it('keeps names whole and reads a possessive name as someone', () => {

@@ -502,7 +502,7 @@ describe('search: proper names in questions', () => {
     const tables = [...relationshipCatalog(), ...src([table('editor', ['id', 'name', 'email', 'password', 'member_since', 'last_login_date'])])];
     const index = buildSearchIndex({ tables });
     const constants = RANKING as unknown as Record<string, number>;
-    const run = (ends: number): typeof hits => {
+    const run = (ends: number): ReturnType<typeof index.search>['hits'] => {
       constants.roleEnds = ends;
       try {
         return index.search('fleetwod mac members', { limit: 6 }).hits;
