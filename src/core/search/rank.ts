@@ -10,7 +10,7 @@ import { schemaAreas } from './areas';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
 import { parseQuery, type Mention, type ParsedQuery } from './query';
 import { correctQuestion } from './spelling';
-import { stem, textTerms } from './tokenize';
+import { isIrregularVerbForm, stem, textTerms } from './tokenize';
 import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
 
 export const RANKING = {
@@ -75,6 +75,8 @@ export const RANKING = {
    */
   modifierLookup: 0.95,
   modifierNamed: 2,
+  /** Whether an irregular verb form ("bought") is no value word before a noun (1) or may be one (0). */
+  irregularVerbs: 1,
   /** The share of that for a code list that is not a list of kinds (`*_type`, `*_category`): a packaging, a language. */
   modifierOther: 0.97,
   /** Whether a question word the catalog does not write reads its rarer senses too (1) or not (0). */
@@ -90,6 +92,8 @@ export const RANKING = {
   unknownEvidence: 0.5,
   /** A table named by the noun a question asks for ("which artists") rises to the score of this rank. */
   focusRank: 3,
+  /** Whether a junction whose whole name is the noun asked for counts as the rows asked for (1) or not (0). */
+  focusBridges: 1,
   /** Junction tables whose FK targets both match. */
   bridge: 0.5,
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
@@ -965,8 +969,9 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
   const queryTerms = new Set(terms.filter((t) => t.implied !== true).map((t) => t.term));
   for (let i = 0; i < terms.length; i++) {
     const v = terms[i]!;
-    // A verb form ("rented films", "remastered albums") says what happened to the rows, not which kind they are.
-    if (!values.has(v.surface) || v.position === undefined || isMeasureWord(data, v.surface) || /^.{3,}(?:ed|ing)$/.test(v.surface)) continue;
+    // A verb form ("rented films", "remastered albums", "bought products") says what happened to the rows, not which
+    // kind they are.
+    if (!values.has(v.surface) || v.position === undefined || isMeasureWord(data, v.surface) || /^.{3,}(?:ed|ing)$/.test(v.surface) || (RANKING.irregularVerbs > 0 && isIrregularVerbForm(v.surface))) continue;
     // The head: the next word that the catalog knows, literally or through a related word, with nothing but
     // further unknown words in between ("female solo artist"); a stop word ends the phrase ("refers to …").
     let head: (typeof terms)[number] | undefined;
@@ -1638,11 +1643,13 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
     const t = stem(word);
     const id = termIds.get(t);
     if (id !== undefined) {
-      // An entity or a code list ("Rank genres by …": the rows are the list's) whose whole name is the noun.
+      // An entity or a code list ("Rank genres by …": the rows are the list's) whose whole name is the noun, or a table
+      // of keys named so (AdventureWorks \`customer\`: a person or a store in a territory).
       for (let i = start[id]!; i < start[id + 1]!; i++) {
         const d = doc[i]!;
         const dd = data.docs[d]!;
-        if (!allowed(d) || dd.source !== source || (dd.role !== 'entity' && dd.role !== 'lookup') || dd.nameStems.length !== 1 || dd.nameStems[0] !== t || st.score[d]! >= value) continue;
+        const kind = dd.role === 'entity' || dd.role === 'lookup' || (RANKING.focusBridges > 0 && dd.role === 'bridge');
+        if (!allowed(d) || dd.source !== source || !kind || dd.nameStems.length !== 1 || dd.nameStems[0] !== t || st.score[d]! >= value) continue;
         boosts.push([d, value, `the rows asked for ('${word}')`]);
       }
       continue;

@@ -117,8 +117,8 @@ export const INSTRUCTION_WORDS: ReadonlySet<string> = new Set('list show give fi
 /** Stop words inside identifiers: the question stop words except the instruction verbs and question-only words. */
 const IDENTIFIER_STOP_WORDS: ReadonlySet<string> = new Set([...STOP_WORDS].filter((w) => !INSTRUCTION_WORDS.has(w) && !QUESTION_ONLY_STOP_WORDS.has(w)));
 
-/** Irregular forms a suffix stemmer cannot reach. */
-const IRREGULAR_TABLE: Readonly<Record<string, string>> = {
+/** Irregular forms a suffix stemmer cannot reach: plurals of nouns… */
+const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
   people: 'person',
   persons: 'person',
   children: 'child',
@@ -136,6 +136,10 @@ const IRREGULAR_TABLE: Readonly<Record<string, string>> = {
   media: 'media',
   criteria: 'criterion',
   phenomena: 'phenomenon',
+};
+
+/** …and past forms and participles of verbs (`born` is read as a birth). */
+const IRREGULAR_VERBS: Readonly<Record<string, string>> = {
   bought: 'buy',
   sold: 'sell',
   paid: 'pay',
@@ -342,9 +346,14 @@ const IRREGULAR_TABLE: Readonly<Record<string, string>> = {
   begot: 'beget',
 };
 
-const IRREGULAR: ReadonlyMap<string, string> = new Map(Object.entries(IRREGULAR_TABLE));
+const IRREGULAR: ReadonlyMap<string, string> = new Map([...Object.entries(IRREGULAR_PLURALS), ...Object.entries(IRREGULAR_VERBS)]);
 
 const VOWEL = /[aeiouy]/;
+
+/** Whether a word is an irregular past form or participle of a verb (`bought`, `sold`, `written`). */
+export function isIrregularVerbForm(word: string): boolean {
+  return Object.hasOwn(IRREGULAR_VERBS, word.toLowerCase());
+}
 
 /** The base form of an irregular word (`paid` → `pay`), or null. */
 export function irregularBase(word: string): string | null {
