@@ -126,7 +126,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const words = trimmed.split(/[^\p{L}\p{N}_]+/u).filter((w) => w.length > 0);
   const positions = phrasePositions(trimmed);
   // "How has the average length changed?": the verb of a trend asks for a measure over time, not for the catalog's
-  // records of changes (\`edit_note_change\`).
+  // records of changes (`edit_note_change`).
   const trend = TREND_QUESTION.test(trimmed);
   words.forEach((word, index) => {
     const position = positions[index] ?? index;

@@ -303,8 +303,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       // A related word that is itself common adds a near-constant trickle to most tables: skip it on large catalogs.
       if (rDf > commonDf) continue;
       const f = qt.weight * factor * Math.min(idfOf(n, rDf), idf + 1);
-      // A table whose whole name is a thesaurus synonym of the word ("albums" → \`release\`) is what the word means: it
-      // counts with the word's own rarity, not with that of a name many tables share (\`release_label\`, \`l_artist_release\`).
+      // A table whose whole name is a thesaurus synonym of the word ("albums" → `release`) is what the word means: it
+      // counts with the word's own rarity, not with that of a name many tables share (`release_label`, `l_artist_release`).
       const fNamed = factor === RANKING.thesaurus ? qt.weight * factor * Math.min(Math.max(idfOf(n, rDf), idf), idf + 1) : f;
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
@@ -1556,8 +1556,8 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
   const isPeople = (d: number): boolean => data.personTable[d]! > 0 && data.docs[d]!.role === 'entity';
   const first = ranked.slice(0, limit).find(isPeople);
   if (first === undefined) return ranked;
-  // The people a role is of are an end of the relationships (\`artist\` of \`l_artist_artist\`): a table of people that no
-  // junction of the hub reaches (\`editor\`, whose \`member_since\` a word grazed) has no roles. Then the table of people
+  // The people a role is of are an end of the relationships (`artist` of `l_artist_artist`): a table of people that no
+  // junction of the hub reaches (`editor`, whose `member_since` a word grazed) has no roles. Then the table of people
   // most junctions of the hub reach stands in for it.
   const junctionsOf = new Map<number, number>();
   for (const e of data.edges[rel.hub]!) {
@@ -1568,7 +1568,7 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
   const boosts: Array<[number, number, string]> = [];
   const value = RANKING.kindLookup * st.score[first]!;
   // Belonging ("members", "lineup") is always to a group of people in a relationship; another role word may name
-  // people of the catalog that hold no roles ("user ratings": \`editor\`), which stay the people it is about.
+  // people of the catalog that hold no roles ("user ratings": `editor`), which stay the people it is about.
   if (people === undefined && !MEMBERSHIP_WORDS.has(word)) people = first;
   if (people === undefined) {
     for (const [d, n] of junctionsOf) if (allowed(d) && (people === undefined || n > junctionsOf.get(people)! || (n === junctionsOf.get(people)! && data.order[d]! < data.order[people]!))) people = d;
@@ -1644,7 +1644,7 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
     const id = termIds.get(t);
     if (id !== undefined) {
       // An entity or a code list ("Rank genres by …": the rows are the list's) whose whole name is the noun, or a table
-      // of keys named so (AdventureWorks \`customer\`: a person or a store in a territory).
+      // of keys named so (AdventureWorks `customer`: a person or a store in a territory).
       for (let i = start[id]!; i < start[id + 1]!; i++) {
         const d = doc[i]!;
         const dd = data.docs[d]!;
