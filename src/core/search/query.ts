@@ -89,7 +89,7 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:year|decade)|year\s+(?:over|by|to)\s+year)\b/i;
 /** A question about a trend: "How has …", "How have …", "How did … change". */
 const TREND_QUESTION = /^\s*how\s+(?:has|have|had|did|does|do)\b/i;
-/** Past forms of the verbs of a trend, which such a question ends with ("… changed over the years?"). */
+/** The verbs of a trend, plain and past ("… changed over the years?", "how did sales grow"). */
 const TREND_VERBS: ReadonlySet<string> = new Set('changed shifted evolved grown trended varied developed moved risen fallen declined increased decreased change shift evolve grow trend vary develop rise fall decline increase decrease'.split(' '));
 
 /**

@@ -828,12 +828,9 @@ function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: R
  * with their entity, together with the junction.
  */
 function addValueLookups(data: IndexData, ranked: readonly number[], words: readonly string[], st: QueryState, allowed: (d: number) => boolean): void {
-  const boosts = new Map<number, { value: number; text: string; far: boolean }>();
+  const boosts = new Map<number, Offer>();
   const offer = (d: number, value: number, text: string, far = false): void => {
-    if (!allowed(d) || st.score[d]! >= value) return;
-    const prev = boosts.get(d);
-    if (prev === undefined || prev.value < value) boosts.set(d, { value, text, far: far && (prev?.far ?? true) });
-    else if (!far) prev.far = false;
+    if (allowed(d) && st.score[d]! < value) keepOffer(boosts, d, value, text, far);
   };
   const label = words.slice(0, 2).map((w) => `'${w}'`).join(', ');
   for (const h of ranked.slice(0, RANKING.valueLookupTop)) {
@@ -852,12 +849,31 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
       }
     }
   }
-  for (const [d, b] of boosts) {
+  raiseOffers(data, st, boosts, 1.1);
+}
+
+/** A raise a code list (or its junction) is offered: the best value, its reason, and whether it came only through another table. */
+interface Offer {
+  value: number;
+  text: string;
+  far: boolean;
+}
+
+/** Keeps the better of two offers to one table; it came through another table only if every offer did. */
+function keepOffer(boosts: Map<number, Offer>, d: number, value: number, text: string, far: boolean): void {
+  const prev = boosts.get(d);
+  if (prev === undefined || prev.value < value) boosts.set(d, { value, text, far: far && (prev?.far ?? true) });
+  else if (!far) prev.far = false;
+}
+
+/** Raises each table to its offer, and notes a code list's raise as a guess of what it holds (spreadGuesses). */
+function raiseOffers(data: IndexData, st: QueryState, offers: Iterable<[number, Offer]>, show: number): void {
+  for (const [d, b] of offers) {
     st.touch(d);
     const add = b.value - st.score[d]!;
     st.score[d] = b.value;
     if (data.docs[d]!.role === 'lookup') noteGuess(st, d, add / b.value, b.far);
-    pushExtra(st, d, { weight: add, text: b.text, show: 1.1 });
+    pushExtra(st, d, { weight: add, text: b.text, show });
   }
 }
 
@@ -953,16 +969,13 @@ function isMeasureWord(data: IndexData, word: string): boolean {
  * just below it. Returns each offer as a share of the table that made it, for keepShares after the graph steps.
  */
 function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: ParsedQuery, values: ReadonlySet<string>, unknown: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): ShareLink[] {
-  const boosts = new Map<number, { value: number; text: string; far: boolean }>();
+  const boosts = new Map<number, Offer>();
   const links: ShareLink[] = [];
   let from = -1;
   const offer = (d: number, value: number, text: string, far = false): void => {
     if (!allowed(d)) return;
     links.push({ d, of: from, share: value / st.score[from]! });
-    if (st.score[d]! >= value) return;
-    const prev = boosts.get(d);
-    if (prev === undefined || prev.value < value) boosts.set(d, { value, text, far: far && (prev?.far ?? true) });
-    else if (!far) prev.far = false;
+    if (st.score[d]! < value) keepOffer(boosts, d, value, text, far);
   };
   const terms = parsed.terms;
   // Only words the question writes name a code list ("by race"); an implied `language` or `year` does not.
@@ -1038,13 +1051,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
       }
     }
   }
-  for (const [d, b] of [...boosts].sort((x, y) => x[0] - y[0])) {
-    st.touch(d);
-    const add = b.value - st.score[d]!;
-    st.score[d] = b.value;
-    if (data.docs[d]!.role === 'lookup') noteGuess(st, d, add / b.value, b.far);
-    pushExtra(st, d, { weight: add, text: b.text, show: 1.15 });
-  }
+  raiseOffers(data, st, [...boosts].sort((x, y) => x[0] - y[0]), 1.15);
   return links;
 }
 
@@ -1544,6 +1551,33 @@ function sideJunctions(data: IndexData): Uint8Array {
   return side;
 }
 
+function isPeopleEntity(data: IndexData, d: number): boolean {
+  return data.personTable[d]! > 0 && data.docs[d]!.role === 'entity';
+}
+
+const relationPeopleMemo = new WeakMap<IndexData, ReadonlyMap<number, number>>();
+
+/** The tables of people that junctions of the relationship hub point at, with how many junctions do (a catalog constant). */
+function relationPeople(data: IndexData, hub: number): ReadonlyMap<number, number> {
+  let ends = relationPeopleMemo.get(data);
+  if (ends !== undefined) return ends;
+  const count = new Map<number, number>();
+  for (const e of data.edges[hub]!) {
+    if (e.outgoing || e.to === hub || data.docs[e.to]!.role !== 'bridge') continue;
+    for (const x of data.edges[e.to]!) if (x.outgoing && x.to !== hub && isPeopleEntity(data, x.to)) count.set(x.to, (count.get(x.to) ?? 0) + 1);
+  }
+  ends = count;
+  relationPeopleMemo.set(data, ends);
+  return ends;
+}
+
+/** Of the tables counted, the one with the highest count in scope (the first in catalog order on a tie), or -1. */
+function mostJoined(data: IndexData, counts: ReadonlyMap<number, number>, allowed: (d: number) => boolean): number {
+  let best = -1;
+  for (const [d, n] of counts) if (allowed(d) && (best < 0 || n > counts.get(best)! || (n === counts.get(best)! && data.order[d]! < data.order[best]!))) best = d;
+  return best;
+}
+
 /**
  * A person named by a role ("producers", "the lyricist of") in a catalog with a hub of typed relationships: the hub and
  * its type list rise just below the best table of people in the answer, and so does the junction of the hub that joins
@@ -1553,27 +1587,21 @@ function sideJunctions(data: IndexData): Uint8Array {
 function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, named: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
   const rel = relationHub(data);
   if (rel === null || !allowed(rel.hub) || !allowed(rel.list)) return ranked;
-  const isPeople = (d: number): boolean => data.personTable[d]! > 0 && data.docs[d]!.role === 'entity';
-  const first = ranked.slice(0, limit).find(isPeople);
+  const first = ranked.slice(0, limit).find((d) => isPeopleEntity(data, d));
   if (first === undefined) return ranked;
   // The people a role is of are an end of the relationships (`artist` of `l_artist_artist`): a table of people that no
-  // junction of the hub reaches (`editor`, whose `member_since` a word grazed) has no roles. Then the table of people
-  // most junctions of the hub reach stands in for it.
-  const junctionsOf = new Map<number, number>();
-  for (const e of data.edges[rel.hub]!) {
-    if (e.outgoing || e.to === rel.hub || data.docs[e.to]!.role !== 'bridge') continue;
-    for (const x of data.edges[e.to]!) if (x.outgoing && x.to !== rel.hub && isPeople(x.to)) junctionsOf.set(x.to, (junctionsOf.get(x.to) ?? 0) + 1);
-  }
-  let people = RANKING.roleEnds > 0 ? ranked.slice(0, limit).find((d) => isPeople(d) && junctionsOf.has(d)) : first;
+  // junction of the hub reaches (`editor`, whose `member_since` a word grazed) has no roles.
+  const ends = relationPeople(data, rel.hub);
+  let people = RANKING.roleEnds > 0 ? ranked.slice(0, limit).find((d) => isPeopleEntity(data, d) && ends.has(d)) : first;
   const boosts: Array<[number, number, string]> = [];
   const value = RANKING.kindLookup * st.score[first]!;
-  // Belonging ("members", "lineup") is always to a group of people in a relationship; another role word may name
-  // people of the catalog that hold no roles ("user ratings": `editor`), which stay the people it is about.
-  if (people === undefined && !MEMBERSHIP_WORDS.has(word)) people = first;
   if (people === undefined) {
-    for (const [d, n] of junctionsOf) if (allowed(d) && (people === undefined || n > junctionsOf.get(people)! || (n === junctionsOf.get(people)! && data.order[d]! < data.order[people]!))) people = d;
-    if (people === undefined) people = first;
-    else boosts.push([people, value, `holds the people of relationships, for '${word}'`]);
+    // Belonging ("members", "lineup") is always to a group of people in a relationship: the table of people most
+    // junctions reach stands in. Another role word may name people of the catalog that hold no roles ("user ratings":
+    // `editor`), which stay the people it is about.
+    const stand = MEMBERSHIP_WORDS.has(word) ? mostJoined(data, ends, allowed) : -1;
+    people = stand < 0 ? first : stand;
+    if (stand >= 0) boosts.push([stand, value, `holds the people of relationships, for '${word}'`]);
   }
   boosts.push([rel.list, value * 0.95, `type of ${data.docs[rel.hub]!.name}, may hold '${word}'`], [rel.hub, value * 0.95, `relationship of ${data.docs[people]!.name}, for '${word}'`]);
   const top = new Set(ranked.slice(0, limit));

@@ -415,7 +415,7 @@ export function splitIdentifierRaw(name: string): string[] {
 /** Vocabulary used to split run-together identifiers; `has` sees through plurals. */
 export interface Vocabulary {
   has(word: string): boolean;
-  /** Optional: the dictionary's concept ids of a word (the lexicon provides them); a word that has some is one word. */
+  /** Optional: the dictionary's concept ids of a word (the lexicon provides them): a known word is not split at a function word. */
   concepts?(word: string): readonly string[];
   /** Optional: true for nouns naming a kind of place (the lexicon provides it). */
   isPlace?(word: string): boolean;
