@@ -94,6 +94,10 @@ export const RANKING = {
   focusRank: 3,
   /** Whether a junction whose whole name is the noun asked for counts as the rows asked for (1) or not (0). */
   focusBridges: 1,
+  /** An attribute the leading entity lacks, held by a table of its own (`release_country.date_year`): rises to this share of the entity. */
+  attributeHome: 0.9,
+  /** How many leading tables look for the homes of their attributes. */
+  attributeTop: 3,
   /** Junction tables whose FK targets both match. */
   bridge: 0.5,
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
@@ -426,6 +430,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   }
   // The rows asked for first: a kind of them ("which choirs") is a label of their kind list, below.
   ranked = addFocusTables(data, ranked, parsed, st, allowed);
+  if (RANKING.attributeHome > 0) ranked = addAttributeHomes(data, ranked, parsed, mentionWords, st, allowed);
   if (kindSynonym !== null) {
     const { word, terms } = kindSynonym;
     ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d) && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed, focusScore(ranked, parsed, word, st));
@@ -1703,6 +1708,47 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
       if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameWords.length !== 1 || st.score[d]! >= value) continue;
       if (namedByNoun(data, dd, t, synonyms)) boosts.push([d, value, `the rows asked for ('${word}', as ${dd.name})`]);
     }
+  }
+  return applyRaises(data, ranked, boosts, st);
+}
+
+/** Stemmed words of a table's column names. */
+function columnWords(data: IndexData, d: number): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const c of data.docs[d]!.table.columns) for (const t of cachedTerms(data.termCache, data.vocab, c.name)) out.add(t.term);
+  return out;
+}
+
+/**
+ * An attribute asked of the leading rows that their table does not hold ("albums from the 70s": MusicBrainz `release`
+ * has no date) lives in a table of their own: one that points at them and whose name starts with theirs
+ * (`release_country.date_year`, `recording_first_release_date.year`). The best such table for each word rises to
+ * `attributeHome` of the entity's score.
+ */
+function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuery, mentionWords: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const words = parsed.terms.filter((t) => !t.part && !mentionWords.has(t.surface) && !parsed.properWords.has(t.surface));
+  if (words.length === 0) return ranked;
+  const boosts: Array<[number, number, string]> = [];
+  const leaders = ranked.slice(0, RANKING.attributeTop).filter((f) => data.docs[f]!.role === 'entity' || data.docs[f]!.role === 'bridge');
+  for (const f of leaders) {
+    const fd = data.docs[f]!;
+    const own = columnWords(data, f);
+    const asked = words.filter((t) => !own.has(t.term) && !fd.nameStems.includes(t.term));
+    if (asked.length === 0) continue;
+    const best = new Map<string, number>();
+    for (const e of data.edges[f]!) {
+      const c = e.to;
+      if (e.outgoing || c === f || !allowed(c)) continue;
+      const cd = data.docs[c]!;
+      if (cd.role === 'auxiliary' || cd.nameParts.length <= fd.nameParts.length || !fd.nameParts.every((w, i) => cd.nameParts[i] === w)) continue;
+      const cols = columnWords(data, c);
+      for (const t of asked) {
+        if (!cols.has(t.term)) continue;
+        const prev = best.get(t.surface);
+        if (prev === undefined || st.score[c]! > st.score[prev]!) best.set(t.surface, c);
+      }
+    }
+    for (const [w, c] of best) boosts.push([c, st.score[f]! * RANKING.attributeHome, `holds the '${w}' of ${fd.name}`]);
   }
   return applyRaises(data, ranked, boosts, st);
 }

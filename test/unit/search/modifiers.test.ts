@@ -3,7 +3,7 @@ import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { RANKING } from '../../../src/core/search/rank';
 import { properWords } from '../../../src/core/search/query';
-import { catalogBuilders, fk, names, reasons, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src, whyOf } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|year/.test(name) ? 'integer' : 'text'));
 
@@ -296,5 +296,36 @@ describe('search: verb forms and the rows asked for', () => {
     const before = rank(0);
     const after = rank(1);
     assert.ok(after >= 0 && after <= 2 && (before < 0 || before > after), `${before} → ${after}: ${reasons(index.search(q, { limit: 10 }).hits)}`);
+  });
+});
+
+describe('search: an attribute of the rows kept in a table of their own', () => {
+  const recordings = (): TableInfo[] => [
+    ...music(),
+    table('recording', ['id', 'name', 'artist_credit', 'length', 'comment'], [fk(['artist_credit'], 'artist_credit')]),
+    table('recording_first_release_date', ['recording', 'year', 'month', 'day'], [fk(['recording'], 'recording')]),
+    table('recording_tag', ['recording', 'tag', 'count'], [fk(['recording'], 'recording'), fk(['tag'], 'tag')]),
+    table('event', ['id', 'name', 'begin_date_year', 'end_date_year', 'time']),
+    table('series', ['id', 'name', 'type', 'comment']),
+  ];
+
+  it("raises the table that holds a word the leading table lacks, when it points at it and its name starts with the leader's", () => {
+    const index = buildSearchIndex({ tables: src(recordings()) });
+    const q = 'average length of songs per year';
+    const constants = RANKING as unknown as Record<string, number>;
+    const rank = (home: number): number => {
+      constants.attributeHome = home;
+      try {
+        return names(index.search(q, { limit: 10 }).hits).indexOf('recording_first_release_date');
+      } finally {
+        constants.attributeHome = 0.9;
+      }
+    };
+    const before = rank(0);
+    const after = rank(0.9);
+    assert.ok(after >= 0 && after <= 1 && (before < 0 || before > after), `${before} → ${after}: ${reasons(index.search(q, { limit: 10 }).hits)}`);
+    assert.ok(whyOf(index.search(q, { limit: 10 }).hits, 'recording_first_release_date').some((w) => w === "holds the 'year' of recording"), reasons(index.search(q, { limit: 10 }).hits));
+    // A word the leading table holds itself ("length") raises no table of its own.
+    assert.ok(!index.search(q, { limit: 10 }).hits.some((h) => h.why.some((w) => w.startsWith("holds the 'length'"))));
   });
 });
