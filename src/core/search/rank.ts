@@ -140,6 +140,8 @@ export const RANKING = {
   /** A named person or place: the FK path from each of the `mentionTop` best tables to a table of that kind rises to this share of it. */
   mentionPath: 0.85,
   mentionTop: 3,
+  /** 1: a path that starts with a row's own FKs may also start into a table of its own (isOwnTable). */
+  ownTables: 1,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -1355,7 +1357,8 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
  * Shortest FK path from `from` to the nearest of `targets` (up to `pathMaxHops` edges). Breadth-first by layers,
  * keeping every parent so that ties between equally short paths can be broken: the best-scored target, then the path
  * whose intermediates hold most of what `prefer` measures, then the one whose intermediates score best. With
- * `ownFirst`, the path leaves `from` through one of its own FKs.
+ * `ownFirst`, the path leaves `from` through one of its own FKs or into a table of its own (isOwnTable: `release` →
+ * `release_country` → `country_area` → `area`, not `release` → `release_group` → `l_area_release_group` → `area`).
  */
 function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, allowed: (d: number) => boolean, st: QueryState, ownFirst = false, prefer?: Float32Array): number[] | null {
   // Every table reached keeps all its parents in the layer before it (bestPath chooses among them); what a walk has
@@ -1379,7 +1382,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
           }
           continue;
         }
-        if (!allowed(v) || (ownFirst && depth === 0 && !e.outgoing)) continue;
+        if (!allowed(v) || (ownFirst && depth === 0 && !e.outgoing && !(RANKING.ownTables > 0 && isOwnTable(data.docs[from]!, data.docs[v]!)))) continue;
         walkOf[v] = walk;
         walkDepth[v] = layer;
         parents.set(v, [u]);
@@ -1712,6 +1715,14 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
   return applyRaises(data, ranked, boosts, st);
 }
 
+/**
+ * A table of `owner`'s own, given that it points at `owner`: its name is the owner's and more (`release_country`,
+ * `recording_first_release_date`), and it is no alias, redirect or history of it.
+ */
+function isOwnTable(owner: DocData, d: DocData): boolean {
+  return d.role !== 'auxiliary' && d.nameParts.length > owner.nameParts.length && owner.nameParts.every((w, i) => d.nameParts[i] === w);
+}
+
 /** Stemmed words of a table's column names. */
 function columnWords(data: IndexData, d: number): ReadonlySet<string> {
   const out = new Set<string>();
@@ -1740,7 +1751,7 @@ function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuer
       const c = e.to;
       if (e.outgoing || c === f || !allowed(c)) continue;
       const cd = data.docs[c]!;
-      if (cd.role === 'auxiliary' || cd.nameParts.length <= fd.nameParts.length || !fd.nameParts.every((w, i) => cd.nameParts[i] === w)) continue;
+      if (!isOwnTable(fd, cd)) continue;
       const cols = columnWords(data, c);
       for (const t of asked) {
         if (!cols.has(t.term)) continue;

@@ -329,3 +329,47 @@ describe('search: an attribute of the rows kept in a table of their own', () => 
     assert.ok(!index.search(q, { limit: 10 }).hits.some((h) => h.why.some((w) => w.startsWith("holds the 'length'"))));
   });
 });
+
+describe('search: the way from a row to a named place', () => {
+  /** Releases whose countries sit in a table of their own, and typed relationships of areas to releases and their groups. */
+  const catalog = (): TableInfo[] => [
+    table('area_type', ['id', 'name']),
+    table('area', ['id', 'name', 'type', 'begin_date_year'], [fk(['type'], 'area_type')]),
+    table('release_group', ['id', 'name', 'type', 'comment']),
+    table('script', ['id', 'name', 'iso_code']),
+    table('release', ['id', 'name', 'release_group', 'script', 'barcode'], [fk(['release_group'], 'release_group'), fk(['script'], 'script')]),
+    table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release'), fk(['country'], 'area')]),
+    table('link_type', ['id', 'name', 'entity_type0', 'entity_type1']),
+    table('link', ['id', 'link_type', 'attribute_count'], [fk(['link_type'], 'link_type')]),
+    ...['artist', 'label', 'recording', 'work', 'place'].map((e) => table(e, ['id', 'name', 'comment'])),
+    ...[
+      ['area', 'release_group'],
+      ['area', 'release'],
+      ['artist', 'release'],
+      ['label', 'release'],
+      ['recording', 'work'],
+      ['artist', 'work'],
+      ['place', 'recording'],
+    ].map(([a, b]) => table(`l_${a}_${b}`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], a!), fk(['entity1'], b!)])),
+  ];
+
+  it("leaves a row through a table of its own as readily as through its own keys ('albums issued in Japan': release_country)", () => {
+    const index = buildSearchIndex({ tables: src(catalog()) });
+    const q = 'What share of albums issued in Japan use Latin script?';
+    const constants = RANKING as unknown as Record<string, number>;
+    const rank = (own: number): string[] => {
+      constants.ownTables = own;
+      try {
+        return names(index.search(q, { limit: 10 }).hits);
+      } finally {
+        constants.ownTables = 1;
+      }
+    };
+    const before = rank(0);
+    const after = rank(1);
+    // Without: the first step must be one of the release's own keys, so the way runs through its group's typed relationship.
+    assert.ok(before.indexOf('l_area_release_group') < before.indexOf('release_country'), before.join(', '));
+    assert.ok(after.indexOf('release_country') >= 0 && after.indexOf('release_country') < after.indexOf('l_area_release_group'), after.join(', '));
+    assert.ok(whyOf(index.search(q, { limit: 10 }).hits, 'release_country').includes("leads from release to area, which holds places, for 'Japan'"), reasons(index.search(q, { limit: 10 }).hits));
+  });
+});
