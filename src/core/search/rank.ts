@@ -69,6 +69,8 @@ export const RANKING = {
   /** The tables that reference a code list whose label the question names gain this share of its boost. */
   codeValueReferrer: 0.5,
   valueLookupTop: 3,
+  /** A kind list of those tables, when an unmatched word is a plural noun: this share of the table's score. */
+  valueKind: 0.7,
   /**
    * A word the catalog does not contain, written just before a noun that names a table ("bootleg albums",
    * "vinyl LPs", "night shift"), is a value of one of that table's code lists: its lookups rise to this share of it.
@@ -840,13 +842,15 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
     if (allowed(d) && st.score[d]! < value) keepOffer(boosts, d, value, text, far);
   };
   const label = words.slice(0, 2).map((w) => `'${w}'`).join(', ');
+  // A plural noun that names no person, place or role ("large jerseys", "tires and tubes") names a kind of the rows.
+  const kinds = RANKING.valueKind > 0 && words.some((w) => /[^s]s$/.test(w) && data.lexicon.concepts(w).length > 0 && !data.lexicon.isNotNominal(w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w));
   for (const h of ranked.slice(0, RANKING.valueLookupTop)) {
     const target = RANKING.valueLookup * st.score[h]!;
     for (const e of data.edges[h]!) {
       const p = e.to;
       if (p === h) continue;
       const pd = data.docs[p]!;
-      if (e.outgoing && pd.role === 'lookup') offer(p, target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
+      if (e.outgoing && pd.role === 'lookup') offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
       else if (!e.outgoing && pd.role === 'bridge') {
         for (const e2 of data.edges[p]!) {
           if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup') continue;
