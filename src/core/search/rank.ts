@@ -137,6 +137,8 @@ export const RANKING = {
    */
   kindLookup: 0.9,
   kindTop: 2,
+  /** 1: behind a junction, a kind list of the rows' part in a relationship comes before one of what the junction holds. */
+  kindRoles: 1,
   /** Whether a role's people must be an end of the relationships (1) or may be any table of people (0). */
   roleEnds: 1,
   /** A named person or place: the FK path from each of the `mentionTop` best tables to a table of that kind rises to this share of it. */
@@ -1462,17 +1464,22 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
     if (kinds > 0) seen++;
   }
   // No table of the class has a kind list of its own: the first one that has one behind a junction the question
-  // already reaches (its words name the junction or the list: "listed as contacts"), the strongest such junction, the
-  // first in table order on a tie.
+  // already reaches (its words name the junction or the list: "listed as contacts"), a junction of a relationship
+  // before any other, then the strongest such junction, the first in table order on a tie.
   for (const c of seen > 0 ? [] : candidates) {
-    let best: { via: number; list: number; score: number } | null = null;
+    let best: { via: number; list: number; score: number; role: boolean } | null = null;
     for (const e of data.edges[c]!) {
       if (e.outgoing || e.to === c || !allowed(e.to) || data.docs[e.to]!.role !== 'bridge') continue;
       for (const e2 of data.edges[e.to]!) {
         if (!e2.outgoing || e2.to === c || !allowed(e2.to) || !isKindList(data, e2.to)) continue;
         if (!lexical.has(e.to) && !lexical.has(e2.to)) continue;
+        // A role of the rows is their part in a relationship with something else (`businessentitycontact`: a person
+        // at a business, of a contact type); a junction of theirs with no other end (`personphone`: a person's
+        // numbers, of a phone number type) sorts what it holds, not them.
+        const role = RANKING.kindRoles > 0 && data.edges[e.to]!.some((x) => x.outgoing && x.to !== c && x.to !== e2.to && x.to !== e.to);
         const score = st.score[e.to]! + st.score[e2.to]!;
-        if (best === null || score > best.score || (score === best.score && data.order[e.to]! < data.order[best.via]!)) best = { via: e.to, list: e2.to, score };
+        const better = best === null || (role !== best.role ? role : score > best.score || (score === best.score && data.order[e.to]! < data.order[best.via]!));
+        if (better) best = { via: e.to, list: e2.to, score, role };
       }
     }
     if (best === null) continue;

@@ -450,6 +450,34 @@ describe('search: proper names in questions', () => {
     assert.ok(!why.some((w) => w.startsWith('kind of person via')), why.join('; '));
   });
 
+  it("prefers the role list of a relationship to the kind list of a person's own numbers", () => {
+    const tables = src([
+      table('person', ['businessentityid', 'firstname', 'lastname', 'persontype', 'emailpromotion']),
+      table('businessentity', ['businessentityid', 'rowguid']),
+      table('contacttype', ['contacttypeid', 'name']),
+      table('businessentitycontact', ['businessentityid', 'personid', 'contacttypeid'], [fk(['businessentityid'], 'businessentity'), fk(['personid'], 'person'), fk(['contacttypeid'], 'contacttype')]),
+      table('phonenumbertype', ['phonenumbertypeid', 'name']),
+      table('personphone', ['businessentityid', 'phonenumber', 'phonenumbertypeid'], [fk(['businessentityid'], 'person'), fk(['phonenumbertypeid'], 'phonenumbertype')]),
+      table('emailaddress', ['businessentityid', 'emailaddressid', 'emailaddress'], [fk(['businessentityid'], 'person')]),
+      table('store', ['businessentityid', 'name', 'salespersonid'], [fk(['businessentityid'], 'businessentity')]),
+      table('vendor', ['businessentityid', 'name', 'creditrating'], [fk(['businessentityid'], 'businessentity')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const q = 'Which people are purchasing managers at our stores, with their phone numbers and email addresses?';
+    const constants = RANKING as unknown as Record<string, number>;
+    const kinds = (roles: number): string[] => {
+      constants.kindRoles = roles;
+      try {
+        return index.search(q, { limit: 10 }).hits.flatMap((h) => h.why).filter((w) => w.startsWith('kind of person via'));
+      } finally {
+        constants.kindRoles = 1;
+      }
+    };
+    // The phone numbers are asked for by name, so their junction outscores the contacts'; it holds numbers, not roles.
+    assert.deepEqual(kinds(0), ["kind of person via personphone, may hold 'managers'"]);
+    assert.deepEqual(kinds(1), ["kind of person via businessentitycontact, may hold 'managers'"]);
+  });
+
   it('reads a person named by a role as a type of relationship where the catalog keeps roles in one', () => {
     const index = buildSearchIndex({ tables: relationshipCatalog() });
     const hits = index.search('Who were the drummers in The Who over the years?', { limit: 6 }).hits;
