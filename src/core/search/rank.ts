@@ -83,6 +83,8 @@ export const RANKING = {
   modifierOther: 0.97,
   /** Whether a question word the catalog does not write reads its rarer senses too (1) or not (0). */
   laterSenses: 1,
+  /** The weight of a catalog word that an otherwise unknown question word starts with (catalogPrefix); 0 turns it off. */
+  prefixWord: 0.4,
   /** Code lists that only a guessed label raised ("may hold 'live'") keep at most this many places in the answer… */
   guessKeep: 3,
   /** …counting those for which the guess gave at least this share of the score; the others keep this share of theirs. */
@@ -294,6 +296,12 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       if (words === undefined) continue;
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
       for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
+    }
+    // A word the catalog does not write and the dictionary does not relate to it may be a longer word made on a
+    // catalog word ("filmography" on `film`): that word counts at the weight of a related one.
+    if (from === to && related.size === 0 && !mentionWords.has(qt.surface)) {
+      const base = prefixBase(data, parsed, qt);
+      if (base !== null) related.set(base, RANKING.prefixWord);
     }
     if (from === to && !qt.phrasal && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface) && isLabelWord(data, qt.surface)) literalless.add(qt.surface);
     // "choirs", "orchestras": a plural the catalog does not write, a thesaurus synonym of a table's name, names a kind
@@ -888,6 +896,28 @@ function raiseOffers(data: IndexData, st: QueryState, offers: Iterable<[number, 
     if (data.docs[d]!.role === 'lookup') noteGuess(st, d, add / b.value, b.far);
     pushExtra(st, d, { weight: add, text: b.text, show });
   }
+}
+
+/**
+ * The catalog word a question word is made on (catalogPrefix), when it is read so: not a word of a name, a piece, a
+ * phrasal verb or a word read as run-together pieces ("salespeople"), which are read by those.
+ */
+function prefixBase(data: IndexData, parsed: ParsedQuery, qt: ParsedQuery['terms'][number]): string | null {
+  if (!(RANKING.prefixWord > 0) || qt.part === true || qt.phrasal || parsed.properWords.has(qt.surface)) return null;
+  if (parsed.terms.some((x) => x.part === true && x.position === qt.position)) return null;
+  return catalogPrefix(data, qt.surface);
+}
+
+/**
+ * The longest catalog word of at least four letters that `word` starts with, leaving at least three letters
+ * ("filmography" → `film`), or null.
+ */
+function catalogPrefix(data: IndexData, word: string): string | null {
+  for (let n = word.length - 3; n >= 4; n--) {
+    const t = stem(word.slice(0, n));
+    if (data.postings.termIds.has(t) && isNameTerm(data, t)) return t;
+  }
+  return null;
 }
 
 /** Words that frame a request or a conversation ("can you help", "I'm trying to figure out", "just curious"). */
@@ -2095,7 +2125,13 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
       const literal = id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;
       const qc = new Set([...conceptsOf(w), ...(literal ? [] : laterSenses(data, parsed, qt))]);
       const lemma = data.lexicon.lemma(w);
-      if (qc.size === 0) continue;
+      if (qc.size === 0) {
+        // A longer word made on a catalog word (catalogPrefix): "filmography" → `film`.
+        const base = literal ? null : prefixBase(data, parsed, qt);
+        const nameWord = base === null ? undefined : nameTerms.find((x) => x.term === base);
+        if (nameWord !== undefined) reasons.push({ weight: 2 * qt.weight, text: `word made on '${nameWord.surface}': ${w}` });
+        continue;
+      }
       const related = (word: string): boolean => conceptsOf(word).some((c) => qc.has(c));
       const viaThesaurus = (word: string): boolean => conceptsOf(word).some((c) => isThesaurusConcept(c) && qc.has(c));
       const kind = (word: string): string => (viaThesaurus(word) ? 'synonym' : 'related word');

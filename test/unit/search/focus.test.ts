@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { buildSearchIndex, loadLexicon } from '../../../src/core/search/index';
 import { parseQuery } from '../../../src/core/search/query';
-import { catalogBuilders, fk, names, reasons, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src, whyOf } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|year|count/.test(name) ? 'integer' : 'text'));
 
@@ -178,5 +178,33 @@ describe('search: a code list asked for by its name', () => {
     const hits = buildSearchIndex({ tables }).search('Rank genres by the number of distinct artists tagged with them.', { limit: 8 }).hits;
     const genre = hits.find((h) => h.qualifiedName === 'public.genre');
     assert.ok(genre?.why.includes("the rows asked for ('genres')"), reasons(hits));
+  });
+});
+
+describe('search: a word made on a catalog word', () => {
+  const rental = (): ReturnType<typeof src> =>
+    src([
+      table('actor', ['actor_id', 'first_name', 'last_name']),
+      table('film', ['film_id', 'title', 'release_year', 'language_id'], [fk(['language_id'], 'language', ['language_id'])]),
+      table('language', ['language_id', 'name']),
+      table('film_actor', ['actor_id', 'film_id'], [fk(['actor_id'], 'actor', ['actor_id']), fk(['film_id'], 'film', ['film_id'])]),
+      table('customer', ['customer_id', 'first_name', 'last_name', 'email']),
+      table('staff', ['staff_id', 'first_name', 'last_name', 'username']),
+      table('rental', ['rental_id', 'customer_id', 'staff_id'], [fk(['customer_id'], 'customer', ['customer_id']), fk(['staff_id'], 'staff', ['staff_id'])]),
+    ]);
+
+  it("reads a word the catalog and the dictionary do not know by the catalog word it starts with ('filmography' → film)", () => {
+    const index = buildSearchIndex({ tables: rental() });
+    const res = index.search('penelope guiness filmography', { limit: 5 });
+    assert.equal(res.fallback?.reason === 'no_match', false, reasons(res.hits));
+    assert.ok(whyOf(res.hits, 'film').includes("word made on 'film': filmography"), reasons(res.hits));
+    assert.ok(names(res.hits).slice(0, 2).includes('film'), reasons(res.hits));
+  });
+
+  it('leaves a word alone when what it starts with is shorter than four letters or leaves fewer than three', () => {
+    const index = buildSearchIndex({ tables: rental() });
+    // "filmxy" leaves two letters after `film`, "actxyz" starts with no word of four; "actorish" leaves three after `actor`.
+    for (const q of ['filmxy', 'actxyz']) assert.equal(index.search(q, { limit: 5 }).fallback?.reason, 'no_match', reasons(index.search(q, { limit: 5 }).hits));
+    assert.ok(whyOf(index.search('actorish', { limit: 5 }).hits, 'actor').includes("word made on 'actor': actorish"), reasons(index.search('actorish', { limit: 5 }).hits));
   });
 });
