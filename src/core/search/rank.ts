@@ -102,6 +102,8 @@ export const RANKING = {
   attributeHome: 0.9,
   /** How many leading tables look for the homes of their attributes. */
   attributeTop: 3,
+  /** 1: a column word that a thesaurus synonym of the question's word names counts (`rating` for "scores"). */
+  attributeSynonyms: 1,
   /** Junction tables whose FK targets both match. */
   bridge: 0.5,
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
@@ -1764,10 +1766,23 @@ function isOwnTable(owner: DocData, d: DocData): boolean {
   return d.role !== 'auxiliary' && d.nameParts.length > owner.nameParts.length && owner.nameParts.every((w, i) => d.nameParts[i] === w);
 }
 
-/** Stemmed words of a table's column names. */
+/**
+ * Stemmed words of a table's column names, and their thesaurus concepts (`rating`: the concept of "score"); not of its
+ * keys to other tables (`recording_attribute.recording` holds no recording of its own), nor the table's own name words.
+ */
 function columnWords(data: IndexData, d: number): ReadonlySet<string> {
   const out = new Set<string>();
-  for (const c of data.docs[d]!.table.columns) for (const t of cachedTerms(data.termCache, data.vocab, c.name)) out.add(t.term);
+  const doc = data.docs[d]!;
+  const keys = new Set(doc.table.foreignKeys.flatMap((k) => k.columns));
+  for (const c of doc.table.columns) {
+    if (keys.has(c.name)) continue;
+    for (const t of cachedTerms(data.termCache, data.vocab, c.name)) {
+      // The table's own name in a column's (`recording_attribute_text`) says whose it is, not what it holds.
+      if (doc.nameStems.includes(t.term)) continue;
+      out.add(t.term);
+      if (RANKING.attributeSynonyms > 0) for (const k of cachedConcepts(data.conceptCache, data.lexicon, t.surface)) if (isThesaurusConcept(k)) out.add(k);
+    }
+  }
   return out;
 }
 
@@ -1785,7 +1800,8 @@ function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuer
   for (const f of leaders) {
     const fd = data.docs[f]!;
     const own = columnWords(data, f);
-    const asked = words.filter((t) => !own.has(t.term) && !fd.nameStems.includes(t.term));
+    const keys = (t: ParsedQuery['terms'][number]): string[] => [t.term, ...(RANKING.attributeSynonyms > 0 ? wordConcepts(data, parsed, t).filter(isThesaurusConcept) : [])];
+    const asked = words.filter((t) => !keys(t).some((k) => own.has(k)) && !fd.nameStems.includes(t.term));
     if (asked.length === 0) continue;
     const best = new Map<string, number>();
     for (const e of data.edges[f]!) {
@@ -1795,7 +1811,7 @@ function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuer
       if (!isOwnTable(fd, cd)) continue;
       const cols = columnWords(data, c);
       for (const t of asked) {
-        if (!cols.has(t.term)) continue;
+        if (!keys(t).some((k) => cols.has(k))) continue;
         const prev = best.get(t.surface);
         if (prev === undefined || st.score[c]! > st.score[prev]!) best.set(t.surface, c);
       }

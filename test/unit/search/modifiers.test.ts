@@ -328,6 +328,30 @@ describe('search: an attribute of the rows kept in a table of their own', () => 
     // A word the leading table holds itself ("length") raises no table of its own.
     assert.ok(!index.search(q, { limit: 10 }).hits.some((h) => h.why.some((w) => w.startsWith("holds the 'length'"))));
   });
+
+  it('reads a column named by a thesaurus synonym of the word asked for, but not a key or the table repeating its own name', () => {
+    const tables = [
+      ...recordings(),
+      table('release_meta', ['id', 'rating', 'rating_count', 'cover_art_presence'], [fk(['id'], 'release')]),
+      table('recording_attribute_type', ['id', 'name', 'comment']),
+      table('recording_attribute', ['id', 'recording', 'recording_attribute_type', 'recording_attribute_text'], [fk(['recording'], 'recording'), fk(['recording_attribute_type'], 'recording_attribute_type')]),
+    ];
+    const index = buildSearchIndex({ tables: src(tables) });
+    const q = 'fan scores for albums';
+    const constants = RANKING as unknown as Record<string, number>;
+    const why = (synonyms: number, text: string): string[] => {
+      constants.attributeSynonyms = synonyms;
+      try {
+        return index.search(text, { limit: 10 }).hits.flatMap((h) => h.why).filter((w) => w.startsWith('holds the'));
+      } finally {
+        constants.attributeSynonyms = 1;
+      }
+    };
+    assert.deepEqual(why(0, q), []);
+    assert.deepEqual(why(1, q), ["holds the 'scores' of release"], reasons(index.search(q, { limit: 10 }).hits));
+    // `recording_attribute.recording` is a key and `recording_attribute_text` repeats the table's name: no song there.
+    assert.deepEqual(why(1, 'the longest songs'), []);
+  });
 });
 
 describe('search: the way from a row to a named place', () => {
