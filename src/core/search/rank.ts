@@ -148,6 +148,8 @@ export const RANKING = {
   /** A named person or place: the FK path from each of the `mentionTop` best tables to a table of that kind rises to this share of it. */
   mentionPath: 0.85,
   mentionTop: 3,
+  /** A table of places within places (addContainment), for a kind of place within a named one: this share of the table of places. */
+  containment: 0.9,
   /** 1: a path that starts with a row's own FKs may also start into a table of its own (isOwnTable). */
   ownTables: 1,
   /** Candidates that get the name-coverage and graph treatment. */
@@ -425,6 +427,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const m = namedMention(parsed, kind);
     if (m !== undefined) ranked = addMentionPaths(data, ranked, limit, m, unasked, st, allowed);
   }
+  if (RANKING.containment > 0 && parsed.kindNouns.place.length > 0) {
+    const m = namedMention(parsed, 'place') ?? parsed.mentions.find((x) => x.kind === 'place');
+    if (m !== undefined) ranked = addContainment(data, ranked, limit, m, parsed.kindNouns.place[0]!, st, allowed);
+  }
   // A role that no table or column names ("producers", "the lyricist"), or its verb in a question about someone ("songs
   // Quincy Jones produced", "who composed"), is a type of relationship, where the catalog keeps people's roles in one
   // (MusicBrainz `link_type`).
@@ -653,6 +659,8 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
 
 /** Words a table of places at the level of the named place is named with, or null when the level is unknown. */
 const LEVEL_WORDS: Readonly<Record<string, readonly string[]>> = { state: ['state', 'province'], country: ['country', 'nation'], city: ['city', 'town'] };
+/** Nouns of the levels places are divided into. */
+const PLACE_LEVEL_NOUNS: ReadonlySet<string> = new Set(['state', 'province', 'country', 'nation', 'city', 'town', 'village', 'county', 'region', 'continent', 'island', 'district', 'municipality', 'suburb', 'neighborhood', 'neighbourhood']);
 function levelWords(data: IndexData, name: string): ReadonlySet<string> | null {
   const levels = data.lexicon.placeLevels(name);
   return levels.length === 0 ? null : new Set(levels.flatMap((l) => LEVEL_WORDS[l] ?? [l]));
@@ -1387,6 +1395,35 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
       const value = unasked(mid) ? RANKING.auxiliary * target : target;
       if (st.score[mid]! < value) boosts.push([mid, value, `leads from ${cd.name} to ${end}, which holds ${mention.kind === 'person' ? 'people' : 'places'}, for '${mention.text}'`]);
     }
+  }
+  return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * Places of one kind within a named place of another ("German cities", "cities in Australia"): the table of places
+ * in the answer has its places within places in a junction of its own, both of whose keys point at it and nothing
+ * else (MusicBrainz `area_containment`, not the typed `l_area_area`); it rises to `containment` of the best such table.
+ */
+function addContainment(data: IndexData, ranked: number[], limit: number, mention: Mention, noun: string, st: QueryState, allowed: (d: number) => boolean): number[] {
+  // Only a noun of a level of places ("studios in Nashville" are premises); the same level both ways ("cities like
+  // Paris") asks for no containment.
+  const lemma = data.lexicon.lemma(noun);
+  if (!PLACE_LEVEL_NOUNS.has(lemma)) return ranked;
+  const levels = levelWords(data, mention.text);
+  if (levels !== null && levels.has(lemma)) return ranked;
+  const boosts: Array<[number, number, string]> = [];
+  for (const h of ranked.slice(0, limit)) {
+    if (data.placeTable[h]! <= 0 || data.docs[h]!.role !== 'entity') continue;
+    for (const e of data.edges[h]!) {
+      const j = e.to;
+      if (e.outgoing || j === h || !allowed(j)) continue;
+      const outs = data.edges[j]!.filter((x) => x.outgoing && x.to !== j);
+      if (outs.length < 2 || outs.some((x) => x.to !== h)) continue;
+      const value = RANKING.containment * st.score[h]!;
+      if (st.score[j]! < value) boosts.push([j, value, `places within places of ${data.docs[h]!.name}, for '${noun}' of '${mention.text}'`]);
+    }
+    // The best table of places that has such a junction.
+    if (boosts.length > 0) break;
   }
   return applyRaises(data, ranked, boosts, st);
 }

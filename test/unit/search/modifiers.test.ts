@@ -440,3 +440,36 @@ describe('search: a plural noun the catalog does not write', () => {
     assert.deepEqual(scores(one, 0.7), scores(one, 0));
   });
 });
+
+describe('search: places within a named place', () => {
+  const places = (): TableInfo[] => [
+    table('area_type', ['id', 'name']),
+    table('area', ['id', 'name', 'type', 'begin_date_year'], [fk(['type'], 'area_type')]),
+    table('area_containment', ['descendant', 'parent', 'depth'], [fk(['descendant'], 'area'), fk(['parent'], 'area')]),
+    table('link_type', ['id', 'name']),
+    table('link', ['id', 'link_type'], [fk(['link_type'], 'link_type')]),
+    table('l_area_area', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'area'), fk(['entity1'], 'area')]),
+    table('place_type', ['id', 'name']),
+    table('place', ['id', 'name', 'address', 'type', 'area'], [fk(['type'], 'place_type'), fk(['area'], 'area')]),
+    table('label', ['id', 'name', 'area'], [fk(['area'], 'area')]),
+  ];
+
+  it('raises the junction of places within places for a level of places within a named place, not a typed relationship', () => {
+    const index = buildSearchIndex({ tables: src(places()) });
+    const constants = RANKING as unknown as Record<string, number>;
+    const within = (q: string, share: number): string[] => {
+      constants.containment = share;
+      try {
+        return index.search(q, { limit: 10 }).hits.filter((h) => h.why.some((w) => w.startsWith('places within places'))).map((h) => h.qualifiedName.replace(/^public\./, ''));
+      } finally {
+        constants.containment = 0.9;
+      }
+    };
+    const q = 'Which German cities have the most venues listed?';
+    assert.deepEqual(within(q, 0), []);
+    assert.deepEqual(within(q, 0.9), ['area_containment'], reasons(index.search(q, { limit: 10 }).hits));
+    // Premises are no level of places, and cities near a city are not within it.
+    assert.deepEqual(within('which studios in Nashville have the most recordings', 0.9), []);
+    assert.deepEqual(within('venues in cities near Chicago', 0.9), []);
+  });
+});
