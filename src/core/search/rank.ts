@@ -145,6 +145,8 @@ export const RANKING = {
   kindRoles: 1,
   /** Whether a role's people must be an end of the relationships (1) or may be any table of people (0). */
   roleEnds: 1,
+  /** The hub's attribute junction and list (attributeList) rise with a role to this share of its people. */
+  roleAttributes: 0.85,
   /** A named person or place: the FK path from each of the `mentionTop` best tables to a table of that kind rises to this share of it. */
   mentionPath: 0.85,
   mentionTop: 3,
@@ -1707,7 +1709,43 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
     if (best === null || score > best.score || (score === best.score && data.order[b]! < data.order[best.via]!)) best = { via: b, score };
   }
   if (best !== null) boosts.push([best.via, value * 0.9, `joins ${data.docs[people]!.name} in a relationship, for '${word}'`]);
+  // A role is a type of relationship and the attributes it is qualified by (an instrument played, a guest part): the
+  // hub's junction to its most referenced list of attributes (`link_attribute` → `link_attribute_type`).
+  // A role the thesaurus places with what it makes ("lyricist": a work) needs none.
+  const attributes = RANKING.roleAttributes > 0 && thesaurusConcepts(data, word).size === 0 ? attributeList(data, rel.hub) : null;
+  if (attributes !== null && allowed(attributes.via) && allowed(attributes.list)) {
+    boosts.push([attributes.via, value * RANKING.roleAttributes, `attributes of ${data.docs[rel.hub]!.name}, for '${word}'`], [attributes.list, value * RANKING.roleAttributes * 0.95, `attribute types of ${data.docs[rel.hub]!.name}, for '${word}'`]);
+  }
   return applyRaises(data, ranked, boosts, st);
+}
+
+const attributeMemo = new WeakMap<IndexData, { via: number; list: number } | null>();
+
+/**
+ * The hub's junction to a list of attributes of its relationships: a junction with two keys, one to the hub and one to
+ * another table (not people, not a second end of a relationship), the most referenced such table (MusicBrainz `link_attribute` → `link_attribute_type`, which the credited and
+ * text attribute lists point at too), or null.
+ */
+function attributeList(data: IndexData, hub: number): { via: number; list: number } | null {
+  let found = attributeMemo.get(data);
+  if (found !== undefined) return found;
+  found = null;
+  let most = -1;
+  for (const e of data.edges[hub]!) {
+    const j = e.to;
+    if (e.outgoing || j === hub || data.docs[j]!.role !== 'bridge') continue;
+    const outs = data.edges[j]!.filter((x) => x.outgoing && x.to !== j);
+    const targets = outs.filter((x) => x.to !== hub).map((x) => x.to);
+    if (outs.length !== 2 || targets.length !== 1 || data.personTable[targets[0]!]! > 0) continue;
+    const t = targets[0]!;
+    const refs = data.edges[t]!.filter((x) => !x.outgoing && x.to !== t).length;
+    if (refs > most) {
+      most = refs;
+      found = { via: j, list: t };
+    }
+  }
+  attributeMemo.set(data, found);
+  return found;
 }
 
 /**

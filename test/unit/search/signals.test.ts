@@ -493,6 +493,35 @@ describe('search: proper names in questions', () => {
     assert.ok(plainHits.find((h) => h.qualifiedName === 'public.artist_type')?.why.includes("kind of artist, may hold 'drummers'"), reasons(plainHits));
   });
 
+  it('brings the attributes of the relationships with a role that the thesaurus does not place with what it makes', () => {
+    const tables = [
+      ...relationshipCatalog(),
+      ...src([
+        table('link_attribute_type', ['id', 'parent', 'root', 'name', 'description'], [fk(['parent'], 'link_attribute_type'), fk(['root'], 'link_attribute_type')]),
+        table('link_attribute', ['link', 'attribute_type', 'created'], [fk(['link'], 'link'), fk(['attribute_type'], 'link_attribute_type')]),
+        table('link_creditable_attribute_type', ['attribute_type'], [fk(['attribute_type'], 'link_attribute_type')]),
+        table('link_attribute_credit', ['link', 'attribute_type', 'credited_as'], [fk(['link'], 'link'), fk(['attribute_type'], 'link_creditable_attribute_type')]),
+        table('l_area_area', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'area'), fk(['entity1'], 'area')]),
+      ]),
+    ];
+    const index = buildSearchIndex({ tables });
+    const constants = RANKING as unknown as Record<string, number>;
+    const attributes = (q: string, share: number): string[] => {
+      constants.roleAttributes = share;
+      try {
+        return index.search(q, { limit: 10 }).hits.filter((h) => h.why.some((w) => w.startsWith('attribute'))).map((h) => h.qualifiedName.replace(/^public\./, ''));
+      } finally {
+        constants.roleAttributes = 0.85;
+      }
+    };
+    const q = 'Who were the drummers in The Who over the years?';
+    assert.deepEqual(attributes(q, 0), []);
+    // The junction of two keys to the most referenced list: not the credited list, not a relationship of areas.
+    assert.deepEqual(attributes(q, 0.85).sort(), ['link_attribute', 'link_attribute_type'], reasons(index.search(q, { limit: 10 }).hits));
+    // "lyricist" is a writer of works: its relationships need no attributes.
+    assert.deepEqual(attributes("Who is credited as the lyricist of the song 'Yesterday'?", 0.85), []);
+  });
+
   it("reads a role's verb in a question about someone as that role, towards what the question names", () => {
     // The verb of a role noun, from WordNet's derivations: `produce` of `producer`, `compose` of `composer`.
     assert.ok(lexicon.isRoleVerb('produced') && lexicon.isRoleVerb('composed') && lexicon.isRoleVerb('wrote'));
