@@ -367,7 +367,7 @@ export function properWords(text: string): Set<string> {
  * `bare`) that does not start a sentence, i.e. part of a name.
  */
 function capitalTokens(text: string): Array<{ token: string; bare: string; capitalised: boolean }> {
-  const tokens = [...text.matchAll(/[\p{L}]\p{L}*(?:['’]\p{L}+)*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  const tokens = [...text.matchAll(/[\p{L}]\p{L}*(?:['’]\p{L}+)*(?:-\p{L}+)*|[^\s\p{L}]/gu)].map((m) => m[0]);
   const starts = (i: number): boolean => i === 0 || /^[.?!:;"“(—–-]$/.test(tokens[i - 1]!);
   const titleCase = (i: number): boolean => i >= 0 && i < tokens.length && !starts(i) && CAPITALISED.test(tokens[i]!.replace(/['’]s$/, ''));
   return tokens.map((token, i) => {
@@ -468,7 +468,7 @@ const QUOTE_OR_JOIN = /^['"‘’“”_-]$/;
 const COPULAS: ReadonlySet<string> = new Set(['is', 'are', 'was', 'were', 'be', 'been', 'being']);
 const PLACE_PREPOSITIONS: ReadonlySet<string> = new Set(['in', 'from', 'at', 'near', 'of']);
 const MOTION_PREPOSITIONS: ReadonlySet<string> = new Set(['to', 'into', 'across', 'around', 'throughout', 'within', 'through', 'toward', 'towards', 'outside', 'inside']);
-const CAPITALISED = /^(?:\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*|Mc\p{Lu}\p{Ll}+|O'\p{Lu}\p{Ll}+)$/u;
+const CAPITALISED = /^(?:\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*(?:-\p{Lu}\p{Ll}*)*|Mc\p{Lu}\p{Ll}+|O'\p{Lu}\p{Ll}+)$/u;
 
 /**
  * Capitalised spans that are not ordinary English words: two or more such words are a person's name ("Lewis
@@ -477,7 +477,8 @@ const CAPITALISED = /^(?:\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*|Mc\p{Lu}\p{Ll}+|O'\p{Lu
  */
 export function findMentions(text: string, common: Vocabulary): Mention[] {
   const out: Mention[] = [];
-  const tokens = [...text.matchAll(/[\p{L}][\p{L}\p{N}]*(?:['’][\p{L}\p{N}]+)*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  // A hyphen between letters joins one word ("Sci-Fi", "Jay-Z"): its parts name nothing alone.
+  const tokens = [...text.matchAll(/[\p{L}][\p{L}\p{N}]*(?:['’][\p{L}\p{N}]+)*(?:-\p{L}+)*|[^\s\p{L}]/gu)].map((m) => m[0]);
   const unknown = (w: string): boolean => !common.has(w.toLowerCase().replace(/['’]s$/, ''));
   const placeAdjective = (w: string): boolean => common.isPlaceAdjective?.(w) === true;
   const personName = (w: string): boolean => common.isPersonName?.(w) === true;

@@ -8,7 +8,7 @@ import { CatalogStore } from '../../../src/core/catalog/store';
 import { CODE_VALUE_MAX, CODE_VALUE_MAX_CHARS, codeListValues, isCodeListSize, keepsCodeValues } from '../../../src/core/indexing/code-values';
 import { runIndex } from '../../../src/core/indexing/run-index';
 import { classifyColumn } from '../../../src/core/pii';
-import { buildSearchIndex } from '../../../src/core/search/index';
+import { buildSearchIndex, findMentions, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { createIntrospector } from '../../../src/core/sources';
 import { parseSourceSpec } from '../../../src/core/sources/locator';
 import { catalogBuilders, fk, names, src } from './builders';
@@ -155,5 +155,25 @@ describe('indexing: code lists reach the catalog, PII-tagged columns do not', ()
     } finally {
       store.close();
     }
+  });
+});
+
+describe('search: a hyphenated name is one word', () => {
+  it("reads 'Sci-Fi' and 'Jay-Z' whole, so that a stored label is found and no part of it is taken for a person", () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(findMentions('songs by Jay-Z', lexicon), [{ kind: 'person', text: 'Jay-Z', maker: true }]);
+    assert.deepEqual(parseQuery('Which Sci-Fi films were rented by customers from Japan?', lexicon).titles, []);
+    const index = buildSearchIndex({
+      tables: src([
+        table('category', [column('category_id'), column('name', ['Action', 'Comedy', 'Sci-Fi', 'Horror'])]),
+        table('film', cols('film_id', 'title', 'description')),
+        table('film_category', cols('film_id', 'category_id'), [fk(['film_id'], 'film', ['film_id']), fk(['category_id'], 'category', ['category_id'])]),
+        table('actor', cols('actor_id', 'first_name', 'last_name')),
+        table('customer', cols('customer_id', 'first_name', 'last_name', 'email')),
+      ]),
+    });
+    const hits = index.search('Which Sci-Fi films were rented the most?', { limit: 5 }).hits;
+    assert.ok(!hits.some((h) => h.why.some((w) => /for '(?:Fi|Sci)'/.test(w))), hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.category')?.why.some((w) => w.includes("'Sci-Fi'")), hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
   });
 });
