@@ -69,6 +69,11 @@ export interface ParsedQuery {
    * or names a person): the role that someone played ("songs Quincy Jones produced" asks for producers' work).
    */
   readonly roleVerbs: readonly string[];
+  /**
+   * Lower-case words the dictionary does not know, right before "of" ("remixes of Blue Monday"): something made of or
+   * from what follows, which a catalog of typed relationships keeps as a relationship between two of those things.
+   */
+  readonly madeOf: readonly string[];
 }
 
 export interface Mention {
@@ -105,7 +110,7 @@ function withoutContractions(text: string): string {
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = withoutContractions(query.trim());
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [], madeOf: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -226,7 +231,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const aboutSomeone = asksPerson || mentions.some((m) => m.kind === 'person');
   const roleVerbs = aboutSomeone ? [...new Set(words.filter((w) => pastTense(w) && common.isRoleVerb?.(w) === true))] : [];
   const asksPlace = WHERE_ASKS_PLACE.test(trimmed);
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs };
+  const madeOf = [...new Set(words.filter((w, k) => /^\p{Ll}{4,}$/u.test(w) && words[k + 1]?.toLowerCase() === 'of' && !common.has(w) && !common.has(w.replace(/e?s$/, ''))))];
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs, madeOf };
 }
 
 /**

@@ -145,6 +145,8 @@ export const RANKING = {
   kindRoles: 1,
   /** Whether a role's people must be an end of the relationships (1) or may be any table of people (0). */
   roleEnds: 1,
+  /** Something made of a thing ("remixes of"): the thing's relationship with its own kind rises to this share of it. */
+  madeOf: 0.9,
   /** The hub's attribute junction and list (attributeList) rise with a role to this share of its people. */
   roleAttributes: 0.85,
   /** A named person or place: the FK path from each of the `mentionTop` best tables to a table of that kind rises to this share of it. */
@@ -447,6 +449,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const towards = MEMBERSHIP_WORDS.has(role) ? (): boolean => false : named;
     ranked = addRoleLookups(data, ranked, limit, role, towards, st, allowed);
   }
+  if (RANKING.madeOf > 0 && parsed.madeOf.length > 0) ranked = addSelfRelations(data, ranked, limit, parsed.madeOf[0]!, st, allowed);
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
   for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
     const word = nouns.find((w) => !isCatalogTerm(data, w) && !(roleDone && w === role));
@@ -1717,6 +1720,33 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
     boosts.push([attributes.via, value * RANKING.roleAttributes, `attributes of ${data.docs[rel.hub]!.name}, for '${word}'`], [attributes.list, value * RANKING.roleAttributes * 0.95, `attribute types of ${data.docs[rel.hub]!.name}, for '${word}'`]);
   }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * Something made of or from a thing, in a word the dictionary does not know ("remixes of Blue Monday"): in a catalog
+ * of typed relationships, a relationship of that kind of thing to another of its kind. The hub's junction of the best
+ * table in the answer with itself (`l_recording_recording`), the hub and its type list rise to `madeOf` of that table.
+ */
+function addSelfRelations(data: IndexData, ranked: number[], limit: number, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const rel = relationHub(data);
+  if (rel === null || !allowed(rel.hub) || !allowed(rel.list)) return ranked;
+  for (const c of ranked.slice(0, limit)) {
+    const cd = data.docs[c]!;
+    if (cd.role !== 'entity' || data.personTable[c]! > 0) continue;
+    const self = data.edges[c]!.find((e) => {
+      if (e.outgoing || e.to === c || !allowed(e.to) || data.docs[e.to]!.role !== 'bridge') return false;
+      const outs = data.edges[e.to]!.filter((x) => x.outgoing && x.to !== e.to);
+      return outs.some((x) => x.to === rel.hub) && outs.filter((x) => x.to === c).length >= 2 && outs.every((x) => x.to === c || x.to === rel.hub);
+    });
+    if (self === undefined) continue;
+    const value = RANKING.madeOf * st.score[c]!;
+    return applyRaises(data, ranked, [
+      [self.to, value, `relates ${cd.name} to ${cd.name}, for '${word}'`],
+      [rel.hub, value * 0.95, `relationship of ${cd.name}, for '${word}'`],
+      [rel.list, value * 0.95, `type of ${data.docs[rel.hub]!.name}, may hold '${word}'`],
+    ], st);
+  }
+  return ranked;
 }
 
 const attributeMemo = new WeakMap<IndexData, { via: number; list: number } | null>();

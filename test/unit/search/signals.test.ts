@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, parseQuery, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
 import { RANKING } from '../../../src/core/search/rank';
-import { catalogBuilders, fk, reasons, src } from './builders';
+import { catalogBuilders, fk, reasons, src, whyOf } from './builders';
 
 const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : 'text'));
 const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName);
@@ -520,6 +520,45 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(attributes(q, 0.85).sort(), ['link_attribute', 'link_attribute_type'], reasons(index.search(q, { limit: 10 }).hits));
     // "lyricist" is a writer of works: its relationships need no attributes.
     assert.deepEqual(attributes("Who is credited as the lyricist of the song 'Yesterday'?", 0.85), []);
+  });
+
+  it('reads a word the dictionary does not know before "of" as a relationship of a thing to its own kind', () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(parseQuery('tunes that are remixes of Blue Monday', lexicon).madeOf, ['remixes']);
+    // Dictionary words before "of" are not (the members of a band, covers of a song).
+    assert.deepEqual(parseQuery('the members of Queen and covers of Hallelujah', lexicon).madeOf, []);
+    const tables = [
+      // Recordings as MusicBrainz has them: more than a name and a comment (not a code list).
+      ...relationshipCatalog().filter((t) => t.table.name !== 'recording'),
+      ...src([
+        table('recording', ['id', 'gid', 'name', 'artist_credit', 'length', 'comment', 'edits_pending', 'last_updated', 'video']),
+        table('l_recording_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'recording')]),
+        table('l_recording_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
+        table('track', ['id', 'recording', 'name', 'length'], [fk(['recording'], 'recording')]),
+        table('tag', ['id', 'name', 'ref_count']),
+        table('recording_tag', ['recording', 'tag', 'count'], [fk(['recording'], 'recording'), fk(['tag'], 'tag')]),
+        table('recording_meta', ['id', 'rating', 'rating_count'], [fk(['id'], 'recording')]),
+        table('isrc', ['id', 'recording', 'isrc'], [fk(['recording'], 'recording')]),
+        ...['place', 'release', 'label', 'area'].map((e) => table(`l_${e}_recording`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], e), fk(['entity1'], 'recording')])),
+      ]),
+    ];
+    const index = buildSearchIndex({ tables });
+    const q = 'List remixes of Daft Punk recordings and how long each runs';
+    const constants = RANKING as unknown as Record<string, number>;
+    const run = (share: number): ReturnType<typeof index.search> => {
+      constants.madeOf = share;
+      try {
+        return index.search(q, { limit: 20 });
+      } finally {
+        constants.madeOf = 0.9;
+      }
+    };
+    const scoreOf = (r: ReturnType<typeof index.search>, t: string): number => r.hits.find((h) => h.qualifiedName === `public.${t}`)?.score ?? 0;
+    const [before, after] = [run(0), run(0.9)];
+    assert.ok(!whyOf(before.hits, 'l_recording_recording').some((w) => w.startsWith('relates')), reasons(before.hits));
+    assert.ok(whyOf(after.hits, 'l_recording_recording').includes("relates recording to recording, for 'remixes'"), reasons(after.hits));
+    // Raised to nine tenths of the recordings it relates, from well below.
+    assert.ok(scoreOf(after, 'l_recording_recording') >= 0.85 * scoreOf(after, 'recording') && scoreOf(before, 'l_recording_recording') < 0.7 * scoreOf(before, 'recording'), `${scoreOf(before, 'l_recording_recording')} → ${scoreOf(after, 'l_recording_recording')} (recording ${scoreOf(after, 'recording')})`);
   });
 
   it("reads a role's verb in a question about someone as that role, towards what the question names", () => {
