@@ -1,4 +1,5 @@
 import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/catalog/model';
+import { RANKING } from '../../../src/core/search/rank';
 import type { SearchTableInput } from '../../../src/core/search/index';
 
 /**
@@ -52,3 +53,15 @@ export const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] 
 export const reasons = (hits: ReadonlyArray<{ qualifiedName: string; why: readonly string[] }>): string => hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n');
 /** The reasons a hit of `public.<table>` gives, or none when the table is not among the hits. */
 export const whyOf = (hits: ReadonlyArray<{ qualifiedName: string; why: readonly string[] }>, table: string): readonly string[] => hits.find((h) => h.qualifiedName === `public.${table}`)?.why ?? [];
+
+/** Runs `fn` with one ranking constant (`RANKING` in rank.ts) set to `value`, and restores it afterwards. */
+export function withRanking<T>(name: keyof typeof RANKING, value: number, fn: () => T): T {
+  const constants = RANKING as unknown as Record<string, number>;
+  const saved = constants[name]!;
+  constants[name] = value;
+  try {
+    return fn();
+  } finally {
+    constants[name] = saved;
+  }
+}

@@ -3,7 +3,7 @@ import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { RANKING } from '../../../src/core/search/rank';
 import { properWords } from '../../../src/core/search/query';
-import { catalogBuilders, fk, names, reasons, src, whyOf } from './builders';
+import { catalogBuilders, fk, names, reasons, src, whyOf, withRanking } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|year/.test(name) ? 'integer' : 'text'));
 
@@ -284,15 +284,7 @@ describe('search: verb forms and the rows asked for', () => {
   it('counts a table of keys whose whole name is the noun asked for as the rows asked for', () => {
     const index = buildSearchIndex({ tables: src(sales()) });
     const q = 'Which customers bought products under a special offer, and which offer was applied?';
-    const constants = RANKING as unknown as Record<string, number>;
-    const rank = (bridges: number): number => {
-      constants.focusBridges = bridges;
-      try {
-        return names(index.search(q, { limit: 10 }).hits).indexOf('customer');
-      } finally {
-        constants.focusBridges = 1;
-      }
-    };
+    const rank = (bridges: number): number => withRanking('focusBridges', bridges, () => names(index.search(q, { limit: 10 }).hits).indexOf('customer'));
     const before = rank(0);
     const after = rank(1);
     assert.ok(after >= 0 && after <= 2 && (before < 0 || before > after), `${before} → ${after}: ${reasons(index.search(q, { limit: 10 }).hits)}`);
@@ -312,15 +304,7 @@ describe('search: an attribute of the rows kept in a table of their own', () => 
   it("raises the table that holds a word the leading table lacks, when it points at it and its name starts with the leader's", () => {
     const index = buildSearchIndex({ tables: src(recordings()) });
     const q = 'average length of songs per year';
-    const constants = RANKING as unknown as Record<string, number>;
-    const rank = (home: number): number => {
-      constants.attributeHome = home;
-      try {
-        return names(index.search(q, { limit: 10 }).hits).indexOf('recording_first_release_date');
-      } finally {
-        constants.attributeHome = 0.9;
-      }
-    };
+    const rank = (home: number): number => withRanking('attributeHome', home, () => names(index.search(q, { limit: 10 }).hits).indexOf('recording_first_release_date'));
     const before = rank(0);
     const after = rank(0.9);
     assert.ok(after >= 0 && after <= 1 && (before < 0 || before > after), `${before} → ${after}: ${reasons(index.search(q, { limit: 10 }).hits)}`);
@@ -338,15 +322,7 @@ describe('search: an attribute of the rows kept in a table of their own', () => 
     ];
     const index = buildSearchIndex({ tables: src(tables) });
     const q = 'fan scores for albums';
-    const constants = RANKING as unknown as Record<string, number>;
-    const why = (synonyms: number, text: string): string[] => {
-      constants.attributeSynonyms = synonyms;
-      try {
-        return index.search(text, { limit: 10 }).hits.flatMap((h) => h.why).filter((w) => w.startsWith('holds the'));
-      } finally {
-        constants.attributeSynonyms = 1;
-      }
-    };
+    const why = (synonyms: number, text: string): string[] => withRanking('attributeSynonyms', synonyms, () => index.search(text, { limit: 10 }).hits.flatMap((h) => h.why).filter((w) => w.startsWith('holds the')));
     assert.deepEqual(why(0, q), []);
     assert.deepEqual(why(1, q), ["holds the 'scores' of release"], reasons(index.search(q, { limit: 10 }).hits));
     // `recording_attribute.recording` is a key and `recording_attribute_text` repeats the table's name: no song there.
@@ -380,15 +356,7 @@ describe('search: the way from a row to a named place', () => {
   it("leaves a row through a table of its own as readily as through its own keys ('albums issued in Japan': release_country)", () => {
     const index = buildSearchIndex({ tables: src(catalog()) });
     const q = 'What share of albums issued in Japan use Latin script?';
-    const constants = RANKING as unknown as Record<string, number>;
-    const rank = (own: number): string[] => {
-      constants.ownTables = own;
-      try {
-        return names(index.search(q, { limit: 10 }).hits);
-      } finally {
-        constants.ownTables = 1;
-      }
-    };
+    const rank = (own: number): string[] => withRanking('ownTables', own, () => names(index.search(q, { limit: 10 }).hits));
     const before = rank(0);
     const after = rank(1);
     // Without: the first step must be one of the release's own keys, so the way runs through its group's typed relationship.
@@ -418,15 +386,7 @@ describe('search: a plural noun the catalog does not write', () => {
 
   it('offers it to the kind list of the rows before their other code lists', () => {
     const index = buildSearchIndex({ tables: src(products()) });
-    const constants = RANKING as unknown as Record<string, number>;
-    const scores = (q: string, kind: number): Map<string, number> => {
-      constants.valueKind = kind;
-      try {
-        return new Map(index.search(q, { limit: 10 }).hits.map((h) => [h.qualifiedName.replace(/^public\./, ''), h.score]));
-      } finally {
-        constants.valueKind = 0.7;
-      }
-    };
+    const scores = (q: string, kind: number): Map<string, number> => withRanking('valueKind', kind, () => new Map(index.search(q, { limit: 10 }).hits.map((h) => [h.qualifiedName.replace(/^public\./, ''), h.score])));
     const q = 'large jerseys in stock';
     const [before, after] = [scores(q, 0), scores(q, 0.7)];
     const show = `${[...before].join(' ')}\n${[...after].join(' ')}`;
@@ -456,15 +416,7 @@ describe('search: places within a named place', () => {
 
   it('raises the junction of places within places for a level of places within a named place, not a typed relationship', () => {
     const index = buildSearchIndex({ tables: src(places()) });
-    const constants = RANKING as unknown as Record<string, number>;
-    const within = (q: string, share: number): string[] => {
-      constants.containment = share;
-      try {
-        return index.search(q, { limit: 10 }).hits.filter((h) => h.why.some((w) => w.startsWith('places within places'))).map((h) => h.qualifiedName.replace(/^public\./, ''));
-      } finally {
-        constants.containment = 0.9;
-      }
-    };
+    const within = (q: string, share: number): string[] => withRanking('containment', share, () => index.search(q, { limit: 10 }).hits.filter((h) => h.why.some((w) => w.startsWith('places within places'))).map((h) => h.qualifiedName.replace(/^public\./, '')));
     const q = 'Which German cities have the most venues listed?';
     assert.deepEqual(within(q, 0), []);
     assert.deepEqual(within(q, 0.9), ['area_containment'], reasons(index.search(q, { limit: 10 }).hits));

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, parseQuery, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
-import { RANKING } from '../../../src/core/search/rank';
-import { catalogBuilders, fk, reasons, src, whyOf } from './builders';
+import { catalogBuilders, fk, reasons, src, whyOf, withRanking } from './builders';
 
 const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : 'text'));
 const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName);
@@ -464,15 +463,7 @@ describe('search: proper names in questions', () => {
     ]);
     const index = buildSearchIndex({ tables });
     const q = 'Which people are purchasing managers at our stores, with their phone numbers and email addresses?';
-    const constants = RANKING as unknown as Record<string, number>;
-    const kinds = (roles: number): string[] => {
-      constants.kindRoles = roles;
-      try {
-        return index.search(q, { limit: 10 }).hits.flatMap((h) => h.why).filter((w) => w.startsWith('kind of person via'));
-      } finally {
-        constants.kindRoles = 1;
-      }
-    };
+    const kinds = (roles: number): string[] => withRanking('kindRoles', roles, () => index.search(q, { limit: 10 }).hits.flatMap((h) => h.why).filter((w) => w.startsWith('kind of person via')));
     // The phone numbers are asked for by name, so their junction outscores the contacts'; it holds numbers, not roles.
     assert.deepEqual(kinds(0), ["kind of person via personphone, may hold 'managers'"]);
     assert.deepEqual(kinds(1), ["kind of person via businessentitycontact, may hold 'managers'"]);
@@ -505,15 +496,7 @@ describe('search: proper names in questions', () => {
       ]),
     ];
     const index = buildSearchIndex({ tables });
-    const constants = RANKING as unknown as Record<string, number>;
-    const attributes = (q: string, share: number): string[] => {
-      constants.roleAttributes = share;
-      try {
-        return index.search(q, { limit: 10 }).hits.filter((h) => h.why.some((w) => w.startsWith('attribute'))).map((h) => h.qualifiedName.replace(/^public\./, ''));
-      } finally {
-        constants.roleAttributes = 0.85;
-      }
-    };
+    const attributes = (q: string, share: number): string[] => withRanking('roleAttributes', share, () => index.search(q, { limit: 10 }).hits.filter((h) => h.why.some((w) => w.startsWith('attribute'))).map((h) => h.qualifiedName.replace(/^public\./, '')));
     const q = 'Who were the drummers in The Who over the years?';
     assert.deepEqual(attributes(q, 0), []);
     // The junction of two keys to the most referenced list: not the credited list, not a relationship of areas.
@@ -544,15 +527,7 @@ describe('search: proper names in questions', () => {
     ];
     const index = buildSearchIndex({ tables });
     const q = 'List remixes of Daft Punk recordings and how long each runs';
-    const constants = RANKING as unknown as Record<string, number>;
-    const run = (share: number): ReturnType<typeof index.search> => {
-      constants.madeOf = share;
-      try {
-        return index.search(q, { limit: 20 });
-      } finally {
-        constants.madeOf = 0.9;
-      }
-    };
+    const run = (share: number): ReturnType<typeof index.search> => withRanking('madeOf', share, () => index.search(q, { limit: 20 }));
     const scoreOf = (r: ReturnType<typeof index.search>, t: string): number => r.hits.find((h) => h.qualifiedName === `public.${t}`)?.score ?? 0;
     const [before, after] = [run(0), run(0.9)];
     assert.ok(!whyOf(before.hits, 'l_recording_recording').some((w) => w.startsWith('relates')), reasons(before.hits));
@@ -597,15 +572,7 @@ describe('search: proper names in questions', () => {
     // The site's users have a \`member_since\`; no junction of the relationship hub reaches them.
     const tables = [...relationshipCatalog(), ...src([table('editor', ['id', 'name', 'email', 'password', 'member_since', 'last_login_date'])])];
     const index = buildSearchIndex({ tables });
-    const constants = RANKING as unknown as Record<string, number>;
-    const run = (ends: number): ReturnType<typeof index.search>['hits'] => {
-      constants.roleEnds = ends;
-      try {
-        return index.search('fleetwod mac members', { limit: 6 }).hits;
-      } finally {
-        constants.roleEnds = 1;
-      }
-    };
+    const run = (ends: number): ReturnType<typeof index.search>['hits'] => withRanking('roleEnds', ends, () => index.search('fleetwod mac members', { limit: 6 }).hits);
     const hits = run(1);
     const order = names(hits);
     // The control: without the rule the relationship is the editor's, and the artists are not in the answer.
