@@ -1753,8 +1753,8 @@ const attributeMemo = new WeakMap<IndexData, { via: number; list: number } | nul
 
 /**
  * The hub's junction to a list of attributes of its relationships: a junction with two keys, one to the hub and one to
- * another table (not people, not a second end of a relationship), the most referenced such table (MusicBrainz `link_attribute` → `link_attribute_type`, which the credited and
- * text attribute lists point at too), or null.
+ * another table (not people, not a second end of a relationship), the most referenced such table (MusicBrainz
+ * `link_attribute` → `link_attribute_type`, which the credited and text attribute lists point at too), or null.
  */
 function attributeList(data: IndexData, hub: number): { via: number; list: number } | null {
   let found = attributeMemo.get(data);
