@@ -191,6 +191,8 @@ interface QueryState {
    * was made, and whether every such guess reached them through another table (a junction, a part).
    */
   readonly guesses: Map<number, { share: number; far: boolean }>;
+  /** The catalog word each question word that the ranking read as made on one stands for (prefixBase), by surface. */
+  readonly prefixes: Map<string, string>;
 }
 
 export function searchIndex(data: IndexData, query: string, opts: SearchOptions = {}): SearchResult {
@@ -210,7 +212,7 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
       touched.push(d);
     }
   };
-  const st: QueryState = { score, evidenceBits, pieces: [], wordPieces: new Map(), extra: new Map(), touched, touch, guesses: new Map() };
+  const st: QueryState = { score, evidenceBits, pieces: [], wordPieces: new Map(), extra: new Map(), touched, touch, guesses: new Map(), prefixes: new Map() };
   try {
     return rankQuery(data, parsed, st, allowed, limit, opts);
   } finally {
@@ -309,7 +311,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // catalog word ("filmography" on `film`): that word counts at the weight of a related one.
     if (from === to && related.size === 0 && !mentionWords.has(qt.surface)) {
       const base = prefixBase(data, parsed, qt);
-      if (base !== null) related.set(base, RANKING.prefixWord);
+      if (base !== null) {
+        related.set(base, RANKING.prefixWord);
+        st.prefixes.set(qt.surface, base);
+      }
     }
     if (from === to && !qt.phrasal && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface) && isLabelWord(data, qt.surface)) literalless.add(qt.surface);
     // "choirs", "orchestras": a plural the catalog does not write, a thesaurus synonym of a table's name, names a kind
@@ -1901,12 +1906,14 @@ function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuer
   const words = parsed.terms.filter((t) => !t.part && !mentionWords.has(t.surface) && !parsed.properWords.has(t.surface));
   if (words.length === 0) return ranked;
   const boosts: Array<[number, number, string]> = [];
+  // What names each word in a column: the word itself and its thesaurus concepts, once for every table looked at.
+  const keys = new Map(words.map((t) => [t, [t.term, ...(RANKING.attributeSynonyms > 0 ? wordConcepts(data, parsed, t).filter(isThesaurusConcept) : [])]]));
+  const named = (t: ParsedQuery['terms'][number], cols: ReadonlySet<string>): boolean => keys.get(t)!.some((k) => cols.has(k));
   const leaders = ranked.slice(0, RANKING.attributeTop).filter((f) => data.docs[f]!.role === 'entity' || data.docs[f]!.role === 'bridge');
   for (const f of leaders) {
     const fd = data.docs[f]!;
     const own = columnWords(data, f);
-    const keys = (t: ParsedQuery['terms'][number]): string[] => [t.term, ...(RANKING.attributeSynonyms > 0 ? wordConcepts(data, parsed, t).filter(isThesaurusConcept) : [])];
-    const asked = words.filter((t) => !keys(t).some((k) => own.has(k)) && !fd.nameStems.includes(t.term));
+    const asked = words.filter((t) => !named(t, own) && !fd.nameStems.includes(t.term));
     if (asked.length === 0) continue;
     const best = new Map<string, number>();
     for (const e of data.edges[f]!) {
@@ -1916,7 +1923,7 @@ function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuer
       if (!isOwnTable(fd, cd)) continue;
       const cols = columnWords(data, c);
       for (const t of asked) {
-        if (!keys(t).some((k) => cols.has(k))) continue;
+        if (!named(t, cols)) continue;
         const prev = best.get(t.surface);
         if (prev === undefined || st.score[c]! > st.score[prev]!) best.set(t.surface, c);
       }
@@ -2247,9 +2254,9 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
       const qc = new Set([...conceptsOf(w), ...(literal ? [] : laterSenses(data, parsed, qt))]);
       const lemma = data.lexicon.lemma(w);
       if (qc.size === 0) {
-        // A longer word made on a catalog word (catalogPrefix): "filmography" → `film`.
-        const base = literal ? null : prefixBase(data, parsed, qt);
-        const nameWord = base === null ? undefined : nameTerms.find((x) => x.term === base);
+        // A longer word the ranking read as made on a catalog word (prefixBase): "filmography" → `film`.
+        const base = st.prefixes.get(w);
+        const nameWord = base === undefined ? undefined : nameTerms.find((x) => x.term === base);
         if (nameWord !== undefined) reasons.push({ weight: 2 * qt.weight, text: `word made on '${nameWord.surface}': ${w}` });
         continue;
       }
