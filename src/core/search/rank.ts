@@ -156,6 +156,8 @@ export const RANKING = {
   containment: 0.9,
   /** 1: a path that starts with a row's own FKs may also start into a table of its own (isOwnTable). */
   ownTables: 1,
+  /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
+  relatedNoList: 1,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -881,7 +883,7 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
       if (p === h) continue;
       const pd = data.docs[p]!;
       if (e.outgoing && pd.role === 'lookup') offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
-      else if (!e.outgoing && pd.role === 'bridge') {
+      else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p)) {
         for (const e2 of data.edges[p]!) {
           if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup') continue;
           offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`, true);
@@ -1090,7 +1092,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
         if (p === h) continue;
         const pd = data.docs[p]!;
         if (e.outgoing && (pd.role === 'lookup' || isNamed(p))) (isNamed(p) ? namedLists : lists).push([p, -1]);
-        else if (!e.outgoing && pd.role === 'bridge') {
+        else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p)) {
           for (const e2 of data.edges[p]!) {
             if (e2.outgoing && e2.to !== h && data.docs[e2.to]!.role === 'lookup') (isNamed(e2.to) ? namedLists : lists).push([e2.to, p]);
           }
@@ -1602,6 +1604,16 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
   });
   hubMemo.set(data, found);
   return found;
+}
+
+/**
+ * Whether a junction is a typed relationship: one that points at the catalog's relationship hub (MusicBrainz
+ * `l_genre_recording` → `link`). Its ends are things related to each other in some way its type names (a genre, a
+ * mood), not a list of kinds the rows are sorted by, as behind a plain junction (`release_group_secondary_type_join`).
+ */
+function isTypedRelation(data: IndexData, j: number): boolean {
+  const rel = relationHub(data);
+  return RANKING.relatedNoList > 0 && rel !== null && j !== rel.hub && data.edges[j]!.some((e) => e.outgoing && e.to === rel.hub);
 }
 
 const sideMemo = new WeakMap<IndexData, Uint8Array>();

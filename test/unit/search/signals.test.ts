@@ -505,6 +505,29 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(attributes("Who is credited as the lyricist of the song 'Yesterday'?", 0.85), []);
   });
 
+  it('looks for a label in the code lists behind plain junctions, not in things a typed relationship relates', () => {
+    const tables = [
+      ...relationshipCatalog(),
+      ...src([
+        // Moods and genres as MusicBrainz has them: small named lists that typed relationships relate to artists.
+        table('mood', ['id', 'name']),
+        table('l_artist_mood', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'mood')]),
+        // A kind list behind a plain junction of two keys.
+        table('artist_secondary_type', ['id', 'name']),
+        table('artist_secondary_type_join', ['artist', 'secondary_type'], [fk(['artist'], 'artist'), fk(['secondary_type'], 'artist_secondary_type')]),
+      ]),
+    ];
+    const index = buildSearchIndex({ tables });
+    const q = 'gloomy artists from the nineties';
+    const run = (on: number): ReturnType<typeof index.search> => withRanking('relatedNoList', on, () => index.search(q, { limit: 12 }));
+    const [before, after] = [run(0), run(1)];
+    assert.ok(whyOf(before.hits, 'mood').some((w) => w.includes('via l_artist_mood')), reasons(before.hits));
+    assert.ok(!whyOf(after.hits, 'mood').some((w) => w.includes('via l_artist_mood')), reasons(after.hits));
+    // The plain junction's list and the artist's own list are still offered.
+    assert.ok(whyOf(after.hits, 'artist_secondary_type').some((w) => w.includes('via artist_secondary_type_join')), reasons(after.hits));
+    assert.ok(whyOf(after.hits, 'artist_type').some((w) => w.startsWith('lookup of artist') || w.startsWith('code list of artist')), reasons(after.hits));
+  });
+
   it('reads a word the dictionary does not know before "of" as a relationship of a thing to its own kind', () => {
     const lexicon = loadLexicon();
     assert.deepEqual(parseQuery('tunes that are remixes of Blue Monday', lexicon).madeOf, ['remixes']);
