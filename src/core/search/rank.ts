@@ -156,6 +156,8 @@ export const RANKING = {
   containment: 0.9,
   /** 1: a path that starts with a row's own FKs may also start into a table of its own (isOwnTable). */
   ownTables: 1,
+  /** 1: a table of custom attributes of a thing (isAttributeTable) counts as auxiliary unless the question names its last word. */
+  attributeTables: 1,
   /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
   relatedNoList: 1,
   /** Candidates that get the name-coverage and graph treatment. */
@@ -380,7 +382,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     let u = unaskedMemo.get(d);
     if (u === undefined) {
       const doc = data.docs[d]!;
-      u = doc.role === 'auxiliary' && !doc.auxWords.some((w) => queryTerms.has(w) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)));
+      const asked = (w: string): boolean => queryTerms.has(w) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c));
+      u = doc.role === 'auxiliary' && !doc.auxWords.some(asked);
+      // A table of custom attributes (`artist_attribute`) is one too, unless the question names its last word.
+      if (!u && RANKING.attributeTables > 0 && isAttributeTable(data, d)) u = !asked(doc.nameStems[doc.nameStems.length - 1]!) && !asked(doc.nameWords[doc.nameWords.length - 1]!);
       unaskedMemo.set(d, u);
     }
     return u;
@@ -883,7 +888,7 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
       if (p === h) continue;
       const pd = data.docs[p]!;
       if (e.outgoing && pd.role === 'lookup') offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
-      else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p)) {
+      else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p) && !(RANKING.attributeTables > 0 && isAttributeTable(data, p))) {
         for (const e2 of data.edges[p]!) {
           if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup') continue;
           offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`, true);
@@ -1092,7 +1097,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
         if (p === h) continue;
         const pd = data.docs[p]!;
         if (e.outgoing && (pd.role === 'lookup' || isNamed(p))) (isNamed(p) ? namedLists : lists).push([p, -1]);
-        else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p)) {
+        else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p) && !(RANKING.attributeTables > 0 && isAttributeTable(data, p))) {
           for (const e2 of data.edges[p]!) {
             if (e2.outgoing && e2.to !== h && data.docs[e2.to]!.role === 'lookup') (isNamed(e2.to) ? namedLists : lists).push([e2.to, p]);
           }
@@ -1614,6 +1619,21 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
 function isTypedRelation(data: IndexData, j: number): boolean {
   const rel = relationHub(data);
   return RANKING.relatedNoList > 0 && rel !== null && j !== rel.hub && data.edges[j]!.some((e) => e.outgoing && e.to === rel.hub);
+}
+
+/**
+ * Whether a junction holds custom attributes of a thing: it points at a list named after itself and a word of kinds
+ * (MusicBrainz `artist_attribute` → `artist_attribute_type`). The thing's own columns and tables hold what a
+ * question asks of it; such a table is a second, open-ended store that questions seldom mean.
+ */
+function isAttributeTable(data: IndexData, d: number): boolean {
+  const doc = data.docs[d]!;
+  if (!doc.isBridge || doc.nameWords.length < 2) return false;
+  return data.edges[d]!.some((e) => {
+    if (!e.outgoing || e.to === d) return false;
+    const words = data.docs[e.to]!.nameWords;
+    return words.length === doc.nameWords.length + 1 && doc.nameWords.every((w, i) => words[i] === w) && /^(?:type|kind)$/.test(words[words.length - 1]!);
+  });
 }
 
 const sideMemo = new WeakMap<IndexData, Uint8Array>();

@@ -528,6 +528,35 @@ describe('search: proper names in questions', () => {
     assert.ok(whyOf(after.hits, 'artist_type').some((w) => w.startsWith('lookup of artist') || w.startsWith('code list of artist')), reasons(after.hits));
   });
 
+  it('reads a table of custom attributes as auxiliary unless the question names attributes, and looks for no label in it', () => {
+    const tables = [
+      ...relationshipCatalog(),
+      ...src([
+        table('artist_attribute_type', ['id', 'name', 'comment', 'free_text']),
+        table('artist_attribute_type_allowed_value', ['id', 'artist_attribute_type', 'value'], [fk(['artist_attribute_type'], 'artist_attribute_type')]),
+        table(
+          'artist_attribute',
+          ['id', 'artist', 'artist_attribute_type', 'artist_attribute_type_allowed_value', 'artist_attribute_text'],
+          [fk(['artist'], 'artist'), fk(['artist_attribute_type'], 'artist_attribute_type'), fk(['artist_attribute_type_allowed_value'], 'artist_attribute_type_allowed_value')],
+        ),
+      ]),
+    ];
+    const index = buildSearchIndex({ tables });
+    const run = (q: string, on: number): ReturnType<typeof index.search> => withRanking('attributeTables', on, () => index.search(q, { limit: 12 }));
+    const rank = (r: ReturnType<typeof index.search>, t: string): number => r.hits.findIndex((h) => h.qualifiedName === `public.${t}`);
+    const q = 'gloomy artists from the nineties';
+    const [before, after] = [run(q, 0), run(q, 1)];
+    assert.ok(whyOf(before.hits, 'artist_attribute_type').some((w) => w.includes('via artist_attribute')), reasons(before.hits));
+    assert.ok(!whyOf(after.hits, 'artist_attribute_type').some((w) => w.includes('via artist_attribute')), reasons(after.hits));
+    // Below the artist's own kind list now, above it before.
+    assert.ok(rank(before, 'artist_attribute') >= 0 && rank(before, 'artist_attribute') < rank(before, 'artist_type'), reasons(before.hits));
+    assert.ok(rank(after, 'artist_attribute') < 0 || rank(after, 'artist_attribute') > rank(after, 'artist_type'), reasons(after.hits));
+    // Asked for by name, the table keeps its place.
+    const asked = 'which attributes do artists have';
+    assert.equal(rank(run(asked, 1), 'artist_attribute'), rank(run(asked, 0), 'artist_attribute'));
+    assert.ok(rank(run(asked, 1), 'artist_attribute') >= 0 && rank(run(asked, 1), 'artist_attribute') < 3, reasons(run(asked, 1).hits));
+  });
+
   it('reads a word the dictionary does not know before "of" as a relationship of a thing to its own kind', () => {
     const lexicon = loadLexicon();
     assert.deepEqual(parseQuery('tunes that are remixes of Blue Monday', lexicon).madeOf, ['remixes']);
