@@ -158,6 +158,8 @@ export const RANKING = {
   ownTables: 1,
   /** 1: a table of custom attributes of a thing (isAttributeTable) counts as auxiliary unless the question names its last word. */
   attributeTables: 1,
+  /** 1: no label is guessed in a code list whose labels are all known and none is the word (labelsRefute). */
+  knownLabels: 1,
   /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
   relatedNoList: 1,
   /** Candidates that get the name-coverage and graph treatment. */
@@ -772,6 +774,27 @@ function isCodeColumn(data: IndexData, d: number, column: string): boolean {
 }
 
 /**
+ * Whether a code list's labels, all known (a small table read whole: ColumnInfo.codeValues), rule out that it holds
+ * any of `words`: no label has a word of the same stem or a related one. Guessing that `language` may hold
+ * 'radiohead' is then no guess: the catalog has read every language it holds.
+ */
+function labelsRefute(data: IndexData, d: number, words: readonly string[]): boolean {
+  if (!(RANKING.knownLabels > 0) || words.length === 0) return false;
+  const labels = data.docs[d]!.table.columns.flatMap((c) => c.codeValues ?? []);
+  if (labels.length === 0) return false;
+  const labelWords = new Set(labels.flatMap((l) => l.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0));
+  const stems = new Set([...labelWords].map((w) => stem(w)));
+  const concepts = new Set([...labelWords].flatMap((w) => cachedConcepts(data.conceptCache, data.lexicon, w)));
+  return words.every((phrase) =>
+    phrase
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 0)
+      .every((w) => !stems.has(stem(w)) && !cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => concepts.has(c))),
+  );
+}
+
+/**
  * Value index: literal category values named in the question ("customers in 'LATAM'"). A quoted value is a piece of the
  * question's evidence of its own; any value covers the question's words it is made of.
  */
@@ -878,6 +901,8 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
   const offer = (d: number, value: number, text: string, far = false): void => {
     if (allowed(d) && st.score[d]! < value) keepOffer(boosts, d, value, text, far);
   };
+  // A list whose labels are all known and none is one of the words: not worth a guess.
+  const open = (l: number): boolean => !labelsRefute(data, l, words);
   const label = words.slice(0, 2).map((w) => `'${w}'`).join(', ');
   // A plural noun that names no person, place or role ("large jerseys", "tires and tubes") names a kind of the rows.
   const kinds = RANKING.valueKind > 0 && words.some((w) => /[^s]s$/.test(w) && data.lexicon.concepts(w).length > 0 && !data.lexicon.isNotNominal(w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w));
@@ -887,10 +912,11 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
       const p = e.to;
       if (p === h) continue;
       const pd = data.docs[p]!;
-      if (e.outgoing && pd.role === 'lookup') offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
-      else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p) && !(RANKING.attributeTables > 0 && isAttributeTable(data, p))) {
+      if (e.outgoing && pd.role === 'lookup') {
+        if (open(p)) offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
+      } else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p) && !(RANKING.attributeTables > 0 && isAttributeTable(data, p))) {
         for (const e2 of data.edges[p]!) {
-          if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup') continue;
+          if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup' || !open(e2.to)) continue;
           offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`, true);
           offer(p, target * 0.9, `joins ${data.docs[h]!.name} to ${data.docs[e2.to]!.name}`);
         }
@@ -1105,14 +1131,14 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
       }
       // A table h points at that the question names ("vampire superheroes … by race") is where the value is;
       // else any of h's code lists may be.
-      for (const [l, via] of namedLists.length > 0 ? namedLists : lists) {
+      for (const [l, via] of (namedLists.length > 0 ? namedLists : lists).filter(([l]) => !labelsRefute(data, l, [v.surface]))) {
         // A word that sorts rows into kinds ("live albums", "horror films") is most often a label of a list of kinds.
         const t = namedLists.length > 0 || isKindList(data, l) ? target : target * RANKING.modifierOther;
         if (via < 0) {
           offer(l, t, `code list of ${hd.name}, may hold ${label}`);
           // A kind list of a wider kind ("Accessories products": a category above the subcategory) may hold it too.
           if (isKindList(data, l)) {
-            for (const e2 of data.edges[l]!) if (e2.outgoing && e2.to !== l && e2.to !== h && isKindList(data, e2.to)) offer(e2.to, target * 0.95, `wider kind of ${hd.name}, may hold ${label}`);
+            for (const e2 of data.edges[l]!) if (e2.outgoing && e2.to !== l && e2.to !== h && isKindList(data, e2.to) && !labelsRefute(data, e2.to, [v.surface])) offer(e2.to, target * 0.95, `wider kind of ${hd.name}, may hold ${label}`);
           }
         } else {
           offer(l, t * 0.95, `code list of ${hd.name} via ${data.docs[via]!.name}, may hold ${label}`, true);

@@ -11,7 +11,7 @@ import { classifyColumn } from '../../../src/core/pii';
 import { buildSearchIndex, findMentions, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { createIntrospector } from '../../../src/core/sources';
 import { parseSourceSpec } from '../../../src/core/sources/locator';
-import { catalogBuilders, fk, names, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src, whyOf, withRanking } from './builders';
 
 const builders = catalogBuilders((name) => (/(?:^|_)id$/.test(name) ? 'integer' : 'text'));
 const table = builders.table;
@@ -102,6 +102,30 @@ describe('search: a code list label named in the question', () => {
     const top = names(refunds.hits);
     assert.ok(top.slice(0, 2).includes('payment') && top.slice(0, 2).includes('payment_status'), top.join(', '));
     assert.ok(refunds.hits.find((h) => h.qualifiedName === 'public.payment_status')!.why.some((w) => w.includes("'Refunded'")));
+  });
+
+  it('guesses no label in a code list whose labels are all known and hold no such word', () => {
+    const films = (labels: boolean): ReturnType<typeof buildSearchIndex> =>
+      buildSearchIndex({
+        tables: src([
+          table('film', cols('id', 'title', 'description', 'release_year', 'length', 'language_id'), [fk(['language_id'], 'language')]),
+          table('language', [column('id'), column('name', labels ? ['English', 'Italian', 'Japanese'] : undefined)]),
+          table('category', [column('id'), column('name', labels ? ['Action', 'Comedy', 'Documentary', 'Horror'] : undefined)]),
+          table('film_category', cols('film_id', 'category_id'), [fk(['film_id'], 'film'), fk(['category_id'], 'category')]),
+        ]),
+      });
+    const [read, unread] = [films(true), films(false)];
+    // "gloomy" is in no name and no label: both lists have been read whole and hold no such word.
+    const q = 'gloomy films from 2006';
+    const guesses = (index: typeof read, on: number): string[] =>
+      withRanking('knownLabels', on, () => index.search(q, { limit: 4 }).hits).flatMap((h) => h.why.filter((w) => w.includes("may hold 'gloomy"))).map((w) => w.replace(/,.*/, ''));
+    assert.deepEqual(guesses(read, 0).sort(), ['code list of film', 'code list of film via film_category', 'lookup of film', 'lookup of film via film_category']);
+    assert.deepEqual(guesses(read, 1), []);
+    // Lists whose labels were not read may hold anything: the guesses stay.
+    assert.deepEqual(guesses(unread, 1).sort(), guesses(read, 0).sort());
+    // A label is still found where the question names it ("comedies" → 'Comedy').
+    const comedies = read.search('comedies in Italian', { limit: 4 }).hits;
+    assert.ok(whyOf(comedies, 'category').includes("value 'Comedy' in name"), reasons(comedies));
   });
 
   it('never indexes the labels of a PII-tagged column', () => {
