@@ -160,6 +160,8 @@ export const RANKING = {
   attributeTables: 1,
   /** 1: no label is guessed in a code list whose labels are all known and none is the word (labelsRefute). */
   knownLabels: 1,
+  /** 1: a join path never goes from one subtype of a table with no name of its own to another (pathToAny). */
+  subtypeSiblings: 1,
   /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
   relatedNoList: 1,
   /** Candidates that get the name-coverage and graph treatment. */
@@ -1487,12 +1489,16 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
   walkOf[from] = walk;
   walkDepth[from] = 0;
   let frontier = [from];
+  // Tables entered from a subtype of theirs that has no name of its own (`person` → `businessentity`): their other
+  // subtypes (`vendor`, `store`) are other rows, not related ones (isSubtypeEdge).
+  const abstractUp = new Set<number>();
   for (let depth = 0; depth < RANKING.pathMaxHops && frontier.length > 0; depth++) {
     const next: number[] = [];
     const layer = depth + 1;
     for (const u of frontier) {
       for (const e of data.edges[u]!) {
         const v = e.to;
+        if (!e.outgoing && abstractUp.has(u) && isSubtypeEdge(data, v, e)) continue;
         if (walkOf[v] === walk) {
           if (walkDepth[v] === layer) {
             const ps = parents.get(v)!;
@@ -1505,6 +1511,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
         walkDepth[v] = layer;
         parents.set(v, [u]);
         next.push(v);
+        if (RANKING.subtypeSiblings > 0 && e.outgoing && isSubtypeEdge(data, u, e) && !hasNameColumn(data.docs[v]!)) abstractUp.add(v);
       }
     }
     const reached = next.filter((v) => targets.has(v));
@@ -1516,6 +1523,15 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
     frontier = next;
   }
   return null;
+}
+
+/**
+ * Whether an FK edge makes `child` a subtype of the table it points at: the key's columns are the child's whole primary
+ * key (`vendor.businessentityid` → `businessentity`), so each row is one of the parent's.
+ */
+function isSubtypeEdge(data: IndexData, child: number, e: { readonly fromColumns: readonly string[] }): boolean {
+  const pk = data.docs[child]!.table.primaryKey?.columns ?? [];
+  return pk.length > 0 && pk.length === e.fromColumns.length && pk.every((c) => e.fromColumns.includes(c));
 }
 
 /** Last words of a code list that sorts the rows of the table it qualifies into kinds (`place_type`, `product_category`). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, findMentions, isThesaurusConcept, loadLexicon, openPersistedIndex, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
-import { catalogBuilders, fk, names, reasons, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src, whyOf, withRanking } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text'));
 
@@ -188,6 +188,38 @@ describe('search: completing the join set', () => {
       const hit2 = buildSearchIndex({ tables: src(nameless) }).search('countries with the most official releases', { limit: 10 }).hits.find((h) => h.qualifiedName === 'public.area');
       assert.ok(hit2 === undefined || !hit2.why.some((w) => w.startsWith('names the rows of')), hit2?.why.join(' | '));
     });
+  });
+});
+
+describe('search: subtypes of one table', () => {
+  const keyed = (t: TableInfo, columns: string[]): TableInfo => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
+  // People, vendors and stores are business entities: each row's key is the key of a row of `businessentity`, which
+  // has no name of its own. The people who work for a vendor are its contacts.
+  const tables = (): TableInfo[] => [
+    keyed(table('businessentity', ['businessentityid', 'rowguid', 'modifieddate']), ['businessentityid']),
+    keyed(table('person', ['businessentityid', 'persontype', 'firstname', 'lastname'], [fk(['businessentityid'], 'businessentity', ['businessentityid'])]), ['businessentityid']),
+    keyed(table('vendor', ['businessentityid', 'accountnumber', 'name', 'creditrating'], [fk(['businessentityid'], 'businessentity', ['businessentityid'])]), ['businessentityid']),
+    keyed(table('store', ['businessentityid', 'name', 'demographics'], [fk(['businessentityid'], 'businessentity', ['businessentityid'])]), ['businessentityid']),
+    keyed(table('contacttype', ['contacttypeid', 'name']), ['contacttypeid']),
+    keyed(
+      table('businessentitycontact', ['businessentityid', 'personid', 'contacttypeid', 'modifieddate'], [
+        fk(['businessentityid'], 'businessentity', ['businessentityid']),
+        fk(['personid'], 'person', ['businessentityid']),
+        fk(['contacttypeid'], 'contacttype', ['contacttypeid']),
+      ]),
+      ['businessentityid', 'personid', 'contacttypeid'],
+    ),
+    keyed(table('purchaseorderheader', ['purchaseorderid', 'vendorid', 'orderdate', 'subtotal'], [fk(['vendorid'], 'vendor', ['businessentityid'])]), ['purchaseorderid']),
+  ];
+
+  it('joins no two subtypes of a table with no name of its own through it', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const run = (on: number): ReturnType<typeof index.search> => withRanking('subtypeSiblings', on, () => index.search('people at each vendor and their purchase orders', { limit: 8 }));
+    // Before: person → businessentity ← vendor, as if a vendor were related to the people it is not.
+    const between = (r: ReturnType<typeof index.search>, t: string): boolean => whyOf(r.hits, t).some((w) => /^joins \w+ and \w+$/.test(w) && w.includes('person'));
+    assert.ok(between(run(0), 'businessentity') && !between(run(0), 'businessentitycontact'), reasons(run(0).hits));
+    // After: the way between them passes the table of a vendor's contacts.
+    assert.ok(between(run(1), 'businessentitycontact'), reasons(run(1).hits));
   });
 });
 
