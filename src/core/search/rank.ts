@@ -1322,7 +1322,7 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
     if (!bd.isBridge || !lexical.has(b)) continue;
     const value = Math.min(RANKING.junctionEnd * st.score[b]!, cap);
     for (const e of data.edges[b]!) {
-      if (!e.outgoing || e.to === b || !allowed(e.to) || data.docs[e.to]!.role !== 'entity') continue;
+      if (!e.outgoing || e.to === b || !allowed(e.to) || data.docs[e.to]!.role !== 'entity' || isBareSupertype(data, e.to)) continue;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `what ${bd.name} relates`]);
     }
   }
@@ -1437,6 +1437,7 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
     const target = RANKING.mentionPath * st.score[c]!;
     const end = data.docs[path[path.length - 1]!]!.name;
     for (const mid of path.slice(1)) {
+      if (mid !== path[path.length - 1] && isBareSupertype(data, mid)) continue;
       const value = unasked(mid) ? RANKING.auxiliary * target : target;
       if (st.score[mid]! < value) boosts.push([mid, value, `leads from ${cd.name} to ${end}, which holds ${mention.kind === 'person' ? 'people' : 'places'}, for '${mention.text}'`]);
     }
@@ -1511,7 +1512,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
         walkDepth[v] = layer;
         parents.set(v, [u]);
         next.push(v);
-        if (RANKING.subtypeSiblings > 0 && e.outgoing && isSubtypeEdge(data, u, e) && !hasNameColumn(data.docs[v]!)) abstractUp.add(v);
+        if (e.outgoing && isBareSupertype(data, v) && isSubtypeEdge(data, u, e)) abstractUp.add(v);
       }
     }
     const reached = next.filter((v) => targets.has(v));
@@ -1532,6 +1533,35 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
 function isSubtypeEdge(data: IndexData, child: number, e: { readonly fromColumns: readonly string[] }): boolean {
   const pk = data.docs[child]!.table.primaryKey?.columns ?? [];
   return pk.length > 0 && pk.length === e.fromColumns.length && pk.every((c) => e.fromColumns.includes(c));
+}
+
+const bareMemo = new WeakMap<IndexData, Uint8Array>();
+
+/**
+ * Whether a table is only the shared key of its subtypes: no name of its own, no key to another table, and at least
+ * two tables are subtypes of it (AdventureWorks `businessentity` of `person`, `vendor`, `store`). A join through it equates their keys, so the
+ * tables on either side join each other directly: it is no table a question needs between them.
+ */
+function isBareSupertype(data: IndexData, d: number): boolean {
+  if (!(RANKING.subtypeSiblings > 0)) return false;
+  let marks = bareMemo.get(data);
+  if (marks === undefined) {
+    marks = new Uint8Array(data.docs.length);
+    bareMemo.set(data, marks);
+  }
+  if (marks[d] === 0) {
+    // 1: bare, 2: not. Keys and shape first: a catalog read on demand loads a table when its columns are looked at.
+    const doc = data.docs[d]!;
+    const edges = data.edges[d]!;
+    let bare = doc.role === 'entity' && !doc.isBridge && edges.every((e) => !e.outgoing) && edges.length >= 2 && !hasNameColumn(doc);
+    if (bare) {
+      let subtypes = 0;
+      for (const e of edges) if (e.to !== d && isSubtypeEdge(data, e.to, e)) subtypes++;
+      bare = subtypes >= 2;
+    }
+    marks[d] = bare ? 1 : 2;
+  }
+  return marks[d] === 1;
 }
 
 /** Last words of a code list that sorts the rows of the table it qualifies into kinds (`place_type`, `product_category`). */
@@ -2243,6 +2273,7 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
       if (path === null || path.length <= 2) continue;
       const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);
       for (const mid of path.slice(1, -1)) {
+        if (isBareSupertype(data, mid)) continue;
         const value = unasked(mid) ? RANKING.auxiliary * target : target;
         if (st.score[mid]! >= value) continue;
         st.touch(mid);

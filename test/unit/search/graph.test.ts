@@ -220,6 +220,12 @@ describe('search: subtypes of one table', () => {
     assert.ok(between(run(0), 'businessentity') && !between(run(0), 'businessentitycontact'), reasons(run(0).hits));
     // After: the way between them passes the table of a vendor's contacts.
     assert.ok(between(run(1), 'businessentitycontact'), reasons(run(1).hits));
+    // The bare table of keys is no table between them: its subtypes and the contacts join on the same key directly.
+    const path = (w: string): boolean => /^joins \w+ and \w+$/.test(w);
+    assert.ok(!whyOf(run(1).hits, 'businessentity').some(path), reasons(run(1).hits));
+    // Nor is it what a subtype relates.
+    const stores = withRanking('subtypeSiblings', 1, () => index.search('stores and their sales people', { limit: 8 }).hits);
+    assert.ok(!whyOf(stores, 'businessentity').some((w) => w.startsWith('what') || path(w)), reasons(stores));
   });
 });
 
