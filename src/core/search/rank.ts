@@ -162,6 +162,8 @@ export const RANKING = {
   knownLabels: 1,
   /** 1: a join path never goes from one subtype of a table with no name of its own to another (pathToAny). */
   subtypeSiblings: 1,
+  /** 1: a table a join path passes on its key alone (keyPassesThrough) is not raised as a table between the others. */
+  keyThrough: 1,
   /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
   relatedNoList: 1,
   /** Candidates that get the name-coverage and graph treatment. */
@@ -1436,8 +1438,9 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
     if (path === null) continue;
     const target = RANKING.mentionPath * st.score[c]!;
     const end = data.docs[path[path.length - 1]!]!.name;
-    for (const mid of path.slice(1)) {
-      if (mid !== path[path.length - 1] && isBareSupertype(data, mid)) continue;
+    for (let i = 1; i < path.length; i++) {
+      const mid = path[i]!;
+      if (i < path.length - 1 && (isBareSupertype(data, mid) || keyPassesThrough(data, path[i - 1]!, mid, path[i + 1]!))) continue;
       const value = unasked(mid) ? RANKING.auxiliary * target : target;
       if (st.score[mid]! < value) boosts.push([mid, value, `leads from ${cd.name} to ${end}, which holds ${mention.kind === 'person' ? 'people' : 'places'}, for '${mention.text}'`]);
     }
@@ -1533,6 +1536,18 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
 function isSubtypeEdge(data: IndexData, child: number, e: { readonly fromColumns: readonly string[] }): boolean {
   const pk = data.docs[child]!.table.primaryKey?.columns ?? [];
   return pk.length > 0 && pk.length === e.fromColumns.length && pk.every((c) => e.fromColumns.includes(c));
+}
+
+/**
+ * Whether a join path passes `mid` on its key alone: `mid` is a subtype of one neighbour on the path (its primary key
+ * is its key to it) and the other points at that primary key (`salesperson` → `employee` → `person`; `release_country`
+ * → `country_area` → `area`). The neighbours then join on the key directly; `mid` holds nothing the join needs.
+ */
+function keyPassesThrough(data: IndexData, prev: number, mid: number, next: number): boolean {
+  if (!(RANKING.keyThrough > 0)) return false;
+  const up = (to: number): boolean => data.edges[mid]!.some((e) => e.outgoing && e.to === to && isSubtypeEdge(data, mid, e));
+  const down = (from: number): boolean => data.edges[mid]!.some((e) => !e.outgoing && e.to === from);
+  return (up(next) && down(prev)) || (up(prev) && down(next));
 }
 
 const bareMemo = new WeakMap<IndexData, Uint8Array>();
@@ -2272,8 +2287,9 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
       }
       if (path === null || path.length <= 2) continue;
       const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);
-      for (const mid of path.slice(1, -1)) {
-        if (isBareSupertype(data, mid)) continue;
+      for (let i = 1; i < path.length - 1; i++) {
+        const mid = path[i]!;
+        if (isBareSupertype(data, mid) || keyPassesThrough(data, path[i - 1]!, mid, path[i + 1]!)) continue;
         const value = unasked(mid) ? RANKING.auxiliary * target : target;
         if (st.score[mid]! >= value) continue;
         st.touch(mid);

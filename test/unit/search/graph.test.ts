@@ -229,6 +229,33 @@ describe('search: subtypes of one table', () => {
   });
 });
 
+describe('search: a table a join passes on its key alone', () => {
+  const keyed = (t: TableInfo, columns: string[]): TableInfo => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
+  // A salesperson is an employee, an employee is a person: each key is the key of the row above it.
+  const tables = (): TableInfo[] => [
+    keyed(table('person', ['businessentityid', 'firstname', 'lastname', 'persontype']), ['businessentityid']),
+    keyed(table('employee', ['businessentityid', 'jobtitle', 'birthdate', 'hiredate'], [fk(['businessentityid'], 'person', ['businessentityid'])]), ['businessentityid']),
+    keyed(
+      table('salesperson', ['businessentityid', 'salesquota', 'bonus', 'territoryid'], [fk(['businessentityid'], 'employee', ['businessentityid']), fk(['territoryid'], 'salesterritory', ['territoryid'])]),
+      ['businessentityid'],
+    ),
+    keyed(table('salesterritory', ['territoryid', 'name', 'countryregioncode']), ['territoryid']),
+    keyed(table('shift', ['shiftid', 'name', 'starttime']), ['shiftid']),
+  ];
+
+  it('does not raise it between the tables either side, which join on that key directly', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const run = (on: number): ReturnType<typeof index.search> => withRanking('keyThrough', on, () => index.search('first and last names of the salespeople with the biggest bonus', { limit: 5 }));
+    const between = (r: ReturnType<typeof index.search>): boolean => whyOf(r.hits, 'employee').some((w) => /^joins (salesperson and person|person and salesperson)$/.test(w));
+    assert.ok(between(run(0)), reasons(run(0).hits));
+    assert.ok(!between(run(1)), reasons(run(1).hits));
+    assert.deepEqual(names(run(1).hits).slice(0, 2).sort(), ['person', 'salesperson'], reasons(run(1).hits));
+    // Asked for by its own words, it is there as before.
+    const hired = withRanking('keyThrough', 1, () => index.search('salespeople names and hire dates', { limit: 5 }).hits);
+    assert.ok(names(hired).includes('employee'), reasons(hired));
+  });
+});
+
 describe('search: tables of people and places', () => {
   it('does not count a code list whose head word can name a person ("type") as a table of people', () => {
     const index = buildSearchIndex({
