@@ -391,7 +391,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       const asked = (w: string): boolean => queryTerms.has(w) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c));
       u = doc.role === 'auxiliary' && !doc.auxWords.some(asked);
       // A table of custom attributes (`artist_attribute`) is one too, unless the question names its last word.
-      if (!u && RANKING.attributeTables > 0 && isAttributeTable(data, d)) u = !asked(doc.nameStems[doc.nameStems.length - 1]!) && !asked(doc.nameWords[doc.nameWords.length - 1]!);
+      if (!u && isAttributeTable(data, d)) u = !asked(doc.nameStems[doc.nameStems.length - 1]!) && !asked(doc.nameWords[doc.nameWords.length - 1]!);
       unaskedMemo.set(d, u);
     }
     return u;
@@ -784,11 +784,9 @@ function isCodeColumn(data: IndexData, d: number, column: string): boolean {
  */
 function labelsRefute(data: IndexData, d: number, words: readonly string[]): boolean {
   if (!(RANKING.knownLabels > 0) || words.length === 0) return false;
-  const labels = data.docs[d]!.table.columns.flatMap((c) => c.codeValues ?? []);
-  if (labels.length === 0) return false;
-  const labelWords = new Set(labels.flatMap((l) => l.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0));
-  const stems = new Set([...labelWords].map((w) => stem(w)));
-  const concepts = new Set([...labelWords].flatMap((w) => cachedConcepts(data.conceptCache, data.lexicon, w)));
+  const known = labelWords(data, d);
+  if (known === null) return false;
+  const { stems, concepts } = known;
   return words.every((phrase) =>
     phrase
       .toLowerCase()
@@ -796,6 +794,25 @@ function labelsRefute(data: IndexData, d: number, words: readonly string[]): boo
       .filter((w) => w.length > 0)
       .every((w) => !stems.has(stem(w)) && !cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => concepts.has(c))),
   );
+}
+
+const labelMemo = new WeakMap<IndexData, Map<number, { stems: ReadonlySet<string>; concepts: ReadonlySet<string> } | null>>();
+
+/** The stems and concepts of the words of a code list's labels (ColumnInfo.codeValues), or null when none were read. */
+function labelWords(data: IndexData, d: number): { stems: ReadonlySet<string>; concepts: ReadonlySet<string> } | null {
+  let memo = labelMemo.get(data);
+  if (memo === undefined) {
+    memo = new Map();
+    labelMemo.set(data, memo);
+  }
+  let known = memo.get(d);
+  if (known === undefined) {
+    const labels = data.docs[d]!.table.columns.flatMap((c) => c.codeValues ?? []);
+    const words = new Set(labels.flatMap((l) => l.toLowerCase().split(/[^\p{L}\p{N}]+/u)).filter((w) => w.length > 0));
+    known = labels.length === 0 ? null : { stems: new Set([...words].map((w) => stem(w))), concepts: new Set([...words].flatMap((w) => cachedConcepts(data.conceptCache, data.lexicon, w))) };
+    memo.set(d, known);
+  }
+  return known;
 }
 
 /**
@@ -918,7 +935,7 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
       const pd = data.docs[p]!;
       if (e.outgoing && pd.role === 'lookup') {
         if (open(p)) offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
-      } else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p) && !(RANKING.attributeTables > 0 && isAttributeTable(data, p))) {
+      } else if (!e.outgoing && sortsIntoLists(data, p)) {
         for (const e2 of data.edges[p]!) {
           if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup' || !open(e2.to)) continue;
           offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`, true);
@@ -1127,7 +1144,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
         if (p === h) continue;
         const pd = data.docs[p]!;
         if (e.outgoing && (pd.role === 'lookup' || isNamed(p))) (isNamed(p) ? namedLists : lists).push([p, -1]);
-        else if (!e.outgoing && pd.role === 'bridge' && !isTypedRelation(data, p) && !(RANKING.attributeTables > 0 && isAttributeTable(data, p))) {
+        else if (!e.outgoing && sortsIntoLists(data, p)) {
           for (const e2 of data.edges[p]!) {
             if (e2.outgoing && e2.to !== h && data.docs[e2.to]!.role === 'lookup') (isNamed(e2.to) ? namedLists : lists).push([e2.to, p]);
           }
@@ -1440,7 +1457,7 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
     const end = data.docs[path[path.length - 1]!]!.name;
     for (let i = 1; i < path.length; i++) {
       const mid = path[i]!;
-      if (i < path.length - 1 && (isBareSupertype(data, mid) || keyPassesThrough(data, path[i - 1]!, mid, path[i + 1]!))) continue;
+      if (i < path.length - 1 && passedOnKey(data, path, i)) continue;
       const value = unasked(mid) ? RANKING.auxiliary * target : target;
       if (st.score[mid]! < value) boosts.push([mid, value, `leads from ${cd.name} to ${end}, which holds ${mention.kind === 'person' ? 'people' : 'places'}, for '${mention.text}'`]);
     }
@@ -1538,6 +1555,11 @@ function isSubtypeEdge(data: IndexData, child: number, e: { readonly fromColumns
   return pk.length > 0 && pk.length === e.fromColumns.length && pk.every((c) => e.fromColumns.includes(c));
 }
 
+/** Whether the join path passes its `i`-th table on a key alone: a bare table of keys, or keyPassesThrough. */
+function passedOnKey(data: IndexData, path: readonly number[], i: number): boolean {
+  return isBareSupertype(data, path[i]!) || keyPassesThrough(data, path[i - 1]!, path[i]!, path[i + 1]!);
+}
+
 /**
  * Whether a join path passes `mid` on its key alone: `mid` is a subtype of one neighbour on the path (its primary key
  * is its key to it) and the other points at that primary key (`salesperson` → `employee` → `person`; `release_country`
@@ -1554,8 +1576,9 @@ const bareMemo = new WeakMap<IndexData, Uint8Array>();
 
 /**
  * Whether a table is only the shared key of its subtypes: no name of its own, no key to another table, and at least
- * two tables are subtypes of it (AdventureWorks `businessentity` of `person`, `vendor`, `store`). A join through it equates their keys, so the
- * tables on either side join each other directly: it is no table a question needs between them.
+ * two tables are subtypes of it (AdventureWorks `businessentity` of `person`, `vendor`, `store`). A join through it
+ * equates their keys, so the tables on either side join each other directly: it is no table a question needs between
+ * them.
  */
 function isBareSupertype(data: IndexData, d: number): boolean {
   if (!(RANKING.subtypeSiblings > 0)) return false;
@@ -1709,13 +1732,22 @@ function isTypedRelation(data: IndexData, j: number): boolean {
 }
 
 /**
+ * Whether the code lists behind a junction may sort the rows of its other end into kinds, and so hold a word of the
+ * question: a plain junction (`release_group_secondary_type_join`), not a typed relationship or a table of custom
+ * attributes, whose lists name relationships or attributes.
+ */
+function sortsIntoLists(data: IndexData, j: number): boolean {
+  return data.docs[j]!.role === 'bridge' && !isTypedRelation(data, j) && !isAttributeTable(data, j);
+}
+
+/**
  * Whether a junction holds custom attributes of a thing: it points at a list named after itself and a word of kinds
  * (MusicBrainz `artist_attribute` → `artist_attribute_type`). The thing's own columns and tables hold what a
  * question asks of it; such a table is a second, open-ended store that questions seldom mean.
  */
 function isAttributeTable(data: IndexData, d: number): boolean {
   const doc = data.docs[d]!;
-  if (!doc.isBridge || doc.nameWords.length < 2) return false;
+  if (!(RANKING.attributeTables > 0) || !doc.isBridge || doc.nameWords.length < 2) return false;
   return data.edges[d]!.some((e) => {
     if (!e.outgoing || e.to === d) return false;
     const words = data.docs[e.to]!.nameWords;
@@ -2289,7 +2321,7 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
       const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);
       for (let i = 1; i < path.length - 1; i++) {
         const mid = path[i]!;
-        if (isBareSupertype(data, mid) || keyPassesThrough(data, path[i - 1]!, mid, path[i + 1]!)) continue;
+        if (passedOnKey(data, path, i)) continue;
         const value = unasked(mid) ? RANKING.auxiliary * target : target;
         if (st.score[mid]! >= value) continue;
         st.touch(mid);
