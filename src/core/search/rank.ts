@@ -164,6 +164,8 @@ export const RANKING = {
   subtypeSiblings: 1,
   /** 1: a table a join path passes on its key alone (keyPassesThrough) is not raised as a table between the others. */
   keyThrough: 1,
+  /** 1: a junction other tables point at brings only its ends that hold people or places (addJunctionEnds). */
+  thingEnds: 1,
   /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
   relatedNoList: 1,
   /** Candidates that get the name-coverage and graph treatment. */
@@ -1339,9 +1341,13 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
   for (const b of ranked.slice(0, RANKING.junctionEndTop)) {
     const bd = data.docs[b]!;
     if (!bd.isBridge || !lexical.has(b)) continue;
+    // A junction other tables point at is a thing of its own (a copy on a shelf, an edition): its keys are what it is
+    // of, not what a question about it relates, except the people and places it names.
+    const thing = RANKING.thingEnds > 0 && data.edges[b]!.some((e) => !e.outgoing && e.to !== b);
     const value = Math.min(RANKING.junctionEnd * st.score[b]!, cap);
     for (const e of data.edges[b]!) {
       if (!e.outgoing || e.to === b || !allowed(e.to) || data.docs[e.to]!.role !== 'entity' || isBareSupertype(data, e.to)) continue;
+      if (thing && data.personTable[e.to] === 0 && data.placeTable[e.to] === 0) continue;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `what ${bd.name} relates`]);
     }
   }

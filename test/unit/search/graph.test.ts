@@ -256,6 +256,33 @@ describe('search: a table a join passes on its key alone', () => {
   });
 });
 
+describe('search: the ends of a junction the words reached', () => {
+  // A rental chain: copies of films on the shelves of stores, which rentals point at; actors in films.
+  const tables = (): TableInfo[] => [
+    table('film', ['film_id', 'title', 'description', 'release_year', 'length']),
+    table('actor', ['actor_id', 'first_name', 'last_name']),
+    table('film_actor', ['actor_id', 'film_id', 'last_update'], [fk(['actor_id'], 'actor', ['actor_id']), fk(['film_id'], 'film', ['film_id'])]),
+    table('address', ['address_id', 'address', 'district', 'city_id', 'postal_code', 'phone']),
+    table('store', ['store_id', 'manager_staff_id', 'address_id'], [fk(['address_id'], 'address', ['address_id'])]),
+    table('inventory', ['inventory_id', 'film_id', 'store_id', 'last_update'], [fk(['film_id'], 'film', ['film_id']), fk(['store_id'], 'store', ['store_id'])]),
+    table('customer', ['customer_id', 'first_name', 'last_name', 'email', 'address_id'], [fk(['address_id'], 'address', ['address_id'])]),
+    table('rental', ['rental_id', 'rental_date', 'inventory_id', 'customer_id', 'return_date'], [fk(['inventory_id'], 'inventory', ['inventory_id']), fk(['customer_id'], 'customer', ['customer_id'])]),
+  ];
+
+  it('brings what a junction relates, but of a junction other tables point at only the people and places it names', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const run = (q: string, on: number): ReturnType<typeof index.search> => withRanking('thingEnds', on, () => index.search(q, { limit: 6 }));
+    const relates = (r: ReturnType<typeof index.search>, t: string, j: string): boolean => whyOf(r.hits, t).includes(`what ${j} relates`);
+    // A copy is a thing of its own that rentals point at: "inventory" asks for no store.
+    const q = 'which titles have the most inventory';
+    assert.ok(relates(run(q, 0), 'store', 'inventory'), reasons(run(q, 0).hits));
+    assert.ok(!relates(run(q, 1), 'store', 'inventory'), reasons(run(q, 1).hits));
+    // A junction nothing points at still brings both its ends.
+    const cast = run('film_actor rows per film', 1);
+    assert.ok(relates(cast, 'actor', 'film_actor'), reasons(cast.hits));
+  });
+});
+
 describe('search: tables of people and places', () => {
   it('does not count a code list whose head word can name a person ("type") as a table of people', () => {
     const index = buildSearchIndex({
