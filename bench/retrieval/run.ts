@@ -177,52 +177,61 @@ function calibrationSection(results: readonly SetResult[]): string[] {
 }
 
 const CHANGES = `## What changed in this run
-**Nine reading fixes, tuned on the dev halves of rounds 1 and 3–9 (the last two also on round 10's)** against the engine of
-the previous run (76ef39c). Each has a unit test that fails without it, and each was kept only with no dev answer lost.
-(1) An attribute the leading rows' table lacks lives in a table of their own, one that points at them and whose name
-starts with theirs: "albums from the 70s" raises \`release_country\` and \`release_first_release_date\` (MusicBrainz
-\`release\` has no date), "recording length per decade" \`recording_first_release_date\`; a thesaurus synonym names such
-a column too ("fan scores" → \`release_group_meta.rating\`), but never a key or a column that repeats its table's own
-name. (2) The way from a row to a named person or place may leave through a table of its own (\`release\` →
-\`release_country\` → \`area\` for "releases issued in Japan") as readily as through its own keys, rather than through
-another table's typed relationship (\`release_group\` → \`l_area_release_group\`). (3) A plural noun the catalog does not
-write ("large jerseys") is offered to the kind list of the rows it qualifies (\`productsubcategory\`) at 0.7 of their
-score, above the 0.4 every code list gets. (4) A kind of person behind a junction is read from the role list of a
-relationship (\`businessentitycontact\` → \`contacttype\`: a person at a business) before the kind list of what a
-junction of theirs holds (\`personphone\` → \`phonenumbertype\`). (5) A word neither the catalog nor the dictionary knows
-is read by the catalog word of four letters or more it starts with ("filmography" → \`film\`). (6) A level of places
-within a named place of another level ("German cities") raises the table of places within places
-(\`area_containment\`, not the typed \`l_area_area\`). (7) A role the thesaurus does not place with what it makes
-("drummers", "played bass"; not "lyricist", a writer of works) brings the relationship hub's attribute junction and
-list (\`link_attribute\` → \`link_attribute_type\`: instruments, guest parts). (8) A hyphen between letters joins one word
-when names are read ("Sci-Fi", "Jay-Z"), so a stored label is found whole and neither part is taken for a person.
-(9) A word the dictionary does not know right before "of" ("remixes of Blue Monday") is, in a catalog of typed
-relationships, a relationship of a thing to its own kind (\`l_recording_recording\`). Also new: a tenth blind
-round (\`blind/round10/\`: MusicBrainz 50, AdventureWorks 50, Pagila 40, split 50/50), written from the domain
-descriptions only and labelled from the schemas only, committed before any ranking run and ranked once by the engine
-before this run and once by this one.
+**Seven rules that keep tables out of the answer by their shape, tuned on the dev halves of rounds 1 and 3–10** against
+the engine of the previous run (cd97538). Each has a unit test that fails without it, and each was kept only with no
+dev answer lost. They remove tables no question needed from the places completion hands out: (1) a typed relationship
+(a junction that points at the relationship hub: \`l_genre_recording\`) leads to no code list that may hold a word of
+the question, since the moods and genres it relates are things, not kinds (57 such dev guesses, none needed); (2) a
+table of custom attributes (a junction pointing at a list named after itself and "type": \`artist_attribute\` →
+\`artist_attribute_type\`) counts as auxiliary unless the question names attributes, and no label is looked for behind
+it; (3) a code list whose labels were all read at index time is offered no word none of its labels shares a stem or a
+concept with (Pagila \`language\` may no longer hold "radiohead"); (4) a join path never goes from one subtype of a
+table with no name of its own to another (AdventureWorks \`person\` → \`businessentity\` ← \`vendor\`: a vendor's people
+are its contacts); (5) such a bare table of keys is raised neither between two others nor as what a junction relates;
+(6) nor is a table a path passes on its key alone (a subtype of one neighbour whose primary key the other points at:
+\`salesperson\` → \`employee\` → \`person\`, \`release_country\` → \`country_area\` → \`area\`); (7) a junction other
+tables point at is a thing of its own (Pagila \`inventory\`, MusicBrainz \`release\`), and only its ends that hold
+people or places follow it as what it relates. In the dev top tens, \`businessentity\` now appears in 11 AdventureWorks
+answers instead of 81 (needed by none), \`employee\` in 70 instead of 98 (the same 17 need it), Pagila's \`store\` in 90
+instead of 158, and MusicBrainz's \`artist_attribute\` in 13 instead of 29. Also new: an eleventh blind round
+(\`blind/round11/\`: MusicBrainz 50, AdventureWorks 50, Pagila 40, split 50/50), written from the domain descriptions
+only and labelled from the schemas only, committed before any ranking run and ranked once by the engine before this
+run and once by this one; no rule was tuned on it.
 
-| Full@10, through the tool | dev 76ef39c → this engine | held-out 76ef39c → this engine |
+| Full@10, through the tool | dev cd97538 → this engine | held-out cd97538 → this engine |
 | --- | --- | --- |
-| MusicBrainz blind, rounds 1–9 | 0.494 → 0.543 (245) | 0.357 → 0.367 (305) |
-| MusicBrainz blind, round 10 (new) | 0.480 → 0.480 (25) | 0.320 → 0.360 (25) |
-| AdventureWorks blind, rounds 1–9 | 0.852 → 0.871 (210) | 0.840 → 0.836 (250) |
-| AdventureWorks blind, round 10 (new) | 0.880 → 0.880 (25) | 0.880 → 0.880 (25) |
-| Pagila blind, rounds 1–9 | 0.953 → 0.959 (170) | 0.905 → 0.905 (200) |
-| Pagila blind, round 10 (new) | 0.900 → 0.900 (20) | 1.000 → 1.000 (20) |
-| own sets | unchanged | MusicBrainz through the tool 0.795 → 0.821 (one of 39) |
+| MusicBrainz blind, rounds 1–9 | 0.543 → 0.555 (245) | 0.367 → 0.393 (305) |
+| MusicBrainz blind, round 10 | 0.480 → 0.520 (25) | 0.360 → 0.360 (25) |
+| MusicBrainz blind, round 11 (new) | 0.360 → 0.400 (25) | 0.360 → 0.360 (25) |
+| AdventureWorks blind, rounds 1–9 | 0.871 → 0.876 (210) | 0.836 → 0.844 (250) |
+| AdventureWorks blind, round 10 | 0.880 → 0.880 (25) | 0.880 → 0.880 (25) |
+| AdventureWorks blind, round 11 (new) | 0.800 → 0.840 (25) | 0.880 → 0.920 (25) |
+| Pagila blind, rounds 1–9 | 0.959 → 0.965 (170) | 0.905 → 0.905 (200) |
+| Pagila blind, round 10 | 0.900 → 0.900 (20) | 1.000 → 1.000 (20) |
+| Pagila blind, round 11 (new) | 0.900 → 0.950 (20) | 0.950 → 0.950 (20) |
+| own sets | unchanged | MusicBrainz through the tool 0.821 → 0.897 (three of 39) |
 | BIRD and Spider per database, R@5 | unchanged | unchanged (BIRD 0.962, Spider 0.997) |
 
-Twenty-one dev questions gained (MusicBrainz 12, AdventureWorks 4, Pagila 1 on rounds 1–9's halves, and R@10 up on
-all three); the held-out halves gained six and lost three (MusicBrainz round 1 +3, round 5 +1, round 10 +1, round 4 −1;
-AdventureWorks round 5 −1; Pagila round 9 +1, round 2 −1). The carry-over from dev to held-out is about a quarter, as in
-the runs before: most dev gains come from readings that a handful of questions share (remixes, instrument credits,
-release dates kept beside the release), and the held-out halves hold other handfuls. Round 10, which no engine had
-been tuned on, gained one MusicBrainz held-out question and none on its dev half. The goals (0.60, 0.90, 0.90 held-out
-Full@10 on MusicBrainz, AdventureWorks and Pagila) are still met only on Pagila; on MusicBrainz 70 % of the dev
-questions that still miss need five or more tables, and the answer has ten places.
+Pooled over every round's held-out half through the tool: MusicBrainz 0.366 → 0.388 (355 questions), AdventureWorks
+0.843 → 0.853 (300), Pagila 0.917 → 0.917 (240); R@10 rose on every held-out part of MusicBrainz and AdventureWorks. Unlike the
+reading fixes of earlier runs, whose dev gains carried over to held-out at about a quarter, these rules carried over
+whole: they remove tables no question of any round needed, so they help questions they were never tuned on, as round
+11 shows on both halves. The last rule (a junction other tables point at) gained two dev questions and lost one
+Pagila held-out question of rounds 1–9 that the others had gained. The goals (0.60, 0.90, 0.90 held-out Full@10 on
+MusicBrainz, AdventureWorks and Pagila) are still met only on Pagila.
 
-Tried on the dev halves in this run and not kept: raising the leading rows' own tables from the first six hits
+Tried on the dev halves in this run and not kept: no thesaurus synonym for a word that is a table's whole name
+("label" → \`tag\`; MusicBrainz −2, Spider −1); table comments' references to other tables ("Also see the Person and
+Store tables", "Foreign key to Product.ProductID") left out of their words (AdventureWorks −1); a table of people that
+keeps passwords holding no person the question names (MusicBrainz −1, Pagila R@5 down); an ISO-coded reference table
+read as a code list (\`script\`: +1, but shown in more answers); a junction's ends through a key it implies
+(\`specialoffer\` through \`specialofferproduct\`) not raised (AdventureWorks −1), nor pieces of run-together names that
+are abbreviations (\`discount\` + \`pct\`: −1); a bridge of a typed relationship only between two ends the words
+found (−1); a table named as another table plus a word counting less when the question names only the other table
+(\`recording_tag\`: −2 to −8); code-list labels in a comment ("R = Road, M = Mountain") not counted as places (−2 +1);
+named junctions bringing no ends at all (+4 −4).
+
+Tried in the previous run (76ef39c → cd97538) and not kept: raising the leading rows' own tables from the first six hits
 rather than three (MusicBrainz +1 −2); no bridge between two ends that the same words found (−5: \`release\` is the
 bridge between its code lists that way); no bridge between a table and a list named for it found by the same words
 (\`recording_attribute\` for "recordings": −3, its score carried others); no qualifiers from a junction with more
@@ -299,8 +308,8 @@ const METHOD = `## Methodology
 - **Scope.** Per-database sets search with a source filter; pooled sets search one index holding every database
   (Spider: all 20 dev databases including the four whose questions are held back).
 - **Held-out.** Blind sets: the \`split\` field of each question (a hash of its id, 50/50); the second round
-  (\`*-blind2\`, \`bench/retrieval/blind/round2/\`) is held out as a whole; the third to tenth (\`*-blind3\` to
-  \`*-blind10\`, \`bench/retrieval/blind/round3/\` to \`round10/\`) are split 50/50 again. Each round was written from
+  (\`*-blind2\`, \`bench/retrieval/blind/round2/\`) is held out as a whole; the third to eleventh (\`*-blind3\` to
+  \`*-blind11\`, \`bench/retrieval/blind/round3/\` to \`round11/\`) are split 50/50 again. Each round was written from
   descriptions of the domains only and labelled from the schemas only, and committed before any ranking run on it. Other own sets: every fifth question (1-based position in each file) is the dev split that was inspected while
   tuning; all other questions were only ever seen as aggregate figures. On top of that the shared data omits parts
   of Spider dev (four databases), BIRD dev (every fifth question) and Spider 2.0-lite gold, which are used for an
