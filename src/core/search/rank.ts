@@ -166,6 +166,8 @@ export const RANKING = {
   keyThrough: 1,
   /** 1: a junction other tables point at brings only its ends that hold people or places (addJunctionEnds). */
   thingEnds: 1,
+  /** 1: a list three or more junctions point at (isSharedVocabulary) is offered no guess of a word's label. */
+  sharedLists: 1,
   /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
   relatedNoList: 1,
   /** Candidates that get the name-coverage and graph treatment. */
@@ -936,10 +938,11 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
       if (p === h) continue;
       const pd = data.docs[p]!;
       if (e.outgoing && pd.role === 'lookup') {
-        if (open(p)) offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
+        if (open(p) && !isSharedVocabulary(data, p)) offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
       } else if (!e.outgoing && sortsIntoLists(data, p)) {
         for (const e2 of data.edges[p]!) {
           if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup' || !open(e2.to)) continue;
+          if (isSharedVocabulary(data, e2.to)) continue;
           offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`, true);
           offer(p, target * 0.9, `joins ${data.docs[h]!.name} to ${data.docs[e2.to]!.name}`);
         }
@@ -1145,10 +1148,10 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
         const p = e.to;
         if (p === h) continue;
         const pd = data.docs[p]!;
-        if (e.outgoing && (pd.role === 'lookup' || isNamed(p))) (isNamed(p) ? namedLists : lists).push([p, -1]);
+        if (e.outgoing && (isNamed(p) || (pd.role === 'lookup' && !isSharedVocabulary(data, p)))) (isNamed(p) ? namedLists : lists).push([p, -1]);
         else if (!e.outgoing && sortsIntoLists(data, p)) {
           for (const e2 of data.edges[p]!) {
-            if (e2.outgoing && e2.to !== h && data.docs[e2.to]!.role === 'lookup') (isNamed(e2.to) ? namedLists : lists).push([e2.to, p]);
+            if (e2.outgoing && e2.to !== h && data.docs[e2.to]!.role === 'lookup' && !isSharedVocabulary(data, e2.to)) (isNamed(e2.to) ? namedLists : lists).push([e2.to, p]);
           }
         }
       }
@@ -1745,6 +1748,18 @@ function isTypedRelation(data: IndexData, j: number): boolean {
 function sortsIntoLists(data: IndexData, j: number): boolean {
   return data.docs[j]!.role === 'bridge' && !isTypedRelation(data, j) && !isAttributeTable(data, j);
 }
+
+/**
+ * Whether a list is a vocabulary the whole catalog shares: three or more junctions point at it (MusicBrainz `tag`,
+ * through `artist_tag`, `recording_tag`, `release_tag`…). Any thing may carry any of its words, so a word of the
+ * question that the catalog does not hold is no more likely there than anywhere: it is offered no guess.
+ */
+function isSharedVocabulary(data: IndexData, l: number): boolean {
+  return RANKING.sharedLists > 0 && junctionsAt(data, l) >= SHARED_LIST_JUNCTIONS;
+}
+
+/** Junctions that must point at a list for it to be a vocabulary shared across the catalog. */
+const SHARED_LIST_JUNCTIONS = 3;
 
 /**
  * Whether a junction holds custom attributes of a thing: it points at a list named after itself and a word of kinds

@@ -528,6 +528,27 @@ describe('search: proper names in questions', () => {
     assert.ok(whyOf(after.hits, 'artist_type').some((w) => w.startsWith('lookup of artist') || w.startsWith('code list of artist')), reasons(after.hits));
   });
 
+  it('guesses no label in a vocabulary that three or more junctions share', () => {
+    const things = ['recording', 'release', 'label'];
+    const tables = [
+      ...relationshipCatalog(),
+      ...src([
+        table('tag', ['id', 'name', 'ref_count']),
+        ...things.map((t) => table(`${t}_tag`, [t, 'tag', 'count'], [fk([t], t), fk(['tag'], 'tag')])),
+        // A list behind one junction of its own still sorts that table's rows.
+        table('atmosphere', ['id', 'name']),
+        table('recording_atmosphere', ['recording', 'atmosphere'], [fk(['recording'], 'recording'), fk(['atmosphere'], 'atmosphere')]),
+      ]),
+    ];
+    const index = buildSearchIndex({ tables });
+    const q = 'gloomy recordings from the nineties';
+    const guesses = (on: number): ReturnType<typeof index.search> => withRanking('sharedLists', on, () => index.search(q, { limit: 12 }));
+    const guessed = (r: ReturnType<typeof index.search>, t: string): boolean => whyOf(r.hits, t).some((w) => w.includes("may hold 'gloomy"));
+    assert.ok(guessed(guesses(0), 'tag'), reasons(guesses(0).hits));
+    assert.ok(!guessed(guesses(1), 'tag'), reasons(guesses(1).hits));
+    assert.ok(guessed(guesses(1), 'atmosphere'), reasons(guesses(1).hits));
+  });
+
   it('reads a table of custom attributes as auxiliary unless the question names attributes, and looks for no label in it', () => {
     const tables = [
       ...relationshipCatalog(),
