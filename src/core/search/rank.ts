@@ -9,7 +9,7 @@ import { BM25F, cachedConcepts, cachedTerms, isMirror, mayHoldText, valueKey, ty
 import { schemaAreas } from './areas';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
 import { parseQuery, type Mention, type ParsedQuery } from './query';
-import { correctQuestion } from './spelling';
+import { correctQuestion, knownWord } from './spelling';
 import { isIrregularVerbForm, stem, textTerms } from './tokenize';
 import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
 
@@ -166,6 +166,8 @@ export const RANKING = {
   keyThrough: 1,
   /** 1: a junction other tables point at brings only its ends that hold people or places (addJunctionEnds). */
   thingEnds: 1,
+  /** 1: …and those only when the question is about people or places. */
+  thingEndsAsked: 1,
   /** 1: a list three or more junctions point at (isSharedVocabulary) is offered no guess of a word's label. */
   sharedLists: 1,
   /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
@@ -446,7 +448,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed, pathPairs);
   ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
   ranked = addParents(data, ranked, limit, unasked, st, allowed);
-  ranked = addJunctionEnds(data, ranked, lexical, st, allowed);
+  ranked = addJunctionEnds(data, ranked, lexical, st, allowed, parsed);
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
   if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed.titles, st, allowed);
   for (const kind of ['person', 'place'] as const) {
@@ -1332,7 +1334,13 @@ function addParents(data: IndexData, ranked: number[], limit: number, unasked: (
  * but no higher than just below the `junctionEndAfter`-th table: the tables the words found first keep their places,
  * and the ends fill the rest of the answer.
  */
-function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
+function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean, parsed: ParsedQuery): number[] {
+  // Whether the question is about people or places at all: one asked about ("who", "where", "customers"), named, or a
+  // title or a word no dictionary or catalog knows, which may name someone ("radiohead ok computer barcode").
+  const asked = !(RANKING.thingEndsAsked > 0);
+  const unknownName = parsed.terms.some((t) => !t.part && t.surface.length >= 4 && /^[a-z]+$/.test(t.surface) && !knownWord(t.surface, data.vocab) && !isCatalogTerm(data, t.surface));
+  const people = asked || parsed.asksPerson || parsed.personNouns.length > 0 || parsed.mentions.some((m) => m.kind === 'person') || parsed.titles.length > 0 || unknownName;
+  const places = asked || parsed.asksPlace || parsed.placeNouns.length > 0 || parsed.mentions.some((m) => m.kind === 'place');
   const boosts: Array<[number, number, string]> = [];
   // Views come after the tables in the end (placeViews): the place counts tables only.
   let cap = Infinity;
@@ -1345,12 +1353,13 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
     const bd = data.docs[b]!;
     if (!bd.isBridge || !lexical.has(b)) continue;
     // A junction other tables point at is a thing of its own (a copy on a shelf, an edition): its keys are what it is
-    // of, not what a question about it relates, except the people and places it names.
+    // of, not what a question about it relates, except the people and places it names, when the question is about
+    // people or places.
     const thing = RANKING.thingEnds > 0 && data.edges[b]!.some((e) => !e.outgoing && e.to !== b);
     const value = Math.min(RANKING.junctionEnd * st.score[b]!, cap);
     for (const e of data.edges[b]!) {
       if (!e.outgoing || e.to === b || !allowed(e.to) || data.docs[e.to]!.role !== 'entity' || isBareSupertype(data, e.to)) continue;
-      if (thing && data.personTable[e.to] === 0 && data.placeTable[e.to] === 0) continue;
+      if (thing && !(people && data.personTable[e.to] > 0) && !(places && data.placeTable[e.to] > 0)) continue;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `what ${bd.name} relates`]);
     }
   }

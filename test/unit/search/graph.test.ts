@@ -281,6 +281,14 @@ describe('search: the ends of a junction the words reached', () => {
     const cast = run('film_actor rows per film', 1);
     assert.ok(relates(cast, 'actor', 'film_actor'), reasons(cast.hits));
   });
+
+  it('brings the people a junction other tables point at names only when the question is about people', () => {
+    const fees = [...tables(), table('late_fee', ['late_fee_id', 'rental_id', 'amount', 'charged_at'], [fk(['rental_id'], 'rental', ['rental_id'])])];
+    const index = buildSearchIndex({ tables: src(fees) });
+    const run = (on: number): ReturnType<typeof index.search> => withRanking('thingEndsAsked', on, () => index.search('rentals per month', { limit: 6 }));
+    assert.ok(whyOf(run(0).hits, 'customer').includes('what rental relates'), reasons(run(0).hits));
+    assert.ok(!whyOf(run(1).hits, 'customer').includes('what rental relates'), reasons(run(1).hits));
+  });
 });
 
 describe('search: tables of people and places', () => {
