@@ -177,7 +177,7 @@ function calibrationSection(results: readonly SetResult[]): string[] {
 }
 
 const CHANGES = `## What changed in this run
-**Seven rules that keep tables out of the answer by their shape, tuned on the dev halves of rounds 1 and 3–10** against
+**Nine rules that keep tables out of the answer by their shape, tuned on the dev halves of rounds 1 and 3–10** against
 the engine of the previous run (cd97538). Each has a unit test that fails without it, and each was kept only with no
 dev answer lost. They remove tables no question needed from the places completion hands out: (1) a typed relationship
 (a junction that points at the relationship hub: \`l_genre_recording\`) leads to no code list that may hold a word of
@@ -185,40 +185,45 @@ the question, since the moods and genres it relates are things, not kinds (57 su
 table of custom attributes (a junction pointing at a list named after itself and "type": \`artist_attribute\` →
 \`artist_attribute_type\`) counts as auxiliary unless the question names attributes, and no label is looked for behind
 it; (3) a code list whose labels were all read at index time is offered no word none of its labels shares a stem or a
-concept with (Pagila \`language\` may no longer hold "radiohead"); (4) a join path never goes from one subtype of a
-table with no name of its own to another (AdventureWorks \`person\` → \`businessentity\` ← \`vendor\`: a vendor's people
-are its contacts); (5) such a bare table of keys is raised neither between two others nor as what a junction relates;
-(6) nor is a table a path passes on its key alone (a subtype of one neighbour whose primary key the other points at:
-\`salesperson\` → \`employee\` → \`person\`, \`release_country\` → \`country_area\` → \`area\`); (7) a junction other
-tables point at is a thing of its own (Pagila \`inventory\`, MusicBrainz \`release\`), and only its ends that hold
-people or places follow it as what it relates. In the dev top tens, \`businessentity\` now appears in 11 AdventureWorks
-answers instead of 81 (needed by none), \`employee\` in 70 instead of 98 (the same 17 need it), Pagila's \`store\` in 90
-instead of 158, and MusicBrainz's \`artist_attribute\` in 13 instead of 29. Also new: an eleventh blind round
+concept with (Pagila \`language\` may no longer hold "radiohead"); (4) a list three or more junctions point at
+(MusicBrainz \`tag\`) is a vocabulary the whole catalog shares and is offered no guess either; (5) a join path never
+goes from one subtype of a table with no name of its own to another (AdventureWorks \`person\` → \`businessentity\` ←
+\`vendor\`: a vendor's people are its contacts); (6) such a bare table of keys is raised neither between two others nor
+as what a junction relates; (7) nor is a table a path passes on its key alone (a subtype of one neighbour whose primary
+key the other points at: \`salesperson\` → \`employee\` → \`person\`, \`release_country\` → \`country_area\` → \`area\`);
+(8) a junction other tables point at is a thing of its own (Pagila \`inventory\`, MusicBrainz \`release\`), and only
+its ends that hold people or places follow it as what it relates, (9) and those only when the question is about
+people or places (asked about, named, a title, or a word no dictionary or catalog knows). In the dev top tens,
+\`businessentity\` now appears in 11 AdventureWorks answers instead of 81 (needed by none), \`employee\` in 70 instead
+of 98 (the same 17 need it), Pagila's \`store\` in 90 instead of 158, and MusicBrainz's \`tag\` in 10 instead of 56,
+\`artist_attribute\` in 13 instead of 29 and \`artist_credit\` in 82 instead of 110. Also new: an eleventh blind round
 (\`blind/round11/\`: MusicBrainz 50, AdventureWorks 50, Pagila 40, split 50/50), written from the domain descriptions
 only and labelled from the schemas only, committed before any ranking run and ranked once by the engine before this
 run and once by this one; no rule was tuned on it.
 
 | Full@10, through the tool | dev cd97538 → this engine | held-out cd97538 → this engine |
 | --- | --- | --- |
-| MusicBrainz blind, rounds 1–9 | 0.543 → 0.555 (245) | 0.367 → 0.393 (305) |
+| MusicBrainz blind, rounds 1–9 | 0.543 → 0.567 (245) | 0.367 → 0.393 (305) |
 | MusicBrainz blind, round 10 | 0.480 → 0.520 (25) | 0.360 → 0.360 (25) |
-| MusicBrainz blind, round 11 (new) | 0.360 → 0.400 (25) | 0.360 → 0.360 (25) |
-| AdventureWorks blind, rounds 1–9 | 0.871 → 0.876 (210) | 0.836 → 0.844 (250) |
+| MusicBrainz blind, round 11 (new) | 0.360 → 0.360 (25) | 0.360 → 0.360 (25) |
+| AdventureWorks blind, rounds 1–9 | 0.871 → 0.876 (210) | 0.836 → 0.840 (250) |
 | AdventureWorks blind, round 10 | 0.880 → 0.880 (25) | 0.880 → 0.880 (25) |
-| AdventureWorks blind, round 11 (new) | 0.800 → 0.840 (25) | 0.880 → 0.920 (25) |
+| AdventureWorks blind, round 11 (new) | 0.800 → 0.840 (25) | 0.880 → 0.880 (25) |
 | Pagila blind, rounds 1–9 | 0.959 → 0.965 (170) | 0.905 → 0.905 (200) |
 | Pagila blind, round 10 | 0.900 → 0.900 (20) | 1.000 → 1.000 (20) |
 | Pagila blind, round 11 (new) | 0.900 → 0.950 (20) | 0.950 → 0.950 (20) |
-| own sets | unchanged | MusicBrainz through the tool 0.821 → 0.897 (three of 39) |
+| own sets | unchanged | MusicBrainz through the tool 0.821 → 0.923 (four of 39) |
 | BIRD and Spider per database, R@5 | unchanged | unchanged (BIRD 0.962, Spider 0.997) |
 
 Pooled over every round's held-out half through the tool: MusicBrainz 0.366 → 0.388 (355 questions), AdventureWorks
-0.843 → 0.853 (300), Pagila 0.917 → 0.917 (240); R@10 rose on every held-out part of MusicBrainz and AdventureWorks. Unlike the
-reading fixes of earlier runs, whose dev gains carried over to held-out at about a quarter, these rules carried over
-whole: they remove tables no question of any round needed, so they help questions they were never tuned on, as round
-11 shows on both halves. The last rule (a junction other tables point at) gained two dev questions and lost one
-Pagila held-out question of rounds 1–9 that the others had gained. The goals (0.60, 0.90, 0.90 held-out Full@10 on
-MusicBrainz, AdventureWorks and Pagila) are still met only on Pagila.
+0.843 → 0.847 (300), Pagila 0.917 → 0.917 (240); R@10 rose on every held-out part of MusicBrainz. Unlike the reading
+fixes of earlier runs, whose dev gains carried over to held-out at about a quarter, the first seven rules carried over
+about whole (measured after them: MusicBrainz 0.367 → 0.393 and AdventureWorks 0.836 → 0.844 on rounds 1–9, round 11
+AdventureWorks 0.880 → 0.920 on both halves): they remove tables no question of any round needed. The last two did
+not: they gained four dev questions (MusicBrainz three, Pagila one) and one of the own MusicBrainz set, and lost one
+AdventureWorks held-out question of rounds 1–9, one of round 11 and one MusicBrainz round 11 dev question. They are kept by the dev rule
+and reported here. The goals (0.60, 0.90, 0.90 held-out Full@10 on MusicBrainz, AdventureWorks and Pagila) are still
+met only on Pagila.
 
 Tried on the dev halves in this run and not kept: no thesaurus synonym for a word that is a table's whole name
 ("label" → \`tag\`; MusicBrainz −2, Spider −1); table comments' references to other tables ("Also see the Person and
