@@ -1530,14 +1530,16 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
   let frontier = [from];
   // Tables entered from a subtype of theirs that has no name of its own (`person` → `businessentity`): their other
   // subtypes (`vendor`, `store`) are other rows, not related ones (isSubtypeEdge).
-  const abstractUp = new Set<number>();
+  let abstractUp: Set<number> | null = null;
+  const bare = bareMarks(data);
   for (let depth = 0; depth < RANKING.pathMaxHops && frontier.length > 0; depth++) {
     const next: number[] = [];
     const layer = depth + 1;
     for (const u of frontier) {
+      const up = abstractUp !== null && abstractUp.has(u);
       for (const e of data.edges[u]!) {
         const v = e.to;
-        if (!e.outgoing && abstractUp.has(u) && isSubtypeEdge(data, v, e)) continue;
+        if (up && !e.outgoing && isSubtypeEdge(data, v, e)) continue;
         if (walkOf[v] === walk) {
           if (walkDepth[v] === layer) {
             const ps = parents.get(v)!;
@@ -1550,7 +1552,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
         walkDepth[v] = layer;
         parents.set(v, [u]);
         next.push(v);
-        if (e.outgoing && isBareSupertype(data, v) && isSubtypeEdge(data, u, e)) abstractUp.add(v);
+        if (e.outgoing && bare !== null && isBareSupertype(data, v, bare) && isSubtypeEdge(data, u, e)) (abstractUp ??= new Set()).add(v);
       }
     }
     const reached = next.filter((v) => targets.has(v));
@@ -1585,12 +1587,36 @@ function passedOnKey(data: IndexData, path: readonly number[], i: number): boole
  */
 function keyPassesThrough(data: IndexData, prev: number, mid: number, next: number): boolean {
   if (!(RANKING.keyThrough > 0)) return false;
-  const up = (to: number): boolean => data.edges[mid]!.some((e) => e.outgoing && e.to === to && isSubtypeEdge(data, mid, e));
-  const down = (from: number): boolean => data.edges[mid]!.some((e) => !e.outgoing && e.to === from);
-  return (up(next) && down(prev)) || (up(prev) && down(next));
+  // Up: `mid`'s key to a neighbour is its primary key. Down: the other neighbour points at `mid`.
+  let upPrev = false;
+  let upNext = false;
+  let downPrev = false;
+  let downNext = false;
+  for (const e of data.edges[mid]!) {
+    if (e.to !== prev && e.to !== next) continue;
+    if (!e.outgoing) {
+      if (e.to === prev) downPrev = true;
+      else downNext = true;
+    } else if (isSubtypeEdge(data, mid, e)) {
+      if (e.to === prev) upPrev = true;
+      else upNext = true;
+    }
+  }
+  return (upNext && downPrev) || (upPrev && downNext);
 }
 
 const bareMemo = new WeakMap<IndexData, Uint8Array>();
+
+/** The catalog's marks of bare tables of keys (isBareSupertype fills them as it is asked), or null when the rule is off. */
+function bareMarks(data: IndexData): Uint8Array | null {
+  if (!(RANKING.subtypeSiblings > 0)) return null;
+  let marks = bareMemo.get(data);
+  if (marks === undefined) {
+    marks = new Uint8Array(data.docs.length);
+    bareMemo.set(data, marks);
+  }
+  return marks;
+}
 
 /**
  * Whether a table is only the shared key of its subtypes: no name of its own, no key to another table, and at least
@@ -1598,13 +1624,8 @@ const bareMemo = new WeakMap<IndexData, Uint8Array>();
  * equates their keys, so the tables on either side join each other directly: it is no table a question needs between
  * them.
  */
-function isBareSupertype(data: IndexData, d: number): boolean {
-  if (!(RANKING.subtypeSiblings > 0)) return false;
-  let marks = bareMemo.get(data);
-  if (marks === undefined) {
-    marks = new Uint8Array(data.docs.length);
-    bareMemo.set(data, marks);
-  }
+function isBareSupertype(data: IndexData, d: number, marks: Uint8Array | null = bareMarks(data)): boolean {
+  if (marks === null) return false;
   if (marks[d] === 0) {
     // 1: bare, 2: not. Keys and shape first: a catalog read on demand loads a table when its columns are looked at.
     const doc = data.docs[d]!;
@@ -1745,8 +1766,25 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
  * mood), not a list of kinds the rows are sorted by, as behind a plain junction (`release_group_secondary_type_join`).
  */
 function isTypedRelation(data: IndexData, j: number): boolean {
-  const rel = relationHub(data);
-  return RANKING.relatedNoList > 0 && rel !== null && j !== rel.hub && data.edges[j]!.some((e) => e.outgoing && e.to === rel.hub);
+  if (!(RANKING.relatedNoList > 0)) return false;
+  return shapeMark(data, typedMemo, j, () => {
+    const rel = relationHub(data);
+    return rel !== null && j !== rel.hub && data.edges[j]!.some((e) => e.outgoing && e.to === rel.hub);
+  });
+}
+
+const typedMemo = new WeakMap<IndexData, Uint8Array>();
+const attributeTableMemo = new WeakMap<IndexData, Uint8Array>();
+
+/** A fact about a table's shape, worked out once per index: 1 yes, 2 no, 0 not yet asked. */
+function shapeMark(data: IndexData, memo: WeakMap<IndexData, Uint8Array>, d: number, compute: () => boolean): boolean {
+  let marks = memo.get(data);
+  if (marks === undefined) {
+    marks = new Uint8Array(data.docs.length);
+    memo.set(data, marks);
+  }
+  if (marks[d] === 0) marks[d] = compute() ? 1 : 2;
+  return marks[d] === 1;
 }
 
 /**
@@ -1778,11 +1816,13 @@ const SHARED_LIST_JUNCTIONS = 3;
 function isAttributeTable(data: IndexData, d: number): boolean {
   const doc = data.docs[d]!;
   if (!(RANKING.attributeTables > 0) || !doc.isBridge || doc.nameWords.length < 2) return false;
-  return data.edges[d]!.some((e) => {
-    if (!e.outgoing || e.to === d) return false;
-    const words = data.docs[e.to]!.nameWords;
-    return words.length === doc.nameWords.length + 1 && doc.nameWords.every((w, i) => words[i] === w) && /^(?:type|kind)$/.test(words[words.length - 1]!);
-  });
+  return shapeMark(data, attributeTableMemo, d, () =>
+    data.edges[d]!.some((e) => {
+      if (!e.outgoing || e.to === d) return false;
+      const words = data.docs[e.to]!.nameWords;
+      return words.length === doc.nameWords.length + 1 && doc.nameWords.every((w, i) => words[i] === w) && /^(?:type|kind)$/.test(words[words.length - 1]!);
+    }),
+  );
 }
 
 const sideMemo = new WeakMap<IndexData, Uint8Array>();
