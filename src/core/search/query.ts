@@ -203,7 +203,14 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const nounsAfterWhich = (isKind: (w: string) => boolean): string[][] =>
     words.flatMap((w, i) => {
       if (!WHICH_WORDS.has(w.toLowerCase())) return [];
-      const nouns = words.slice(i + 1, i + 4).filter((n) => isKind(n)).map((n) => n.toLowerCase());
+      // A word right before a determiner is a verb with its object ("Which salespeople beat their quota": no police
+      // beat), and the phrase ends there.
+      const phrase: string[] = [];
+      for (let j = i + 1; j < Math.min(words.length, i + 4); j++) {
+        if (DETERMINERS.has((words[j + 1] ?? '').toLowerCase()) && !STOP_WORDS.has(words[j]!.toLowerCase())) break;
+        phrase.push(words[j]!);
+      }
+      const nouns = phrase.filter((n) => isKind(n)).map((n) => n.toLowerCase());
       return nouns.length > 0 ? [nouns] : [];
     });
   const personNouns = nounsAfterWhich(names);
@@ -409,6 +416,9 @@ function inNounPhrase(words: readonly string[], i: number, positions: readonly n
 const PHRASAL_PARTICLES: ReadonlySet<string> = new Set(['back', 'out', 'up', 'off', 'in', 'down', 'over', 'away', 'on']);
 
 /** Question words that ask for a kind of thing named by the next words. */
+/** Words that open a noun phrase: a word right before one is a verb with its object, not a noun of the phrase before. */
+const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'their', 'his', 'her', 'its', 'our', 'my', 'your', 'this', 'that', 'these', 'those', 'every', 'each']);
+
 const WHICH_WORDS: ReadonlySet<string> = new Set(['which', 'what']);
 /** Words that ask for rows to be named rather than counted; a figure for each or per row lists the rows too. */
 const NAMING_WORDS: ReadonlySet<string> = new Set(['which', 'top', 'list', 'name', 'names', 'who', 'whom', 'whose', 'whoever', 'each', 'every', 'per']);

@@ -498,6 +498,9 @@ describe('search: which cities', () => {
     const lexicon = loadLexicon();
     assert.deepEqual(parseQuery('Which cities are home to the most groups?', lexicon, lexicon).placeNouns, [['cities', 'home']]);
     assert.deepEqual(parseQuery('Which customers rented films', lexicon, lexicon).placeNouns, []);
+    // A word right before a determiner is a verb with its object, though it may be a place's word too (a police beat).
+    assert.deepEqual(parseQuery('Which salespeople beat their sales quota in 2013?', lexicon, lexicon).placeNouns, []);
+    assert.deepEqual(parseQuery('Which recording studios in Nashville are busiest?', lexicon, lexicon).placeNouns, [['studios']]);
     const tables = [
       t('area', ['id', 'gid', 'name', 'type', 'begin_date_year']),
       t('artist', ['id', 'gid', 'name', 'sort_name', 'type', 'area'], [fk(['area'], 'area'), fk(['type'], 'artist_type')]),
