@@ -415,10 +415,9 @@ function inNounPhrase(words: readonly string[], i: number, positions: readonly n
 
 const PHRASAL_PARTICLES: ReadonlySet<string> = new Set(['back', 'out', 'up', 'off', 'in', 'down', 'over', 'away', 'on']);
 
-/** Question words that ask for a kind of thing named by the next words. */
 /** Words that open a noun phrase: a word right before one is a verb with its object, not a noun of the phrase before. */
 const DETERMINERS: ReadonlySet<string> = new Set(['the', 'a', 'an', 'their', 'his', 'her', 'its', 'our', 'my', 'your', 'this', 'that', 'these', 'those', 'every', 'each']);
-
+/** Question words that ask for a kind of thing named by the next words. */
 const WHICH_WORDS: ReadonlySet<string> = new Set(['which', 'what']);
 /** Words that ask for rows to be named rather than counted; a figure for each or per row lists the rows too. */
 const NAMING_WORDS: ReadonlySet<string> = new Set(['which', 'top', 'list', 'name', 'names', 'who', 'whom', 'whose', 'whoever', 'each', 'every', 'per']);

@@ -928,8 +928,8 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
   const offer = (d: number, value: number, text: string, far = false): void => {
     if (allowed(d) && st.score[d]! < value) keepOffer(boosts, d, value, text, far);
   };
-  // A list whose labels are all known and none is one of the words: not worth a guess.
-  const open = (l: number): boolean => !labelsRefute(data, l, words);
+  // Not a vocabulary the whole catalog shares, nor a list whose labels are all known and none is one of the words.
+  const open = (l: number): boolean => !isSharedVocabulary(data, l) && !labelsRefute(data, l, words);
   const label = words.slice(0, 2).map((w) => `'${w}'`).join(', ');
   // A plural noun that names no person, place or role ("large jerseys", "tires and tubes") names a kind of the rows.
   const kinds = RANKING.valueKind > 0 && words.some((w) => /[^s]s$/.test(w) && data.lexicon.concepts(w).length > 0 && !data.lexicon.isNotNominal(w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w));
@@ -940,11 +940,10 @@ function addValueLookups(data: IndexData, ranked: readonly number[], words: read
       if (p === h) continue;
       const pd = data.docs[p]!;
       if (e.outgoing && pd.role === 'lookup') {
-        if (open(p) && !isSharedVocabulary(data, p)) offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
+        if (open(p)) offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
       } else if (!e.outgoing && sortsIntoLists(data, p)) {
         for (const e2 of data.edges[p]!) {
           if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup' || !open(e2.to)) continue;
-          if (isSharedVocabulary(data, e2.to)) continue;
           offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`, true);
           offer(p, target * 0.9, `joins ${data.docs[h]!.name} to ${data.docs[e2.to]!.name}`);
         }
@@ -1609,11 +1608,15 @@ const bareMemo = new WeakMap<IndexData, Uint8Array>();
 
 /** The catalog's marks of bare tables of keys (isBareSupertype fills them as it is asked), or null when the rule is off. */
 function bareMarks(data: IndexData): Uint8Array | null {
-  if (!(RANKING.subtypeSiblings > 0)) return null;
-  let marks = bareMemo.get(data);
+  return RANKING.subtypeSiblings > 0 ? marksOf(data, bareMemo) : null;
+}
+
+/** One mark per table of the catalog, kept with the index (0 while a fact about the table is not yet worked out). */
+function marksOf(data: IndexData, memo: WeakMap<IndexData, Uint8Array>): Uint8Array {
+  let marks = memo.get(data);
   if (marks === undefined) {
     marks = new Uint8Array(data.docs.length);
-    bareMemo.set(data, marks);
+    memo.set(data, marks);
   }
   return marks;
 }
@@ -1778,11 +1781,7 @@ const attributeTableMemo = new WeakMap<IndexData, Uint8Array>();
 
 /** A fact about a table's shape, worked out once per index: 1 yes, 2 no, 0 not yet asked. */
 function shapeMark(data: IndexData, memo: WeakMap<IndexData, Uint8Array>, d: number, compute: () => boolean): boolean {
-  let marks = memo.get(data);
-  if (marks === undefined) {
-    marks = new Uint8Array(data.docs.length);
-    memo.set(data, marks);
-  }
+  const marks = marksOf(data, memo);
   if (marks[d] === 0) marks[d] = compute() ? 1 : 2;
   return marks[d] === 1;
 }
