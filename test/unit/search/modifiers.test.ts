@@ -31,6 +31,17 @@ const music = (): TableInfo[] => [
   table('editor_collection_release', ['collection', 'release'], [fk(['release'], 'release')]),
 ];
 
+
+/**
+ * Asserts that with ranking constant `name` moved from `values[0]` to `values[1]`, `table` is in the top ten at index
+ * `atMost` or better, and higher than before (or absent before).
+ */
+function assertRisesTo(index: ReturnType<typeof buildSearchIndex>, q: string, table: string, name: Parameters<typeof withRanking>[0], values: readonly [number, number], atMost: number): void {
+  const rank = (value: number): number => withRanking(name, value, () => names(index.search(q, { limit: 10 }).hits).indexOf(table));
+  const before = rank(values[0]);
+  const after = rank(values[1]);
+  assert.ok(after >= 0 && after <= atMost && (before < 0 || before > after), `${before} → ${after}: ${reasons(index.search(q, { limit: 10 }).hits)}`);
+}
 describe('search: value words before a noun', () => {
   it('brings the code lists of the table a noun names when a word the catalog does not hold qualifies it', () => {
     const index = buildSearchIndex({ tables: src(music()) });
@@ -284,10 +295,7 @@ describe('search: verb forms and the rows asked for', () => {
   it('counts a table of keys whose whole name is the noun asked for as the rows asked for', () => {
     const index = buildSearchIndex({ tables: src(sales()) });
     const q = 'Which customers bought products under a special offer, and which offer was applied?';
-    const rank = (bridges: number): number => withRanking('focusBridges', bridges, () => names(index.search(q, { limit: 10 }).hits).indexOf('customer'));
-    const before = rank(0);
-    const after = rank(1);
-    assert.ok(after >= 0 && after <= 2 && (before < 0 || before > after), `${before} → ${after}: ${reasons(index.search(q, { limit: 10 }).hits)}`);
+    assertRisesTo(index, q, 'customer', 'focusBridges', [0, 1], 2);
   });
 });
 
@@ -304,10 +312,7 @@ describe('search: an attribute of the rows kept in a table of their own', () => 
   it("raises the table that holds a word the leading table lacks, when it points at it and its name starts with the leader's", () => {
     const index = buildSearchIndex({ tables: src(recordings()) });
     const q = 'average length of songs per year';
-    const rank = (home: number): number => withRanking('attributeHome', home, () => names(index.search(q, { limit: 10 }).hits).indexOf('recording_first_release_date'));
-    const before = rank(0);
-    const after = rank(0.9);
-    assert.ok(after >= 0 && after <= 1 && (before < 0 || before > after), `${before} → ${after}: ${reasons(index.search(q, { limit: 10 }).hits)}`);
+    assertRisesTo(index, q, 'recording_first_release_date', 'attributeHome', [0, 0.9], 1);
     assert.ok(whyOf(index.search(q, { limit: 10 }).hits, 'recording_first_release_date').some((w) => w === "holds the 'year' of recording"), reasons(index.search(q, { limit: 10 }).hits));
     // A word the leading table holds itself ("length") raises no table of its own.
     assert.ok(!index.search(q, { limit: 10 }).hits.some((h) => h.why.some((w) => w.startsWith("holds the 'length'"))));
