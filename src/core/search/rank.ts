@@ -172,6 +172,8 @@ export const RANKING = {
   sharedLists: 1,
   /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
   relatedNoList: 1,
+  /** 1: among equally short join paths, one that meets fewer tables from both sides (converges) is taken. */
+  convergence: 1,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -2404,20 +2406,23 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
 }
 
 function bestPath(data: IndexData, parents: Map<number, number[]>, from: number, to: number, st: QueryState, prefer?: Float32Array): number[] {
-  // Each path is scored by how surely its intermediates hold what `prefer` measures, then by their scores.
-  type Walk = { path: number[]; p: number; s: number };
+  // Each path is scored first by how few tables it meets from both sides (converges), then by how surely its
+  // intermediates hold what `prefer` measures, then by their scores.
+  type Walk = { path: number[]; c: number; p: number; s: number };
   const memo = new Map<number, Walk>();
   const walk = (v: number): Walk => {
     const hit = memo.get(v);
     if (hit !== undefined) return hit;
-    if (v === from) return { path: [from], p: 0, s: 0 };
+    if (v === from) return { path: [from], c: 0, p: 0, s: 0 };
     let best: Walk | null = null;
     let bestParent = -1;
     for (const par of parents.get(v)!) {
       const r = walk(par);
       const mid = v !== to;
-      const cand = { path: [...r.path, v], p: r.p + (mid && prefer !== undefined ? prefer[v]! : 0), s: r.s + (mid ? st.score[v]! : 0) };
-      if (best === null || cand.p > best.p || (cand.p === best.p && (cand.s > best.s || (cand.s === best.s && data.order[par]! < data.order[bestParent]!)))) {
+      const before = r.path.length >= 2 ? r.path[r.path.length - 2]! : -1;
+      const c = r.c + (RANKING.convergence > 0 && before >= 0 && converges(data, before, par, v) ? 1 : 0);
+      const cand = { path: [...r.path, v], c, p: r.p + (mid && prefer !== undefined ? prefer[v]! : 0), s: r.s + (mid ? st.score[v]! : 0) };
+      if (best === null || cand.c < best.c || (cand.c === best.c && (cand.p > best.p || (cand.p === best.p && (cand.s > best.s || (cand.s === best.s && data.order[par]! < data.order[bestParent]!)))))) {
         best = cand;
         bestParent = par;
       }
@@ -2426,6 +2431,22 @@ function bestPath(data: IndexData, parents: Map<number, number[]>, from: number,
     return best!;
   };
   return walk(to).path;
+}
+
+/**
+ * Whether a join path meets `mid` from both sides: `prev` and `next` each point at it (`track` → `artist_credit` ←
+ * `release`). Such a join pairs rows that share a value of `mid` ("the same credit"), not rows that belong together
+ * (`track` → `medium` → `release`), so among equally short paths one that converges less is taken.
+ */
+function converges(data: IndexData, prev: number, mid: number, next: number): boolean {
+  let fromPrev = false;
+  let fromNext = false;
+  for (const e of data.edges[mid]!) {
+    if (e.outgoing) continue;
+    if (e.to === prev) fromPrev = true;
+    else if (e.to === next) fromNext = true;
+  }
+  return fromPrev && fromNext;
 }
 
 /** Reasons and matched columns for one returned hit, recomputed from the table itself. */

@@ -425,3 +425,24 @@ describe('search: lexicon senses', () => {
     assert.ok(!lexicon.concepts('pizza').some(isThesaurusConcept));
   });
 });
+
+describe('search: a join path that meets a table from both sides', () => {
+  // Tracks on the discs of a release; both a track and a release carry an artist credit.
+  const tables = (): TableInfo[] => [
+    table('artist_credit', ['id', 'name', 'artist_count', 'ref_count', 'created', 'edits_pending']),
+    table('release', ['id', 'name', 'barcode', 'artist_credit', 'packaging', 'status'], [fk(['artist_credit'], 'artist_credit')]),
+    table('medium', ['id', 'parent_id', 'position', 'format', 'name', 'edits_pending'], [fk(['parent_id'], 'release')]),
+    table('recording', ['id', 'name', 'length', 'video']),
+    table('track', ['id', 'medium', 'position', 'name', 'length', 'artist_credit', 'recording'], [fk(['medium'], 'medium'), fk(['artist_credit'], 'artist_credit'), fk(['recording'], 'recording')]),
+  ];
+
+  it('joins a part to its whole through what it belongs to, not through a value both share', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const run = (on: number): ReturnType<typeof index.search> => withRanking('convergence', on, () => index.search('length of each track on every release', { limit: 4 }));
+    const joins = (r: ReturnType<typeof index.search>, t: string): boolean => whyOf(r.hits, t).some((w) => /^joins (track and release|release and track)$/.test(w));
+    // Before: track → artist_credit ← release, two hops as short as the way through the medium, and first by name.
+    assert.ok(joins(run(0), 'artist_credit') && !joins(run(0), 'medium'), reasons(run(0).hits));
+    // After: track → medium → release.
+    assert.ok(joins(run(1), 'medium') && !joins(run(1), 'artist_credit'), reasons(run(1).hits));
+  });
+});
