@@ -174,6 +174,8 @@ export const RANKING = {
   relatedNoList: 1,
   /** 1: among equally short join paths, one that meets fewer tables from both sides (converges) is taken. */
   convergence: 1,
+  /** 1: with no word matched, the junctions that point at a record qualifying them do not make it central (centralLinks). */
+  centralThings: 1,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -528,7 +530,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       if (shown.length >= limit) break;
       if (shown.includes(d)) continue;
       shown.push(d);
-      hits.push({ sourceName: data.docs[d]!.source, qualifiedName: data.docs[d]!.qualifiedName, score: round(floor * 0.5 * (1 - (shown.length - 1) / limit)), why: [`no word of the question reached a table; a central table (${data.edges[d]!.length} foreign-key links)`], matchedColumns: [] });
+      hits.push({ sourceName: data.docs[d]!.source, qualifiedName: data.docs[d]!.qualifiedName, score: round(floor * 0.5 * (1 - (shown.length - 1) / limit)), why: [`no word of the question reached a table; ${centralWhy(data, d)}`], matchedColumns: [] });
     }
   }
   const weak = coverageTop < RANKING.weakCoverage || shown.some((d) => !data.docs[d]!.derived && st.score[d]! === 0);
@@ -546,8 +548,26 @@ function centralTables(data: IndexData, allowed: (d: number) => boolean): number
   const ds: number[] = [];
   for (let d = 0; d < data.docs.length; d++) if (allowed(d) && isThing(data, d)) ds.push(d);
   if (ds.length === 0) for (let d = 0; d < data.docs.length; d++) if (allowed(d)) ds.push(d);
-  ds.sort((x, y) => data.edges[y]!.length - data.edges[x]!.length || data.order[x]! - data.order[y]!);
+  const degree = new Map<number, number>();
+  for (const d of ds) degree.set(d, centralLinks(data, d));
+  ds.sort((x, y) => degree.get(y)! - degree.get(x)! || data.order[x]! - data.order[y]!);
   return ds;
+}
+
+function centralWhy(data: IndexData, d: number): string {
+  return `a central table (${centralLinks(data, d)} foreign-key links)`;
+}
+
+/**
+ * How many FK links join a table to others; for a record with no name of its own that qualifies junctions
+ * (isQualifierRecord), the junctions that point at it are not counted: `link`, with 109 links all but a few from `l_*` relationship rows, is their type,
+ * not the centre of the catalog.
+ */
+function centralLinks(data: IndexData, d: number): number {
+  if (!(RANKING.centralThings > 0) || hasNameColumn(data.docs[d]!) || !isQualifierRecord(data, d)) return data.edges[d]!.length;
+  let n = 0;
+  for (const e of data.edges[d]!) if (e.outgoing || data.docs[e.to]!.role !== 'bridge') n++;
+  return n;
 }
 
 /**
@@ -564,7 +584,7 @@ function noMatch(data: IndexData, parsed: ParsedQuery, allowed: (d: number) => b
     sourceName: data.docs[d]!.source,
     qualifiedName: data.docs[d]!.qualifiedName,
     score: round(0.2 * (1 - i / Math.max(1, top.length))),
-    why: [holds?.test(d) ? `no word of the question matched; a central table that can hold ${holds.what}` : `no word of the question matched; a central table (${data.edges[d]!.length} foreign-key links)`],
+    why: [holds?.test(d) ? `no word of the question matched; a central table that can hold ${holds.what}` : `no word of the question matched; ${centralWhy(data, d)}`],
     matchedColumns: [],
   }));
   const result: SearchResult = {

@@ -25,6 +25,15 @@ describe('search: completing the join set', () => {
       junction('label', 'recording'),
     ]);
 
+  it('with no word matched, does not take the record that types the relationships for the centre of the catalog', () => {
+    const index = buildSearchIndex({ tables: music() });
+    const first = (on: number): string => names(withRanking('centralThings', on, () => index.search('zzqx', { limit: 3 })).hits)[0]!;
+    // Before: `link`, which every relationship row points at, had the most links.
+    assert.equal(first(0), 'link');
+    // After: those rows do not count for it; the most joined table of things comes first.
+    assert.equal(first(1), 'recording');
+  });
+
   it('treats a table of two ends plus bookkeeping columns as a junction, and brings the relationship record and its type with it', () => {
     const res = buildSearchIndex({ tables: music() }).search('which artists performed on which recordings', { limit: 8 });
     const top = names(res.hits);
