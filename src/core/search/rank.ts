@@ -174,6 +174,8 @@ export const RANKING = {
   relatedNoList: 1,
   /** 1: among equally short join paths, one that meets fewer tables from both sides (converges) is taken. */
   convergence: 1,
+  /** 1: a junction is no bridge between two ends that an FK of their own joins (joinedDirectly). */
+  bridgeJoined: 1,
   /** 1: with no word matched, the junctions that point at a record qualifying them do not make it central (centralLinks). */
   centralThings: 1,
   /** Candidates that get the name-coverage and graph treatment. */
@@ -1247,6 +1249,15 @@ function keepShares(links: readonly ShareLink[], st: QueryState): boolean {
   return changed;
 }
 
+/**
+ * Whether an FK of either table points at the other, other than as a subtype's key (`person` → `businessentity`: a
+ * person is a row of the other table, not related to one of its rows).
+ */
+function joinedDirectly(data: IndexData, a: number, b: number): boolean {
+  for (const e of data.edges[a]!) if (e.to === b && !isSubtypeEdge(data, e.outgoing ? a : b, e)) return true;
+  return false;
+}
+
 /** Junction tables: a bridge whose FK targets both match joins them even when its own name says nothing. */
 function addBridges(data: IndexData, ranked: readonly number[], evidence: ReadonlySet<number>, lexical: ReadonlySet<number>, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): void {
   // Only bridges next to a candidate can have two matched ends worth reporting.
@@ -1275,6 +1286,9 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
       }
       // Two tables reached only as "holds people" (a name in the question) are not a pair the question joins.
       if (second < 0 || !reached) continue;
+      // Ends an FK of their own already joins (`recording` → `artist_credit`, `salesterritory` → `countryregion`) need
+      // no table between them: the junction is another relationship of theirs, not the join.
+      if (RANKING.bridgeJoined > 0 && joinedDirectly(data, first, second)) continue;
       // An auxiliary junction (`artist_rating_raw`) joins the same ends as its entity's own: it keeps the discount.
       const boost = RANKING.bridge * Math.min(st.score[first]!, st.score[second]!) * (unasked(d) || side[d] === 1 ? RANKING.auxiliary : 1);
       boosts.push([d, boost, `bridge between ${data.docs[first]!.name} and ${data.docs[second]!.name}`]);

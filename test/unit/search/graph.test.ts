@@ -69,7 +69,7 @@ describe('search: completing the join set', () => {
     const top = names(res.hits);
     const unrelated = top.indexOf('author_note');
     assert.ok(top.indexOf('copy') >= 0 && (unrelated < 0 || top.indexOf('copy') < unrelated), reasons(res.hits));
-    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.copy')!.why.some((w) => w.startsWith('joins fine and title')), reasons(res.hits));
+    assert.ok(res.hits.find((h) => h.qualifiedName === 'public.copy')!.why.some((w) => /^joins (fine|member|loan) and title$/.test(w)), reasons(res.hits));
   });
 
   it('follows a key of several columns through the junction it points at, and keeps that way when persisted', () => {
@@ -453,5 +453,29 @@ describe('search: a join path that meets a table from both sides', () => {
     assert.ok(joins(run(0), 'artist_credit') && !joins(run(0), 'medium'), reasons(run(0).hits));
     // After: track → medium → release.
     assert.ok(joins(run(1), 'medium') && !joins(run(1), 'artist_credit'), reasons(run(1).hits));
+  });
+});
+
+describe('search: a junction between two tables an FK already joins', () => {
+  const tables = (): TableInfo[] => [
+    table('customer', ['customer_id', 'first_name', 'last_name', 'email']),
+    table('staff', ['staff_id', 'first_name', 'last_name', 'username']),
+    table('rental', ['rental_id', 'rental_date', 'return_date', 'customer_id'], [fk(['customer_id'], 'customer', ['customer_id'])]),
+    table('payment', ['payment_id', 'customer_id', 'rental_id', 'staff_id', 'amount', 'payment_date'], [
+      fk(['customer_id'], 'customer', ['customer_id']),
+      fk(['rental_id'], 'rental', ['rental_id']),
+      fk(['staff_id'], 'staff', ['staff_id']),
+    ]),
+  ];
+
+  it('is not raised as the bridge between them', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const run = (on: number): ReturnType<typeof index.search> => withRanking('bridgeJoined', on, () => index.search('customers and the dates of their rentals', { limit: 4 }));
+    const bridge = (r: ReturnType<typeof index.search>): boolean => whyOf(r.hits, 'payment').some((w) => w.startsWith('bridge between'));
+    // Before: `payment` points at both, so it was read as the join of customers and rentals.
+    assert.ok(bridge(run(0)), reasons(run(0).hits));
+    // After: `rental.customer_id` joins them; a payment is another relationship of theirs.
+    assert.ok(!bridge(run(1)), reasons(run(1).hits));
+    assert.deepEqual(names(run(1).hits).slice(0, 2).sort(), ['customer', 'rental'], reasons(run(1).hits));
   });
 });
