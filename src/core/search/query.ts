@@ -226,6 +226,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
         // "which labels", "how many albums", the rows counted ("the most festivals", "the number of releases"), and the
         // rows a request lists ("List the salespeople in …").
         const asks = WHICH_WORDS.has(lead) || countsFrom(lead, prev) || (COUNTED_AFTER.has(lead) && prev === 'the') || (LIST_VERBS.has(lead) && (i === 0 || REQUEST_LEADS.has(prev)));
+        // The people a relative clause picks out ("the employee who placed each one", "every clerk who …") are rows the
+        // answer lists.
+        if (lead === 'who' && i >= 2 && names(prev) && DETERMINERS.has(words[i - 2]!.toLowerCase()) && /^\p{Ll}{3,}$/u.test(words[i - 1]!)) return [words[i - 1]!];
         return asks ? words.slice(i + 1, i + 4).filter((n) => /^\p{Ll}{3,}$/u.test(n) && !STOP_WORDS.has(n)) : [];
       }),
     ),

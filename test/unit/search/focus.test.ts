@@ -112,6 +112,40 @@ describe('search: the rows a question counts', () => {
     assert.deepEqual(focus('most popular artists'), []);
   });
 
+  it('takes the people a relative clause picks out for rows asked for, and brings the table of their names', () => {
+    const lexicon = loadLexicon();
+    const focus = (q: string): readonly string[] => parseQuery(q, lexicon, lexicon).focus;
+    assert.ok(focus('show the purchase orders placed last quarter and the employee who placed each one').includes('employee'));
+    assert.ok(focus('every clerk who took a payment').includes('clerk'));
+    // People the question already names as its subject are not picked out by a clause ("customers who paid").
+    assert.ok(!focus('For customers who paid with a card, which categories did they buy most?').includes('customers'));
+    // Not a person noun: a clause about things ("the orders who …" is not English, "the vendor that …" is not read).
+    assert.ok(!focus('the orders that shipped late').includes('orders'));
+    // AdventureWorks-shaped: an employee's names are kept in the table of people it points at.
+    const keyed = (t: ReturnType<typeof table>, columns: string[]): ReturnType<typeof table> => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
+    const index = buildSearchIndex({
+      tables: src([
+        keyed(table('person', ['businessentityid', 'firstname', 'lastname', 'persontype']), ['businessentityid']),
+        keyed(table('employee', ['businessentityid', 'jobtitle', 'hiredate'], [fk(['businessentityid'], 'person', ['businessentityid'])]), ['businessentityid']),
+        keyed(table('vendor', ['businessentityid', 'name', 'creditrating']), ['businessentityid']),
+        keyed(table('shipmethod', ['shipmethodid', 'name', 'shipbase']), ['shipmethodid']),
+        keyed(table('product', ['productid', 'name', 'listprice']), ['productid']),
+        keyed(table('productvendor', ['productid', 'businessentityid', 'standardprice'], [fk(['productid'], 'product', ['productid']), fk(['businessentityid'], 'vendor', ['businessentityid'])]), ['productid', 'businessentityid']),
+        keyed(
+          table('purchaseorderheader', ['purchaseorderid', 'employeeid', 'vendorid', 'shipmethodid', 'orderdate', 'subtotal'], [
+            fk(['employeeid'], 'employee', ['businessentityid']),
+            fk(['vendorid'], 'vendor', ['businessentityid']),
+            fk(['shipmethodid'], 'shipmethod', ['shipmethodid']),
+          ]),
+          ['purchaseorderid'],
+        ),
+      ]),
+    });
+    const hits = index.search('For each vendor supplying products, show the purchase orders we placed last year, the shipping method, and the employee who placed each order.', { limit: 6 }).hits;
+    assert.ok(whyOf(hits, 'employee').includes("the rows asked for ('employee')"), reasons(hits));
+    assert.ok(names(hits).includes('person'), reasons(hits));
+  });
+
   it('raises the table whose rows the asked-for kind is, and its kind lists with it', () => {
     // AdventureWorks-shaped: the word for bicycles is in comments only; prices and costs are in many tables.
     const tables = src([
