@@ -31,7 +31,7 @@ function readQuestions(file: string): BlindQuestion[] {
 /**
  * Rounds of blind questions: the first (`blind/`) is split into dev and held-out halves; the second (`blind/round2/`)
  * was written after the engine was tuned on the first round's dev halves and is held-out as a whole; the third
- * (`blind/round3/`), the fourth (`blind/round4/`), the fifth (`blind/round5/`), the sixth (`blind/round6/`), the seventh (`blind/round7/`), the eighth (`blind/round8/`), the ninth (`blind/round9/`), the tenth (`blind/round10/`) and the eleventh (`blind/round11/`) are split again, so that tuning can
+ * (`blind/round3/`), the fourth (`blind/round4/`), the fifth (`blind/round5/`), the sixth (`blind/round6/`), the seventh (`blind/round7/`), the eighth (`blind/round8/`), the ninth (`blind/round9/`), the tenth (`blind/round10/`), the eleventh (`blind/round11/`) and the twelfth (`blind/round12/`) are split again, so that tuning can
  * go on with questions the engine was not fitted to.
  */
 const ROUNDS: ReadonlyArray<{ dir: string; suffix: string }> = [
@@ -46,6 +46,7 @@ const ROUNDS: ReadonlyArray<{ dir: string; suffix: string }> = [
   { dir: path.join(BLIND_DIR, 'round9'), suffix: '-blind9' },
   { dir: path.join(BLIND_DIR, 'round10'), suffix: '-blind10' },
   { dir: path.join(BLIND_DIR, 'round11'), suffix: '-blind11' },
+  { dir: path.join(BLIND_DIR, 'round12'), suffix: '-blind12' },
 ];
 
 /** The blind sets that have both questions and gold labels, on the catalogs of `ownSets()`. */
