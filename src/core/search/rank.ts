@@ -174,6 +174,8 @@ export const RANKING = {
   relatedNoList: 1,
   /** 1: among equally short join paths, one that meets fewer tables from both sides (converges) is taken. */
   convergence: 1,
+  /** 1: the record that types a junction (isTypingRecord) is not one of the two ends it bridges. */
+  bridgeRecords: 1,
   /** 1: a junction is no bridge between two ends that an FK of their own joins (joinedDirectly). */
   bridgeJoined: 1,
   /** 1: with no word matched, the junctions that point at a record qualifying them do not make it central (centralLinks). */
@@ -566,7 +568,7 @@ function centralWhy(data: IndexData, d: number): string {
  * not the centre of the catalog.
  */
 function centralLinks(data: IndexData, d: number): number {
-  if (!(RANKING.centralThings > 0) || hasNameColumn(data.docs[d]!) || !isQualifierRecord(data, d)) return data.edges[d]!.length;
+  if (!(RANKING.centralThings > 0) || !isTypingRecord(data, d)) return data.edges[d]!.length;
   let n = 0;
   for (const e of data.edges[d]!) if (e.outgoing || data.docs[e.to]!.role !== 'bridge') n++;
   return n;
@@ -1278,6 +1280,8 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
       for (const e of data.edges[d]!) {
         const x = e.to;
         if (!e.outgoing || x === d || x === first || x === second || !evidence.has(x)) continue;
+        // The record that types the junction (`link` of `l_event_url`) is none of the two things it joins.
+        if (RANKING.bridgeRecords > 0 && isTypingRecord(data, x)) continue;
         if (lexical.has(x)) reached = true;
         if (first < 0 || ahead(x, first)) {
           second = first;
@@ -2335,6 +2339,11 @@ function junctionsAt(data: IndexData, d: number): number {
     x.junctions = n;
   }
   return x.junctions;
+}
+
+/** A record with no name of its own that qualifies junctions (isQualifierRecord): the type of a relationship row (`link`). */
+function isTypingRecord(data: IndexData, d: number): boolean {
+  return !hasNameColumn(data.docs[d]!) && isQualifierRecord(data, d);
 }
 
 /**

@@ -34,6 +34,15 @@ describe('search: completing the join set', () => {
     assert.equal(first(1), 'recording');
   });
 
+  it('does not take the record that types a relationship for one of the two things it bridges', () => {
+    const index = buildSearchIndex({ tables: music() });
+    const run = (on: number): ReturnType<typeof index.search> => withRanking('bridgeRecords', on, () => index.search('the link of each label', { limit: 10 }));
+    const viaLink = (r: ReturnType<typeof index.search>): string[] => r.hits.flatMap((h) => h.why.filter((w) => /^bridge between (link and \w+|\w+ and link)$/.test(w)));
+    // Before: every junction of `label` read as a bridge between `label` and `link`, which types its rows.
+    assert.ok(viaLink(run(0)).length > 0, reasons(run(0).hits));
+    assert.deepEqual(viaLink(run(1)), [], reasons(run(1).hits));
+  });
+
   it('treats a table of two ends plus bookkeeping columns as a junction, and brings the relationship record and its type with it', () => {
     const res = buildSearchIndex({ tables: music() }).search('which artists performed on which recordings', { limit: 8 });
     const top = names(res.hits);
