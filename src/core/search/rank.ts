@@ -174,6 +174,8 @@ export const RANKING = {
   relatedNoList: 1,
   /** 1: among equally short join paths, one that meets fewer tables from both sides (converges) is taken. */
   convergence: 1,
+  /** 1: a junction with a name of its own brings as its qualifiers only the code lists that may hold a word of the question. */
+  namedQualifiers: 1,
   /** 1: the record that types a junction (isTypingRecord) is not one of the two ends it bridges. */
   bridgeRecords: 1,
   /** 1: a junction is no bridge between two ends that an FK of their own joins (joinedDirectly). */
@@ -1333,6 +1335,9 @@ function addQualifiers(data: IndexData, ranked: number[], limit: number, evidenc
       const record = isQualifierRecord(data, t);
       if (evidence.has(t) && !(record && t === third)) continue;
       if (td.role !== 'lookup' && !record) continue;
+      // A junction with a name of its own (`release`, between its credit and its group) is a thing: its code lists are
+      // its attributes, which come along only when they may hold a word of the question (st.guesses).
+      if (RANKING.namedQualifiers > 0 && !record && hasNameColumn(bd) && !st.guesses.has(t)) continue;
       offer(t, RANKING.qualifier * base, `qualifies ${bd.name}`);
       for (const e2 of data.edges[t]!) {
         if (e2.outgoing && e2.to !== t && data.docs[e2.to]!.role === 'lookup') offer(e2.to, RANKING.qualifier * 0.95 * base, `type of ${td.name}, qualifies ${bd.name}`);

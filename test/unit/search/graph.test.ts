@@ -488,3 +488,33 @@ describe('search: a junction between two tables an FK already joins', () => {
     assert.deepEqual(names(run(1).hits).slice(0, 2).sort(), ['customer', 'rental'], reasons(run(1).hits));
   });
 });
+
+describe('search: the code lists of a junction that names its rows', () => {
+  // A release sits between its artist credit and its release group, and carries a language, a packaging and a status.
+  const tables = (): TableInfo[] => [
+    table('artist_credit', ['id', 'name', 'artist_count', 'ref_count', 'created']),
+    table('release_group', ['id', 'name', 'comment', 'edits_pending']),
+    table('language', ['id', 'name']),
+    table('packaging', ['id', 'name', 'description']),
+    table('status', ['id', 'name']),
+    table('release', ['id', 'name', 'barcode', 'artist_credit', 'release_group', 'language', 'packaging', 'status'], [
+      fk(['artist_credit'], 'artist_credit'),
+      fk(['release_group'], 'release_group'),
+      fk(['language'], 'language'),
+      fk(['packaging'], 'packaging'),
+      fk(['status'], 'status'),
+    ]),
+  ];
+
+  it('brings along as its qualifiers only the code lists that may hold a word of the question', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const run = (q: string, on: number): ReturnType<typeof index.search> => withRanking('namedQualifiers', on, () => index.search(q, { limit: 6 }));
+    const qualified = (r: ReturnType<typeof index.search>): string[] => r.hits.filter((h) => h.why.includes('qualifies release')).map((h) => h.qualifiedName.replace(/^public\./, '')).sort();
+    const q = 'barcodes of the releases by each artist credit';
+    // Before: every code list of a release came along as if it qualified a relationship.
+    assert.deepEqual(qualified(run(q, 0)), ['language', 'packaging', 'status'], reasons(run(q, 0).hits));
+    // After: a release is a thing; its language, packaging and status are attributes nobody asked for.
+    assert.deepEqual(qualified(run(q, 1)), [], reasons(run(q, 1).hits));
+    assert.deepEqual(names(run(q, 1).hits).slice(0, 3).sort(), ['artist_credit', 'release', 'release_group'], reasons(run(q, 1).hits));
+  });
+});
