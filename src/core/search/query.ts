@@ -39,6 +39,8 @@ export interface ParsedQuery {
   readonly mentions: readonly Mention[];
   /** The question asks for people ("who", "whoever", "whose"): the tables that hold people's names matter. */
   readonly asksPerson: boolean;
+  /** The question speaks of someone as "he", "she", "his" or "her": it is about a person, named or not. */
+  readonly personPronoun: boolean;
   /**
    * The question asks where ("where was he from", "where were they recorded"), not where to find something ("where
    * can I find them"): the tables of places count, as those of people do for "who".
@@ -110,7 +112,7 @@ function withoutContractions(text: string): string {
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = withoutContractions(query.trim());
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [], madeOf: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [], madeOf: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -242,7 +244,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const roleVerbs = aboutSomeone ? [...new Set(words.filter((w) => pastTense(w) && common.isRoleVerb?.(w) === true))] : [];
   const asksPlace = WHERE_ASKS_PLACE.test(trimmed);
   const madeOf = [...new Set(words.filter((w, k) => /^\p{Ll}{4,}$/u.test(w) && words[k + 1]?.toLowerCase() === 'of' && !common.has(w) && !common.has(w.replace(/e?s$/, ''))))];
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs, madeOf };
+  const personPronoun = words.some((w) => PERSON_PRONOUNS.has(w.toLowerCase()));
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs, madeOf };
 }
 
 /**
@@ -427,6 +430,7 @@ const NAMING_WORDS: ReadonlySet<string> = new Set(['which', 'top', 'list', 'name
 /** "where", unless it asks where to find or see something ("where can I find", "where is the data"). */
 const WHERE_ASKS_PLACE = /\bwhere\b(?!\s+(?:can|do|could|would|should|might|may|will)\s+(?:i|we|you|one)\b)(?!\s+(?:is|are)\s+(?:the|that|this|these|those|it)\s+(?:data|info|information|table|tables|record|records|stuff|kept|stored))/i;
 
+const PERSON_PRONOUNS: ReadonlySet<string> = new Set(['he', 'she', 'him', 'his', 'her', 'hers', 'himself', 'herself']);
 const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);
 /** The question words that also open a relative clause after a noun ("customers who", "artists whose"). */
 const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);

@@ -174,6 +174,8 @@ export const RANKING = {
   relatedNoList: 1,
   /** 1: among equally short join paths, one that meets fewer tables from both sides (converges) is taken. */
   convergence: 1,
+  /** 1: "he", "she", "his", "her" make a question about people when it names no kind of person the catalog has. */
+  pronouns: 1,
   /** 1: a junction with a name of its own brings as its qualifiers only the code lists that may hold a word of the question. */
   namedQualifiers: 1,
   /** 1: the record that types a junction (isTypingRecord) is not one of the two ends it bridges. */
@@ -680,7 +682,10 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
   // "Who …?" asks for people without naming one: the tables of people count, at a lower weight; "where" for places.
   // "Which purchasing agent …?" asks for people too, unless the catalog has a table or column for that kind of person
   // ("which actors" is answered by `actor` itself, not by every table of people).
-  const asksPerson = parsed.asksPerson || parsed.personNouns.some((ws) => ws.every((w) => !isNameTerm(data, w)));
+  // "His page", "her card": someone the question speaks of, unless it already names what kind of person of the catalog
+  // that is ("a customer … her card": `customer`).
+  const pronoun = RANKING.pronouns > 0 && parsed.personPronoun && !parsed.terms.some((t) => !t.part && data.lexicon.isPerson(t.surface) && isCatalogTerm(data, t.surface));
+  const asksPerson = parsed.asksPerson || pronoun || parsed.personNouns.some((ws) => ws.every((w) => !isNameTerm(data, w)));
   // "Which cities …?" in a catalog with no table or column for cities asks for places as plainly as a name would.
   const placeNoun = parsed.placeNouns.find((ws) => ws.every((w) => !isNameTerm(data, w)))?.[0];
   for (const kind of ['person', 'place'] as const) {

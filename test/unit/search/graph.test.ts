@@ -309,6 +309,28 @@ describe('search: the ends of a junction the words reached', () => {
   });
 });
 
+describe('search: a question that speaks of someone as he or she', () => {
+  it('is about people, unless it already names the kind of person the catalog keeps', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('artist', ['id', 'name', 'sort_name', 'begin_date_year']),
+        table('label', ['id', 'name', 'label_code']),
+        table('artist_gid_redirect', ['gid', 'new_id', 'created'], [fk(['new_id'], 'artist')]),
+        table('label_gid_redirect', ['gid', 'new_id', 'created'], [fk(['new_id'], 'label')]),
+        table('customer', ['id', 'first_name', 'last_name', 'email']),
+        table('card', ['id', 'customer_id', 'last_digits'], [fk(['customer_id'], 'customer')]),
+      ]),
+    });
+    const run = (q: string, on: number): ReturnType<typeof index.search> => withRanking('pronouns', on, () => index.search(q, { limit: 4 }));
+    const people = (r: ReturnType<typeof index.search>): string[] => r.hits.filter((h) => h.why.includes("holds people, for 'who'")).map((h) => h.qualifiedName);
+    const q = 'duplicate pages got merged: which old gids redirect to his page?';
+    assert.deepEqual(people(run(q, 0)), [], reasons(run(q, 0).hits));
+    assert.deepEqual(people(run(q, 1)), ['public.artist'], reasons(run(q, 1).hits));
+    // "her" is the customer the question names.
+    assert.deepEqual(people(run('a customer says her card was charged twice', 1)), []);
+  });
+});
+
 describe('search: tables of people and places', () => {
   it('does not count a code list whose head word can name a person ("type") as a table of people', () => {
     const index = buildSearchIndex({
