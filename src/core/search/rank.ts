@@ -174,6 +174,8 @@ export const RANKING = {
   relatedNoList: 1,
   /** 1: among equally short join paths, one that meets fewer tables from both sides (converges) is taken. */
   convergence: 1,
+  /** 1: a junction brings an end that is itself a junction naming its rows (`release` of `release_label`), as it does an entity. */
+  namedEnds: 1,
   /** 1: "he", "she", "his", "her" make a question about people when it names no kind of person the catalog has. */
   pronouns: 1,
   /** 1: a junction with a name of its own brings as its qualifiers only the code lists that may hold a word of the question. */
@@ -1379,7 +1381,8 @@ function addParents(data: IndexData, ranked: number[], limit: number, unasked: (
 /**
  * A junction the question's words reached stands for a relationship between its ends, and an answer needs those ends
  * to name what it relates (`recording_tag` for "tags on Burial's tunes" needs `recording`; `personphone` for "Ken
- * Sánchez's phone number" needs `person`). Each entity end of a junction in the answer rises to `junctionEnd` of it,
+ * Sánchez's phone number" needs `person`; `release_label` needs `release`, a junction that names its rows). Each end
+ * that is a thing (isThing) of a junction in the answer rises to `junctionEnd` of it,
  * but no higher than just below the `junctionEndAfter`-th table: the tables the words found first keep their places,
  * and the ends fill the rest of the answer.
  */
@@ -1407,7 +1410,7 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
     const thing = RANKING.thingEnds > 0 && data.edges[b]!.some((e) => !e.outgoing && e.to !== b);
     const value = Math.min(RANKING.junctionEnd * st.score[b]!, cap);
     for (const e of data.edges[b]!) {
-      if (!e.outgoing || e.to === b || !allowed(e.to) || data.docs[e.to]!.role !== 'entity' || isBareSupertype(data, e.to)) continue;
+      if (!e.outgoing || e.to === b || !allowed(e.to) || !(RANKING.namedEnds > 0 ? isThing(data, e.to) : data.docs[e.to]!.role === 'entity') || isBareSupertype(data, e.to)) continue;
       if (thing && !(people && data.personTable[e.to] > 0) && !(places && data.placeTable[e.to] > 0)) continue;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `what ${bd.name} relates`]);
     }

@@ -540,3 +540,30 @@ describe('search: the code lists of a junction that names its rows', () => {
     assert.deepEqual(names(run(q, 1).hits).slice(0, 3).sort(), ['artist_credit', 'release', 'release_group'], reasons(run(q, 1).hits));
   });
 });
+
+describe('search: the ends of a junction that are junctions naming their rows', () => {
+  // A label's releases with their catalog numbers; a release sits between its artist credit and its release group.
+  const tables = (): TableInfo[] => [
+    table('artist_credit', ['id', 'gid', 'name', 'artist_count', 'created', 'edits_pending']),
+    table('release_group', ['id', 'gid', 'name', 'comment', 'edits_pending', 'last_updated']),
+    table('release', ['id', 'gid', 'name', 'barcode', 'comment', 'artist_credit', 'release_group'], [fk(['artist_credit'], 'artist_credit'), fk(['release_group'], 'release_group')]),
+    table('label', ['id', 'gid', 'name', 'label_code', 'begin_date_year', 'end_date_year', 'comment']),
+    table('tag', ['id', 'name', 'ref_count']),
+    table('label_tag', ['label', 'tag', 'count', 'last_updated'], [fk(['label'], 'label'), fk(['tag'], 'tag')]),
+    table('label_alias', ['id', 'label', 'name', 'locale', 'edits_pending'], [fk(['label'], 'label')]),
+    table('label_ipi', ['label', 'ipi', 'edits_pending', 'created'], [fk(['label'], 'label')]),
+    table('label_isni', ['label', 'isni', 'edits_pending', 'created'], [fk(['label'], 'label')]),
+    table('label_meta', ['id', 'rating', 'rating_count'], [fk(['id'], 'label')]),
+    table('release_label', ['id', 'release', 'label', 'catalog_number', 'last_updated'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+  ];
+
+  it('brings them as it brings an entity', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const run = (on: number): ReturnType<typeof index.search> => withRanking('namedEnds', on, () => index.search('which labels put it out and what catalog numbers they used', { limit: 9 }));
+    const rank = (r: ReturnType<typeof index.search>): number => names(r.hits).indexOf('release');
+    // Before: `release` was no end of `release_label` (not an entity: it joins a credit and a group), and came last.
+    assert.ok(!whyOf(run(0).hits, 'release').includes('what release_label relates'), reasons(run(0).hits));
+    assert.ok(whyOf(run(1).hits, 'release').includes('what release_label relates'), reasons(run(1).hits));
+    assert.ok(rank(run(1)) < rank(run(0)), reasons(run(1).hits));
+  });
+});
