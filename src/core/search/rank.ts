@@ -1344,7 +1344,7 @@ function addQualifiers(data: IndexData, ranked: number[], limit: number, evidenc
       if (td.role !== 'lookup' && !record) continue;
       // A junction with a name of its own (`release`, between its credit and its group) is a thing: its code lists are
       // its attributes, which come along only when they may hold a word of the question (st.guesses).
-      if (RANKING.namedQualifiers > 0 && !record && hasNameColumn(bd) && !st.guesses.has(t)) continue;
+      if (RANKING.namedQualifiers > 0 && !record && !st.guesses.has(t) && hasNameColumn(bd)) continue;
       offer(t, RANKING.qualifier * base, `qualifies ${bd.name}`);
       for (const e2 of data.edges[t]!) {
         if (e2.outgoing && e2.to !== t && data.docs[e2.to]!.role === 'lookup') offer(e2.to, RANKING.qualifier * 0.95 * base, `type of ${td.name}, qualifies ${bd.name}`);
@@ -2356,7 +2356,8 @@ function junctionsAt(data: IndexData, d: number): number {
 
 /** A record with no name of its own that qualifies junctions (isQualifierRecord): the type of a relationship row (`link`). */
 function isTypingRecord(data: IndexData, d: number): boolean {
-  return !hasNameColumn(data.docs[d]!) && isQualifierRecord(data, d);
+  // The columns last: a catalog read on demand loads a table's columns when they are first looked at.
+  return isQualifierRecord(data, d) && !hasNameColumn(data.docs[d]!);
 }
 
 /**

@@ -44,15 +44,49 @@ export function tableFingerprint(table: Omit<TableInfo, 'fingerprint'>): string 
 /** JSON with object keys sorted at every level, so property order never changes the hash. */
 export function canonicalJson(value: unknown): string {
   if (value === null || value === undefined) return 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return `${out}]`;
+  }
   if (typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj)
-      .filter((k) => obj[k] !== undefined)
-      .sort(cmp);
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
+    let out = '{';
+    let first = true;
+    for (const k of sortedKeys(obj)) {
+      const v = obj[k];
+      if (v === undefined) continue;
+      out += `${first ? '' : ','}${quotedKey(k)}:${canonicalJson(v)}`;
+      first = false;
+    }
+    return `${out}}`;
   }
   return JSON.stringify(value);
+}
+
+// A catalog's objects come in a handful of shapes (a column, a key, an index): their sorted keys, and each key's JSON,
+// are worked out once per shape, not once per object.
+const keyOrders = new Map<string, readonly string[]>();
+const quotedKeys = new Map<string, string>();
+
+function sortedKeys(obj: Record<string, unknown>): readonly string[] {
+  const keys = Object.keys(obj);
+  const shape = keys.join('\u0000');
+  let sorted = keyOrders.get(shape);
+  if (sorted === undefined) {
+    sorted = [...keys].sort(cmp);
+    if (keyOrders.size < 1000) keyOrders.set(shape, sorted);
+  }
+  return sorted;
+}
+
+function quotedKey(k: string): string {
+  let q = quotedKeys.get(k);
+  if (q === undefined) {
+    q = JSON.stringify(k);
+    if (quotedKeys.size < 10_000) quotedKeys.set(k, q);
+  }
+  return q;
 }
 
 function cmp(a: string, b: string): number {
