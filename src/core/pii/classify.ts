@@ -222,6 +222,13 @@ function tokensOfText(text: string): { raw: string[]; sing: string[] } {
   return { raw, sing: raw.map(singular) };
 }
 
+// Columns are classified table by table: the words of the last table's name are kept for its next column.
+let lastTable: { name: string; tableSing: readonly string[] } | null = null;
+function tableTokens(name: string): { tableSing: readonly string[] } {
+  if (lastTable?.name !== name) lastTable = { name, tableSing: identifierTokens(name).map(singular) };
+  return lastTable;
+}
+
 /**
  * Classifies one column. Returns null when no signal survives the negative rules; otherwise a tag with
  * sensitivity `pii`, the categories in taxonomy order, the signals that produced them, and a confidence
@@ -230,8 +237,7 @@ function tokensOfText(text: string): { raw: string[]; sing: string[] } {
 export function classifyColumn(input: ClassifyInput): PiiTag | null {
   const raw = identifierTokens(input.column);
   const sing = raw.map(singular);
-  const tableRaw = identifierTokens(input.table);
-  const tableSing = tableRaw.map(singular);
+  const { tableSing } = tableTokens(input.table);
   const type = typeKind(input.dataType);
   const signals: Signal[] = [];
 

@@ -158,6 +158,14 @@ describe('PostgreSQL sample databases', function () {
       assert.equal(r.snapshot.tables.reduce((n, t) => n + t.columns.length, 0), cols);
       assert.ok(r.snapshot.enums.length >= 3);
     });
+
+    it('reads the same catalog on one connection as on two sharing a snapshot', async () => {
+      // The default reads keys and indexes on a second connection beside the columns (more than 50 relations here).
+      const alone = await createIntrospector(parseSourceSpec(url), {}, { postgres: { parallelMinRelations: Number.POSITIVE_INFINITY } }).introspect({ sampleRows: 50 });
+      assert.deepEqual(alone.snapshot, r.snapshot);
+      const sessions = await scalar(url, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'schemabrain' AND datname = current_database()`);
+      assert.equal(sessions, 0, 'both connections are closed after the run');
+    });
   });
 
   describe('Chinook and Northwind', () => {

@@ -36,9 +36,32 @@ export interface PostgresIntrospectorOptions {
   readonly statementTimeoutMs?: number;
   /** Connection timeout (ms). Default 10 s, or the URL's connect_timeout. */
   readonly connectTimeoutMs?: number;
+  /** From this many relations on, keys and indexes are read on a second connection (default PARALLEL_MIN_RELATIONS). */
+  readonly parallelMinRelations?: number;
 }
 
 export const DEFAULT_SAMPLE_ROWS = 50;
+
+/**
+ * The statements that open an introspection's transaction, sent as one: read-only and repeatable read (on `snapshot`,
+ * when given, an exported one); limits that end with it (https://www.postgresql.org/docs/current/sql-set.html); a
+ * fixed search_path, so type names, defaults and view text do not change with who indexes; and no JIT: catalog queries
+ * are small, but set-returning functions inflate the planner's cost estimates enough to trigger JIT compilation,
+ * which alone took ~0.7 s on MusicBrainz (https://www.postgresql.org/docs/current/jit-decision.html).
+ */
+function beginSql(timeout: number, snapshot?: string): string {
+  return [
+    'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY',
+    ...(snapshot === undefined ? [] : [`SET TRANSACTION SNAPSHOT '${snapshot}'`]),
+    `SET LOCAL statement_timeout = ${timeout}`,
+    `SET LOCAL lock_timeout = ${timeout}`,
+    'SET LOCAL search_path = pg_catalog, public',
+    'SET LOCAL jit = off',
+  ].join('; ');
+}
+
+/** From this many relations on, keys and indexes are read on a second connection beside the columns. */
+const PARALLEL_MIN_RELATIONS = 50;
 
 /** Bumped when what an introspection keeps or the digest query changes (v3: code-list labels; v4: integer row hashes). */
 const DIGEST_VERSION = 'pg-structure-v4';
@@ -86,8 +109,11 @@ export class PostgresIntrospector implements Introspector {
     const progress = (p: IntrospectProgress): void => opts.onProgress?.(p);
     const signal = opts.signal;
     const secrets = [this.options.password];
+    // The second connection (see snapshotPeer), when one is opened.
+    const secondary: { client: Client | null } = { client: null };
     const onAbort = (): void => {
       void this.client?.end().catch(() => undefined);
+      void secondary.client?.end().catch(() => undefined);
     };
     try {
       throwIfAborted(signal);
@@ -102,16 +128,18 @@ export class PostgresIntrospector implements Introspector {
       };
 
       const timeout = Math.max(1, Math.floor(this.options.statementTimeoutMs ?? 30_000));
-      await q('BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-      // SET LOCAL: https://www.postgresql.org/docs/current/sql-set.html — the limits end with the transaction.
-      await q(`SET LOCAL statement_timeout = ${timeout}`);
-      await q(`SET LOCAL lock_timeout = ${timeout}`);
-      // A fixed search_path makes type names, defaults and view text independent of the role's settings, so
-      // fingerprints do not change with who indexes.
-      await q(`SET LOCAL search_path = pg_catalog, public`);
-      // Catalog queries are small, but set-returning functions inflate the planner's cost estimates enough to trigger
-      // JIT compilation, which alone took ~0.7 s on MusicBrainz (https://www.postgresql.org/docs/current/jit-decision.html).
-      await q(`SET LOCAL jit = off`);
+      await q(beginSql(timeout));
+      // The snapshot a second connection can share (see snapshotPeer). A server that cannot export one aborts the
+      // transaction, which then starts again, nothing read yet, to be read on this connection alone.
+      let snapshot: string | null = null;
+      try {
+        const [row] = await q<{ snapshot: string }>('SELECT pg_catalog.pg_export_snapshot() AS snapshot');
+        snapshot = row && /^[0-9A-F-]+$/i.test(row.snapshot) ? row.snapshot : null;
+      } catch (e) {
+        if (signal?.aborted) throw e;
+        await q('ROLLBACK');
+        await q(beginSql(timeout));
+      }
       progress({ phase: 'connect', done: 1, total: 1 });
 
       const [server] = await q<ServerRow>(SERVER_SQL);
@@ -127,15 +155,33 @@ export class PostgresIntrospector implements Introspector {
       const keptOids = relations.filter((r) => keepSchemas.has(r.schema) && !r.is_partition).map((r) => r.oid);
       progress({ phase: 'tables', done: 1, total: 1, message: `${keptOids.length} relations` });
 
+      // Keys and indexes are read on a second connection that shares this transaction's snapshot, while this one
+      // reads the columns: the two biggest catalog queries run side by side. Where no second connection can be had
+      // (a connection limit, a server that cannot share snapshots), they are read here after the columns.
+      const keys =
+        snapshot !== null && keptOids.length >= (this.options.parallelMinRelations ?? PARALLEL_MIN_RELATIONS)
+          ? this.snapshotPeer(snapshot, timeout, secondary).then(async (side): Promise<[ConstraintRow[], IndexRow[]] | null> => {
+              if (!side) return null;
+              const cs = (await side.query<ConstraintRow>(CONSTRAINTS_SQL, [wanted])).rows;
+              const ix = (await side.query<IndexRow>(INDEXES_SQL, [keptOids])).rows;
+              await side.query('COMMIT');
+              return [cs, ix];
+            })
+          : Promise.resolve(null);
+      // Settled either way, so a failure on one side never goes unhandled while the other is awaited.
+      keys.catch(() => undefined);
+
       progress({ phase: 'columns', done: 0, total: 1 });
       const columns = await q<ColumnRow>(COLUMNS_SQL, [keptOids]);
       const enums = await q<EnumRow>(ENUMS_SQL);
       progress({ phase: 'columns', done: 1, total: 1, message: `${columns.length} columns` });
 
       progress({ phase: 'constraints', done: 0, total: 2 });
-      const constraints = await q<ConstraintRow>(CONSTRAINTS_SQL, [wanted]);
+      const read = await keys;
+      throwIfAborted(signal);
+      const constraints = read ? read[0] : await q<ConstraintRow>(CONSTRAINTS_SQL, [wanted]);
       progress({ phase: 'constraints', done: 1, total: 2 });
-      const indexes = await q<IndexRow>(INDEXES_SQL, [keptOids]);
+      const indexes = read ? read[1] : await q<IndexRow>(INDEXES_SQL, [keptOids]);
       progress({ phase: 'constraints', done: 2, total: 2 });
 
       progress({ phase: 'stats', done: 0, total: 1 });
@@ -167,8 +213,34 @@ export class PostgresIntrospector implements Introspector {
       throw toSourceError(err, this.spec, secrets);
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      // One connection per introspection: nothing is held open between runs.
+      // One connection per introspection (and its peer): nothing is held open between runs.
+      const peer = secondary.client;
+      secondary.client = null;
+      if (peer) await endPromptly(peer);
       await this.close();
+    }
+  }
+
+  /**
+   * A second connection, inside a read-only transaction on the first one's exported snapshot
+   * (https://www.postgresql.org/docs/current/functions-admin.html#FUNCTIONS-SNAPSHOT-SYNCHRONIZATION), so both read
+   * one consistent catalog; null (nothing left open) when none can be had, and the first connection reads alone.
+   */
+  private async snapshotPeer(snapshot: string, timeout: number, secondary: { client: Client | null }): Promise<Client | null> {
+    const peer = new (pgDriver().Client)(clientConfig(this.spec, this.options));
+    peer.on('error', () => undefined);
+    try {
+      await peer.connect();
+    } catch {
+      socketOf(peer)?.destroy();
+      return null;
+    }
+    secondary.client = peer;
+    try {
+      await peer.query(beginSql(timeout, snapshot));
+      return peer;
+    } catch {
+      return null; // closed with the run
     }
   }
 
