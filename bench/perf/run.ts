@@ -1,5 +1,5 @@
 /**
- * Large-scale figures and the peer comparison: `npx tsx bench/perf/run.ts [--quick] [--build] [--scale-only | --peers-only]`.
+ * Large-scale figures and the peer comparison: `npx tsx bench/perf/run.ts [--quick] [--build] [--scale-only | --peers-only | --render]`.
  * Writes bench/results/perf.json and bench/results/perf.md.
  *
  * Scale: a synthetic PostgreSQL schema of 10,000 tables / 200,000 columns (bench/perf/generate.ts): index time
@@ -483,6 +483,13 @@ async function peers(work: string): Promise<{ tokenizer: string; install: { ok: 
 }
 
 async function main(): Promise<void> {
+  // `--render`: write perf.md again from perf.json, measuring nothing (after a change to how the figures are shown).
+  if (process.argv.includes('--render')) {
+    const json = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'results', 'perf.json'), 'utf8')) as PerfReport;
+    writeResults('perf', json, markdown(json));
+    process.stderr.write('perf bench: wrote bench/results/perf.md from perf.json\n');
+    return;
+  }
   const started = new Date();
   const machine = machineFacts();
   process.stderr.write(`perf bench: load average at start ${machine.loadAvgStart.join(' ')} on ${machine.nproc} CPUs\n`);
@@ -554,6 +561,7 @@ function markdown(j: PerfReport): string {
       out.push(`| ${label} | ${cell(mb, mbTarget).join(' | ')} | ${cell(s, scaleTarget).join(' | ')} |`);
     };
     row('full index ÷ `pg_dump --schema-only`', (f) => f.fullIndexCliRatio, '×', 2, 2);
+    if (mb?.withoutExtraCaCerts || s?.withoutExtraCaCerts) row('the same, without this machine\'s NODE_EXTRA_CA_CERTS', (f) => (f.withoutExtraCaCerts ? round(f.withoutExtraCaCerts.fullIndexCliMs / f.pgDumpSchemaOnlyMs, 2) : NaN), '×', 2, 2);
     row('unchanged re-index ÷ full index', (f) => round(f.unchangedReindexCliShare * 100, 1), ' %', 15, 15);
     if (mb?.withoutExtraCaCerts || s?.withoutExtraCaCerts) row('the same, without this machine\'s NODE_EXTRA_CA_CERTS', (f) => (f.withoutExtraCaCerts ? round(f.withoutExtraCaCerts.unchangedReindexCliShare * 100, 1) : NaN), ' %', 15, 15);
     row('first find_relevant_tables after a cold start', (f) => f.firstFindRelevantTablesAfterStartMs, ' ms', null, 200);
