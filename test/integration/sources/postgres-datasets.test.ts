@@ -166,6 +166,24 @@ describe('PostgreSQL sample databases', function () {
       const sessions = await scalar(url, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'schemabrain' AND datname = current_database()`);
       assert.equal(sessions, 0, 'both connections are closed after the run');
     });
+
+    it('reads the same catalog as a role allowed one connection only', async function () {
+      if (pg.kind !== 'server') this.skip(); // roles and connection limits need a real server
+      const role = `sb_one_conn_${process.pid}`;
+      const admin = new Client({ connectionString: url });
+      await admin.connect();
+      try {
+        await admin.query(`CREATE ROLE ${role} LOGIN CONNECTION LIMIT 1`);
+        await admin.query(`GRANT pg_read_all_data TO ${role}`);
+        const u = new URL(url);
+        u.username = role;
+        const one = await introspect(u.toString(), 50);
+        assert.deepEqual(one.snapshot, r.snapshot);
+      } finally {
+        await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
+        await admin.end();
+      }
+    });
   });
 
   describe('Chinook and Northwind', () => {
