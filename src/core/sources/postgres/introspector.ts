@@ -109,8 +109,8 @@ export class PostgresIntrospector implements Introspector {
     const progress = (p: IntrospectProgress): void => opts.onProgress?.(p);
     const signal = opts.signal;
     const secrets = [this.options.password];
-    // The second connection (see snapshotPeer), when one is opened.
-    const secondary: { client: Client | null } = { client: null };
+    // The second connection (see snapshotPeer), when one is opened, and its opening while it is under way.
+    const secondary: { client: Client | null; opening: Promise<unknown> } = { client: null, opening: Promise.resolve() };
     const onAbort = (): void => {
       void this.client?.end().catch(() => undefined);
       void secondary.client?.end().catch(() => undefined);
@@ -160,7 +160,7 @@ export class PostgresIntrospector implements Introspector {
       // (a connection limit, a server that cannot share snapshots), they are read here after the columns.
       const keys =
         snapshot !== null && keptOids.length >= (this.options.parallelMinRelations ?? PARALLEL_MIN_RELATIONS)
-          ? this.snapshotPeer(snapshot, timeout, secondary).then(async (side): Promise<[ConstraintRow[], IndexRow[]] | null> => {
+          ? (secondary.opening = this.snapshotPeer(snapshot, timeout, secondary)).then(async (side): Promise<[ConstraintRow[], IndexRow[]] | null> => {
               if (!side) return null;
               const cs = (await side.query<ConstraintRow>(CONSTRAINTS_SQL, [wanted])).rows;
               const ix = (await side.query<IndexRow>(INDEXES_SQL, [keptOids])).rows;
@@ -213,7 +213,9 @@ export class PostgresIntrospector implements Introspector {
       throw toSourceError(err, this.spec, secrets);
     } finally {
       signal?.removeEventListener('abort', onAbort);
-      // One connection per introspection (and its peer): nothing is held open between runs.
+      // One connection per introspection (and its peer): nothing is held open between runs, not even a peer that
+      // was still connecting when the run ended early.
+      await secondary.opening.catch(() => undefined);
       const peer = secondary.client;
       secondary.client = null;
       if (peer) await endPromptly(peer);
@@ -227,12 +229,10 @@ export class PostgresIntrospector implements Introspector {
    * one consistent catalog; null (nothing left open) when none can be had, and the first connection reads alone.
    */
   private async snapshotPeer(snapshot: string, timeout: number, secondary: { client: Client | null }): Promise<Client | null> {
-    const peer = new (pgDriver().Client)(clientConfig(this.spec, this.options));
-    peer.on('error', () => undefined);
+    let peer: Client;
     try {
-      await peer.connect();
+      peer = await this.openClient();
     } catch {
-      socketOf(peer)?.destroy();
       return null;
     }
     secondary.client = peer;
@@ -272,6 +272,13 @@ export class PostgresIntrospector implements Introspector {
 
   private async connect(): Promise<Client> {
     if (this.client) return this.client;
+    const client = await this.openClient();
+    this.client = client;
+    return client;
+  }
+
+  /** A new connection to the source, or the driver's error with nothing left open. */
+  private async openClient(): Promise<Client> {
     const client = new (pgDriver().Client)(clientConfig(this.spec, this.options));
     // An idle client whose server goes away emits 'error'; without a listener that would crash the process.
     client.on('error', () => undefined);
@@ -284,7 +291,6 @@ export class PostgresIntrospector implements Introspector {
       socketOf(client)?.destroy();
       throw e;
     }
-    this.client = client;
     return client;
   }
 
