@@ -571,7 +571,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
       // titles. A known place stays a place ("gigs in Berlin 2019").
     } else if (words.length <= 3 && !possessive && placeAdjective(last) && attributive) out.push({ kind: 'place', text: spanText, adjective: true });
     // A name before a noun of premises ("the Lethbridge shop", "our Nashville studio") is where those premises are.
-    else if (words.length <= 3 && !possessive && !article && words.every(unknown) && PREMISES.has(tokens[j] ?? '')) out.push({ kind: 'place', text: spanText });
+    else if (words.length <= 3 && !possessive && !article && (words.every(unknown) || namesPlace(words, common)) && PREMISES.has(tokens[j] ?? '')) out.push({ kind: 'place', text: spanText });
     // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person; after
     // `at` or `near`, English words too ("gigs at the Royal Albert Hall", "recorded at Abbey Road Studios").
     // A capitalised article inside a sentence opens the name of a band or a work ("in The Who"), not a place.

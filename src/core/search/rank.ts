@@ -69,6 +69,11 @@ export const RANKING = {
   /** The tables that reference a code list whose label the question names gain this share of its boost. */
   codeValueReferrer: 0.5,
   valueLookupTop: 3,
+  /**
+   * A lookup that already scores above that share (its name shares the entity's words: `release_packaging`) adds this
+   * share of it instead: two pieces of evidence, not the larger of them.
+   */
+  valueStack: 0.2,
   /** A kind list of those tables, when an unmatched word is a plural noun: this share of the table's score. */
   valueKind: 0.7,
   /**
@@ -961,7 +966,9 @@ function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: R
 function addValueLookups(data: IndexData, ranked: readonly number[], words: readonly string[], st: QueryState, allowed: (d: number) => boolean): void {
   const boosts = new Map<number, Offer>();
   const offer = (d: number, value: number, text: string, far = false): void => {
-    if (allowed(d) && st.score[d]! < value) keepOffer(boosts, d, value, text, far);
+    if (!allowed(d)) return;
+    if (st.score[d]! < value) keepOffer(boosts, d, value, text, far);
+    else if (RANKING.valueStack > 0 && data.docs[d]!.role === 'lookup') keepOffer(boosts, d, st.score[d]! + RANKING.valueStack * value, text, far);
   };
   // Not a vocabulary the whole catalog shares, nor a list whose labels are all known and none is one of the words.
   const open = (l: number): boolean => !isSharedVocabulary(data, l) && !labelsRefute(data, l, words);

@@ -72,7 +72,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['edition', 'reissue', 'pressing', 'release'],
   ['venue', 'place', 'premises', 'studio'],
   ['series', 'tour'],
-  ['work', 'composition', 'opus', 'piece', 'lyric', 'songwriting', 'composer', 'lyricist', 'songwriter'],
+  ['work', 'composition', 'opus', 'piece', 'lyric', 'songwriting', 'composer', 'lyricist', 'songwriter', 'write'],
   ['url', 'link', 'hyperlink', 'website', 'homepage', 'webpage', 'uri'],
   ['collection', 'wishlist', 'playlist'],
   ['format', 'vinyl', 'cassette', 'cd', 'lp', 'vhs'],

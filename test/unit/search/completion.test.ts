@@ -333,6 +333,9 @@ describe('search: a name before a noun of premises', () => {
   it('is where the premises are, not who made them', () => {
     assert.deepEqual(mentions('I run the Lethbridge shop, how many copies of each title do we have?'), [{ kind: 'place', text: 'Lethbridge' }]);
     assert.deepEqual(mentions('staff of the Woodridge store'), [{ kind: 'place', text: 'Woodridge' }]);
+    // A place the dictionary knows by name, though it is also an English word or a surname ("London", "Berlin").
+    assert.deepEqual(mentions('Which London studios were used for those recordings?'), [{ kind: 'place', text: 'London' }]);
+    assert.deepEqual(mentions('Which Berlin venues hosted the most concerts?'), [{ kind: 'place', text: 'Berlin' }]);
     // Before what someone makes, a name is still its maker.
     assert.deepEqual(mentions('Which DJ has remixed the most Madonna tracks?'), [{ kind: 'person', text: 'Madonna' }]);
   });

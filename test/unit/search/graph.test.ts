@@ -461,6 +461,8 @@ describe('search: lexicon senses', () => {
       assert.equal(related(a!, b!), false, `${a} ~ ${b}`);
     }
     assert.equal(related('client', 'customer'), true);
+    // Writing makes a work ("songs written by", "who wrote"), in every form of the verb.
+    for (const w of ['wrote', 'written', 'writes']) assert.equal(related(w, 'work'), true, w);
     assert.ok(lexicon.concepts('customer').some(isThesaurusConcept));
     assert.ok(!lexicon.concepts('pizza').some(isThesaurusConcept));
   });

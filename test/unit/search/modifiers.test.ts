@@ -430,3 +430,31 @@ describe('search: places within a named place', () => {
     assert.deepEqual(within('venues in cities near Chicago', 0.9), []);
   });
 });
+
+describe('search: a code list that may hold an unknown word', () => {
+  it('keeps the evidence of its own name and adds the guess, so it passes the siblings that only share the name', () => {
+    const tables = [
+      table('artist_credit', ['id', 'name', 'artist_count']),
+      table('release_status', ['id', 'name', 'description']),
+      table('release_packaging', ['id', 'name', 'description']),
+      table('release_group', ['id', 'name', 'artist_credit'], [fk(['artist_credit'], 'artist_credit')]),
+      table('release', ['id', 'name', 'barcode', 'status', 'packaging', 'release_group', 'artist_credit'], [
+        fk(['status'], 'release_status'),
+        fk(['packaging'], 'release_packaging'),
+        fk(['release_group'], 'release_group'),
+        fk(['artist_credit'], 'artist_credit'),
+      ]),
+      table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release')]),
+      table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release')]),
+      table('release_label', ['release', 'label', 'catalog_number'], [fk(['release'], 'release')]),
+      table('release_meta', ['id', 'date_added', 'amazon_asin'], [fk(['id'], 'release')]),
+    ];
+    const index = buildSearchIndex({ tables: src(tables) });
+    const top = (on: number): string[] => names(withRanking('valueStack', on, () => index.search('list every release that came in a digipak', { limit: 10 })).hits);
+    // Before: the name match alone was already above the guess's share, so the guess added nothing.
+    assert.ok(top(0).indexOf('release_packaging') > top(0).indexOf('release_meta'), top(0).join(', '));
+    // After: both code lists of `release` come before the tables that only share its name.
+    const after = top(RANKING.valueStack);
+    for (const list of ['release_packaging', 'release_status']) assert.ok(after.indexOf(list) >= 0 && after.indexOf(list) < after.indexOf('release_tag'), after.join(', '));
+  });
+});
