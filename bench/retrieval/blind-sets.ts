@@ -47,6 +47,7 @@ const ROUNDS: ReadonlyArray<{ dir: string; suffix: string }> = [
   { dir: path.join(BLIND_DIR, 'round10'), suffix: '-blind10' },
   { dir: path.join(BLIND_DIR, 'round11'), suffix: '-blind11' },
   { dir: path.join(BLIND_DIR, 'round12'), suffix: '-blind12' },
+  { dir: path.join(BLIND_DIR, 'round13'), suffix: '-blind13' },
 ];
 
 /** The blind sets that have both questions and gold labels, on the catalogs of `ownSets()`. */
