@@ -74,6 +74,8 @@ export const RANKING = {
    * share of it instead: two pieces of evidence, not the larger of them.
    */
   valueStack: 0.2,
+  /** The code lists of the rows asked for rise to this share of them for such a word (0 turns it off). */
+  valueFocus: 0.9,
   /** A kind list of those tables, when an unmatched word is a plural noun: this share of the table's score. */
   valueKind: 0.7,
   /**
@@ -456,7 +458,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // "longest", "most": a measure of the rows, not a label stored in a code list.
   const valueWords = unmatched.filter((w) => !isMeasureWord(data, w) && isLabelWord(data, w));
   if (valueWords.length > 0) {
-    addValueLookups(data, ranked, valueWords, st, allowed);
+    addValueLookups(data, ranked.slice(0, RANKING.valueLookupTop), valueWords, st, allowed);
     ranked = topCandidates(data, st, RANKING.candidates);
   }
   const modifierLinks = literalless.size > 0 ? addModifierLookups(data, ranked, parsed, literalless, new Set(unmatched), st, allowed) : [];
@@ -500,6 +502,19 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   }
   // The rows asked for first: a kind of them ("which choirs") is a label of their kind list, below.
   ranked = addFocusTables(data, ranked, parsed, st, allowed);
+  // A word the catalog does not hold, in a question about those rows ("which … releases came in a digipak"), is most
+  // likely a label of one of their own code lists.
+  // Not a verb's form ("sitting", "came"), which says what happened to the rows; not a word of time ("now"); not an
+  // adjective of a place or a language ("Japanese"), which names a row of a list of its own.
+  const labelNouns = valueWords.filter((w) => !/^.{3,}(?:ed|ing)$/.test(w) && !isIrregularVerbForm(w) && !TIME_WORDS.has(w) && !data.lexicon.isPlaceAdjective(w));
+  // Where a value word stands before the noun of a table ("vampire superheroes"), the modifier's own rule has placed it.
+  if (RANKING.valueFocus > 0 && labelNouns.length > 0 && modifierLinks.length === 0) {
+    const asked = focusTables(data, ranked, parsed);
+    if (asked.length > 0) {
+      addValueLookups(data, asked, labelNouns, st, allowed, RANKING.valueFocus);
+      ranked = topCandidates(data, st, RANKING.candidates);
+    }
+  }
   if (RANKING.attributeHome > 0) ranked = addAttributeHomes(data, ranked, parsed, mentionWords, st, allowed);
   if (kindSynonym !== null) {
     const { word, terms } = kindSynonym;
@@ -963,31 +978,32 @@ function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: R
  * tables of the top hits, directly referenced or behind a junction (`film` → `film_category` → `category`), rise
  * with their entity, together with the junction.
  */
-function addValueLookups(data: IndexData, ranked: readonly number[], words: readonly string[], st: QueryState, allowed: (d: number) => boolean): void {
+function addValueLookups(data: IndexData, tops: readonly number[], words: readonly string[], st: QueryState, allowed: (d: number) => boolean, share: number = RANKING.valueLookup): void {
   const boosts = new Map<number, Offer>();
-  const offer = (d: number, value: number, text: string, far = false): void => {
+  // `below`: the score of the table that makes the offer, which a lookup stacking evidence never passes.
+  const offer = (d: number, value: number, text: string, below: number, far = false): void => {
     if (!allowed(d)) return;
     if (st.score[d]! < value) keepOffer(boosts, d, value, text, far);
-    else if (RANKING.valueStack > 0 && data.docs[d]!.role === 'lookup') keepOffer(boosts, d, st.score[d]! + RANKING.valueStack * value, text, far);
+    else if (RANKING.valueStack > 0 && data.docs[d]!.role === 'lookup' && st.score[d]! < below) keepOffer(boosts, d, Math.min(st.score[d]! + RANKING.valueStack * value, below), text, far);
   };
   // Not a vocabulary the whole catalog shares, nor a list whose labels are all known and none is one of the words.
   const open = (l: number): boolean => !isSharedVocabulary(data, l) && !labelsRefute(data, l, words);
   const label = words.slice(0, 2).map((w) => `'${w}'`).join(', ');
   // A plural noun that names no person, place or role ("large jerseys", "tires and tubes") names a kind of the rows.
   const kinds = RANKING.valueKind > 0 && words.some((w) => /[^s]s$/.test(w) && data.lexicon.concepts(w).length > 0 && !data.lexicon.isNotNominal(w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w));
-  for (const h of ranked.slice(0, RANKING.valueLookupTop)) {
-    const target = RANKING.valueLookup * st.score[h]!;
+  for (const h of tops) {
+    const target = share * st.score[h]!;
     for (const e of data.edges[h]!) {
       const p = e.to;
       if (p === h) continue;
       const pd = data.docs[p]!;
       if (e.outgoing && pd.role === 'lookup') {
-        if (open(p)) offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`);
+        if (open(p)) offer(p, kinds && isKindList(data, p) ? RANKING.valueKind * st.score[h]! : target, `lookup of ${data.docs[h]!.name}, may hold ${label}`, st.score[h]!);
       } else if (!e.outgoing && sortsIntoLists(data, p)) {
         for (const e2 of data.edges[p]!) {
           if (!e2.outgoing || e2.to === h || data.docs[e2.to]!.role !== 'lookup' || !open(e2.to)) continue;
-          offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`, true);
-          offer(p, target * 0.9, `joins ${data.docs[h]!.name} to ${data.docs[e2.to]!.name}`);
+          offer(e2.to, target * 0.95, `lookup of ${data.docs[h]!.name} via ${pd.name}, may hold ${label}`, st.score[h]!, true);
+          offer(p, target * 0.9, `joins ${data.docs[h]!.name} to ${data.docs[e2.to]!.name}`, st.score[h]!);
         }
       }
     }
@@ -1100,6 +1116,9 @@ const QUANTIFIERS: ReadonlySet<string> = new Set(
 
 /** Words of the closed classes that the stop words leave in a question: prepositions and conjunctions of time, pronouns. */
 const FUNCTION_WORDS: ReadonlySet<string> = new Set('during after before until till while us u'.split(' '));
+
+/** Words of when, not of what: never a label of a code list. */
+const TIME_WORDS: ReadonlySet<string> = new Set('now today tonight yesterday tomorrow currently presently nowadays ever yet still anymore lately recently soon'.split(' '));
 
 /** Units of time and proportions: what a question measures rows by ("per quarter", "in minutes", "the ratio of"). */
 const UNIT_WORDS: ReadonlySet<string> = new Set('second seconds minute minutes hour hours day days week weeks month months quarter quarters year years decade decades century centuries half halves ratio ratios percentage percentages percent proportion proportions share'.split(' '));
@@ -2146,6 +2165,24 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
     }
   }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * The candidates that are the rows asked for: a table of things whose whole name is the noun asked for, or a
+ * thesaurus synonym of it (as addFocusTables raises them).
+ */
+function focusTables(data: IndexData, ranked: readonly number[], parsed: ParsedQuery): number[] {
+  const out: number[] = [];
+  for (const word of parsed.focus) {
+    const t = stem(word);
+    const synonyms = thesaurusConcepts(data, word);
+    for (const d of ranked.slice(0, RANKING.focusRank + 1)) {
+      const dd = data.docs[d]!;
+      // A junction with a one-word name is one with a name of its own (`release`), a thing as much as an entity.
+      if ((dd.role === 'entity' || dd.role === 'bridge') && dd.nameStems.length === 1 && !out.includes(d) && namedByNoun(data, dd, t, synonyms)) out.push(d);
+    }
+  }
+  return out;
 }
 
 /**

@@ -450,11 +450,48 @@ describe('search: a code list that may hold an unknown word', () => {
       table('release_meta', ['id', 'date_added', 'amazon_asin'], [fk(['id'], 'release')]),
     ];
     const index = buildSearchIndex({ tables: src(tables) });
-    const top = (on: number): string[] => names(withRanking('valueStack', on, () => index.search('list every release that came in a digipak', { limit: 10 })).hits);
+    // With the code lists of the rows asked for (valueFocus) off: they would raise `release_packaging` on their own.
+    const top = (on: number): string[] => names(withRanking('valueFocus', 0, () => withRanking('valueStack', on, () => index.search('list every release that came in a digipak', { limit: 10 }))).hits);
     // Before: the name match alone was already above the guess's share, so the guess added nothing.
     assert.ok(top(0).indexOf('release_packaging') > top(0).indexOf('release_meta'), top(0).join(', '));
     // After: both code lists of `release` come before the tables that only share its name.
     const after = top(RANKING.valueStack);
     for (const list of ['release_packaging', 'release_status']) assert.ok(after.indexOf(list) >= 0 && after.indexOf(list) < after.indexOf('release_tag'), after.join(', '));
+  });
+});
+
+describe('search: an unknown word in a question about the rows asked for', () => {
+  it('raises the code lists of those rows, not only of the best hits', () => {
+    const tables = [
+      table('artist', ['id', 'name', 'sort_name', 'begin_date_year']),
+      table('artist_credit', ['id', 'name', 'artist_count']),
+      table('artist_credit_name', ['artist_credit', 'artist', 'position', 'join_phrase'], [fk(['artist_credit'], 'artist_credit'), fk(['artist'], 'artist')]),
+      table('release_status', ['id', 'name', 'description']),
+      table('release_packaging', ['id', 'name', 'description']),
+      table('release_group', ['id', 'name', 'artist_credit'], [fk(['artist_credit'], 'artist_credit')]),
+      table('release', ['id', 'name', 'barcode', 'status', 'packaging', 'release_group', 'artist_credit'], [
+        fk(['status'], 'release_status'),
+        fk(['packaging'], 'release_packaging'),
+        fk(['release_group'], 'release_group'),
+        fk(['artist_credit'], 'artist_credit'),
+      ]),
+      table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release')]),
+      table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release')]),
+      table('artist_release', ['artist', 'release', 'is_track_artist'], [fk(['artist'], 'artist'), fk(['release'], 'release')]),
+      table('l_artist_release', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'artist'), fk(['entity1'], 'release')]),
+    ];
+    const index = buildSearchIndex({ tables: src(tables) });
+    const q = 'Which Aphex Twin releases came in a digipak?';
+    const top = (on: number): string[] => names(withRanking('valueFocus', on, () => index.search(q, { limit: 10 })).hits);
+    // Before: the artist's tables led, and the code lists of `release` came only after its group.
+    assert.ok(top(0).indexOf('release_packaging') > top(0).indexOf('release_group'), top(0).join(', '));
+    // After: "digipak" may be a label of a code list of the releases asked for; "came" (a verb's form) is none.
+    const after = top(RANKING.valueFocus);
+    assert.ok(after.indexOf('release_packaging') >= 0 && after.indexOf('release_packaging') < after.indexOf('release_group'), after.join(', '));
+    const why = index.search(q, { limit: 10 }).hits.find((h) => h.qualifiedName === 'public.release_packaging')!.why;
+    assert.ok(why.includes("lookup of release, may hold 'digipak'"), why.join(' | '));
+    // A word of time is no label of the releases' code lists.
+    const now = index.search('Which Aphex Twin releases are there now?', { limit: 10 }).hits;
+    assert.ok(!now.some((h) => h.why.some((w) => w.startsWith('lookup of release, may hold'))), reasons(now));
   });
 });
