@@ -501,15 +501,16 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     if (word !== undefined) ranked = addKindLookups(data, ranked, limit, (d) => strength[d]! > 0, word, lexical, st, allowed);
   }
   // The rows asked for first: a kind of them ("which choirs") is a label of their kind list, below.
-  ranked = addFocusTables(data, ranked, parsed, st, allowed);
+  const focus = addFocusTables(data, ranked, parsed, st, allowed);
+  ranked = focus.ranked;
   // A word the catalog does not hold, in a question about those rows ("which … releases came in a digipak"), is most
   // likely a label of one of their own code lists.
   // Not a verb's form ("sitting", "came"), which says what happened to the rows; not a word of time ("now"); not an
   // adjective of a place or a language ("Japanese"), which names a row of a list of its own.
-  const labelNouns = valueWords.filter((w) => !/^.{3,}(?:ed|ing)$/.test(w) && !isIrregularVerbForm(w) && !TIME_WORDS.has(w) && !data.lexicon.isPlaceAdjective(w));
+  const labelNouns = valueWords.filter((w) => !isVerbForm(w) && !TIME_WORDS.has(w) && !data.lexicon.isPlaceAdjective(w));
   // Where a value word stands before the noun of a table ("vampire superheroes"), the modifier's own rule has placed it.
   if (RANKING.valueFocus > 0 && labelNouns.length > 0 && modifierLinks.length === 0) {
-    const asked = focusTables(data, ranked, parsed);
+    const asked = focus.asked.filter((d) => data.docs[d]!.role !== 'lookup');
     if (asked.length > 0) {
       addValueLookups(data, asked, labelNouns, st, allowed, RANKING.valueFocus);
       ranked = topCandidates(data, st, RANKING.candidates);
@@ -1117,6 +1118,11 @@ const QUANTIFIERS: ReadonlySet<string> = new Set(
 /** Words of the closed classes that the stop words leave in a question: prepositions and conjunctions of time, pronouns. */
 const FUNCTION_WORDS: ReadonlySet<string> = new Set('during after before until till while us u'.split(' '));
 
+/** A regular form of a verb in -ed or -ing, or an irregular one ("bought", "came"): what happened to rows, not their kind. */
+function isVerbForm(word: string): boolean {
+  return /^.{3,}(?:ed|ing)$/.test(word) || (RANKING.irregularVerbs > 0 && isIrregularVerbForm(word));
+}
+
 /** Words of when, not of what: never a label of a code list. */
 const TIME_WORDS: ReadonlySet<string> = new Set('now today tonight yesterday tomorrow currently presently nowadays ever yet still anymore lately recently soon'.split(' '));
 
@@ -1168,7 +1174,7 @@ function addModifierLookups(data: IndexData, ranked: readonly number[], parsed: 
     const v = terms[i]!;
     // A verb form ("rented films", "remastered albums", "bought products") says what happened to the rows, not which
     // kind they are.
-    if (!values.has(v.surface) || v.position === undefined || isMeasureWord(data, v.surface) || /^.{3,}(?:ed|ing)$/.test(v.surface) || (RANKING.irregularVerbs > 0 && isIrregularVerbForm(v.surface))) continue;
+    if (!values.has(v.surface) || v.position === undefined || isMeasureWord(data, v.surface) || isVerbForm(v.surface)) continue;
     // The head: the next word that the catalog knows, literally or through a related word, with nothing but
     // further unknown words in between ("female solo artist"); a stop word ends the phrase ("refers to …").
     let head: (typeof terms)[number] | undefined;
@@ -2120,12 +2126,18 @@ function applyRaises(data: IndexData, ranked: number[], boosts: Array<[number, n
  * A noun the catalog never writes ("which choirs") asks for the rows of a candidate whose one-word name is a thesaurus
  * synonym of it (`artist`).
  */
-function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number[] {
-  if (parsed.focus.length === 0 || ranked.length === 0) return ranked;
+function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): { ranked: number[]; asked: number[] } {
+  if (parsed.focus.length === 0 || ranked.length === 0) return { ranked, asked: [] };
   // In the source of the best hit: a catalog of several databases has a `customers` in each.
   const source = data.docs[ranked[0]!]!.source;
   const value = focusValue(ranked, st);
   const boosts: Array<[number, number, string]> = [];
+  // Every table found to be the rows asked for, raised or already above the focus score.
+  const asked: number[] = [];
+  const take = (d: number, text: string): void => {
+    if (!asked.includes(d)) asked.push(d);
+    if (st.score[d]! < value) boosts.push([d, value, text]);
+  };
   const { termIds, start, doc } = data.postings;
   for (const word of parsed.focus) {
     const t = stem(word);
@@ -2137,8 +2149,8 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
         const d = doc[i]!;
         const dd = data.docs[d]!;
         const kind = dd.role === 'entity' || dd.role === 'lookup' || (RANKING.focusBridges > 0 && dd.role === 'bridge');
-        if (!allowed(d) || dd.source !== source || !kind || dd.nameStems.length !== 1 || dd.nameStems[0] !== t || st.score[d]! >= value) continue;
-        boosts.push([d, value, `the rows asked for ('${word}')`]);
+        if (!allowed(d) || dd.source !== source || !kind || dd.nameStems.length !== 1 || dd.nameStems[0] !== t) continue;
+        take(d, `the rows asked for ('${word}')`);
       }
       continue;
     }
@@ -2147,42 +2159,24 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
     const whole = parsed.terms.find((x) => !x.part && x.surface === word);
     const pieces = whole === undefined ? [] : parsed.terms.filter((x) => x.part && x.position === whole.position).map((x) => x.term);
     if (pieces.length >= 2) {
-      const before = boosts.length;
+      const before = asked.length;
       for (const d of ranked) {
         const dd = data.docs[d]!;
-        if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || st.score[d]! >= value || dd.nameParts.length !== pieces.length) continue;
-        if (partStems(data, d).every((w, k) => w === pieces[k])) boosts.push([d, value, `the rows asked for ('${word}')`]);
+        if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameParts.length !== pieces.length) continue;
+        if (partStems(data, d).every((w, k) => w === pieces[k])) take(d, `the rows asked for ('${word}')`);
       }
-      if (boosts.length > before) continue;
+      if (asked.length > before) continue;
     }
     // A noun the catalog never writes ("which choirs", "what festivals"): the candidate named by a thesaurus synonym.
     const synonyms = thesaurusConcepts(data, word);
     if (synonyms.size === 0) continue;
     for (const d of ranked) {
       const dd = data.docs[d]!;
-      if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameWords.length !== 1 || st.score[d]! >= value) continue;
-      if (namedByNoun(data, dd, t, synonyms)) boosts.push([d, value, `the rows asked for ('${word}', as ${dd.name})`]);
+      if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameWords.length !== 1) continue;
+      if (namedByNoun(data, dd, t, synonyms)) take(d, `the rows asked for ('${word}', as ${dd.name})`);
     }
   }
-  return applyRaises(data, ranked, boosts, st);
-}
-
-/**
- * The candidates that are the rows asked for: a table of things whose whole name is the noun asked for, or a
- * thesaurus synonym of it (as addFocusTables raises them).
- */
-function focusTables(data: IndexData, ranked: readonly number[], parsed: ParsedQuery): number[] {
-  const out: number[] = [];
-  for (const word of parsed.focus) {
-    const t = stem(word);
-    const synonyms = thesaurusConcepts(data, word);
-    for (const d of ranked.slice(0, RANKING.focusRank + 1)) {
-      const dd = data.docs[d]!;
-      // A junction with a one-word name is one with a name of its own (`release`), a thing as much as an entity.
-      if ((dd.role === 'entity' || dd.role === 'bridge') && dd.nameStems.length === 1 && !out.includes(d) && namedByNoun(data, dd, t, synonyms)) out.push(d);
-    }
-  }
-  return out;
+  return { ranked: applyRaises(data, ranked, boosts, st), asked };
 }
 
 /**
