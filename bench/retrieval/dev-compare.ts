@@ -5,11 +5,11 @@
  * pooled dev figures of each blind database (every round's dev half together), Spider and BIRD per database and
  * Spider 2.0-lite with those constants. With two lists separated by `--`, prints instead every dev question whose
  * Full@10 (R@5 for Spider and BIRD) differs between the two settings, with its gold and both top tens. Held-out
- * questions are never run.
+ * questions are never run, nor the rounds kept out of tuning (UNTUNED_ROUNDS).
  */
 import { buildSearchIndex } from '../../src/core/search/index';
 import { RANKING } from '../../src/core/search/rank';
-import { blindSets } from './blind-sets';
+import { blindSets, isUntuned } from './blind-sets';
 import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchQuestion, type BenchSet } from './datasets';
 import { mean, scoreQuestion, type Scores } from './scores';
 
@@ -32,7 +32,9 @@ function apply(list: readonly string[]): void {
 
 const own = ownSets();
 const sets: Array<{ set: BenchSet; group: string; metric: 'full10' | 'r5' }> = [
-  ...blindSets(own).map((set) => ({ set, group: set.name.replace(/-blind\d*$/, ''), metric: 'full10' as const })),
+  ...blindSets(own)
+    .filter((set) => !isUntuned(set.name))
+    .map((set) => ({ set, group: set.name.replace(/-blind\d*$/, ''), metric: 'full10' as const })),
   ...(blindOnly
     ? []
     : [

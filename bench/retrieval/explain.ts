@@ -3,7 +3,7 @@
  * Prints the ranked hits with scores, reasons and whether each is gold. Only dev questions can be looked up by id.
  */
 import { buildSearchIndex } from '../../src/core/search/index';
-import { blindSets } from './blind-sets';
+import { blindSets, isUntuned } from './blind-sets';
 import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchSet } from './datasets';
 
 const [setName, what, ...rest] = process.argv.slice(2);
@@ -19,8 +19,8 @@ if (set === undefined || what === undefined) {
 }
 const index = buildSearchIndex({ tables: set.tables });
 const q = set.questions.find((x) => x.id === what);
-if (q !== undefined && !q.dev) {
-  process.stderr.write('only dev questions may be inspected\n');
+if (q !== undefined && (!q.dev || isUntuned(set.name))) {
+  process.stderr.write('only dev questions of the rounds open to tuning may be inspected\n');
   process.exit(2);
 }
 const text = q?.text ?? what;
