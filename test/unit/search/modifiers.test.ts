@@ -431,21 +431,26 @@ describe('search: places within a named place', () => {
   });
 });
 
+/** Releases with two code lists, their group and their credit, and two tables that only share the name `release`. */
+const releases = (): TableInfo[] => [
+  table('artist_credit', ['id', 'name', 'artist_count']),
+  table('release_status', ['id', 'name', 'description']),
+  table('release_packaging', ['id', 'name', 'description']),
+  table('release_group', ['id', 'name', 'artist_credit'], [fk(['artist_credit'], 'artist_credit')]),
+  table('release', ['id', 'name', 'barcode', 'status', 'packaging', 'release_group', 'artist_credit'], [
+    fk(['status'], 'release_status'),
+    fk(['packaging'], 'release_packaging'),
+    fk(['release_group'], 'release_group'),
+    fk(['artist_credit'], 'artist_credit'),
+  ]),
+  table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release')]),
+  table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release')]),
+];
+
 describe('search: a code list that may hold an unknown word', () => {
   it('keeps the evidence of its own name and adds the guess, so it passes the siblings that only share the name', () => {
     const tables = [
-      table('artist_credit', ['id', 'name', 'artist_count']),
-      table('release_status', ['id', 'name', 'description']),
-      table('release_packaging', ['id', 'name', 'description']),
-      table('release_group', ['id', 'name', 'artist_credit'], [fk(['artist_credit'], 'artist_credit')]),
-      table('release', ['id', 'name', 'barcode', 'status', 'packaging', 'release_group', 'artist_credit'], [
-        fk(['status'], 'release_status'),
-        fk(['packaging'], 'release_packaging'),
-        fk(['release_group'], 'release_group'),
-        fk(['artist_credit'], 'artist_credit'),
-      ]),
-      table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release')]),
-      table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release')]),
+      ...releases(),
       table('release_label', ['release', 'label', 'catalog_number'], [fk(['release'], 'release')]),
       table('release_meta', ['id', 'date_added', 'amazon_asin'], [fk(['id'], 'release')]),
     ];
@@ -464,19 +469,8 @@ describe('search: an unknown word in a question about the rows asked for', () =>
   it('raises the code lists of those rows, not only of the best hits', () => {
     const tables = [
       table('artist', ['id', 'name', 'sort_name', 'begin_date_year']),
-      table('artist_credit', ['id', 'name', 'artist_count']),
       table('artist_credit_name', ['artist_credit', 'artist', 'position', 'join_phrase'], [fk(['artist_credit'], 'artist_credit'), fk(['artist'], 'artist')]),
-      table('release_status', ['id', 'name', 'description']),
-      table('release_packaging', ['id', 'name', 'description']),
-      table('release_group', ['id', 'name', 'artist_credit'], [fk(['artist_credit'], 'artist_credit')]),
-      table('release', ['id', 'name', 'barcode', 'status', 'packaging', 'release_group', 'artist_credit'], [
-        fk(['status'], 'release_status'),
-        fk(['packaging'], 'release_packaging'),
-        fk(['release_group'], 'release_group'),
-        fk(['artist_credit'], 'artist_credit'),
-      ]),
-      table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release')]),
-      table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release')]),
+      ...releases(),
       table('artist_release', ['artist', 'release', 'is_track_artist'], [fk(['artist'], 'artist'), fk(['release'], 'release')]),
       table('l_artist_release', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'artist'), fk(['entity1'], 'release')]),
     ];
