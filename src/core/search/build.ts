@@ -63,6 +63,8 @@ export interface EdgeData {
    * points at a junction (doc `junction`) whose `key`-th key points on (see addImpliedEdges).
    */
   readonly implied?: { readonly fk: number; readonly junction: number; readonly key: number };
+  /** The FK columns are the whole primary key of the table that holds them: its rows are rows of the other (a subtype). */
+  readonly subtype: boolean;
 }
 
 export interface DocData {
@@ -87,6 +89,8 @@ export interface DocData {
   readonly auxWords: readonly string[];
   /** A view or materialized view (isDerived), known without reading the table. */
   readonly derived: boolean;
+  /** The table names its rows: a text column called `…name` or `title` (hasNameColumn), known without reading the table. */
+  readonly hasName: boolean;
 }
 
 /**
@@ -364,7 +368,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
     byKey.set(`${sourceName}\u0000${qn}`, d);
     const nameWords = splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p));
     if (mirrorsOne(table, relations.get(sourceName) ?? new Set())) {
-      return { source: sourceName, schema: table.schema, name: table.name, qualifiedName: qn, nameWords, nameStems: nameWords.map(stem), nameParts: nameWords, table, semantic: [], isBridge: false, role: 'auxiliary', auxWords: [], derived: true };
+      return { source: sourceName, schema: table.schema, name: table.name, qualifiedName: qn, nameWords, nameStems: nameWords.map(stem), nameParts: nameWords, table, semantic: [], isBridge: false, role: 'auxiliary', auxWords: [], derived: true, hasName: hasNameColumn(table) };
     }
     // A view's values and names are copies of its relations' rows: only those hold them.
     const derived = isDerived(table);
@@ -396,6 +400,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
       role: auxWords.length > 0 ? 'auxiliary' : isBridge ? 'bridge' : isLookup(table, nameWords, fkCols) ? 'lookup' : 'entity',
       auxWords,
       derived,
+      hasName: hasNameColumn(table),
     };
   });
   const edges = buildEdges(input.tables.map((t) => t.table), input.tables.map((t) => t.sourceName), byKey);
@@ -764,13 +769,24 @@ function buildEdges(tables: readonly TableInfo[], sources: readonly string[], by
     for (const fk of t.foreignKeys) {
       const to = targetOf(d, fk);
       if (to === undefined) continue;
-      const base = { constraint: fk.name };
+      const base = { constraint: fk.name, subtype: isSubtypeKey(t, fk.columns) };
       edges[d]!.push({ ...base, to, outgoing: true, fromColumns: fk.columns, toColumns: fk.targetColumns });
       if (to !== d) edges[to]!.push({ ...base, to: d, outgoing: false, fromColumns: fk.columns, toColumns: fk.targetColumns });
     }
   });
-  addImpliedEdges(tables.length, (d) => tables[d]!.foreignKeys, targetOf, edges);
+  addImpliedEdges(tables.length, (d) => tables[d]!.foreignKeys, targetOf, edges, (d, columns) => isSubtypeKey(tables[d]!, columns));
   return edges;
+}
+
+/** Whether `columns` (a key of `table` to another) are the whole primary key of `table` (EdgeData.subtype). */
+export function isSubtypeKey(table: TableInfo, columns: readonly string[]): boolean {
+  const pk = table.primaryKey?.columns ?? [];
+  return pk.length > 0 && pk.length === columns.length && pk.every((c) => columns.includes(c));
+}
+
+/** The table names its rows: a text column called `…name` or `title` (DocData.hasName). */
+export function hasNameColumn(table: TableInfo): boolean {
+  return table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType));
 }
 
 /**
@@ -779,7 +795,13 @@ function buildEdges(tables: readonly TableInfo[], sources: readonly string[], by
  * as surely as a `productid` of its own would. The implied edge joins on the same columns, comes after the declared
  * ones, and says which two keys imply it (EdgeData.implied), so a persisted frame can keep it.
  */
-function addImpliedEdges(n: number, keysOf: (d: number) => readonly ForeignKeyInfo[], targetOf: (d: number, fk: ForeignKeyInfo) => number | undefined, edges: EdgeData[][]): void {
+function addImpliedEdges(
+  n: number,
+  keysOf: (d: number) => readonly ForeignKeyInfo[],
+  targetOf: (d: number, fk: ForeignKeyInfo) => number | undefined,
+  edges: EdgeData[][],
+  subtypeOf: (d: number, columns: readonly string[]) => boolean,
+): void {
   for (let d = 0; d < n; d++) {
     keysOf(d).forEach((fk, fkIndex) => {
       if (fk.columns.length < 2) return;
@@ -793,8 +815,9 @@ function addImpliedEdges(n: number, keysOf: (d: number) => readonly ForeignKeyIn
         if (edges[d]!.some((e) => e.outgoing && e.to === to && e.fromColumns.join('\u0000') === fromColumns.join('\u0000'))) return;
         const implied = { fk: fkIndex, junction, key };
         const constraint = impliedName(fk, g);
-        edges[d]!.push({ to, outgoing: true, fromColumns, toColumns: g.targetColumns, constraint, implied });
-        edges[to]!.push({ to: d, outgoing: false, fromColumns, toColumns: g.targetColumns, constraint, implied });
+        const subtype = subtypeOf(d, fromColumns);
+        edges[d]!.push({ to, outgoing: true, fromColumns, toColumns: g.targetColumns, constraint, implied, subtype });
+        edges[to]!.push({ to: d, outgoing: false, fromColumns, toColumns: g.targetColumns, constraint, implied, subtype });
       });
     });
   }

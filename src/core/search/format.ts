@@ -26,6 +26,7 @@
  * (`url`) and of following (`subscription`), whose concept terms the stored index holds. v18: a column's comment
  * counts as place evidence only for a column of text; a table that looks like a place but joins no table of places
  * holds places less surely where the source keeps its places linked. v19: a word the dictionary knows is not split into
- * a function word and another (`format` is not `for` + `mat`).
+ * a function word and another (`format` is not `for` + `mat`). v20: the frame says which tables name their rows and
+ * which keys make their tables subtypes, so ranking reads no table body to tell.
  */
-export const INDEX_FORMAT = 19;
+export const INDEX_FORMAT = 20;

@@ -634,7 +634,7 @@ function namedHolder(data: IndexData, parsed: ParsedQuery): { test: (d: number) 
   const place = parsed.mentions.find((m) => m.kind === 'place');
   if (place !== undefined) return { test: (d) => data.placeTable[d]! > 0, what: `places, for '${place.text}'` };
   const title = parsed.titles[0];
-  if (title !== undefined) return { test: (d) => hasNameColumn(data.docs[d]!) && data.personTable[d]! === 0 && data.placeTable[d]! === 0, what: `names of things, for '${title}'` };
+  if (title !== undefined) return { test: (d) => data.docs[d]!.hasName && data.personTable[d]! === 0 && data.placeTable[d]! === 0, what: `names of things, for '${title}'` };
   return null;
 }
 
@@ -1297,7 +1297,7 @@ function keepShares(links: readonly ShareLink[], st: QueryState): boolean {
  * person is a row of the other table, not related to one of its rows).
  */
 function joinedDirectly(data: IndexData, a: number, b: number): boolean {
-  for (const e of data.edges[a]!) if (e.to === b && !isSubtypeEdge(data, e.outgoing ? a : b, e)) return true;
+  for (const e of data.edges[a]!) if (e.to === b && !e.subtype) return true;
   return false;
 }
 
@@ -1376,7 +1376,7 @@ function addQualifiers(data: IndexData, ranked: number[], limit: number, evidenc
       if (td.role !== 'lookup' && !record) continue;
       // A junction with a name of its own (`release`, between its credit and its group) is a thing: its code lists are
       // its attributes, which come along only when they may hold a word of the question (st.guesses).
-      if (RANKING.namedQualifiers > 0 && !record && !st.guesses.has(t) && hasNameColumn(bd)) continue;
+      if (RANKING.namedQualifiers > 0 && !record && !st.guesses.has(t) && bd.hasName) continue;
       offer(t, RANKING.qualifier * base, `qualifies ${bd.name}`);
       for (const e2 of data.edges[t]!) {
         if (e2.outgoing && e2.to !== t && data.docs[e2.to]!.role === 'lookup') offer(e2.to, RANKING.qualifier * 0.95 * base, `type of ${td.name}, qualifies ${bd.name}`);
@@ -1461,9 +1461,9 @@ function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allow
   for (const c of leadingTables(data, ranked, RANKING.nameHolderTop)) {
     const cd = data.docs[c]!;
     const head = cd.nameParts[cd.nameParts.length - 1];
-    if (cd.role !== 'entity' || head === undefined || !data.lexicon.isFirstPerson(head) || hasNameColumn(cd)) continue;
+    if (cd.role !== 'entity' || head === undefined || !data.lexicon.isFirstPerson(head) || cd.hasName) continue;
     const holder = nameHolder(data, c, allowed);
-    if (holder < 0 || !hasNameColumn(data.docs[holder]!)) continue;
+    if (holder < 0 || !data.docs[holder]!.hasName) continue;
     const value = RANKING.nameHolder * st.score[c]!;
     if (st.score[holder]! < value) boosts.push([holder, value, `holds the names of ${cd.name}`]);
   }
@@ -1512,13 +1512,13 @@ function addTitleHolders(data: IndexData, ranked: number[], titles: readonly str
   const offer = (c: number, p: number, share: number): void => {
     if (p === c || !allowed(p)) return;
     const pd = data.docs[p]!;
-    if (pd.role !== 'entity' || !hasNameColumn(pd)) return;
+    if (pd.role !== 'entity' || !pd.hasName) return;
     const value = share * st.score[c]!;
     if (st.score[p]! < value) boosts.push([p, value, `holds names, for ${label}`]);
   };
   for (const c of leadingTables(data, ranked, RANKING.titleTop)) {
     const cd = data.docs[c]!;
-    if (hasNameColumn(cd)) continue;
+    if (cd.hasName) continue;
     for (const e of data.edges[c]!) {
       if (e.outgoing) offer(c, e.to, RANKING.titleHolder);
       // Behind a junction that points at the hit (`employee` ← `employeedepartmenthistory` → `department`).
@@ -1613,7 +1613,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
   walkDepth[from] = 0;
   let frontier = [from];
   // Tables entered from a subtype of theirs that has no name of its own (`person` → `businessentity`): their other
-  // subtypes (`vendor`, `store`) are other rows, not related ones (isSubtypeEdge).
+  // subtypes (`vendor`, `store`) are other rows, not related ones (EdgeData.subtype).
   let abstractUp: Set<number> | null = null;
   const bare = bareMarks(data);
   for (let depth = 0; depth < RANKING.pathMaxHops && frontier.length > 0; depth++) {
@@ -1623,7 +1623,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
       const up = abstractUp !== null && abstractUp.has(u);
       for (const e of data.edges[u]!) {
         const v = e.to;
-        if (up && !e.outgoing && isSubtypeEdge(data, v, e)) continue;
+        if (up && !e.outgoing && e.subtype) continue;
         if (walkOf[v] === walk) {
           if (walkDepth[v] === layer) {
             const ps = parents.get(v)!;
@@ -1636,7 +1636,7 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
         walkDepth[v] = layer;
         parents.set(v, [u]);
         next.push(v);
-        if (e.outgoing && bare !== null && isBareSupertype(data, v, bare) && isSubtypeEdge(data, u, e)) (abstractUp ??= new Set()).add(v);
+        if (e.outgoing && e.subtype && bare !== null && isBareSupertype(data, v, bare)) (abstractUp ??= new Set()).add(v);
       }
     }
     const reached = next.filter((v) => targets.has(v));
@@ -1648,15 +1648,6 @@ function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, 
     frontier = next;
   }
   return null;
-}
-
-/**
- * Whether an FK edge makes `child` a subtype of the table it points at: the key's columns are the child's whole primary
- * key (`vendor.businessentityid` → `businessentity`), so each row is one of the parent's.
- */
-function isSubtypeEdge(data: IndexData, child: number, e: { readonly fromColumns: readonly string[] }): boolean {
-  const pk = data.docs[child]!.table.primaryKey?.columns ?? [];
-  return pk.length > 0 && pk.length === e.fromColumns.length && pk.every((c) => e.fromColumns.includes(c));
 }
 
 /** Whether the join path passes its `i`-th table on a key alone: a bare table of keys, or keyPassesThrough. */
@@ -1681,7 +1672,7 @@ function keyPassesThrough(data: IndexData, prev: number, mid: number, next: numb
     if (!e.outgoing) {
       if (e.to === prev) downPrev = true;
       else downNext = true;
-    } else if (isSubtypeEdge(data, mid, e)) {
+    } else if (e.subtype) {
       if (e.to === prev) upPrev = true;
       else upNext = true;
     }
@@ -1715,13 +1706,13 @@ function marksOf(data: IndexData, memo: WeakMap<IndexData, Uint8Array>): Uint8Ar
 function isBareSupertype(data: IndexData, d: number, marks: Uint8Array | null = bareMarks(data)): boolean {
   if (marks === null) return false;
   if (marks[d] === 0) {
-    // 1: bare, 2: not. Keys and shape first: a catalog read on demand loads a table when its columns are looked at.
+    // 1: bare, 2: not. Keys, shape and the frame's flags only: no table is read.
     const doc = data.docs[d]!;
     const edges = data.edges[d]!;
-    let bare = doc.role === 'entity' && !doc.isBridge && edges.every((e) => !e.outgoing) && edges.length >= 2 && !hasNameColumn(doc);
+    let bare = doc.role === 'entity' && !doc.isBridge && edges.every((e) => !e.outgoing) && edges.length >= 2 && !doc.hasName;
     if (bare) {
       let subtypes = 0;
-      for (const e of edges) if (e.to !== d && isSubtypeEdge(data, e.to, e)) subtypes++;
+      for (const e of edges) if (e.to !== d && e.subtype) subtypes++;
       bare = subtypes >= 2;
     }
     marks[d] = bare ? 1 : 2;
@@ -1840,7 +1831,7 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
     if (junctions <= most) return;
     const list = data.edges[h]!.find((e) => e.outgoing && e.to !== h && isKindList(data, e.to));
     // The columns last: a catalog read on demand loads a table's columns when they are first looked at.
-    if (list === undefined || hasNameColumn(doc)) return;
+    if (list === undefined || doc.hasName) return;
     most = junctions;
     found = { hub: h, list: list.to };
   });
@@ -2094,12 +2085,7 @@ function attributeList(data: IndexData, hub: number): { via: number; list: numbe
  */
 function isThing(data: IndexData, d: number): boolean {
   const doc = data.docs[d]!;
-  return doc.role === 'entity' || (doc.role === 'bridge' && hasNameColumn(doc));
-}
-
-/** The table names its rows: a text column called `…name` or `title`. */
-function hasNameColumn(doc: DocData): boolean {
-  return doc.table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType));
+  return doc.role === 'entity' || (doc.role === 'bridge' && doc.hasName);
 }
 
 /**
@@ -2378,7 +2364,7 @@ function extendedTable(data: IndexData, d: number): number {
   if (pk.length === 0 || doc.isBridge || doc.role === 'auxiliary') return -1;
   const e = data.edges[d]!.find((x) => x.outgoing && x.to !== d && x.fromColumns.length === pk.length && pk.every((c) => x.fromColumns.includes(c)));
   if (e === undefined || doc.table.columns.some((c) => !pk.includes(c.name) && mayHoldText(c.dataType))) return -1;
-  return hasNameColumn(data.docs[e.to]!) ? e.to : -1;
+  return data.docs[e.to]!.hasName ? e.to : -1;
 }
 
 /** How many junctions point at `d`. */
@@ -2395,7 +2381,7 @@ function junctionsAt(data: IndexData, d: number): number {
 /** A record with no name of its own that qualifies junctions (isQualifierRecord): the type of a relationship row (`link`). */
 function isTypingRecord(data: IndexData, d: number): boolean {
   // The columns last: a catalog read on demand loads a table's columns when they are first looked at.
-  return isQualifierRecord(data, d) && !hasNameColumn(data.docs[d]!);
+  return isQualifierRecord(data, d) && !data.docs[d]!.hasName;
 }
 
 /**

@@ -69,6 +69,10 @@ interface PersistedFrame {
    * of the junction's FK], for the edges addImpliedEdges added after the declared ones, in their order.
    */
   readonly implied: string;
+  /** The edges of `fks` then `implied`, counted in that order, whose key is its table's whole primary key (EdgeData.subtype). */
+  readonly subtypes: readonly number[];
+  /** The docs whose tables name their rows (DocData.hasName). */
+  readonly named: readonly number[];
   readonly values: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number, string, string]>]>;
   /** Int32 per doc. */
   readonly order: string;
@@ -108,15 +112,23 @@ function persistFrame(data: IndexData): PersistedFrame {
   });
   const fks: number[] = [];
   const implied: number[] = [];
+  const declaredSubtypes: number[] = [];
+  const impliedSubtypes: number[] = [];
   data.edges.forEach((list, d) => {
     const own = data.docs[d]!.table.foreignKeys;
     for (const e of list) {
       if (!e.outgoing) continue;
-      if (e.implied !== undefined) implied.push(d, e.to, e.implied.fk, e.implied.junction, e.implied.key);
-      else fks.push(d, e.to, own.findIndex((fk) => fk.columns === e.fromColumns && fk.name === e.constraint));
+      if (e.implied !== undefined) {
+        if (e.subtype) impliedSubtypes.push(implied.length / 5);
+        implied.push(d, e.to, e.implied.fk, e.implied.junction, e.implied.key);
+      } else {
+        if (e.subtype) declaredSubtypes.push(fks.length / 3);
+        fks.push(d, e.to, own.findIndex((fk) => fk.columns === e.fromColumns && fk.name === e.constraint));
+      }
     }
   });
   if (fks.some((k) => k < 0)) throw new Error('search index: an FK edge has no foreign key of its table');
+  const subtypes = [...declaredSubtypes, ...impliedSubtypes.map((i) => fks.length / 3 + i)];
   const roles: Array<[number, Array<[string, string]>]> = [];
   data.roleWords.forEach((list, d) => list && roles.push([d, list.map((r) => [r.word, r.via])]));
   return {
@@ -130,6 +142,8 @@ function persistFrame(data: IndexData): PersistedFrame {
     derived: data.docs.flatMap((d, i) => (d.derived ? [i] : [])),
     fks: b64(Int32Array.from(fks)),
     implied: b64(Int32Array.from(implied)),
+    subtypes,
+    named: data.docs.flatMap((d, i) => (d.hasName ? [i] : [])),
     values: [...data.values].map(([k, list]) => [k, list.map((v) => [v.d, v.column, v.value] as const)] as const),
     order: b64(data.order),
     person: b64(data.personTable),
@@ -158,6 +172,7 @@ class StoredDoc implements DocData {
     readonly role: TableRole,
     readonly isBridge: boolean,
     readonly derived: boolean,
+    readonly hasName: boolean,
     private readonly packed: string,
     private readonly d: number,
     private readonly load: (d: number) => TableInfo,
@@ -197,6 +212,7 @@ class StoredEdge implements EdgeData {
     readonly outgoing: boolean,
     private readonly owner: DocData,
     private readonly fk: number,
+    readonly subtype: boolean,
   ) {}
 
   private get key(): ForeignKeyInfo {
@@ -221,6 +237,7 @@ class StoredImpliedEdge implements EdgeData {
     private readonly owner: DocData,
     private readonly junction: DocData,
     readonly implied: { readonly fk: number; readonly junction: number; readonly key: number },
+    readonly subtype: boolean,
   ) {}
 
   private get fk(): ForeignKeyInfo {
@@ -251,8 +268,11 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
   const placeBuf = words32(f.place);
   if (!sourceBuf || !fkBuf || !impliedBuf || impliedBuf.byteLength % 20 !== 0 || !orderBuf || !personBuf || !placeBuf || f.schemas.length !== n || f.words.length !== n || typeof f.kinds !== 'string' || f.kinds.length !== n) return null;
   if (sourceBuf.byteLength !== 4 * n || orderBuf.byteLength !== 4 * n || personBuf.byteLength !== 4 * n || placeBuf.byteLength !== 4 * n || fkBuf.byteLength % 12 !== 0) return null;
-  if (!Array.isArray(f.derived) || f.derived.some((d) => !Number.isInteger(d) || d < 0 || d >= n)) return null;
+  const indices = (list: unknown, end: number): list is number[] => Array.isArray(list) && list.every((i) => Number.isInteger(i) && i >= 0 && i < end);
+  if (!indices(f.derived, n) || !indices(f.named, n) || !indices(f.subtypes, fkBuf.byteLength / 12 + impliedBuf.byteLength / 20)) return null;
   const derived = new Set(f.derived);
+  const named = new Set(f.named);
+  const subtypes = new Set(f.subtypes);
   const source = new Int32Array(sourceBuf);
   const docs: StoredDoc[] = new Array<StoredDoc>(n);
   for (let d = 0; d < n; d++) {
@@ -260,7 +280,7 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
     const bridge = kind < 97; // upper case
     const role = ROLES[String.fromCharCode(bridge ? kind + 32 : kind)];
     if (role === undefined) return null;
-    docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, role, bridge, derived.has(d), f.words[d]!, d, table);
+    docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, role, bridge, derived.has(d), named.has(d), f.words[d]!, d, table);
   }
   const edges: EdgeData[][] = docs.map(() => []);
   const fks = new Int32Array(fkBuf);
@@ -268,16 +288,18 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
     const from = fks[i]!;
     const to = fks[i + 1]!;
     const owner = docs[from]!;
-    edges[from]!.push(new StoredEdge(to, true, owner, fks[i + 2]!));
-    if (to !== from) edges[to]!.push(new StoredEdge(from, false, owner, fks[i + 2]!));
+    const subtype = subtypes.has(i / 3);
+    edges[from]!.push(new StoredEdge(to, true, owner, fks[i + 2]!, subtype));
+    if (to !== from) edges[to]!.push(new StoredEdge(from, false, owner, fks[i + 2]!, subtype));
   }
   const implied = new Int32Array(impliedBuf);
   for (let i = 0; i < implied.length; i += 5) {
     const [from, to, fk, junction, key] = [implied[i]!, implied[i + 1]!, implied[i + 2]!, implied[i + 3]!, implied[i + 4]!];
     if ([from, to, junction].some((d) => d < 0 || d >= n) || fk < 0 || key < 0) return null;
     const via = { fk, junction, key };
-    edges[from]!.push(new StoredImpliedEdge(to, true, docs[from]!, docs[junction]!, via));
-    edges[to]!.push(new StoredImpliedEdge(from, false, docs[from]!, docs[junction]!, via));
+    const subtype = subtypes.has(fks.length / 3 + i / 5);
+    edges[from]!.push(new StoredImpliedEdge(to, true, docs[from]!, docs[junction]!, via, subtype));
+    edges[to]!.push(new StoredImpliedEdge(from, false, docs[from]!, docs[junction]!, via, subtype));
   }
   const values = new Map<string, ValueEntry[]>();
   for (const [k, list] of f.values) values.set(k, list.map(([d, column, value]) => ({ d, column, value })));

@@ -245,6 +245,33 @@ describe('search: subtypes of one table', () => {
     const stores = withRanking('subtypeSiblings', 1, () => index.search('stores and their sales people', { limit: 8 }).hits);
     assert.ok(!whyOf(stores, 'businessentity').some((w) => w.startsWith('what') || path(w)), reasons(stores));
   });
+
+  it('tells subtypes and tables of names from a persisted frame without reading the tables', () => {
+    // A catalog opened from disk reads a table's body when first asked for it; at 10,000 tables the first question
+    // read hundreds of bodies only to learn which keys are primary keys and which tables have a name column.
+    const input = src([...tables(), keyed(table('shift', ['shiftid', 'name', 'starttime']), ['shiftid'])]);
+    const built = buildSearchIndex({ tables: input });
+    const bytes = serializeIndex(built, { generation: 3, tags: [] });
+    const reads = new Set<string>();
+    const opened = openPersistedIndex(bytes, {
+      generation: 3,
+      tables: input.map((x) => ({ source: { name: x.sourceName }, qualifiedName: `${x.table.schema}.${x.table.name}` })),
+      isBlocked: () => false,
+      table: (d) => {
+        reads.add(input[d]!.table.name);
+        return input[d]!.table;
+      },
+    });
+    assert.ok(opened !== null);
+    const q = 'people at each vendor and their purchase orders';
+    const res = opened.search(q, { limit: 3 });
+    assert.deepEqual(res, built.search(q, { limit: 3 }));
+    // The join from people to vendors passes businessentity, whose subtypes store and businessentitycontact are not
+    // in the answer: the frame says which keys make subtypes, so neither is read.
+    assert.ok(!reads.has('store') && !reads.has('businessentitycontact'), [...reads].join(', '));
+    // The same answers for the rest of the catalog, read or not.
+    for (const other of ['stores and their sales people', 'the "Road Bike" vendor', 'contacts of stores by contact type']) assert.deepEqual(opened.search(other, { limit: 8 }), built.search(other, { limit: 8 }), other);
+  });
 });
 
 describe('search: a table a join passes on its key alone', () => {
