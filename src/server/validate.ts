@@ -71,6 +71,8 @@ export function issueMessage(issue: Issue, input: unknown): string {
     case 'unrecognized_keys':
       return issue.keys.map((k) => `unknown argument '${argPath([...issue.path, k])}'`).join('; ');
     case 'invalid_format':
+      // A pattern the tool explains in its own words ("the query is blank: …") says more than the pattern itself.
+      if (issue.format === 'regex' && !/^Invalid/.test(issue.message)) return `argument '${name}': ${issue.message}`;
       return `argument '${name}' must match the format ${issue.format}`;
     case 'invalid_union':
       return `argument '${name}' does not match any accepted shape`;

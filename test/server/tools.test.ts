@@ -176,6 +176,19 @@ describe('MCP server over the SDK client (Chinook SQLite)', function () {
     assert.ok(areas.length > 0 && areas.every((a) => a.tables > 0 && a.summary.length > 0 && a.examples.length > 0), JSON.stringify(areas));
   });
 
+  it('find_relevant_tables with only words that ask is degraded with the map of the catalog, and a blank query is a typed error', async () => {
+    for (const query of ['show me everything', 'what tables are there?', '?']) {
+      const env = await call('find_relevant_tables', { query });
+      assert.equal(env.status, 'degraded', query);
+      assert.equal(env.data.match, 'no_words', query);
+      assert.ok((env.data.tables as unknown[]).length > 0 && (env.data.areas as unknown[]).length > 0, query);
+    }
+    const blank = await call('find_relevant_tables', { query: '  ' });
+    assert.equal(blank.status, 'error');
+    assert.equal(blank.error?.kind, 'invalid_argument');
+    assert.match(blank.error!.message, /query is blank.*'\*'/);
+  });
+
   it('run_query returns rows read-only and flags truncation with status partial', async () => {
     const env = await call('run_query', { sql: 'SELECT Name FROM Genre ORDER BY GenreId' });
     assert.equal(env.status, 'success');

@@ -193,6 +193,8 @@ export const RANKING = {
   bridgeJoined: 1,
   /** 1: with no word matched, the junctions that point at a record qualifying them do not make it central (centralLinks). */
   centralThings: 1,
+  /** 1: words for the catalog's own structure ("tables", "columns") are no search words (withoutStructureWords). */
+  structureWords: 1,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -238,9 +240,13 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
   const allowed = mask === null ? (): boolean => true : (d: number): boolean => mask[d] === 1;
   // "prodcuts", "adress": a slip of one letter is read as the catalog's word, unless the catalog stores it as a value.
   const text = correctQuestion(query, data.vocab, (w) => data.values.has(valueKey(w)));
-  const parsed = withoutCatalogNames(data, withNegatedTerms(data, parseQuery(text, data.vocab, data.lexicon)));
+  const parsed = withoutStructureWords(data, withoutCatalogNames(data, withNegatedTerms(data, parseQuery(text, data.vocab, data.lexicon))));
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
-  if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) return { hits: [], totalMatches: 0, terms: [] };
+  if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) {
+    // Nothing to search for: blank, or only words that ask ("show me everything", "what tables are there?"). A blank
+    // query gets nothing; the rest get the map a question none of whose words matched gets, never a dead end.
+    return query.trim() === '' ? { hits: [], totalMatches: 0, terms: [] } : noMatch(data, parsed, allowed, limit, opts, 'no_words');
+  }
   const { score, evidenceBits, seen } = data.scratch;
   const touched: number[] = [];
   const touch = (d: number): void => {
@@ -280,6 +286,22 @@ function withNegatedTerms(data: IndexData, parsed: ParsedQuery): ParsedQuery {
     return { ...t, term: base };
   });
   return changed ? { ...parsed, terms } : parsed;
+}
+
+/** Words for the catalog's own structure. */
+const STRUCTURE_WORDS: ReadonlySet<string> = new Set(['table', 'tables', 'schema', 'schemas', 'database', 'databases', 'db', 'column', 'columns', 'field', 'fields']);
+
+/**
+ * A word for the catalog's own structure ("what tables are there?", "which columns hold emails", "what is in this
+ * database") says where to look, not what for: it is no search word, unless it names a table of the catalog (a
+ * restaurant's `table_booking`). Before, "what tables are there?" found one log table by its `table_name` column.
+ */
+function withoutStructureWords(data: IndexData, parsed: ParsedQuery): ParsedQuery {
+  if (!(RANKING.structureWords > 0)) return parsed;
+  const drop = new Set(parsed.terms.filter((t) => STRUCTURE_WORDS.has(t.surface) && !data.docs.some((d) => d.nameStems.includes(t.term))));
+  if (drop.size === 0) return parsed;
+  const words = new Set([...drop].map((t) => t.surface));
+  return { ...parsed, terms: parsed.terms.filter((t) => !drop.has(t)), focus: parsed.focus.filter((w) => !words.has(w)) };
 }
 
 /**
@@ -605,24 +627,25 @@ function centralLinks(data: IndexData, d: number): number {
  * Never a dead end: a question none of whose words the catalog knows gets the most connected tables in scope as
  * candidates and the map of the catalog's areas, so the caller can browse rather than stop.
  */
-function noMatch(data: IndexData, parsed: ParsedQuery, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {
+function noMatch(data: IndexData, parsed: ParsedQuery, allowed: (d: number) => boolean, limit: number, opts: SearchOptions, reason: 'no_match' | 'no_words' = 'no_match'): SearchResult {
   // A question that names someone, somewhere or something ("remixes of Blue Monday") asks about a row of a table that
   // can hold that name: those come first, most joined first.
   const holds = namedHolder(data, parsed);
   const central = centralTables(data, allowed);
   const top = (holds === null ? central : [...central.filter(holds.test), ...central.filter((d) => !holds.test(d))]).slice(0, limit);
+  const lead = reason === 'no_words' ? 'the question has no word to search for' : 'no word of the question matched';
   const hits: SearchHit[] = top.map((d, i) => ({
     sourceName: data.docs[d]!.source,
     qualifiedName: data.docs[d]!.qualifiedName,
     score: round(0.2 * (1 - i / Math.max(1, top.length))),
-    why: [holds?.test(d) ? `no word of the question matched; a central table that can hold ${holds.what}` : `no word of the question matched; ${centralWhy(data, d)}`],
+    why: [holds?.test(d) ? `${lead}; a central table that can hold ${holds.what}` : `${lead}; ${centralWhy(data, d)}`],
     matchedColumns: [],
   }));
   const result: SearchResult = {
     hits,
     totalMatches: 0,
     terms: parsed.terms.map((t) => t.term),
-    ...(top.length > 0 ? { fallback: { reason: 'no_match' as const, areas: cachedAreas(data, opts, allowed) } } : {}),
+    ...(top.length > 0 ? { fallback: { reason, areas: cachedAreas(data, opts, allowed) } } : {}),
   };
   return opts.withJoinTree ? { ...result, joinTree: joinTree(data, top) } : result;
 }

@@ -74,11 +74,12 @@ export interface SchemaArea {
 }
 
 /**
- * Set when the question matched nothing, or only a small part of it matched: the hits are the best candidates
- * (or, with no match at all, the most connected tables in scope) and `areas` maps the catalog for browsing.
+ * Set when the question matched nothing, or only a small part of it matched, or held no word to search for (only
+ * words that ask, like "show me everything"): the hits are the best candidates (with no match, the most connected
+ * tables in scope) and `areas` maps the catalog for browsing.
  */
 export interface SearchFallback {
-  readonly reason: 'no_match' | 'weak_match';
+  readonly reason: 'no_match' | 'weak_match' | 'no_words';
   readonly areas: readonly SchemaArea[];
 }
 
@@ -96,8 +97,9 @@ export interface SearchIndex {
   /** Number of tables indexed. */
   readonly size: number;
   /**
-   * Rank tables for a natural-language question or keywords. `*` lists every table (most connected first); an
-   * empty or stop-word-only query returns no hits.
+   * Rank tables for a natural-language question or keywords. `*` lists every table (most connected first); a blank
+   * query returns no hits; one with no word to search for ("show me everything") returns the central tables with the
+   * `no_words` fallback.
    */
   search(query: string, opts?: SearchOptions): SearchResult;
   /**

@@ -5,7 +5,7 @@ import { definitionReport, entityTableName, loadForTool, noDefinitions } from '.
 import { defineTool, tokenEstimate } from '../tool';
 
 const input = z.strictObject({
-  query: z.string().min(1).max(1000).describe("The question or keywords, e.g. 'revenue by music style'."),
+  query: z.string().min(1).max(1000).regex(/\S/, 'the query is blank: ask in words').describe("The question or keywords, e.g. 'revenue by music style'."),
   limit: z.number().int().min(1).max(50).default(10).describe('Maximum entities returned (1–50, default 10).'),
   source: z.string().min(1).max(200).optional().describe('Only entities in this indexed source.'),
 });
@@ -45,8 +45,9 @@ export const findRelevantEntities = defineTool({
     const index = ctx.derived.searchIndex(ctx.catalog);
     const source = args.source ? (ctx.catalog.sourceByName(args.source)?.name ?? args.source) : undefined;
     const result = index.search(args.query, { limit: Math.max(index.size, 1), source });
-    // Central tables offered when no word matched are a browsing aid for find_relevant_tables, not evidence for an entity.
-    const tableHits = result.fallback?.reason === 'no_match' ? [] : result.hits;
+    // Central tables offered when no word matched, or there was none to match, are a browsing aid for
+    // find_relevant_tables, not evidence for an entity.
+    const tableHits = result.fallback?.reason === 'no_match' || result.fallback?.reason === 'no_words' ? [] : result.hits;
     const hitOf = new Map(tableHits.map((h) => [`${h.sourceName}\u0000${h.qualifiedName}`, h]));
     const queryTerms = terms(args.query);
     const queryStems = new Set(queryTerms.keys());

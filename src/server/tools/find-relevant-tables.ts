@@ -10,6 +10,7 @@ const input = z.strictObject({
     .string()
     .min(1)
     .max(1000)
+    .regex(/\S/, "the query is blank: ask in words, or pass '*' to list every table")
     .describe("The question in the user's words; '*' lists every table."),
   limit: z.number().int().min(1).max(100).default(10).describe('Tables returned at most.'),
   source: sourceArg,

@@ -223,7 +223,7 @@ describe('search: ranking', () => {
     assert.deepEqual(a.hits.map((h) => h.score), b.hits.map((h) => h.score));
   });
 
-  it("lists every table for '*' and returns nothing for an empty or stop-word-only query", () => {
+  it("lists every table for '*', nothing for a blank query, and the map of the catalog for a question with no word to search for", () => {
     const all = index.search('*', { limit: 100 });
     assert.equal(all.hits.length, 9);
     assert.equal(all.totalMatches, 9);
@@ -231,7 +231,15 @@ describe('search: ranking', () => {
     assert.equal(index.search('*', { limit: 3 }).totalMatches, 9);
     assert.equal(index.search('').hits.length, 0);
     assert.equal(index.search('   ').hits.length, 0);
-    assert.equal(index.search('what is the').hits.length, 0);
+    // Only words that ask: no dead end, but no claim of a match either.
+    for (const q of ['what is the', 'show me everything', 'list all', '?']) {
+      const res = index.search(q, { limit: 4 });
+      assert.equal(res.fallback?.reason, 'no_words', q);
+      assert.equal(res.totalMatches, 0, q);
+      assert.equal(res.hits.length, 4, q);
+      assert.ok(res.fallback!.areas.length > 0, q);
+      assert.ok(res.hits.every((h) => h.score < 0.5 && h.why[0]!.startsWith('the question has no word to search for')), JSON.stringify(res.hits));
+    }
   });
 
   it('filters by source and schema', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { buildSearchIndex, type SearchTableInput } from '../../../src/core/search/index';
-import { catalogBuilders, fk, names, reasons, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src, withRanking } from './builders';
 
 const { column, table } = catalogBuilders((name) => (/id$|_id$|position|count|year/.test(name) ? 'integer' : 'text'));
 
@@ -124,6 +124,26 @@ describe('search: never a dead end', () => {
     for (const a of areas) assert.ok(a.summary.length > 0 && a.examples.length > 0);
   });
 
+  it('reads words for the catalog itself ("what tables are there?") as no search words, unless a table is named by them', () => {
+    const withLog = [...shop(), ...src([table('change_log', ['id', 'table_name', 'column_name', 'changed_at'])])];
+    const index = buildSearchIndex({ tables: withLog });
+    const run = (on: number, q: string): ReturnType<typeof index.search> => withRanking('structureWords', on, () => index.search(q, { limit: 5 }));
+    // Before: the log's table_name column matched "tables", as if the question were about it.
+    assert.equal(run(0, 'what tables are there?').hits[0]?.qualifiedName, 'public.change_log');
+    assert.equal(run(0, 'what tables are there?').fallback, undefined);
+    // After: the question asks for the catalog itself, and gets its map.
+    const map = run(1, 'what tables are there?');
+    assert.equal(map.fallback?.reason, 'no_words');
+    assert.ok(map.hits.length > 0 && map.hits.every((h) => h.qualifiedName !== 'public.change_log'), names(map.hits).join(', '));
+    // With a word of content, that word is searched for, and only it.
+    const emails = run(1, 'which tables have a column for email');
+    assert.equal(emails.hits[0]?.qualifiedName, 'public.customer');
+    assert.deepEqual(emails.terms, run(1, 'email').terms);
+    // A catalog with tables named by the word keeps it: a restaurant's tables are its rows.
+    const restaurant = buildSearchIndex({ tables: src([table('dining_table', ['id', 'seats', 'area']), table('booking', ['id', 'dining_table_id', 'guest_name', 'booked_for'], [fk(['dining_table_id'], 'dining_table')]), table('menu_item', ['id', 'name', 'price'])]) });
+    assert.equal(withRanking('structureWords', 1, () => restaurant.search('which tables seat six', { limit: 3 })).hits[0]?.qualifiedName, 'public.dining_table');
+  });
+
   it('maps the areas when only a small part of the question matched, and not when it matched well', () => {
     const index = buildSearchIndex({ tables: shop() });
     assert.equal(index.search('customers and their orders').fallback, undefined);
@@ -148,8 +168,13 @@ describe('search: never a dead end', () => {
     assert.ok(known !== undefined && known.score < chatty.hits[0]!.score, `${known?.score} vs ${chatty.hits[0]!.score}`);
   });
 
-  it('keeps an empty answer for a query without any content word', () => {
-    assert.equal(buildSearchIndex({ tables: shop() }).search('what is the').hits.length, 0);
+  it('keeps an empty answer for a blank query only: one without any content word gets the map of the catalog', () => {
+    const index = buildSearchIndex({ tables: shop() });
+    assert.equal(index.search(' \t ').hits.length, 0);
+    const res = index.search('what is the');
+    assert.equal(res.fallback?.reason, 'no_words');
+    assert.equal(res.fallback!.areas.reduce((n, a) => n + a.tables, 0), 6);
+    assert.ok(res.hits.length > 0);
   });
 });
 
