@@ -213,6 +213,9 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
     assert.equal(new Set(art).size, art.length);
     // A word that is no table's prefix still finds tables through the search ("song" → Track).
     assert.ok((await complete('table', 'song', prompt)).includes('main.Track'));
+    // Text no table answers to completes to nothing: the central tables a search offers then are a map, not matches.
+    assert.deepEqual(await complete('table', 'zzqx', prompt), []);
+    assert.deepEqual(await complete('table', 'the', prompt), []);
     assert.deepEqual(await complete('column', 'Unit', { type: 'ref/resource', uri: 'schemabrain://{source}/{schema}/{table}/{column}' }, { source: 'chinook', schema: 'main', table: 'Track' }), ['UnitPrice']);
     assert.deepEqual(await complete('question', 'how', { type: 'ref/prompt', name: 'answer_with_sql' }), []);
   });

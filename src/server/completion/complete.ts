@@ -80,7 +80,9 @@ export class Completer {
     const prefixed = idx.tablesWithPrefix(value, filter);
     // One or two letters say nothing the search could rank by; from three on, the table search orders the matches.
     if (value.trim().length < SEARCH_FROM_CHARS) return prefixed;
-    const hits = this.derived.searchIndex(view).search(value, { limit: 50, source: filter.source, schema: filter.schema }).hits;
+    const result = this.derived.searchIndex(view).search(value, { limit: 50, source: filter.source, schema: filter.schema });
+    // The central tables offered when no word matched (or there was none) are a map for browsing, not completions.
+    const hits = result.fallback?.reason === 'no_match' || result.fallback?.reason === 'no_words' ? [] : result.hits;
     const byKey = new Map(idx.tables.map((t) => [`${t.source}:${t.qualified}`, t]));
     const prefixSet = new Set(prefixed);
     const ranked = hits.map((h) => byKey.get(`${h.sourceName}:${h.qualifiedName}`)).filter((t): t is TableName => t !== undefined);
