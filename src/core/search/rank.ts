@@ -239,8 +239,8 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
   const mask = filterMask(data, opts);
   const allowed = mask === null ? (): boolean => true : (d: number): boolean => mask[d] === 1;
   // "prodcuts", "adress": a slip of one letter is read as the catalog's word, unless the catalog stores it as a value.
-  const text = correctQuestion(query, data.vocab, (w) => data.values.has(valueKey(w)));
-  const parsed = withoutStructureWords(data, withoutCatalogNames(data, withNegatedTerms(data, parseQuery(text, data.vocab, data.lexicon))));
+  const text = withoutStructureWords(data, correctQuestion(query, data.vocab, (w) => data.values.has(valueKey(w))));
+  const parsed = withoutCatalogNames(data, withNegatedTerms(data, parseQuery(text, data.vocab, data.lexicon)));
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
   if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) {
     // Nothing to search for: blank, or only words that ask ("show me everything", "what tables are there?"). A blank
@@ -289,19 +289,30 @@ function withNegatedTerms(data: IndexData, parsed: ParsedQuery): ParsedQuery {
 }
 
 /** Words for the catalog's own structure. */
-const STRUCTURE_WORDS: ReadonlySet<string> = new Set(['table', 'tables', 'schema', 'schemas', 'database', 'databases', 'db', 'column', 'columns', 'field', 'fields']);
+const STRUCTURE_WORDS: ReadonlySet<string> = new Set(['table', 'tables', 'schema', 'schemas', 'database', 'databases', 'db', 'column', 'columns']);
+const structureMemo = new WeakMap<IndexData, ReadonlySet<string>>();
 
 /**
  * A word for the catalog's own structure ("what tables are there?", "which columns hold emails", "what is in this
- * database") says where to look, not what for: it is no search word, unless it names a table of the catalog (a
- * restaurant's `table_booking`). Before, "what tables are there?" found one log table by its `table_name` column.
+ * database") says where to look, not what for: it reads as "thing(s)", a word that names nothing, unless it names a
+ * table of the catalog (a restaurant's `dining_table`). Before, "what tables are there?" found one log table by its
+ * `table_name` column, and "database" split into `data` and `base`. Quoted words stay as written.
  */
-function withoutStructureWords(data: IndexData, parsed: ParsedQuery): ParsedQuery {
-  if (!(RANKING.structureWords > 0)) return parsed;
-  const drop = new Set(parsed.terms.filter((t) => STRUCTURE_WORDS.has(t.surface) && !data.docs.some((d) => d.nameStems.includes(t.term))));
-  if (drop.size === 0) return parsed;
-  const words = new Set([...drop].map((t) => t.surface));
-  return { ...parsed, terms: parsed.terms.filter((t) => !drop.has(t)), focus: parsed.focus.filter((w) => !words.has(w)) };
+function withoutStructureWords(data: IndexData, text: string): string {
+  if (!(RANKING.structureWords > 0)) return text;
+  let named = structureMemo.get(data);
+  if (named === undefined) {
+    const stems = new Set<string>();
+    for (const d of data.docs) for (const s of d.nameStems) stems.add(s);
+    named = new Set([...STRUCTURE_WORDS].filter((w) => stems.has(stem(w))));
+    structureMemo.set(data, named);
+  }
+  const kept = named;
+  return text.replace(/"[^"]*"|\p{L}+/gu, (w) => {
+    const lower = w.toLowerCase();
+    if (!STRUCTURE_WORDS.has(lower) || kept.has(lower)) return w;
+    return lower.endsWith('s') ? 'things' : 'thing';
+  });
 }
 
 /**

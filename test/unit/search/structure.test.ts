@@ -135,6 +135,8 @@ describe('search: never a dead end', () => {
     const map = run(1, 'what tables are there?');
     assert.equal(map.fallback?.reason, 'no_words');
     assert.ok(map.hits.length > 0 && map.hits.every((h) => h.qualifiedName !== 'public.change_log'), names(map.hits).join(', '));
+    // Whole words, before a run-together one is split: "database" is not `data` + `base`.
+    assert.equal(run(1, 'what is in this database?').fallback?.reason, 'no_words');
     // With a word of content, that word is searched for, and only it.
     const emails = run(1, 'which tables have a column for email');
     assert.equal(emails.hits[0]?.qualifiedName, 'public.customer');
