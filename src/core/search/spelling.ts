@@ -11,6 +11,13 @@ import { STOP_WORDS, type Vocabulary } from './tokenize';
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 /** Shorter words are too often abbreviations or codes ("qty", "sku"), and have many neighbours. */
 const MIN_LENGTH = 4;
+/**
+ * Longer "words" are no slips of a word but runs of letters (a pasted key, "aaaa…"): a word's edits grow with the
+ * square of its length, so a 1,000-letter word took 150 ms to rule out.
+ */
+const MAX_LENGTH = 40;
+/** A slip of a function word has at most one letter more than the longest of them. */
+const MAX_FUNCTION_SLIP = Math.max(...[...STOP_WORDS].map((w) => w.length)) + 1;
 
 /** Every string one edit away from `word` (lower-case letters only; a few more than once, and `word` itself never). */
 function* edits(word: string): Generator<string> {
@@ -66,7 +73,7 @@ const MEMO_MAX = 10000;
 
 function correct(word: string, vocab: Lexicon): string | null {
   const inCatalog = vocab.inCatalog;
-  if (inCatalog === undefined || word.length < MIN_LENGTH || !/^[a-z]+$/.test(word) || knownWord(word, vocab) || catalogBase(word, inCatalog) !== null) return null;
+  if (inCatalog === undefined || word.length < MIN_LENGTH || word.length > MAX_LENGTH || !/^[a-z]+$/.test(word) || knownWord(word, vocab) || catalogBase(word, inCatalog) !== null) return null;
   let found: string | null = null;
   let foundBase = '';
   for (const w of edits(word)) {
@@ -85,6 +92,7 @@ function correct(word: string, vocab: Lexicon): string | null {
  * Not by a wrong letter: the dictionary's own short words are often one letter from a function word ("along", "among").
  */
 function slipOfFunctionWord(word: string): string | null {
+  if (word.length > MAX_FUNCTION_SLIP) return null;
   let found: string | null = null;
   for (const w of edits(word)) {
     if (w[0] !== word[0] || !STOP_WORDS.has(w) || w === found) continue;

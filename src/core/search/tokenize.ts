@@ -448,7 +448,8 @@ const SHORT_PIECES: ReadonlySet<string> = new Set(['id', 'no', 'nr', 'to', 'of',
  * the catalog's own words (`inCatalog`), then the most even.
  */
 export function segmentWord(word: string, vocab: Vocabulary): string[] | null {
-  if (word.length < 6 || vocab.has(word) || !/^[a-z]+$/.test(word)) return null;
+  // At most five pieces of at most 20 letters each (see below): a longer run of letters is no word made of words.
+  if (word.length < 6 || word.length > 100 || vocab.has(word) || !/^[a-z]+$/.test(word)) return null;
   const n = word.length;
   // best[i] = best split of word.slice(0, i): pieces, of them the catalog's own words, sum of squared lengths
   const best: Array<{ count: number; own: number; sq: number; prev: number } | null> = new Array(n + 1).fill(null);

@@ -27,6 +27,15 @@ describe('search: misspelt words', () => {
     assert.equal(correctSpelling('prodact', vocab), 'product'); // one wrong
   });
 
+  it('reads no run of letters longer than a word as a slip (a pasted key, "aaaa…"): its edits grow with the square of its length', () => {
+    // A catalog word of 41 letters, one slip away: read as itself up to 40 letters, not beyond.
+    const long = 'abcdefghijklmnopqrstuvwxyzabcdefghijklmno';
+    const longVocab = buildIndexData({ tables: src([table(long, ['id', 'name'])]) }).vocab;
+    assert.equal(correctSpelling(long.slice(0, 20) + long.slice(21), longVocab), long);
+    assert.equal(correctSpelling(`${long.slice(0, 20)}x${long.slice(20)}`, longVocab), null);
+    assert.equal(correctSpelling('a'.repeat(1000), vocab), null);
+  });
+
   it('reads a slip of a function word as that word, so it counts for nothing', () => {
     assert.equal(correctSpelling('evry', vocab), 'every');
     assert.equal(correctSpelling('thier', vocab), 'their');
