@@ -19,6 +19,7 @@ const BENCHMARKS = [
   { name: 'core', script: 'bench/core/run.ts', quick: true },
   { name: 'perf', script: 'bench/perf/run.ts', quick: true },
   { name: 'retrieval', script: 'bench/retrieval/run.ts', quick: true },
+  { name: 'retrieval-hostile', script: 'bench/retrieval/hostile.ts', quick: true },
   { name: 'pii', script: 'bench/pii/run.ts', quick: false },
   { name: 'audit', script: 'bench/audit/run.ts', quick: true },
   { name: 'sql', script: 'bench/sql/run.ts', quick: false },
