@@ -93,6 +93,11 @@ export interface SchemaBrainServer {
   callTool(name: string, args: unknown, signal?: AbortSignal, progress?: ProgressReporter | null): Promise<Envelope<unknown>>;
   /** The catalog as MCP resources (list, read), shared with prompts and completion. */
   readonly resources: CatalogResources;
+  /**
+   * Loads the catalog and, after the requests already received, opens its persisted search index, so that the first
+   * question does not pay for either; resolves whether the index is ready (false without a catalog or a usable index).
+   */
+  warm(): Promise<boolean>;
 }
 
 /** Client log threshold until the client sends logging/setLevel: warnings and errors only. */
@@ -321,5 +326,13 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     for (const u of unsubscribe.splice(0)) u();
   };
 
-  return { server, tools, callTool, resources };
+  async function warm(): Promise<boolean> {
+    const state = await deps.catalog.get();
+    if (state.state !== 'ready') return false;
+    // After what is already queued (tools/list sent with the handshake): opening the index is the work of no request.
+    await new Promise((resolve) => setImmediate(resolve));
+    return derived.warm(state.view);
+  }
+
+  return { server, tools, callTool, resources, warm };
 }

@@ -102,12 +102,13 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     stopAccepting = () => void (closing ??= http.close());
     closeTransport = () => (closing ??= http.close());
   } else {
-    const { server } = createServer(deps);
-    // Load the catalog once the handshake is done: tools/list never waits for it, the first tool call rarely does.
+    const { server, warm } = createServer(deps);
+    // Load the catalog and open its search index once the handshake is done: tools/list never waits for them, the
+    // first tool call rarely does.
     const afterHandshake = server.oninitialized;
     server.oninitialized = () => {
       afterHandshake?.();
-      void deps.catalog.get();
+      warm().catch((e: unknown) => deps.logger.warn(`catalog warm-up: ${(e as Error).message}`));
     };
     await server.connect(new StdioServerTransport());
     closeTransport = () => server.close();

@@ -11,6 +11,7 @@ import { classifyColumn, DEFAULT_POLICY } from '../../src/core/pii';
 import { createIntrospector } from '../../src/core/sources';
 import { parseSourceSpec } from '../../src/core/sources/locator';
 import { openPersistedIndex, SEARCH_INDEX_ARTIFACT, visibleTable } from '../../src/core/search';
+import { DerivedData } from '../../src/server/derived';
 import { createPiiGate } from '../../src/server/pii-gate';
 import { CHINOOK_SQLITE, indexInto, startHarness, tempDir } from '../support/server-harness';
 import type { Harness } from '../support/server-harness';
@@ -156,6 +157,32 @@ describe('catalog read on demand (persisted view and search frames)', function (
     assert.match(closed, /closed/i, 'the store is closed');
     assert.equal(view.entries.reduce((n, entry) => n + entry.table.columns.length, 0), columns);
     assert.deepEqual(incoming(view, 5), incoming(eager, 5));
+  });
+
+  it('opens the persisted search index ahead of the first question, reading no relation, with the same answers', async () => {
+    const warmed = await startHarness({ catalogPath: catalog });
+    const cold = await startHarness({ catalogPath: catalog });
+    const missing = await startHarness();
+    try {
+      assert.equal(await warmed.server.warm(), true);
+      assert.equal(await missing.server.warm(), false, 'no catalog, nothing to open');
+      for (const q of QUESTIONS) assert.deepEqual(stable(await warmed.call('find_relevant_tables', q)), stable(await cold.call('find_relevant_tables', q)));
+    } finally {
+      await warmed.close();
+      await cold.close();
+      await missing.close();
+    }
+    // What warm-up opens reads no relation: the search frame alone.
+    const store = await CatalogStore.open(catalog);
+    let reads = 0;
+    const load = store.loadTable.bind(store);
+    store.loadTable = (sourceId, schema, name) => {
+      reads++;
+      return load(sourceId, schema, name);
+    };
+    const { view } = CatalogView.open(store);
+    assert.equal(new DerivedData(createPiiGate(DEFAULT_POLICY)).warm(view), true);
+    assert.equal(reads, 0);
   });
 
   it('answers find_relevant_tables and describe_table exactly as the catalog read whole does', async () => {
