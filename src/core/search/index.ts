@@ -21,6 +21,7 @@ export type {
   SearchResult,
   SearchTableInput,
 } from './types';
+export { matchedNothing } from './types';
 export { isThesaurusConcept, loadLexicon, type Lexicon } from './lexicon';
 export { identifierTerms, segmentWord, splitIdentifierRaw, stem, textTerms } from './tokenize';
 export { findMentions, parseQuery, type Mention } from './query';

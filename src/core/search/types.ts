@@ -83,6 +83,14 @@ export interface SearchFallback {
   readonly areas: readonly SchemaArea[];
 }
 
+/**
+ * Whether the hits are only the central tables offered when no word matched, or there was none to match: a map for
+ * browsing, not evidence that any table answers the text (completion and entity ranking leave them out).
+ */
+export function matchedNothing(result: SearchResult): boolean {
+  return result.fallback?.reason === 'no_match' || result.fallback?.reason === 'no_words';
+}
+
 export interface SearchResult {
   readonly hits: readonly SearchHit[];
   readonly fallback?: SearchFallback;

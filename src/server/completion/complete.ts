@@ -1,5 +1,6 @@
 import type { CompleteRequest, CompleteResult } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogView } from '../../core/catalog/view';
+import { matchedNothing } from '../../core/search';
 import type { ServerDeps } from '../deps';
 import type { DerivedData } from '../derived';
 import type { CatalogResources } from '../resources/catalog-resources';
@@ -82,7 +83,7 @@ export class Completer {
     if (value.trim().length < SEARCH_FROM_CHARS) return prefixed;
     const result = this.derived.searchIndex(view).search(value, { limit: 50, source: filter.source, schema: filter.schema });
     // The central tables offered when no word matched (or there was none) are a map for browsing, not completions.
-    const hits = result.fallback?.reason === 'no_match' || result.fallback?.reason === 'no_words' ? [] : result.hits;
+    const hits = matchedNothing(result) ? [] : result.hits;
     const byKey = new Map(idx.tables.map((t) => [`${t.source}:${t.qualified}`, t]));
     const prefixSet = new Set(prefixed);
     const ranked = hits.map((h) => byKey.get(`${h.sourceName}:${h.qualifiedName}`)).filter((t): t is TableName => t !== undefined);

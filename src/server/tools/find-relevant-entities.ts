@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { confidenceFromScore, empty, success } from '../../core/envelope';
-import { textTerms } from '../../core/search';
+import { matchedNothing, textTerms } from '../../core/search';
 import { definitionReport, entityTableName, loadForTool, noDefinitions } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
 
@@ -47,7 +47,7 @@ export const findRelevantEntities = defineTool({
     const result = index.search(args.query, { limit: Math.max(index.size, 1), source });
     // Central tables offered when no word matched, or there was none to match, are a browsing aid for
     // find_relevant_tables, not evidence for an entity.
-    const tableHits = result.fallback?.reason === 'no_match' || result.fallback?.reason === 'no_words' ? [] : result.hits;
+    const tableHits = matchedNothing(result) ? [] : result.hits;
     const hitOf = new Map(tableHits.map((h) => [`${h.sourceName}\u0000${h.qualifiedName}`, h]));
     const queryTerms = terms(args.query);
     const queryStems = new Set(queryTerms.keys());
