@@ -214,6 +214,15 @@ describe('semantic-layer tools over the SDK client (Chinook SQLite)', function (
       const none = await call('find_relevant_entities', { query: 'zzqx wibble' });
       assert.equal(none.status, 'empty');
       assert.deepEqual(none.follow_up_hints, ['list_entities', 'find_relevant_tables']);
+      // A source no catalog source is called is a mistake to correct, not an empty answer: in either entity tool.
+      for (const [tool, args] of [['find_relevant_entities', { query: 'invoice lines revenue' }], ['list_entities', {}]] as const) {
+        const wrong = (await call(tool, { ...args, source: 'chinok' })) as { status: string; error: { kind: string; recovery: { suggested_args: Record<string, unknown>; fuzzy_matches: string[] } } };
+        assert.equal(wrong.status, 'error', tool);
+        assert.equal(wrong.error.kind, 'unknown_name', tool);
+        assert.deepEqual(wrong.error.recovery.fuzzy_matches, ['chinook'], tool);
+        assert.equal(wrong.error.recovery.suggested_args.source, 'chinook', tool);
+        assert.equal((await call(tool, { ...args, source: 'CHINOOK' })).status, 'success', tool);
+      }
     });
 
     it('never names a PII-blocked column in a hit', async () => {

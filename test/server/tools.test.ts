@@ -189,6 +189,30 @@ describe('MCP server over the SDK client (Chinook SQLite)', function () {
     assert.match(blank.error!.message, /query is blank.*'\*'/);
   });
 
+  it('find_relevant_tables refuses a source or schema filter that names nothing, with the closest names, and folds the case of a schema', async () => {
+    type Failure = { status: string; error: { kind: string; message: string; recovery: { suggested_tool: string; suggested_args: Record<string, unknown>; fuzzy_matches: string[] } } };
+    const schema = (await call('find_relevant_tables', { query: 'albums', schema: 'mian' })) as unknown as Failure;
+    assert.equal(schema.status, 'error');
+    assert.equal(schema.error.kind, 'unknown_name');
+    assert.match(schema.error.message, /Schema 'mian'/);
+    assert.deepEqual(schema.error.recovery.fuzzy_matches, ['main']);
+    assert.equal(schema.error.recovery.suggested_tool, 'find_relevant_tables');
+    assert.equal(schema.error.recovery.suggested_args.schema, 'main');
+    // The recovery it suggests answers.
+    assert.equal((await call('find_relevant_tables', schema.error.recovery.suggested_args)).status, 'success');
+    // Nothing close: the same call without the filter.
+    const far = (await call('find_relevant_tables', { query: 'albums', schema: 'zzqx' })) as unknown as Failure;
+    assert.equal(far.error.kind, 'unknown_name');
+    assert.equal('schema' in far.error.recovery.suggested_args, false);
+    const source = (await call('find_relevant_tables', { query: 'albums', source: 'chinok' })) as unknown as Failure;
+    assert.equal(source.error.kind, 'unknown_name');
+    assert.deepEqual(source.error.recovery.fuzzy_matches, ['chinook']);
+    // The case of a schema is not worth an error when only one schema matches without it.
+    const folded = await call('find_relevant_tables', { query: 'albums', schema: 'MAIN' });
+    assert.equal(folded.status, 'success');
+    assert.ok((folded.data.tables as Array<{ table: string }>).some((t) => t.table === 'main.Album'));
+  });
+
   it('run_query returns rows read-only and flags truncation with status partial', async () => {
     const env = await call('run_query', { sql: 'SELECT Name FROM Genre ORDER BY GenreId' });
     assert.equal(env.status, 'success');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { failure } from '../../core/envelope';
+import { failure, fuzzyMatches } from '../../core/envelope';
 import type { Envelope, PiiCategory } from '../../core/envelope';
 import type { ColumnInfo } from '../../core/catalog/model';
 import type { Resolution, TableEntry } from '../../core/catalog/view';
@@ -47,6 +47,45 @@ export function resolutionFailure(res: Exclude<Resolution<unknown>, { ok: true }
         recovery: { suggested_tool: 'list_indexed_schemas', suggested_args: {}, fuzzy_matches: [...res.candidates] },
       });
   }
+}
+
+export type Scoped<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly envelope: Envelope<never> };
+
+/**
+ * The `unknown_name` error for a filter that names nothing in the catalog: the closest names, and the same call with
+ * the closest one (or without the filter when none is close) as the recovery. A filter that matches nothing is a
+ * mistake to correct, not an empty answer.
+ */
+function unknownFilter(tool: string, args: Readonly<Record<string, unknown>>, arg: string, message: string, known: Iterable<string>): Scoped<never> {
+  const value = String(args[arg]);
+  const fuzzy = fuzzyMatches(value, [...new Set(known)], 5, 0.3);
+  const { [arg]: _dropped, ...rest } = args;
+  return {
+    ok: false,
+    envelope: failure('unknown_name', message, {
+      recovery: { suggested_tool: tool, suggested_args: fuzzy.length > 0 ? { ...rest, [arg]: fuzzy[0] } : rest, fuzzy_matches: fuzzy },
+    }),
+  };
+}
+
+/** The indexed source a `source` argument names (exact, then case-insensitive), undefined without one. */
+export function scopeSource(ctx: ToolContext, tool: string, args: Readonly<Record<string, unknown>>): Scoped<string | undefined> {
+  const name = args.source;
+  if (typeof name !== 'string') return { ok: true, value: undefined };
+  const found = ctx.catalog.sourceByName(name);
+  if (found) return { ok: true, value: found.name };
+  return unknownFilter(tool, args, 'source', `Source '${name}' is not indexed.`, ctx.catalog.sources.map((s) => s.name));
+}
+
+/** The schema a `schema` argument names among the tables in scope (exact, then case-insensitive when that is one). */
+export function scopeSchema(ctx: ToolContext, tool: string, args: Readonly<Record<string, unknown>>, source: string | undefined): Scoped<string | undefined> {
+  const name = args.schema;
+  if (typeof name !== 'string') return { ok: true, value: undefined };
+  const schemas = new Set(ctx.catalog.tablesOf(source).map((e) => e.table.schema));
+  if (schemas.has(name)) return { ok: true, value: name };
+  const folded = [...schemas].filter((s) => s.toLowerCase() === name.toLowerCase());
+  if (folded.length === 1) return { ok: true, value: folded[0] };
+  return unknownFilter(tool, args, 'schema', `Schema '${name}' holds no indexed table${source ? ` of source '${source}'` : ''}.`, schemas);
 }
 
 /** The last dotted segment, for search queries built from a name. */

@@ -3,6 +3,7 @@ import { confidenceFromScore, empty, success } from '../../core/envelope';
 import { matchedNothing, textTerms } from '../../core/search';
 import { definitionReport, entityTableName, loadForTool, noDefinitions } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
+import { scopeSource } from './common';
 
 const input = z.strictObject({
   query: z.string().min(1).max(1000).regex(/\S/, 'the query is blank: ask in words').describe("The question or keywords, e.g. 'revenue by music style'."),
@@ -43,7 +44,9 @@ export const findRelevantEntities = defineTool({
     // The table index of the catalog (PII-blocked columns left out); entity words are matched here, per entity, so
     // several entities bound to one table (customer's support_rep and manager on Employee) rank apart.
     const index = ctx.derived.searchIndex(ctx.catalog);
-    const source = args.source ? (ctx.catalog.sourceByName(args.source)?.name ?? args.source) : undefined;
+    const scoped = scopeSource(ctx, 'find_relevant_entities', args);
+    if (!scoped.ok) return scoped.envelope;
+    const source = scoped.value;
     const result = index.search(args.query, { limit: Math.max(index.size, 1), source });
     // Central tables offered when no word matched, or there was none to match, are a browsing aid for
     // find_relevant_tables, not evidence for an entity.

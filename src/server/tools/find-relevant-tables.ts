@@ -3,7 +3,7 @@ import { confidenceFromScore, degraded, empty, success } from '../../core/envelo
 import { formatName } from '../../core/catalog/names';
 import { loadForTool } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
-import { responseFormatArg, sourceArg } from './common';
+import { responseFormatArg, scopeSchema, scopeSource, sourceArg } from './common';
 
 const input = z.strictObject({
   query: z
@@ -32,8 +32,11 @@ export const findRelevantTables = defineTool({
     // Entities and metrics defined in the workspace lend their names and descriptions to the tables they bind.
     const semantic = ctx.deps.workspaceDir ? (await loadForTool(ctx)).model : undefined;
     const index = ctx.derived.searchIndex(ctx.catalog, semantic);
-    const source = args.source ? (ctx.catalog.sourceByName(args.source)?.name ?? args.source) : undefined;
-    const result = index.search(args.query, { limit: args.limit, source, schema: args.schema, withJoinTree: args.with_join_tree });
+    const source = scopeSource(ctx, 'find_relevant_tables', args);
+    if (!source.ok) return source.envelope;
+    const schema = scopeSchema(ctx, 'find_relevant_tables', args, source.value);
+    if (!schema.ok) return schema.envelope;
+    const result = index.search(args.query, { limit: args.limit, source: source.value, schema: schema.value, withJoinTree: args.with_join_tree });
     const detailed = args.response_format === 'detailed';
     const multiSource = ctx.catalog.sources.length > 1;
     const tables = result.hits.map((h) => {

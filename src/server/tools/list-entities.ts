@@ -3,6 +3,7 @@ import { empty, success } from '../../core/envelope';
 import { ENTITY_GROUPS } from '../../core/semantic';
 import { definitionReport, entityTableName, loadForTool, noDefinitions, trustOut, trustSummary } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
+import { scopeSource } from './common';
 
 const input = z.strictObject({
   source: z.string().min(1).max(200).optional().describe('Only entities in this indexed source.'),
@@ -23,7 +24,9 @@ export const listEntities = defineTool({
     const sm = await loadForTool(ctx);
     if (sm.model.entities.size === 0) return noDefinitions(sm, 'entities', ['find_relevant_tables']);
     const multiSource = ctx.catalog.sources.length > 1;
-    const source = args.source ? (ctx.catalog.sourceByName(args.source)?.name ?? args.source) : undefined;
+    const scoped = scopeSource(ctx, 'list_entities', args);
+    if (!scoped.ok) return scoped.envelope;
+    const source = scoped.value;
     const all = [...sm.model.entities.values()].filter(
       (e) => (!args.group || e.group === args.group) && (!source || (e.source ? e.source === source : sm.sourcesOf(e).some((s) => s.name === source))),
     );
