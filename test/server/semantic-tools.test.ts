@@ -216,7 +216,7 @@ describe('semantic-layer tools over the SDK client (Chinook SQLite)', function (
       assert.deepEqual(none.follow_up_hints, ['list_entities', 'find_relevant_tables']);
       // A source no catalog source is called is a mistake to correct, not an empty answer: in either entity tool.
       for (const [tool, args] of [['find_relevant_entities', { query: 'invoice lines revenue' }], ['list_entities', {}]] as const) {
-        const wrong = (await call(tool, { ...args, source: 'chinok' })) as { status: string; error: { kind: string; recovery: { suggested_args: Record<string, unknown>; fuzzy_matches: string[] } } };
+        const wrong = (await call(tool, { ...args, source: 'chinok' })) as unknown as { status: string; error: { kind: string; recovery: { suggested_args: Record<string, unknown>; fuzzy_matches: string[] } } };
         assert.equal(wrong.status, 'error', tool);
         assert.equal(wrong.error.kind, 'unknown_name', tool);
         assert.deepEqual(wrong.error.recovery.fuzzy_matches, ['chinook'], tool);

@@ -75,6 +75,12 @@ describe('MCP server over the SDK client (Chinook SQLite)', function () {
     assert.equal(src.engine, 'sqlite');
     assert.equal(src.table_count, 11);
     assert.deepEqual(src.schemas, [{ name: 'main', tables: 11, views: 0 }]);
+    // A source named in another case is that source; one no source is called is an error with the closest names.
+    assert.equal(((await call('list_indexed_schemas', { source: 'Chinook' })).data.sources as unknown[]).length, 1);
+    const wrong = (await call('list_indexed_schemas', { source: 'chinok' })) as unknown as { status: string; error: { kind: string; recovery: { fuzzy_matches: string[] } } };
+    assert.equal(wrong.status, 'error');
+    assert.equal(wrong.error.kind, 'unknown_name');
+    assert.deepEqual(wrong.error.recovery.fuzzy_matches, ['chinook']);
   });
 
   it('describe_table returns columns, keys, foreign keys both ways and the row estimate', async () => {

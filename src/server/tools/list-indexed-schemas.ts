@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { schemaProvenance, success } from '../../core/envelope';
 import { defineTool, tokenEstimate } from '../tool';
-import { sourceArg } from './common';
+import { scopeSource, sourceArg } from './common';
 
 const input = z.strictObject({
   source: sourceArg,
@@ -17,7 +17,9 @@ export const listIndexedSchemas = defineTool({
   idempotent: true,
   sideEffects: 'read',
   handler(args, ctx) {
-    const sources = args.source ? ctx.catalog.sources.filter((s) => s.name === args.source) : ctx.catalog.sources;
+    const scoped = scopeSource(ctx, 'list_indexed_schemas', args);
+    if (!scoped.ok) return scoped.envelope;
+    const sources = scoped.value !== undefined ? ctx.catalog.sources.filter((s) => s.name === scoped.value) : ctx.catalog.sources;
     const data = {
       generation: ctx.catalog.generation,
       sources: sources.map((s) => {
