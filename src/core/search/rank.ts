@@ -2394,11 +2394,12 @@ function subsetOf(data: IndexData, d: number): number {
 
 function extendedTable(data: IndexData, d: number): number {
   const doc = data.docs[d]!;
+  if (doc.isBridge || doc.role === 'auxiliary') return -1;
+  // Keys and the frame's flags first; the table's own columns (read on demand) last.
+  const e = data.edges[d]!.find((x) => x.outgoing && x.to !== d && x.subtype);
+  if (e === undefined || !data.docs[e.to]!.hasName) return -1;
   const pk = doc.table.primaryKey?.columns ?? [];
-  if (pk.length === 0 || doc.isBridge || doc.role === 'auxiliary') return -1;
-  const e = data.edges[d]!.find((x) => x.outgoing && x.to !== d && x.fromColumns.length === pk.length && pk.every((c) => x.fromColumns.includes(c)));
-  if (e === undefined || doc.table.columns.some((c) => !pk.includes(c.name) && mayHoldText(c.dataType))) return -1;
-  return data.docs[e.to]!.hasName ? e.to : -1;
+  return doc.table.columns.some((c) => !pk.includes(c.name) && mayHoldText(c.dataType)) ? -1 : e.to;
 }
 
 /** How many junctions point at `d`. */
