@@ -192,7 +192,14 @@ shapes of \`retrieval-hostile.md\`).
 In process, Full@10 is unchanged on every set, dev and held-out; a few held-out figures below it rose (MusicBrainz
 round 1 R@5 0.586 → 0.593, round 4 R@3 0.324 → 0.335). Through the tool one held-out MusicBrainz question of round 1
 became complete (0.433 → 0.450): pooled held-out Full@10 MusicBrainz 0.388 → 0.390 (405 questions), AdventureWorks
-0.854 (350) and Pagila 0.921 (280) unchanged. The goals (0.60, 0.90, 0.90) are still met only on Pagila.
+0.854 (350) and Pagila 0.921 (280) unchanged.
+
+Also new: a fourteenth blind round (\`blind/round14/\`: MusicBrainz 50, AdventureWorks 50, split 50/50), written from
+the domain descriptions only, labelled from the schemas only, both committed before its first ranking run; no
+decision has looked at either half. Through the tool it scores MusicBrainz 0.48 dev and 0.52 held-out, AdventureWorks
+0.84 and 0.84 (plain BM25 in the same run: 0.06 and 0.06 over each whole round). With it, pooled held-out Full@10
+through the tool is MusicBrainz 0.398 (430 questions), AdventureWorks 0.853 (375), Pagila 0.921 (280). The goals
+(0.60, 0.90, 0.90) are still met only on Pagila.
 
 Tried on the dev halves in this run and not kept: WordNet's related words at 0.2, 0.3 or 0.45 of a literal match
 instead of 0.4 (MusicBrainz −4 to ±0, AdventureWorks −1 to +1, Pagila −1 to ±0: one question is no evidence); for two
@@ -358,10 +365,10 @@ const METHOD = `## Methodology
 - **Scope.** Per-database sets search with a source filter; pooled sets search one index holding every database
   (Spider: all 20 dev databases including the four whose questions are held back).
 - **Held-out.** Blind sets: the \`split\` field of each question (a hash of its id, 50/50); the second round
-  (\`*-blind2\`, \`bench/retrieval/blind/round2/\`) is held out as a whole; the third to thirteenth (\`*-blind3\` to
-  \`*-blind13\`, \`bench/retrieval/blind/round3/\` to \`round13/\`) are split 50/50 again. Each round was written from
+  (\`*-blind2\`, \`bench/retrieval/blind/round2/\`) is held out as a whole; the third to fourteenth (\`*-blind3\` to
+  \`*-blind14\`, \`bench/retrieval/blind/round3/\` to \`round14/\`) are split 50/50 again. Each round was written from
   descriptions of the domains only and labelled from the schemas only, and committed before any ranking run on it.
-  Only the dev halves of rounds 1, 3–10 and 13 were ever used for tuning decisions; rounds 11 and 12 were not, in either half. Other own sets: every fifth question (1-based position in each file) is the dev split that was inspected while
+  Only the dev halves of rounds 1, 3–10 and 13 were ever used for tuning decisions; rounds 11 and 12 were not, in either half, and round 14 (new in this run) not yet. Other own sets: every fifth question (1-based position in each file) is the dev split that was inspected while
   tuning; all other questions were only ever seen as aggregate figures. On top of that the shared data omits parts
   of Spider dev (four databases), BIRD dev (every fifth question) and Spider 2.0-lite gold, which are used for an
   independent measurement. No per-question or per-dataset rules: the same ranking constants serve every set.
