@@ -1864,7 +1864,6 @@ function relationHub(data: IndexData): { hub: number; list: number } | null {
     const junctions = data.edges[h]!.filter((e) => !e.outgoing && e.to !== h && data.docs[e.to]!.role === 'bridge').length;
     if (junctions <= most) return;
     const list = data.edges[h]!.find((e) => e.outgoing && e.to !== h && isKindList(data, e.to));
-    // The columns last: a catalog read on demand loads a table's columns when they are first looked at.
     if (list === undefined || doc.hasName) return;
     most = junctions;
     found = { hub: h, list: list.to };
@@ -2415,7 +2414,6 @@ function junctionsAt(data: IndexData, d: number): number {
 
 /** A record with no name of its own that qualifies junctions (isQualifierRecord): the type of a relationship row (`link`). */
 function isTypingRecord(data: IndexData, d: number): boolean {
-  // The columns last: a catalog read on demand loads a table's columns when they are first looked at.
   return isQualifierRecord(data, d) && !data.docs[d]!.hasName;
 }
 
