@@ -32,15 +32,11 @@ export class DerivedData {
       this.withSemantic.set(view, { model: semantic, index });
       return index;
     }
-    let idx = this.search.get(view);
-    if (!idx) {
-      idx = this.persisted(view) ?? undefined;
-      if (!idx) {
-        const input = this.tableInput(view);
-        idx = (view.searchIndexBytes && deserializeIndex(view.searchIndexBytes, input)) || buildSearchIndex(input);
-      }
-      this.search.set(view, idx);
-    }
+    const opened = this.opened(view);
+    if (opened) return opened;
+    const input = this.tableInput(view);
+    const idx = (view.searchIndexBytes && deserializeIndex(view.searchIndexBytes, input)) || buildSearchIndex(input);
+    this.search.set(view, idx);
     return idx;
   }
 
@@ -50,10 +46,16 @@ export class DerivedData {
    * needs it, so no caller waits behind a build it did not ask for. True when the index is ready.
    */
   warm(view: CatalogView): boolean {
-    if (this.search.has(view)) return true;
+    return this.opened(view) !== null;
+  }
+
+  /** The index this view already has, or the one persisted with its file (kept for the next call); null otherwise. */
+  private opened(view: CatalogView): SearchIndex | null {
+    const known = this.search.get(view);
+    if (known) return known;
     const idx = this.persisted(view);
     if (idx) this.search.set(view, idx);
-    return idx !== null;
+    return idx;
   }
 
   /**

@@ -779,13 +779,13 @@ function buildEdges(tables: readonly TableInfo[], sources: readonly string[], by
 }
 
 /** Whether `columns` (a key of `table` to another) are the whole primary key of `table` (EdgeData.subtype). */
-export function isSubtypeKey(table: TableInfo, columns: readonly string[]): boolean {
+function isSubtypeKey(table: TableInfo, columns: readonly string[]): boolean {
   const pk = table.primaryKey?.columns ?? [];
   return pk.length > 0 && pk.length === columns.length && pk.every((c) => columns.includes(c));
 }
 
 /** The table names its rows: a text column called `…name` or `title` (DocData.hasName). */
-export function hasNameColumn(table: TableInfo): boolean {
+function hasNameColumn(table: TableInfo): boolean {
   return table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType));
 }
 

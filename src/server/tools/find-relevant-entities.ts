@@ -41,12 +41,12 @@ export const findRelevantEntities = defineTool({
   async handler(args, ctx) {
     const sm = await loadForTool(ctx);
     if (sm.model.entities.size === 0) return noDefinitions(sm, 'entities', ['find_relevant_tables'], { query: args.query });
-    // The table index of the catalog (PII-blocked columns left out); entity words are matched here, per entity, so
-    // several entities bound to one table (customer's support_rep and manager on Employee) rank apart.
-    const index = ctx.derived.searchIndex(ctx.catalog);
     const scoped = scopeSource(ctx, 'find_relevant_entities', args);
     if (!scoped.ok) return scoped.envelope;
     const source = scoped.value;
+    // The table index of the catalog (PII-blocked columns left out); entity words are matched here, per entity, so
+    // several entities bound to one table (customer's support_rep and manager on Employee) rank apart.
+    const index = ctx.derived.searchIndex(ctx.catalog);
     const result = index.search(args.query, { limit: Math.max(index.size, 1), source });
     // Central tables offered when no word matched, or there was none to match, are a browsing aid for
     // find_relevant_tables, not evidence for an entity.

@@ -29,13 +29,14 @@ export const findRelevantTables = defineTool({
   idempotent: true,
   sideEffects: 'read',
   async handler(args, ctx) {
-    // Entities and metrics defined in the workspace lend their names and descriptions to the tables they bind.
-    const semantic = ctx.deps.workspaceDir ? (await loadForTool(ctx)).model : undefined;
-    const index = ctx.derived.searchIndex(ctx.catalog, semantic);
+    // Filters that name nothing are refused before the definitions are read or the index is opened.
     const source = scopeSource(ctx, 'find_relevant_tables', args);
     if (!source.ok) return source.envelope;
     const schema = scopeSchema(ctx, 'find_relevant_tables', args, source.value);
     if (!schema.ok) return schema.envelope;
+    // Entities and metrics defined in the workspace lend their names and descriptions to the tables they bind.
+    const semantic = ctx.deps.workspaceDir ? (await loadForTool(ctx)).model : undefined;
+    const index = ctx.derived.searchIndex(ctx.catalog, semantic);
     const result = index.search(args.query, { limit: args.limit, source: source.value, schema: schema.value, withJoinTree: args.with_join_tree });
     const detailed = args.response_format === 'detailed';
     const multiSource = ctx.catalog.sources.length > 1;
