@@ -75,6 +75,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['work', 'composition', 'opus', 'piece', 'lyric', 'songwriting', 'composer', 'lyricist', 'songwriter', 'write'],
   ['url', 'link', 'hyperlink', 'website', 'homepage', 'webpage', 'uri'],
   ['collection', 'wishlist', 'playlist'],
+  ['medium', 'disc', 'disk'],
   ['format', 'vinyl', 'cassette', 'cd', 'lp', 'vhs'],
   ['subscription', 'subscribe', 'subscriber', 'follow', 'follower', 'watch', 'watcher', 'watchlist'],
 ];

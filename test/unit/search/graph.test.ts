@@ -409,6 +409,19 @@ describe('search: tables of people and places', () => {
     assert.ok(track === undefined || !track.why.some((w) => w.startsWith('holds places')), track?.why.join('; '));
   });
 
+  it('reads a disc as the medium a release comes on, as well as the release itself', () => {
+    const tables = src([
+      table('release', ['id', 'name', 'barcode']),
+      table('medium', ['id', 'release', 'position', 'track_count'], [fk(['release'], 'release')]),
+      table('track', ['id', 'medium', 'position', 'name', 'length'], [fk(['medium'], 'medium')]),
+      table('label', ['id', 'name']),
+      table('release_label', ['release', 'label'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+    ]);
+    const hits = buildSearchIndex({ tables }).search('how many discs does each album come on', { limit: 4 }).hits;
+    assert.deepEqual(names(hits).slice(0, 2), ['release', 'medium'], reasons(hits));
+    assert.ok(whyOf(hits, 'medium').includes('synonym disc→medium'), reasons(hits));
+  });
+
   it('reads a capitalised name in mid-sentence as a person even when its first name is a common word', () => {
     const lexicon = loadLexicon();
     assert.deepEqual(findMentions('paycheck history for Ken Sánchez', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
