@@ -196,6 +196,11 @@ export const RANKING = {
   /** 1: words for the catalog's own structure ("tables", "columns") are no search words (withoutStructureWords). */
   structureWords: 1,
   /** Candidates that get the name-coverage and graph treatment. */
+  /**
+   * 1: the words of a quoted phrase that is no title ("the label type 'reissue production'") are text to find as
+   * written, not vocabulary: no synonym, dictionary sense or longer catalog word stands in for them.
+   */
+  quotedLiteral: 1,
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
   bridgeCandidates: 60,
@@ -348,6 +353,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Words of a proper name ("Dolly Parton") live in the table of people or places, not in a code list.
   // So are the words of a title ("Blue Monday"): they name a row, not a code list's label.
   const mentionWords = new Set([...parsed.mentions.filter((m) => m.adjective !== true).map((m) => m.text), ...parsed.titles].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
+  const quotedWords = literalWords(parsed);
   let kindSynonym: { word: string; terms: ReadonlySet<string> } | null = null;
   let kindThing: string | null = null;
   for (const { qt, df } of ordered) {
@@ -370,8 +376,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A word written with a capital inside a sentence is part of a name ("Kind of Blue", "Abbey Road"): its
     // dictionary senses say nothing about the catalog, only its letters may (a literal match above).
     const named = parsed.properWords.has(qt.surface);
-    const later = from === to ? laterSenses(data, parsed, qt) : [];
-    for (const concept of later.length > 0 ? [...wordConcepts(data, parsed, qt), ...later] : wordConcepts(data, parsed, qt)) {
+    const literalOnly = quotedWords.has(qt.surface);
+    const later = from === to && !literalOnly ? laterSenses(data, parsed, qt) : [];
+    for (const concept of literalOnly ? [] : later.length > 0 ? [...wordConcepts(data, parsed, qt), ...later] : wordConcepts(data, parsed, qt)) {
       const words = data.conceptTerms.get(concept);
       if (words === undefined) continue;
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
@@ -379,7 +386,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     }
     // A word the catalog does not write and the dictionary does not relate to it may be a longer word made on a
     // catalog word ("filmography" on `film`): that word counts at the weight of a related one.
-    if (from === to && related.size === 0 && !mentionWords.has(qt.surface)) {
+    if (from === to && related.size === 0 && !literalOnly && !mentionWords.has(qt.surface)) {
       const base = prefixBase(data, parsed, qt);
       if (base !== null) {
         related.set(base, RANKING.prefixWord);
@@ -1109,6 +1116,14 @@ function wordConcepts(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['term
   // festival): the domain thesaurus reads it, the dictionary's other senses do not ("The Joshua Tree").
   return nameHeads(parsed).has(t.surface) ? cachedConcepts(data.conceptCache, data.lexicon, t.surface).filter(isThesaurusConcept) : [];
 }
+
+/** Words of the quoted phrases that are no titles ("'reissue production'"): literal text (RANKING.quotedLiteral). */
+function literalWords(parsed: ParsedQuery): ReadonlySet<string> {
+  if (!(RANKING.quotedLiteral > 0) || parsed.quoted.length === 0) return NO_WORDS;
+  const titles = new Set(parsed.titles.map((t) => t.toLowerCase()));
+  return new Set(parsed.quoted.filter((q) => !titles.has(q)).flatMap((q) => q.split(/[^\p{L}\p{N}]+/u)));
+}
+const NO_WORDS: ReadonlySet<string> = new Set();
 
 /**
  * A question word that the catalog does not write (no posting) may mean one of its rarer senses: "flicks" are films, a
@@ -2586,6 +2601,7 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
     data.explainCache.set(d, tok);
   }
   const { commentTerms, columnTerms, columnCommentTerms } = tok;
+  const quoted = literalWords(parsed);
   for (const qt of parsed.terms) {
     const w = qt.surface;
     const has = (terms: ReadonlyArray<{ term: string }>): boolean => terms.some((x) => x.term === qt.term);
@@ -2605,7 +2621,7 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
       if (role !== undefined) [text, weight] = [`referenced as '${role.word}' by ${role.via}`, 1.4];
     }
     for (const c of [...cols, ...commentCols]) colWeight.set(c, (colWeight.get(c) ?? 0) + weight);
-    if (text === null && qt.part !== true && !isFraming(w)) {
+    if (text === null && qt.part !== true && !isFraming(w) && !quoted.has(w)) {
       const id = data.postings.termIds.get(qt.term);
       const literal = id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;
       const qc = new Set([...conceptsOf(w), ...(literal ? [] : laterSenses(data, parsed, qt))]);

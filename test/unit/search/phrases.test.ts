@@ -183,3 +183,26 @@ describe('search: everyday words for shops, stock and renters', () => {
     ['tenants who joined this year', 'customer'],
   ]);
 });
+
+describe('search: quoted text', () => {
+  // A music catalog where "reissue" is a thesaurus synonym of `release`.
+  const tables = (): TableInfo[] => [
+    table('label', ['id', 'name', 'label_code', 'type_id', 'area_id'], [fk(['type_id'], 'label_type'), fk(['area_id'], 'area')]),
+    table('label_type', ['id', 'name', 'description']),
+    table('area', ['id', 'name']),
+    table('release', ['id', 'name', 'barcode', 'status']),
+    table('release_label', ['release_id', 'label_id', 'catalog_number'], [fk(['release_id'], 'release'), fk(['label_id'], 'label')]),
+  ];
+
+  it('finds the words of a quoted phrase as written, not through their synonyms', () => {
+    const q = "Which labels have the label type 'reissue production'?";
+    const hits = buildSearchIndex({ tables: src(tables()) }).search(q, { limit: 5 }).hits;
+    const order = names(hits);
+    assert.equal(order[0], 'label_type', reasons(hits));
+    assert.ok(order.includes('label') && (!order.includes('release') || order.indexOf('release') > order.indexOf('label')), reasons(hits));
+    assert.ok(!hits.some((h) => h.why.some((w) => w.includes('reissue→'))), reasons(hits));
+    // Unquoted, the same word is vocabulary: a reissue is a release.
+    const plain = buildSearchIndex({ tables: src(tables()) }).search('Which labels put out the reissue?', { limit: 5 }).hits;
+    assert.ok(plain.some((h) => h.qualifiedName === 'public.release' && h.why.some((w) => w.includes('reissue→release'))), reasons(plain));
+  });
+});
