@@ -76,6 +76,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['url', 'link', 'hyperlink', 'website', 'homepage', 'webpage', 'uri'],
   ['collection', 'wishlist', 'playlist'],
   ['medium', 'disc', 'disk'],
+  ['cart', 'basket', 'trolley'],
   ['format', 'vinyl', 'cassette', 'cd', 'lp', 'vhs'],
   ['subscription', 'subscribe', 'subscriber', 'follow', 'follower', 'watch', 'watcher', 'watchlist'],
 ];

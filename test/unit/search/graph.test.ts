@@ -422,6 +422,19 @@ describe('search: tables of people and places', () => {
     assert.ok(whyOf(hits, 'medium').includes('synonym disc→medium'), reasons(hits));
   });
 
+  it('reads a basket or a trolley as a shopping cart', () => {
+    const tables = src([
+      table('person', ['id', 'first_name', 'last_name']),
+      table('shoppingcartitem', ['id', 'shoppingcartid', 'quantity', 'product_id', 'datecreated'], [fk(['product_id'], 'product')]),
+      table('product', ['id', 'name', 'list_price']),
+    ]);
+    for (const [q, word] of [['what have people left in their online baskets', 'basket'], ['abandoned trolleys', 'trolley']] as const) {
+      const hits = buildSearchIndex({ tables }).search(q, { limit: 3 }).hits;
+      assert.ok(names(hits).slice(0, 2).includes('shoppingcartitem'), reasons(hits));
+      assert.ok(whyOf(hits, 'shoppingcartitem').includes(`synonym ${word}→cart`), reasons(hits));
+    }
+  });
+
   it('reads a capitalised name in mid-sentence as a person even when its first name is a common word', () => {
     const lexicon = loadLexicon();
     assert.deepEqual(findMentions('paycheck history for Ken Sánchez', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
