@@ -504,6 +504,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
   const unknown = (w: string): boolean => !common.has(w.toLowerCase().replace(/['’]s$/, ''));
   const placeAdjective = (w: string): boolean => common.isPlaceAdjective?.(w) === true;
   const personName = (w: string): boolean => common.isPersonName?.(w) === true;
+  // A rarer word the dictionary still defines ("Cyrillic", "Helmet", "Rumours"): not in the common vocabulary, but no name.
+  const hasSenses = (w: string): boolean => (common.concepts?.(w.toLowerCase().replace(/['’]s$/, '')).length ?? 0) > 0;
   let i = 0;
   while (i < tokens.length) {
     const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
@@ -597,11 +599,12 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // after `of`, only a name the dictionary knows as a place is one ("credited to Prince" names someone).
     else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });
     // Any other one name the dictionary does not know, written like a name inside a sentence ("tags Björk", "tags on
-    // Metalica"), is someone's (a person or a group): not a quoted value, not after a copula ("district is Tabor"), not
-    // a piece of an identifier (`Student_Club`, `Max(time)`). The tables of people hold such names more often than a
+    // Metalica"), and does not define either ("with Cyrillic script", "the Sport-100 Helmet"), is someone's (a person
+    // or a group): not a quoted value, not after a copula ("district is Tabor"), not a piece of an identifier
+    // (`Student_Club`, `Max(time)`). The tables of people hold such names more often than a
     // title does, and a name the catalog holds as a value or a word is dropped as a maker's is. What someone owns
     // ("Björk's Homogenic") is their work, a title.
-    else if (words.length === 1 && /^\p{Lu}\p{Ll}{2,}$/u.test(first) && midSentence && !possessive && unknown(first) && !COPULAS.has(prev) && !/['’]s$/.test(prev) && !QUOTE_OR_JOIN.test(tokens[i - 1] ?? '') && !/^['"‘’“”_(-]$/.test(tokens[j] ?? '') && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText, maker: true });
+    else if (words.length === 1 && /^\p{Lu}\p{Ll}{2,}$/u.test(first) && midSentence && !possessive && unknown(first) && !hasSenses(first) && !COPULAS.has(prev) && !/['’]s$/.test(prev) && !QUOTE_OR_JOIN.test(tokens[i - 1] ?? '') && !/^['"‘’“”_(-]$/.test(tokens[j] ?? '') && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText, maker: true });
     i = j;
   }
   return out;

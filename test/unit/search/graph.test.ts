@@ -442,6 +442,16 @@ describe('search: tables of people and places', () => {
     assert.deepEqual(findMentions('Ken Sánchez pay history', lexicon), [{ kind: 'person', text: 'Sánchez', maker: true }]);
     assert.deepEqual(findMentions('artists from New Zealand', lexicon).map((m) => m.kind), ['place']);
   });
+
+  it('reads no person in a lone capitalised word the dictionary defines, however rare', () => {
+    const lexicon = loadLexicon();
+    // Rarer words than the common vocabulary holds, but words: a script, a product's last word, an album title.
+    for (const q of ['Which releases in Russian with Cyrillic script came out on cassette?', 'Which documents are attached to the Sport-100 Helmet?', 'Is there artwork for Rumours I can look at?']) {
+      assert.deepEqual(findMentions(q, lexicon).filter((m) => m.kind === 'person'), [], q);
+    }
+    // A name the dictionary does not define is still someone's.
+    assert.deepEqual(findMentions('all the tags on Metalica', lexicon), [{ kind: 'person', text: 'Metalica', maker: true }]);
+  });
 });
 
 describe('search: the rows a question asks for', () => {
