@@ -619,7 +619,8 @@ function columnSense(cache: Map<string, ColumnSense>, lexicon: Lexicon, name: st
       (words.length === 2 && words[1] === 'name' && lexicon.isPerson(words[0]!)),
     personIfText: words.length === 1 && lexicon.isPerson(words[0]!),
     nameLike: words.includes('name') || words.includes('title'),
-    place: words.some((w) => w.length >= 4 && lexicon.isPlace(w)),
+    // A run-together word the dictionary knows whole has the sense of the whole: a `website` is no `site`.
+    place: raw.flatMap((w) => (lexicon.concepts(w).length > 0 ? [w] : (segmentWord(w, lexicon) ?? [w]))).some((w) => w.length >= 4 && lexicon.isPlace(w)),
   };
   cache.set(name, sense);
   return sense;

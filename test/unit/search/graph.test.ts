@@ -422,6 +422,17 @@ describe('search: tables of people and places', () => {
     assert.ok(whyOf(hits, 'medium').includes('synonym disc→medium'), reasons(hits));
   });
 
+  it('reads a run-together column name the dictionary knows whole by its own sense: a website is no place', () => {
+    const tables = src([
+      table('editor', ['id', 'name', 'website', 'email', 'bio']),
+      table('venue', ['id', 'name', 'address']),
+      table('concert', ['id', 'venue_id', 'date'], [fk(['venue_id'], 'venue')]),
+    ]);
+    const hits = buildSearchIndex({ tables }).search('concerts in Lagos', { limit: 5 }).hits;
+    assert.ok(!whyOf(hits, 'editor').some((w) => w.startsWith('holds places')), reasons(hits));
+    assert.ok(whyOf(hits, 'venue').some((w) => w.startsWith('holds places')), reasons(hits));
+  });
+
   it('reads a basket or a trolley as a shopping cart', () => {
     const tables = src([
       table('person', ['id', 'first_name', 'last_name']),
