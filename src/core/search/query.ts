@@ -110,8 +110,20 @@ function withoutContractions(text: string): string {
     .replace(/(\p{L})['’](?:re|ve|ll|d|m)(?!\p{L})/giu, '$1');
 }
 
+/**
+ * A hyphenated word in lower case that the dictionary or the catalog knows written solid ("e-mail", "web-site",
+ * "check-out") is that one word, not its pieces (`e` and `mail`, beside which "address" matches the postal table as
+ * well as the e-mail's). A capitalised one is a name or a stored value as written ("Demi-God", "Jay-Z").
+ */
+function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): string {
+  return text.replace(/(?<![\p{L}\p{N}-])(\p{Ll}+)-(\p{Ll}+)(?![\p{L}\p{N}-])/gu, (m, a: string, b: string) => {
+    const w = (a + b).toLowerCase();
+    return vocab.has(w) || common.has(w) || (common.concepts?.(w).length ?? 0) > 0 ? a + b : m;
+  });
+}
+
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
-  const trimmed = withoutContractions(query.trim());
+  const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
   if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [], madeOf: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an

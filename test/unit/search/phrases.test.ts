@@ -206,3 +206,26 @@ describe('search: quoted text', () => {
     assert.ok(plain.some((h) => h.qualifiedName === 'public.release' && h.why.some((w) => w.includes('reissue→release'))), reasons(plain));
   });
 });
+
+describe('search: hyphenated words', () => {
+  const surfaces = (q: string): string[] => parseQuery(q, loadLexicon()).terms.map((t) => t.surface);
+
+  it('reads a lower-case hyphenated word the dictionary knows written solid as that word', () => {
+    assert.deepEqual(surfaces('what e-mail address do we have'), ['email', 'address']);
+    assert.ok(surfaces('the check-out date').includes('checkout'));
+    // Pieces that make no word together stay pieces; a capitalised name or value stays as written.
+    assert.deepEqual(surfaces('T-shirt sizes').slice(-2), ['shirt', 'sizes']);
+    assert.ok(surfaces('Demi-God heroes').includes('demi'));
+  });
+
+  it('ranks the e-mail table, not the postal one, for an e-mail address', () => {
+    const tables = [
+      table('person', ['id', 'first_name', 'last_name']),
+      table('address', ['id', 'person_id', 'line1', 'city', 'postal_code'], [fk(['person_id'], 'person')]),
+      table('emailaddress', ['id', 'person_id', 'emailaddress'], [fk(['person_id'], 'person')]),
+    ];
+    const hits = buildSearchIndex({ tables: src(tables) }).search('what e-mail address do we have for Margaret Smith', { limit: 3 }).hits;
+    const order = names(hits);
+    assert.ok(order.indexOf('emailaddress') >= 0 && (order.indexOf('address') < 0 || order.indexOf('emailaddress') < order.indexOf('address')), reasons(hits));
+  });
+});
