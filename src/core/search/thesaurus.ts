@@ -77,6 +77,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['collection', 'wishlist', 'playlist'],
   ['medium', 'disc', 'disk'],
   ['cart', 'basket', 'trolley'],
+  ['scrap', 'toss', 'discard', 'junk'],
   ['format', 'vinyl', 'cassette', 'cd', 'lp', 'vhs'],
   ['subscription', 'subscribe', 'subscriber', 'follow', 'follower', 'watch', 'watcher', 'watchlist'],
 ];

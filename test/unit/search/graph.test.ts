@@ -433,6 +433,19 @@ describe('search: tables of people and places', () => {
     assert.ok(whyOf(hits, 'venue').some((w) => w.startsWith('holds places')), reasons(hits));
   });
 
+  it('reads what is tossed or discarded as scrap', () => {
+    const tables = src([
+      table('product', ['id', 'name', 'list_price']),
+      table('scrapreason', ['id', 'name']),
+      table('workorder', ['id', 'product_id', 'order_qty', 'scrapped_qty', 'scrapreason_id'], [fk(['product_id'], 'product'), fk(['scrapreason_id'], 'scrapreason')]),
+      table('location', ['id', 'name', 'availability']),
+    ]);
+    for (const q of ['how many bikes did we toss because the wheels were crooked', 'parts discarded last month and why']) {
+      const hits = buildSearchIndex({ tables }).search(q, { limit: 3 }).hits;
+      assert.ok(whyOf(hits, 'scrapreason').some((w) => w.startsWith('synonym ') && w.endsWith('→scrap')), reasons(hits));
+    }
+  });
+
   it('reads a basket or a trolley as a shopping cart', () => {
     const tables = src([
       table('person', ['id', 'first_name', 'last_name']),
