@@ -118,7 +118,9 @@ function withoutContractions(text: string): string {
 function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): string {
   return text.replace(/(?<![\p{L}\p{N}-])(\p{Ll}+)-(\p{Ll}+)(?![\p{L}\p{N}-])/gu, (m, a: string, b: string) => {
     const w = (a + b).toLowerCase();
-    return vocab.has(w) || common.has(w) || (common.concepts?.(w).length ?? 0) > 0 ? a + b : m;
+    // The catalog may write it in the singular (`autoeditor` for "auto-editors").
+    const singular = w.replace(/(?:(?<=[sxz]|ch|sh)es|s)$/, '');
+    return vocab.has(w) || common.has(w) || (common.concepts?.(w).length ?? 0) > 0 || (singular !== w && vocab.inCatalog?.(singular) === true) ? a + b : m;
   });
 }
 

@@ -3,7 +3,7 @@ import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, loadLexicon, parseQuery } from '../../../src/core/search/index';
 import { identifierTerms, stem } from '../../../src/core/search/tokenize';
 import { knownWord } from '../../../src/core/search/spelling';
-import { catalogBuilders, fk, names, reasons, src } from './builders';
+import { catalogBuilders, fk, names, reasons, src, whyOf } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$/.test(name) ? 'integer' : /date/.test(name) ? 'timestamp' : 'text'));
 
@@ -216,6 +216,13 @@ describe('search: hyphenated words', () => {
     // Pieces that make no word together stay pieces; a capitalised name or value stays as written.
     assert.deepEqual(surfaces('T-shirt sizes').slice(-2), ['shirt', 'sizes']);
     assert.ok(surfaces('Demi-God heroes').includes('demi'));
+  });
+
+  it('joins a hyphenated word that the catalog writes solid, in the singular too', () => {
+    const tables = [table('editor', ['id', 'name']), table('autoeditor_election', ['id', 'candidate', 'proposer', 'status'], [fk(['candidate'], 'editor')])];
+    const res = buildSearchIndex({ tables: src(tables) }).search('who were elected auto-editors', { limit: 2 });
+    assert.ok(res.terms.includes('autoeditor'), res.terms.join(' '));
+    assert.ok(whyOf(res.hits, 'autoeditor_election').includes("name matches 'autoeditors'"), reasons(res.hits));
   });
 
   it('ranks the e-mail table, not the postal one, for an e-mail address', () => {
