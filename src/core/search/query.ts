@@ -608,7 +608,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     else if (words.length === 1 && !startsSentence && unknown(first) && personName(first) && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText });
     // After `of`, a name is more often the work or group something belongs to ("pressings of Dark Side of the Moon",
     // "side B of the Rumours vinyl"): only after a noun of places ("the city of Pisek") is an unknown name a place.
-    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && (unknown(last) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
+    // A word the dictionary defines but not as a place ("names in Cyrillic", "sales in Helmets") is none either.
+    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common))) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
     // "going to Nashville", "touring across Europe", "artists of Iceland": after a preposition of motion or extent, or
     // after `of`, only a name the dictionary knows as a place is one ("credited to Prince" names someone).
     else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });

@@ -475,6 +475,10 @@ describe('search: tables of people and places', () => {
     }
     // A name the dictionary does not define is still someone's.
     assert.deepEqual(findMentions('all the tags on Metalica', lexicon), [{ kind: 'person', text: 'Metalica', maker: true }]);
+    // Nor, after "in", a place: a script, a kind of product.
+    for (const q of ['aliases written in Cyrillic', 'how many sales in Helmets last year']) assert.deepEqual(findMentions(q, lexicon), [], q);
+    assert.deepEqual(findMentions('venues in Lagos', lexicon), [{ kind: 'place', text: 'Lagos' }]);
+    assert.deepEqual(findMentions('gigs at Paradiso', lexicon).map((m) => m.kind), ['place']);
   });
 });
 
