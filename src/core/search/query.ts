@@ -64,6 +64,11 @@ export interface ParsedQuery {
   readonly properWords: ReadonlySet<string>;
   /** Capitalised names inside a sentence that are neither a person nor a place: titles of things ("Abbey Road", "Yesterday"). */
   readonly titles: readonly string[];
+  /**
+   * Of those, the titles written after "on", "of", "from" or "off" (a possessive name may stand between): what
+   * something is part of ("the tracks on Massive Attack's Mezzanine", "every song on Thriller").
+   */
+  readonly wholes?: readonly string[];
   /** Lower-case content words within three words after "which", "what" or "how many": what the question asks for. */
   readonly focus: readonly string[];
   /**
@@ -259,7 +264,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const asksPlace = WHERE_ASKS_PLACE.test(trimmed);
   const madeOf = [...new Set(words.filter((w, k) => /^\p{Ll}{4,}$/u.test(w) && words[k + 1]?.toLowerCase() === 'of' && !common.has(w) && !common.has(w.replace(/e?s$/, ''))))];
   const personPronoun = words.some((w) => PERSON_PRONOUNS.has(w.toLowerCase()));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles: findTitles(trimmed, mentions, common), focus, roleVerbs, madeOf };
+  const titles = findTitles(trimmed, mentions, common);
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), focus, roleVerbs, madeOf };
 }
 
 /**
@@ -381,6 +387,13 @@ function findTitles(text: string, mentions: readonly Mention[], common: Vocabula
   }
   flush();
   return out;
+}
+
+/** Whether `title` is written after "on", "of", "from" or "off", a possessive name perhaps between ("of Joni Mitchell's Blue"). */
+function isWholeTitle(text: string, title: string): boolean {
+  const at = text.indexOf(title);
+  if (at < 0) return false;
+  return /\b(?:on|of|from|off)\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*['’]s\s+)?['"‘“]?$/u.test(text.slice(0, at));
 }
 
 /** Months and days of the week, with their usual abbreviations. */
@@ -609,7 +622,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // After `of`, a name is more often the work or group something belongs to ("pressings of Dark Side of the Moon",
     // "side B of the Rumours vinyl"): only after a noun of places ("the city of Pisek") is an unknown name a place.
     // A word the dictionary defines but not as a place ("names in Cyrillic", "sales in Helmets") is none either.
-    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common))) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
+    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common) || common.isPlaceName?.(last) === true)) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
     // "going to Nashville", "touring across Europe", "artists of Iceland": after a preposition of motion or extent, or
     // after `of`, only a name the dictionary knows as a place is one ("credited to Prince" names someone).
     else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });

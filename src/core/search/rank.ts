@@ -142,6 +142,8 @@ export const RANKING = {
   nameHolder: 0.8,
   nameHolderTop: 3,
   titleTop: 3,
+  /** 1: a title after "on"/"of"/"from" with a part kept in order among the best hits names that part's whole (wholesOf). */
+  partWholes: 1,
   /**
    * A plural noun for a kind of place or person that the catalog does not name: the kind code lists (`place_type`)
    * of the `kindTop` best-ranked tables of places or people in the answer rise to this share of them.
@@ -511,7 +513,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = addParents(data, ranked, limit, unasked, st, allowed);
   ranked = addJunctionEnds(data, ranked, lexical, st, allowed, parsed);
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
-  if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed.titles, st, allowed);
+  if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed, st, allowed);
   for (const kind of ['person', 'place'] as const) {
     const m = namedMention(parsed, kind);
     if (m !== undefined) ranked = addMentionPaths(data, ranked, limit, m, unasked, st, allowed);
@@ -1555,7 +1557,8 @@ function nameHolder(data: IndexData, d: number, allowed: (d: number) => boolean)
  * `employee`), the title is in a table it points at that has one (`work`, `release`, `label`), directly or behind a
  * junction (`department`): those rise just below it.
  */
-function addTitleHolders(data: IndexData, ranked: number[], titles: readonly string[], st: QueryState, allowed: (d: number) => boolean): number[] {
+function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const titles = parsed.titles;
   const boosts: Array<[number, number, string]> = [];
   const label = `'${titles[0]!}'`;
   const offer = (c: number, p: number, share: number): void => {
@@ -1567,6 +1570,15 @@ function addTitleHolders(data: IndexData, ranked: number[], titles: readonly str
   };
   for (const c of leadingTables(data, ranked, RANKING.titleTop)) {
     const cd = data.docs[c]!;
+    // A part kept in order (`track` by position) is named by the whole it belongs to: "the tracks on Mezzanine".
+    if (RANKING.partWholes > 0 && (parsed.wholes?.length ?? 0) > 0 && isOrderedPart(data, c)) {
+      const chain = wholesOf(data, c, allowed);
+      chain.forEach((w, i) => {
+        const value = RANKING.titleHolder * st.score[c]! * (i < chain.length - 1 ? 0.99 : 1);
+        if (st.score[w]! < value) boosts.push([w, value, i < chain.length - 1 ? `joins ${cd.name} to ${data.docs[chain[chain.length - 1]!]!.name}, for '${parsed.wholes![0]!}'` : `the whole ${cd.name} is part of, for '${parsed.wholes![0]!}'`]);
+      });
+      continue;
+    }
     if (cd.hasName) continue;
     for (const e of data.edges[c]!) {
       if (e.outgoing) offer(c, e.to, RANKING.titleHolder);
@@ -1577,6 +1589,35 @@ function addTitleHolders(data: IndexData, ranked: number[], titles: readonly str
     }
   }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/** A table whose rows are kept in order within something: a column says where (`position`, `sequence`, `line_number`). */
+function isOrderedPart(data: IndexData, d: number): boolean {
+  return data.docs[d]!.table.columns.some((c) => ORDER_COLUMN.test(c.name));
+}
+const ORDER_COLUMN = /^(?:position|sequence|seq|line_?number|ordinal)$/i;
+
+/**
+ * The tables an ordered part belongs to, nearest first, up to the whole (`track` → `medium` → `release`): from each
+ * table, the one table it points at that is itself ordered, and past the first step the one table it points at (code
+ * lists and auxiliary tables aside). Empty when the way up is not one table.
+ */
+function wholesOf(data: IndexData, d: number, allowed: (d: number) => boolean): number[] {
+  const out: number[] = [];
+  const seen = new Set([d]);
+  let at = d;
+  for (let step = 0; step < 3; step++) {
+    const ups = data.edges[at]!.filter((e) => e.outgoing && !seen.has(e.to) && allowed(e.to) && data.docs[e.to]!.role !== 'lookup' && data.docs[e.to]!.role !== 'auxiliary').map((e) => e.to);
+    const ordered = [...new Set(ups.filter((u) => isOrderedPart(data, u)))];
+    const single = [...new Set(ups)];
+    const up = ordered.length === 1 ? ordered[0]! : step > 0 && single.length === 1 ? single[0]! : -1;
+    if (up < 0) break;
+    out.push(up);
+    seen.add(up);
+    if (!isOrderedPart(data, up)) break;
+    at = up;
+  }
+  return out;
 }
 
 /**

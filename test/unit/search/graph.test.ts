@@ -459,6 +459,30 @@ describe('search: tables of people and places', () => {
     }
   });
 
+  it('reads a title after "on" or "of" as the whole that a part kept in order belongs to', () => {
+    const tables = src([
+      table('release', ['id', 'name', 'barcode', 'status']),
+      table('medium', ['id', 'release', 'position', 'name'], [fk(['release'], 'release')]),
+      table('recording', ['id', 'name', 'length', 'comment']),
+      table('track', ['id', 'medium', 'recording', 'position', 'name', 'length'], [fk(['medium'], 'medium'), fk(['recording'], 'recording')]),
+      table('track_raw', ['id', 'title', 'artist', 'sequence', 'length']),
+      table('recording_tag', ['recording', 'tag', 'count'], [fk(['recording'], 'recording'), fk(['tag'], 'tag')]),
+      table('tag', ['id', 'name']),
+      table('isrc', ['id', 'recording', 'isrc'], [fk(['recording'], 'recording')]),
+      table('work', ['id', 'name', 'length_note']),
+      table('l_recording_work', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const q = 'the runtime of every track on Thriller';
+    const hits = index.search(q, { limit: 4 }).hits;
+    assert.ok(whyOf(hits, 'release').includes("the whole track is part of, for 'Thriller'"), reasons(hits));
+    assert.ok(whyOf(hits, 'medium').some((w) => w.startsWith('joins track to release')), reasons(hits));
+    const off = withRanking('partWholes', 0, () => index.search(q, { limit: 4 }).hits);
+    assert.ok(!names(off).includes('release'), reasons(off));
+    // A title that is the track itself names no whole.
+    assert.ok(!index.search("the length of the track 'Yesterday'", { limit: 4 }).hits.some((h) => h.why.some((w) => w.startsWith('the whole'))));
+  });
+
   it('reads a capitalised name in mid-sentence as a person even when its first name is a common word', () => {
     const lexicon = loadLexicon();
     assert.deepEqual(findMentions('paycheck history for Ken Sánchez', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
@@ -478,6 +502,8 @@ describe('search: tables of people and places', () => {
     // Nor, after "in", a place: a script, a kind of product.
     for (const q of ['aliases written in Cyrillic', 'how many sales in Helmets last year']) assert.deepEqual(findMentions(q, lexicon), [], q);
     assert.deepEqual(findMentions('venues in Lagos', lexicon), [{ kind: 'place', text: 'Lagos' }]);
+    // A region the dictionary knows by its last word, with a word before it that it does not know as a name.
+    assert.deepEqual(findMentions('account holders in South Bohemia', lexicon), [{ kind: 'place', text: 'South Bohemia' }]);
     assert.deepEqual(findMentions('gigs at Paradiso', lexicon).map((m) => m.kind), ['place']);
   });
 });

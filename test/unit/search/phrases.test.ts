@@ -236,3 +236,16 @@ describe('search: hyphenated words', () => {
     assert.ok(order.indexOf('emailaddress') >= 0 && (order.indexOf('address') < 0 || order.indexOf('emailaddress') < order.indexOf('address')), reasons(hits));
   });
 });
+
+describe('search: titles of wholes', () => {
+  const wholes = (q: string): readonly string[] => parseQuery(q, loadLexicon()).wholes ?? [];
+
+  it('marks a title written after "on", "of", "from" or "off" as what something is part of', () => {
+    assert.deepEqual(wholes('every song on Thriller'), ['Thriller']);
+    // A possessive name may stand between.
+    assert.deepEqual(wholes("the tracks on Massive Attack's Mezzanine"), ['Mezzanine']);
+    assert.deepEqual(wholes("the 2011 remastered CD of Joni Mitchell's Blue"), ['Blue']);
+    // A title named for itself is none.
+    assert.deepEqual(wholes("who wrote the song 'Yesterday'"), []);
+  });
+});
