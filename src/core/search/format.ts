@@ -28,8 +28,8 @@
  * holds places less surely where the source keeps its places linked. v19: a word the dictionary knows is not split into
  * a function word and another (`format` is not `for` + `mat`). v20: the frame says which tables name their rows and
  * which keys make their tables subtypes, so ranking reads no table body to tell. v21: thesaurus groups for a disc (the
- * medium a release comes on), a basket (a cart) and tossing (scrap), whose concept terms the stored index holds and which renumber the
- * groups after them; a column named by a run-together word the dictionary knows whole takes the place sense of the
- * whole (`website` holds no places, though a `site` is one).
+ * medium a release comes on), a basket (a cart) and tossing (scrap), whose concept terms the stored index holds and
+ * which renumber the groups after them; a column named by a run-together word the dictionary knows whole takes the
+ * place sense of the whole (`website` holds no places, though a `site` is one).
  */
 export const INDEX_FORMAT = 21;

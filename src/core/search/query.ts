@@ -68,7 +68,7 @@ export interface ParsedQuery {
    * Of those, the titles written after "on", "of", "from" or "off" (a possessive name may stand between): what
    * something is part of ("the tracks on Massive Attack's Mezzanine", "every song on Thriller").
    */
-  readonly wholes?: readonly string[];
+  readonly wholes: readonly string[];
   /** Lower-case content words within three words after "which", "what" or "how many": what the question asks for. */
   readonly focus: readonly string[];
   /**
@@ -122,7 +122,7 @@ function withoutContractions(text: string): string {
  */
 function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): string {
   return text.replace(/(?<![\p{L}\p{N}-])(\p{Ll}+)-(\p{Ll}+)(?![\p{L}\p{N}-])/gu, (m, a: string, b: string) => {
-    const w = (a + b).toLowerCase();
+    const w = a + b;
     // The catalog may write it in the singular (`autoeditor` for "auto-editors").
     const singular = w.replace(/(?:(?<=[sxz]|ch|sh)es|s)$/, '');
     return vocab.has(w) || common.has(w) || (common.concepts?.(w).length ?? 0) > 0 || (singular !== w && vocab.inCatalog?.(singular) === true) ? a + b : m;
@@ -131,7 +131,7 @@ function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): str
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], focus: [], roleVerbs: [], madeOf: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], focus: [], roleVerbs: [], madeOf: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.

@@ -197,12 +197,12 @@ export const RANKING = {
   centralThings: 1,
   /** 1: words for the catalog's own structure ("tables", "columns") are no search words (withoutStructureWords). */
   structureWords: 1,
-  /** Candidates that get the name-coverage and graph treatment. */
   /**
    * 1: the words of a quoted phrase that is no title ("the label type 'reissue production'") are text to find as
    * written, not vocabulary: no synonym, dictionary sense or longer catalog word stands in for them.
    */
   quotedLiteral: 1,
+  /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
   bridgeCandidates: 60,
@@ -239,6 +239,8 @@ interface QueryState {
   readonly guesses: Map<number, { share: number; far: boolean }>;
   /** The catalog word each question word that the ranking read as made on one stands for (prefixBase), by surface. */
   readonly prefixes: Map<string, string>;
+  /** Question words to match as written only (literalWords). */
+  readonly literal: ReadonlySet<string>;
 }
 
 export function searchIndex(data: IndexData, query: string, opts: SearchOptions = {}): SearchResult {
@@ -262,7 +264,7 @@ export function searchIndex(data: IndexData, query: string, opts: SearchOptions 
       touched.push(d);
     }
   };
-  const st: QueryState = { score, evidenceBits, pieces: [], wordPieces: new Map(), extra: new Map(), touched, touch, guesses: new Map(), prefixes: new Map() };
+  const st: QueryState = { score, evidenceBits, pieces: [], wordPieces: new Map(), extra: new Map(), touched, touch, guesses: new Map(), prefixes: new Map(), literal: literalWords(parsed) };
   try {
     return rankQuery(data, parsed, st, allowed, limit, opts);
   } finally {
@@ -355,7 +357,6 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Words of a proper name ("Dolly Parton") live in the table of people or places, not in a code list.
   // So are the words of a title ("Blue Monday"): they name a row, not a code list's label.
   const mentionWords = new Set([...parsed.mentions.filter((m) => m.adjective !== true).map((m) => m.text), ...parsed.titles].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
-  const quotedWords = literalWords(parsed);
   let kindSynonym: { word: string; terms: ReadonlySet<string> } | null = null;
   let kindThing: string | null = null;
   for (const { qt, df } of ordered) {
@@ -378,7 +379,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A word written with a capital inside a sentence is part of a name ("Kind of Blue", "Abbey Road"): its
     // dictionary senses say nothing about the catalog, only its letters may (a literal match above).
     const named = parsed.properWords.has(qt.surface);
-    const literalOnly = quotedWords.has(qt.surface);
+    const literalOnly = st.literal.has(qt.surface);
     const later = from === to && !literalOnly ? laterSenses(data, parsed, qt) : [];
     for (const concept of literalOnly ? [] : later.length > 0 ? [...wordConcepts(data, parsed, qt), ...later] : wordConcepts(data, parsed, qt)) {
       const words = data.conceptTerms.get(concept);
@@ -1571,11 +1572,15 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
   for (const c of leadingTables(data, ranked, RANKING.titleTop)) {
     const cd = data.docs[c]!;
     // A part kept in order (`track` by position) is named by the whole it belongs to: "the tracks on Mezzanine".
-    if (RANKING.partWholes > 0 && (parsed.wholes?.length ?? 0) > 0 && isOrderedPart(data, c)) {
+    const whole = parsed.wholes[0];
+    if (RANKING.partWholes > 0 && whole !== undefined && isOrderedPart(data, c)) {
       const chain = wholesOf(data, c, allowed);
+      const last = chain.length - 1;
       chain.forEach((w, i) => {
-        const value = RANKING.titleHolder * st.score[c]! * (i < chain.length - 1 ? 0.99 : 1);
-        if (st.score[w]! < value) boosts.push([w, value, i < chain.length - 1 ? `joins ${cd.name} to ${data.docs[chain[chain.length - 1]!]!.name}, for '${parsed.wholes![0]!}'` : `the whole ${cd.name} is part of, for '${parsed.wholes![0]!}'`]);
+        // The whole first, the tables on the way up just below it.
+        const value = RANKING.titleHolder * st.score[c]! * (i < last ? 0.99 : 1);
+        const why = i < last ? `joins ${cd.name} to ${data.docs[chain[last]!]!.name}, for '${whole}'` : `the whole ${cd.name} is part of, for '${whole}'`;
+        if (st.score[w]! < value) boosts.push([w, value, why]);
       });
       continue;
     }
@@ -2642,7 +2647,6 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
     data.explainCache.set(d, tok);
   }
   const { commentTerms, columnTerms, columnCommentTerms } = tok;
-  const quoted = literalWords(parsed);
   for (const qt of parsed.terms) {
     const w = qt.surface;
     const has = (terms: ReadonlyArray<{ term: string }>): boolean => terms.some((x) => x.term === qt.term);
@@ -2662,7 +2666,7 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
       if (role !== undefined) [text, weight] = [`referenced as '${role.word}' by ${role.via}`, 1.4];
     }
     for (const c of [...cols, ...commentCols]) colWeight.set(c, (colWeight.get(c) ?? 0) + weight);
-    if (text === null && qt.part !== true && !isFraming(w) && !quoted.has(w)) {
+    if (text === null && qt.part !== true && !isFraming(w) && !st.literal.has(w)) {
       const id = data.postings.termIds.get(qt.term);
       const literal = id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;
       const qc = new Set([...conceptsOf(w), ...(literal ? [] : laterSenses(data, parsed, qt))]);

@@ -238,7 +238,7 @@ describe('search: hyphenated words', () => {
 });
 
 describe('search: titles of wholes', () => {
-  const wholes = (q: string): readonly string[] => parseQuery(q, loadLexicon()).wholes ?? [];
+  const wholes = (q: string): readonly string[] => parseQuery(q, loadLexicon()).wholes;
 
   it('marks a title written after "on", "of", "from" or "off" as what something is part of', () => {
     assert.deepEqual(wholes('every song on Thriller'), ['Thriller']);
