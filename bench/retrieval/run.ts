@@ -188,9 +188,12 @@ too) writes solid is that word ("e-mail address" is the e-mail table, not \`e\` 
 "auto-editors" is \`autoeditor\`); (4) a column named by a run-together word the dictionary knows whole takes the
 sense of the whole (a \`website\` holds no places: MusicBrainz \`editor\` stopped taking the place signal of "Lagos");
 (5) three thesaurus groups: a disc is also the medium a release comes on, a basket or a trolley is a cart, what is
-tossed or discarded is scrap (search index format 21).
+tossed or discarded is scrap (search index format 21); (6) a title after "on", "of", "from" or "off" ("every song on
+Thriller", "the tracklist of Hans Zimmer's Inception soundtrack") with a part kept in order among the best hits
+(\`track\`, by its \`position\`) names that part's whole: the chain of ordered tables up to it rises with the title
+(\`medium\`, then \`release\`).
 
-Dev Full@10 in process, on the dev halves tuned before (rounds 1, 3–10, 13, 14): MusicBrainz 0.578 → 0.591 (320 questions), AdventureWorks 0.895 → 0.898
+Dev Full@10 in process, on the dev halves tuned before (rounds 1, 3–10, 13, 14): MusicBrainz 0.578 → 0.597 (320 questions), AdventureWorks 0.895 → 0.898
 (285), Pagila 0.962 unchanged (210); Spider and BIRD per database unchanged. Held-out in process, rounds 1–14 pooled:
 MusicBrainz 0.395 → 0.402 (430), AdventureWorks 0.848 → 0.856 (375), Pagila 0.925 → 0.929 (280). Through the tool
 (\`retrieval-mcp.md\`), the same held-out halves: MusicBrainz 0.398 → 0.405, AdventureWorks 0.853 → 0.861, Pagila
