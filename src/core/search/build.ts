@@ -609,7 +609,8 @@ function columnSense(cache: Map<string, ColumnSense>, lexicon: Lexicon, name: st
   if (sense !== undefined) return sense;
   // Run-together names are read in words (`stateprovinceid`: state, province, id).
   const raw = splitIdentifierRaw(name);
-  const words = raw.flatMap((w) => segmentWord(w, lexicon) ?? [w]);
+  const pieces = raw.map((w) => segmentWord(w, lexicon) ?? [w]);
+  const words = pieces.flat();
   const joined = words.join(' ');
   sense = {
     isKey: words.includes('id'),
@@ -620,7 +621,7 @@ function columnSense(cache: Map<string, ColumnSense>, lexicon: Lexicon, name: st
     personIfText: words.length === 1 && lexicon.isPerson(words[0]!),
     nameLike: words.includes('name') || words.includes('title'),
     // A run-together word the dictionary knows whole has the sense of the whole: a `website` is no `site`.
-    place: raw.flatMap((w) => (lexicon.concepts(w).length > 0 ? [w] : (segmentWord(w, lexicon) ?? [w]))).some((w) => w.length >= 4 && lexicon.isPlace(w)),
+    place: raw.flatMap((w, i) => (lexicon.concepts(w).length > 0 ? [w] : pieces[i]!)).some((w) => w.length >= 4 && lexicon.isPlace(w)),
   };
   cache.set(name, sense);
   return sense;

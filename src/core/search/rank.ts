@@ -1569,11 +1569,11 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
     const value = share * st.score[c]!;
     if (st.score[p]! < value) boosts.push([p, value, `holds names, for ${label}`]);
   };
+  const whole = RANKING.partWholes > 0 ? parsed.wholes[0] : undefined;
   for (const c of leadingTables(data, ranked, RANKING.titleTop)) {
     const cd = data.docs[c]!;
     // A part kept in order (`track` by position) is named by the whole it belongs to: "the tracks on Mezzanine".
-    const whole = parsed.wholes[0];
-    if (RANKING.partWholes > 0 && whole !== undefined && isOrderedPart(data, c)) {
+    if (whole !== undefined && isOrderedPart(data, c)) {
       const chain = wholesOf(data, c, allowed);
       const last = chain.length - 1;
       chain.forEach((w, i) => {
@@ -1598,9 +1598,10 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
 
 /** A table whose rows are kept in order within something: a column says where (`position`, `sequence`, `line_number`). */
 function isOrderedPart(data: IndexData, d: number): boolean {
-  return data.docs[d]!.table.columns.some((c) => ORDER_COLUMN.test(c.name));
+  return shapeMark(data, orderedMemo, d, () => data.docs[d]!.table.columns.some((c) => ORDER_COLUMN.test(c.name)));
 }
 const ORDER_COLUMN = /^(?:position|sequence|seq|line_?number|ordinal)$/i;
+const orderedMemo = new WeakMap<IndexData, Uint8Array>();
 
 /**
  * The tables an ordered part belongs to, nearest first, up to the whole (`track` → `medium` → `release`): from each
