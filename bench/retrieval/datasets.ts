@@ -24,6 +24,8 @@ export interface BenchQuestion {
   readonly gold: readonly (readonly string[])[];
   /** Fixed split: every fifth question (1-based) is the dev set that tuning may look at; the rest is held out. */
   readonly dev: boolean;
+  /** The blind writer's main style label (`terse`, `chatty`, `multi_hop`, …), where the question file gives one. */
+  readonly style?: string;
 }
 
 export interface BenchSet {

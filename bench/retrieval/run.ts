@@ -36,6 +36,8 @@ interface SetResult {
   calibration: { dev: CalibrationTable; heldOut: CalibrationTable };
   engine: { all: Scores; dev: Scores; heldOut: Scores; p50Ms: number; p99Ms: number; cpuMsMean: number; tokensMean: number };
   baseline: { all: Scores; dev: Scores; heldOut: Scores };
+  /** Engine scores by the blind writer's style label, for sets whose questions carry one. */
+  byStyle: Record<string, { dev: Scores; heldOut: Scores }>;
 }
 
 const round = (x: number, d: number): number => Math.round(x * 10 ** d) / 10 ** d;
@@ -88,6 +90,11 @@ function runSet(set: BenchSet): SetResult {
     dev: mean(xs.filter((x) => x.q.dev).map((x) => x.s)),
     heldOut: mean(xs.filter((x) => !x.q.dev).map((x) => x.s)),
   });
+  const byStyle: SetResult['byStyle'] = {};
+  for (const style of new Set(eng.flatMap((x) => (x.q.style === undefined ? [] : [x.q.style])))) {
+    const of = eng.filter((x) => x.q.style === style);
+    byStyle[style] = { dev: mean(of.filter((x) => x.q.dev).map((x) => x.s)), heldOut: mean(of.filter((x) => !x.q.dev).map((x) => x.s)) };
+  }
   return {
     name: set.name,
     note: set.note,
@@ -99,6 +106,7 @@ function runSet(set: BenchSet): SetResult {
     calibration,
     engine: { ...split(eng), p50Ms: round(pct(lat, 50), 3), p99Ms: round(pct(lat, 99), 3), cpuMsMean: round(cpuUs / 1000 / Math.max(1, questions.length), 3), tokensMean: Math.round(tokens.reduce((a, b) => a + b, 0) / Math.max(1, tokens.length)) },
     baseline: split(base),
+    byStyle,
   };
 }
 
@@ -152,7 +160,7 @@ function report(results: SetResult[], figures: Record<string, number | null>): s
     const dev = r.engine.dev.n > 0;
     lines.push(row('engine, held-out', r.engine.heldOut), ...(dev ? [row('engine, dev', r.engine.dev)] : []), row('BM25, held-out', r.baseline.heldOut), ...(dev ? [row('BM25, dev', r.baseline.dev)] : []), '');
   }
-  lines.push(...calibrationSection(results));
+  lines.push(...calibrationSection(results), ...styleSection(results));
   lines.push('## Cold start and latency at scale', '');
   lines.push('| figure | value |', '|---|---|');
   for (const [k, v] of Object.entries(figures)) lines.push(`| ${k} | ${v} |`);
@@ -173,6 +181,45 @@ function calibrationSection(results: readonly SetResult[]): string[] {
   const weak = sets.reduce((k, r) => k + r.weakAnswers, 0);
   const all = sets.reduce((k, r) => k + r.questions, 0);
   lines.push('', `Weak matches: ${weak} of ${all} answers.`, '');
+  return lines;
+}
+
+/**
+ * Full@10 and R@10 by the writer's style label, each database's blind rounds pooled (weighted by questions), dev and
+ * held-out halves apart: which ways of asking the engine answers worse on questions it was not tuned on.
+ */
+function styleSection(results: readonly SetResult[]): string[] {
+  const pools = new Map<string, Map<string, { dev: Scores[]; heldOut: Scores[] }>>();
+  for (const r of results) {
+    const m = /^(.+)-blind\d*$/.exec(r.name);
+    if (m === null) continue;
+    const db = pools.get(m[1]!) ?? new Map<string, { dev: Scores[]; heldOut: Scores[] }>();
+    pools.set(m[1]!, db);
+    for (const [style, s] of Object.entries(r.byStyle)) {
+      const p = db.get(style) ?? { dev: [], heldOut: [] };
+      db.set(style, p);
+      p.dev.push(s.dev);
+      p.heldOut.push(s.heldOut);
+    }
+  }
+  if (pools.size === 0) return [];
+  // Means of means, weighted by their question counts.
+  const pooled = (list: readonly Scores[]): { n: number; full10: number; r10: number } => {
+    const n = list.reduce((k, s) => k + s.n, 0);
+    const w = (f: (s: Scores) => number): number => (n === 0 ? 0 : list.reduce((k, s) => k + f(s) * s.n, 0) / n);
+    return { n, full10: w((s) => s.full10), r10: w((s) => s.r10) };
+  };
+  const cell = (x: { n: number; full10: number; r10: number }): string => (x.n === 0 ? '— | — | 0' : `${x.full10.toFixed(3)} | ${x.r10.toFixed(3)} | ${x.n}`);
+  const lines = ['## By way of asking (blind rounds)', ''];
+  lines.push('Each blind question carries its writer\'s main style label. Every round of a database pooled; held-out halves are aggregates only.', '');
+  lines.push('| database | style | held-out Full@10 | held-out R@10 | n | dev Full@10 | dev R@10 | n |', '|---|---|---|---|---|---|---|---|');
+  for (const [db, styles] of pools) {
+    for (const style of [...styles.keys()].sort()) {
+      const p = styles.get(style)!;
+      lines.push(`| ${db} | ${style} | ${cell(pooled(p.heldOut))} | ${cell(pooled(p.dev))} |`);
+    }
+  }
+  lines.push('');
   return lines;
 }
 
