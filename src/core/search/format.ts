@@ -30,6 +30,8 @@
  * which keys make their tables subtypes, so ranking reads no table body to tell. v21: thesaurus groups for a disc (the
  * medium a release comes on), a basket (a cart) and tossing (scrap), whose concept terms the stored index holds and
  * which renumber the groups after them; a column named by a run-together word the dictionary knows whole takes the
- * place sense of the whole (`website` holds no places, though a `site` is one).
+ * place sense of the whole (`website` holds no places, though a `site` is one). v22: a single and an EP are
+ * releases, a CV is a résumé (thesaurus groups whose concept terms the stored index holds; the new group renumbers
+ * the groups after it).
  */
-export const INDEX_FORMAT = 21;
+export const INDEX_FORMAT = 22;

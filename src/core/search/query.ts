@@ -420,9 +420,21 @@ function capitalTokens(text: string): Array<{ token: string; bare: string; capit
     const bare = token.replace(/['’]s$/, '');
     // A word in capitals next to a title-case one is part of the same name ("OK Computer", "BBC Radio").
     const capitals = /^\p{Lu}{2,5}$/u.test(bare) && (titleCase(i + 1) || titleCase(i - 1));
-    return { token, bare, capitalised: !starts(i) && (CAPITALISED.test(bare) || capitals) };
+    return { token, bare, capitalised: (!starts(i) || nameAtStart(tokens, i)) && (CAPITALISED.test(bare) || capitals) };
   });
 }
+
+/**
+ * A sentence that opens with a name ("Warp Records label code", "Nine Inch Nails dupes"): its first word is
+ * title-case, no function word or instruction ("Which", "Show"), and the next word is title-case too, so the capital
+ * is the name's, not the sentence's.
+ */
+function nameAtStart(tokens: readonly string[], i: number): boolean {
+  const lower = tokens[i]!.toLowerCase();
+  const next = tokens[i + 1] ?? '';
+  return /^\p{Lu}\p{Ll}+$/u.test(tokens[i]!) && !STOP_WORDS.has(lower) && !INSTRUCTION_WORDS.has(lower) && CAPITALISED.test(next.replace(/['’]s$/, '')) && !STOP_WORDS.has(next.toLowerCase()) && next !== 'I';
+}
+
 
 /** Words after which an instruction verb still gives the instruction ("could you list", "and show", "to find"). */
 const INSTRUCTION_LEADS: ReadonlySet<string> = new Set(['please', 'you', 'me', 'to', 'and', 'also', 'then', 'i', 'we', 'just', 'or', 'kindly']);
@@ -476,6 +488,8 @@ function makerFrame(tokens: readonly string[], i: number, j: number, possessive:
   const lower = (k: number): string => tokens[k]?.toLowerCase() ?? '';
   const lead = lower(i - 1) === 'the' ? lower(i - 2) : lower(i - 1);
   if (lead === 'by') return true;
+  // "attributed to Arctic Monkeys", "credited to the Pixies": whom a work is credited to made it.
+  if (lead === 'to' && CREDIT_VERBS.has(lower(i - 1) === 'the' ? lower(i - 3) : lower(i - 2))) return true;
   if (AUXILIARIES.has(lead) && /^\p{Ll}/u.test(tokens[j] ?? '')) return true;
   // Before a plural, a name only where a word of it is one ("Shakira songs", not "Master students" or "Comedy films"),
   // and not the end of a longer title ("Kind of Blue reissues" is about an album).
@@ -483,6 +497,9 @@ function makerFrame(tokens: readonly string[], i: number, j: number, possessive:
   const title = lower(i - 1) === 'of' && CAPITALISED.test(tokens[i - 2] ?? '');
   return named && !title && /^\p{Ll}{3,}[^s\W]s$/u.test(next) && !STOP_WORDS.has(next) && irregularBase(next) === null;
 }
+
+/** Verbs of crediting a work to its maker, before `to`. */
+const CREDIT_VERBS: ReadonlySet<string> = new Set(['attributed', 'credited', 'ascribed']);
 
 /** The span (without a leading "The") is a place the dictionary knows, or one of its words is an adjective of one. */
 function namesPlace(words: readonly string[], common: Vocabulary): boolean {
@@ -544,7 +561,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
       continue;
     }
     // A sentence starts with a capital: there a known word or a function word ("Which German cities") begins no name.
-    if (!CAPITALISED.test(first) || (startsSentence && ((!unknown(first) && !placeAdjective(first)) || STOP_WORDS.has(first.toLowerCase())))) {
+    // …unless the next word is title-case too: then the capital is the name's ("Ken Sánchez pay history").
+    const nameFirst = startsSentence && nameAtStart(tokens, i);
+    if (!CAPITALISED.test(first) || (startsSentence && !nameFirst && ((!unknown(first) && !placeAdjective(first)) || STOP_WORDS.has(first.toLowerCase())))) {
       i++;
       continue;
     }
@@ -575,7 +594,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const placeBeforeOf = ofAt >= 0 && common.isPlace?.(tokens[ofAt]!.toLowerCase()) === true;
     // Every word of a person's name is unknown to the common vocabulary; a possessive lets a common first name in.
     // Mid-sentence, capitals alone mark a name, so a common first name counts too ("for Ken Sánchez").
-    const midSentence = !startsSentence && !PLACE_PREPOSITIONS.has(before);
+    const midSentence = (!startsSentence || nameFirst) && !PLACE_PREPOSITIONS.has(before);
     // The name of a well-known person is English too ("Taylor Swift", "Quincy Jones"): it counts as a name's word.
     // After in/from/at/near/of, the places' rule below decides ("in North Carolina").
     // After a capitalised article ("The Joshua Tree"), only unknown words make a band's name; English words, a title.

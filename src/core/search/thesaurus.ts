@@ -7,7 +7,7 @@
 export const THESAURUS: readonly (readonly string[])[] = [
   ['song', 'track', 'tune', 'recording'],
   ['singer', 'artist', 'vocalist', 'performer', 'musician', 'band', 'choir', 'orchestra', 'ensemble'],
-  ['album', 'record', 'release', 'disc'],
+  ['album', 'record', 'release', 'disc', 'single', 'ep'],
   ['movie', 'film', 'picture'],
   ['actor', 'actress', 'cast', 'performer', 'star'],
   ['customer', 'client', 'buyer', 'shopper', 'patron', 'consumer', 'purchaser', 'renter', 'tenant'],
@@ -78,6 +78,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['medium', 'disc', 'disk'],
   ['cart', 'basket', 'trolley'],
   ['scrap', 'toss', 'discard', 'junk'],
+  ['resume', 'cv', 'vita'],
   ['format', 'vinyl', 'cassette', 'cd', 'lp', 'vhs'],
   ['subscription', 'subscribe', 'subscriber', 'follow', 'follower', 'watch', 'watcher', 'watchlist'],
 ];

@@ -459,6 +459,30 @@ describe('search: tables of people and places', () => {
     }
   });
 
+  it('reads singles and EPs as releases, and a CV as a résumé', () => {
+    const music = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('release_group_primary_type', ['id', 'name']),
+      table('release_group', ['id', 'name', 'type'], [fk(['type'], 'release_group_primary_type')]),
+      table('release_status', ['id', 'name']),
+      table('release', ['id', 'name', 'release_group', 'status', 'barcode'], [fk(['release_group'], 'release_group'), fk(['status'], 'release_status')]),
+      table('editor', ['id', 'name', 'email']),
+    ]);
+    for (const [q, word] of [['Find the promotional singles Kendrick Lamar has put out', 'singles'], ['which EPs came out in 2020', 'ep']] as const) {
+      const hits = buildSearchIndex({ tables: music }).search(q, { limit: 4 }).hits;
+      assert.ok(names(hits).slice(0, 2).includes('release'), reasons(hits));
+      assert.ok(whyOf(hits, 'release').includes(`synonym ${word}→release`), reasons(hits));
+    }
+    const hr = src([
+      table('person', ['id', 'first_name', 'last_name']),
+      table('jobcandidate', ['id', 'person_id', 'resume', 'modified'], [fk(['person_id'], 'person')]),
+      table('department', ['id', 'name', 'group_name']),
+    ]);
+    const hits = buildSearchIndex({ tables: hr }).search('can I dig up the CVs people sent in', { limit: 3 }).hits;
+    assert.ok(whyOf(hits, 'jobcandidate').includes('synonym cv→resume in resume'), reasons(hits));
+    assert.deepEqual(names(buildSearchIndex({ tables: hr }).search('candidates with a strong CV', { limit: 3 }).hits).slice(0, 1), ['jobcandidate']);
+  });
+
   it('reads a title after "on" or "of" as the whole that a part kept in order belongs to', () => {
     const tables = src([
       table('release', ['id', 'name', 'barcode', 'status']),
@@ -486,8 +510,9 @@ describe('search: tables of people and places', () => {
   it('reads a capitalised name in mid-sentence as a person even when its first name is a common word', () => {
     const lexicon = loadLexicon();
     assert.deepEqual(findMentions('paycheck history for Ken Sánchez', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
-    // At the start of a sentence a common word may just be capitalised: the name is the unknown word after it.
-    assert.deepEqual(findMentions('Ken Sánchez pay history', lexicon), [{ kind: 'person', text: 'Sánchez', maker: true }]);
+    // At the start of a sentence a common word may just be capitalised, but not before another title-case word: the
+    // capitals are the name's.
+    assert.deepEqual(findMentions('Ken Sánchez pay history', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
     assert.deepEqual(findMentions('artists from New Zealand', lexicon).map((m) => m.kind), ['place']);
   });
 

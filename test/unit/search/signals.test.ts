@@ -77,9 +77,27 @@ describe('search: proper names in questions', () => {
   it('reads a name the dictionary knows as a place after a preposition of motion as a place, and no other name there', () => {
     assert.deepEqual(findMentions("I'm going to Nashville next month — which studios there are busiest?", lexicon), [{ kind: 'place', text: 'Nashville' }]);
     assert.deepEqual(findMentions('bands touring across Europe', lexicon), [{ kind: 'place', text: 'Europe' }]);
-    // Someone to whom a thing is credited is no place.
-    assert.deepEqual(findMentions('songs credited to Prince', lexicon), []);
+    // Someone to whom a thing is credited is no place: the maker.
+    assert.deepEqual(findMentions('songs credited to Prince', lexicon), [{ kind: 'person', text: 'Prince', maker: true }]);
     assert.deepEqual(findMentions('orders shipped to Ken Sánchez', lexicon), [{ kind: 'person', text: 'Ken Sánchez' }]);
+  });
+
+  it('reads the name a work is attributed or credited to as its maker, whatever its words mean', () => {
+    assert.deepEqual(findMentions('Show me the bootlegs attributed to Arctic Monkeys, with the countries and dates each one came out.', lexicon), [{ kind: 'person', text: 'Arctic Monkeys', maker: true }]);
+    assert.deepEqual(findMentions('songs credited to the Pixies', lexicon), [{ kind: 'person', text: 'Pixies', maker: true }]);
+    // "sent to" credits nothing: a place the dictionary knows stays one.
+    assert.deepEqual(findMentions('orders sent to Canada', lexicon), [{ kind: 'place', text: 'Canada' }]);
+  });
+
+  it('reads a sentence that opens with two title-case words as opening with a name', () => {
+    assert.deepEqual(parseQuery('Warp Records label code official website', lexicon).titles, ['Warp Records']);
+    assert.deepEqual(parseQuery('Nine Inch Nails dupes that got squashed into one entry', lexicon).titles, ['Nine Inch Nails']);
+    assert.deepEqual(findMentions('Linda Mitchell commission rate and bonus', lexicon), [{ kind: 'person', text: 'Linda Mitchell' }]);
+    // A function word or an instruction opens the sentence, not the name.
+    assert.deepEqual(findMentions("Show Quincy Jones's arranger credits", lexicon), [{ kind: 'person', text: 'Quincy Jones' }]);
+    assert.deepEqual(parseQuery('Which German cities have the most venues listed?', lexicon).titles, []);
+    // One capitalised word opens a sentence as any sentence does.
+    assert.deepEqual(parseQuery('Nine songs by the band', lexicon).titles, []);
   });
 
   it('reads the names of well-known people as names even where they are English words, and a name that did something as someone', () => {
