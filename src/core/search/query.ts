@@ -99,6 +99,8 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 /** Periods a question groups or compares by ("decade by decade", "per year", "year over year"): it asks for dates too. */
 const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:year|decade)|year\s+(?:over|by|to)\s+year)\b/i;
+/** Spans of time something held through: "over time", "over the years", "through the decades", "historically". */
+const HISTORY_WORDS = /\b(?:(?:over|through|across)\s+(?:time|the\s+(?:years|decades))|historically)\b/i;
 /** A question about a trend: "How has …", "How have …", "How did … change". */
 const TREND_QUESTION = /^\s*how\s+(?:has|have|had|did|does|do)\b/i;
 /** The verbs of a trend, plain and past ("… changed over the years?", "how did sales grow"). */
@@ -196,6 +198,13 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     }
   }
 
+  // What held "over time", "over the years" or "historically" is kept with its dates, in a history: the implied word
+  // `history`, as for a year, where the catalog keeps histories.
+  if (HISTORY_WORDS.test(trimmed) && !seen.has(stem('history')) && vocab.inCatalog?.('history') === true) {
+    seen.add(stem('history'));
+    terms.push({ term: stem('history'), surface: 'history', weight: IMPLIED_WEIGHT, implied: true });
+  }
+
   // A language named by its adjective ("the French description", "lyrics in Spanish", "songs sung in German") asks for
   // the table of languages: the implied word `language`, as for a year.
   if (words.some((_, i) => speaksLanguage(words, i, common)) && !seen.has(stem('language'))) {
@@ -221,7 +230,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const asksPerson = words.some((w, i) => PERSON_QUESTION_WORDS.has(w.toLowerCase()) && !(i > 0 && PERSON_RELATIVE.has(w.toLowerCase()) && names(words[i - 1]!)));
   // "Which purchasing agent …", "what kind of engineer …": the nouns for kinds of people within three words of the
   // question word; the ranker decides whether the catalog names them itself.
-  const nounsAfterWhich = (isKind: (w: string) => boolean): string[][] =>
+  const nounsAfterWhich = (isKind: (w: string, before: string) => boolean): string[][] =>
     words.flatMap((w, i) => {
       if (!WHICH_WORDS.has(w.toLowerCase())) return [];
       // A word right before a determiner is a verb with its object ("Which salespeople beat their quota": no police
@@ -231,12 +240,13 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
         if (DETERMINERS.has((words[j + 1] ?? '').toLowerCase()) && !STOP_WORDS.has(words[j]!.toLowerCase())) break;
         phrase.push(words[j]!);
       }
-      const nouns = phrase.filter((n) => isKind(n)).map((n) => n.toLowerCase());
+      const nouns = phrase.filter((n, k) => isKind(n, k > 0 ? phrase[k - 1]! : '')).map((n) => n.toLowerCase());
       return nouns.length > 0 ? [nouns] : [];
     });
   const personNouns = nounsAfterWhich(names);
-  // Not a verb's form: "rented" is not a rent (a gap) in the ground.
-  const placeNouns = nounsAfterWhich((w) => !/(?:ed|ing)$/i.test(w) && common.isPlace?.(w.toLowerCase()) === true);
+  // Not a verb's form: "rented" is not a rent (a gap) in the ground. Not a noun whose usual sense is no place after
+  // another noun, which it measures: "which date ranges" (unlike "which recording studios").
+  const placeNouns = nounsAfterWhich((w, before) => !/(?:ed|ing)$/i.test(w) && common.isPlace?.(w.toLowerCase()) === true && !(before !== '' && !STOP_WORDS.has(before.toLowerCase()) && common.isFirstPlace?.(w.toLowerCase()) === false));
   const plural = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /s$/.test(w) && !/(?:ed|ing|ss)$/.test(w) && !STOP_WORDS.has(w) && !proper.has(w)))];
   const kindNouns = (isKind: ((w: string) => boolean) | undefined): string[] => plural.filter((w) => isKind?.(w) === true);
   const focus = [

@@ -419,6 +419,8 @@ export interface Vocabulary {
   concepts?(word: string): readonly string[];
   /** Optional: true for nouns naming a kind of place (the lexicon provides it). */
   isPlace?(word: string): boolean;
+  /** See Lexicon.isFirstPlace. */
+  isFirstPlace?(word: string): boolean;
   /** Optional: true for nouns naming a kind of person. */
   isPerson?(word: string): boolean;
   /** Optional: true for adjectives of a named place (`german`, `icelandic`). */

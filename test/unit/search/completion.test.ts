@@ -504,6 +504,9 @@ describe('search: which cities', () => {
     // A word right before a determiner is a verb with its object, though it may be a place's word too (a police beat).
     assert.deepEqual(parseQuery('Which salespeople beat their sales quota in 2013?', lexicon, lexicon).placeNouns, []);
     assert.deepEqual(parseQuery('Which recording studios in Nashville are busiest?', lexicon, lexicon).placeNouns, [['studios']]);
+    // A noun whose usual sense is no place, after another noun, measures it ("date ranges"); alone it may be a place.
+    assert.deepEqual(parseQuery('Which account reps covered the Central region, and for which date ranges?', lexicon, lexicon).placeNouns, []);
+    assert.deepEqual(parseQuery('Which ranges have the most hiking trails?', lexicon, lexicon).placeNouns, [['ranges']]);
     const tables = [
       t('area', ['id', 'gid', 'name', 'type', 'begin_date_year']),
       t('artist', ['id', 'gid', 'name', 'sort_name', 'type', 'area'], [fk(['area'], 'area'), fk(['type'], 'artist_type')]),

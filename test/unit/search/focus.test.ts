@@ -70,6 +70,18 @@ describe('search: words that measure the rows', () => {
 });
 
 describe('search: a language named by its adjective', () => {
+  it('reads what held over time as kept in a history', () => {
+    const lexicon = loadLexicon();
+    const histories = { ...lexicon, inCatalog: (w: string): boolean => w === 'history' };
+    const implied = (q: string, vocab = histories): boolean => parseQuery(q, vocab, lexicon).terms.some((t) => t.surface === 'history' && t.implied === true);
+    assert.equal(implied('Which account reps have covered the Central region over time?'), true);
+    assert.equal(implied('list prices over the years for the Road-650'), true);
+    assert.equal(implied('historically, which shift had the most hires'), true);
+    assert.equal(implied('orders shipped in time for the holidays'), false);
+    // Not where the catalog keeps no history.
+    assert.equal(implied('Which account reps have covered the Central region over time?', { ...lexicon, inCatalog: () => false }), false);
+  });
+
   it('implies the word language where the adjective speaks of text or stands for the language', () => {
     const lexicon = loadLexicon();
     const implied = (q: string): boolean => parseQuery(q, lexicon).terms.some((t) => t.surface === 'language' && t.implied === true);
