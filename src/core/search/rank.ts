@@ -145,6 +145,11 @@ export const RANKING = {
   /** 1: a title after "on"/"of"/"from" with a part kept in order among the best hits names that part's whole (wholesOf). */
   partWholes: 1,
   /**
+   * 1: a record that qualifies many junctions (`link`, see isQualifierRecord) leads to no holder of a title: the tables
+   * behind its junctions are the ends of every kind of relationship, not where the titled row is.
+   */
+  titleSkipsQualifiers: 1,
+  /**
    * A plural noun for a kind of place or person that the catalog does not name: the kind code lists (`place_type`)
    * of the `kindTop` best-ranked tables of places or people in the answer rise to this share of them.
    */
@@ -1584,7 +1589,7 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
       });
       continue;
     }
-    if (cd.hasName) continue;
+    if (cd.hasName || (RANKING.titleSkipsQualifiers > 0 && isQualifierRecord(data, c))) continue;
     for (const e of data.edges[c]!) {
       if (e.outgoing) offer(c, e.to, RANKING.titleHolder);
       // Behind a junction that points at the hit (`employee` ← `employeedepartmenthistory` → `department`).

@@ -334,6 +334,15 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(parseQuery("What did O'Brien's band release?", lexicon).mentions.map((m) => m.text), ["O'Brien"]);
   });
 
+  it('looks for no holder of a title behind the junctions of a record that qualifies relationships of every kind', () => {
+    const index = buildSearchIndex({ tables: relationshipCatalog() });
+    const q = 'the link types and dates of the relationships of Blue Lines';
+    const holders = (skip: number): string[] => withRanking('titleSkipsQualifiers', skip, () => index.search(q, { limit: 8 }).hits).filter((h) => h.why.includes("holds names, for 'Blue Lines'")).map((h) => h.qualifiedName);
+    // `link` qualifies every junction: the tables at their other ends are every kind of thing, no holder of this title.
+    assert.deepEqual(holders(1), []);
+    assert.ok(holders(0).length > 0, 'without the rule, the ends of its junctions hold the title');
+  });
+
   it('finds the title of a thing in the named table that a hit without names points at', () => {
     // MusicBrainz' shape: an ISWC row points at its work; the title is the work's name.
     const tables = src([
