@@ -640,6 +640,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // One unknown name that did something ("what Radiohead played", "songs Prince wrote"): someone, not a place.
     // Not after a noun of places: "the city Kabul located in" names a place.
     else if (words.length === 1 && midSentence && unknown(first) && pastTense(tokens[j] ?? '') && common.isPlace?.(prev) !== true) out.push({ kind: 'person', text: spanText });
+    // So is a name of common words after "the" ("where the Supremes recorded", "what the Eagles played").
+    else if (words.length <= 3 && midSentence && prev === 'the' && !possessive && particles.length === 0 && pastTense(tokens[j] ?? '') && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText });
     // A name in the place of someone who makes or owns things is a person or a group, whatever its words mean: the
     // owner of a possessive ("Queen's recording", "The Clash's Sandinista!"), the maker after `by` ("Blue Monday by
     // New Order"), a name before the plural of what it made ("Shakira songs", "Beatles albums"), the subject of a

@@ -104,6 +104,9 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('Tracks where somebody is featured next to Taylor Swift on the credit line', lexicon), [{ kind: 'person', text: 'Taylor Swift' }]);
     assert.deepEqual(findMentions('I need a list of songs Quincy Jones produced', lexicon), [{ kind: 'person', text: 'Quincy Jones' }]);
     assert.deepEqual(findMentions("I can't remember what Radiohead played that night", lexicon), [{ kind: 'person', text: 'Radiohead' }]);
+    // A name of common words after "the" that did something is someone too.
+    assert.deepEqual(findMentions('the studios where the Supremes recorded between 1964 and 1967', lexicon), [{ kind: 'person', text: 'Supremes' }]);
+    assert.deepEqual(findMentions('tracks the Rolling Stones released in 1969', lexicon), [{ kind: 'person', text: 'Rolling Stones' }]);
     // After "in", the places' rule decides; after a noun of places, a name that is "located" is a place, not a person.
     assert.deepEqual(findMentions('students who live in North Carolina', lexicon), [{ kind: 'place', text: 'North Carolina' }]);
     assert.deepEqual(findMentions('Which region is the city Kabul located in?', lexicon), []);
