@@ -246,7 +246,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const personNouns = nounsAfterWhich(names);
   // Not a verb's form: "rented" is not a rent (a gap) in the ground. Not a noun whose usual sense is no place after
   // another noun, which it measures: "which date ranges" (unlike "which recording studios").
-  const placeNouns = nounsAfterWhich((w, before) => !/(?:ed|ing)$/i.test(w) && common.isPlace?.(w.toLowerCase()) === true && !(before !== '' && !STOP_WORDS.has(before.toLowerCase()) && common.isFirstPlace?.(w.toLowerCase()) === false));
+  const measures = (w: string, before: string): boolean => before !== '' && !STOP_WORDS.has(before.toLowerCase()) && common.isFirstPlace?.(w.toLowerCase()) === false;
+  const placeNouns = nounsAfterWhich((w, before) => !/(?:ed|ing)$/i.test(w) && common.isPlace?.(w.toLowerCase()) === true && !measures(w, before));
   const plural = [...new Set(words.map((w) => w.toLowerCase()).filter((w) => /s$/.test(w) && !/(?:ed|ing|ss)$/.test(w) && !STOP_WORDS.has(w) && !proper.has(w)))];
   const kindNouns = (isKind: ((w: string) => boolean) | undefined): string[] => plural.filter((w) => isKind?.(w) === true);
   const focus = [
@@ -444,7 +445,6 @@ function nameAtStart(tokens: readonly string[], i: number): boolean {
   const next = tokens[i + 1] ?? '';
   return /^\p{Lu}\p{Ll}+$/u.test(tokens[i]!) && !STOP_WORDS.has(lower) && !INSTRUCTION_WORDS.has(lower) && CAPITALISED.test(next.replace(/['’]s$/, '')) && !STOP_WORDS.has(next.toLowerCase()) && next !== 'I';
 }
-
 
 /** Words after which an instruction verb still gives the instruction ("could you list", "and show", "to find"). */
 const INSTRUCTION_LEADS: ReadonlySet<string> = new Set(['please', 'you', 'me', 'to', 'and', 'also', 'then', 'i', 'we', 'just', 'or', 'kindly']);

@@ -419,7 +419,7 @@ export interface Vocabulary {
   concepts?(word: string): readonly string[];
   /** Optional: true for nouns naming a kind of place (the lexicon provides it). */
   isPlace?(word: string): boolean;
-  /** See Lexicon.isFirstPlace. */
+  /** Optional: true when the word's first sense is a kind of place (the lexicon provides it). */
   isFirstPlace?(word: string): boolean;
   /** Optional: true for nouns naming a kind of person. */
   isPerson?(word: string): boolean;
