@@ -145,6 +145,12 @@ export const RANKING = {
   /** 1: a title after "on"/"of"/"from" with a part kept in order among the best hits names that part's whole (wholesOf). */
   partWholes: 1,
   /**
+   * The best table of an answer that asks for names, with no name of its own and no junction (`shoppingcartitem`), that
+   * points at one named thing that is no person (`product`): that thing holds the names of what it lists and rises to
+   * this share of it.
+   */
+  itemNames: 0.6,
+  /**
    * 1: a record that qualifies many junctions (`link`, see isQualifierRecord) leads to no holder of a title: the tables
    * behind its junctions are the ends of every kind of relationship, not where the titled row is.
    */
@@ -1511,10 +1517,19 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
  * People named elsewhere: a table whose name is a kind of person (`salesperson`, `employee`, `customer`) but which is
  * not the catalog's strongest record of people it points at (`person`, with first and last names) keeps their names
  * there. When the answer names them ("top 5 sales reps", "which employee", "night shift employees": anything but a
- * count), that table rises just below the people it names.
+ * count), that table rises just below the people it names. So does the one named thing that the best table's unnamed
+ * rows point at (RANKING.itemNames).
  */
 function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
+  // The rows of the best table name nothing themselves: "what's still in the carts" lists the products they point at.
+  const best = leadingTables(data, ranked, 1)[0];
+  if (RANKING.itemNames > 0 && best !== undefined && !data.docs[best]!.hasName && !data.docs[best]!.isBridge) {
+    // Things, not people: the names of people have rules of their own (the loop below, addMentionPaths).
+    const named = new Set(data.edges[best]!.filter((e) => e.outgoing && e.to !== best && allowed(e.to) && data.docs[e.to]!.role === 'entity' && data.docs[e.to]!.hasName && !(data.personTable[e.to]! > 0)).map((e) => e.to));
+    const value = RANKING.itemNames * st.score[best]!;
+    for (const n of named.size === 1 ? named : []) if (st.score[n]! < value) boosts.push([n, value, `holds the names of what ${data.docs[best]!.name} lists`]);
+  }
   for (const c of leadingTables(data, ranked, RANKING.nameHolderTop)) {
     const cd = data.docs[c]!;
     const head = cd.nameParts[cd.nameParts.length - 1];

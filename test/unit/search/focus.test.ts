@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { buildSearchIndex, loadLexicon } from '../../../src/core/search/index';
 import { parseQuery } from '../../../src/core/search/query';
-import { catalogBuilders, fk, names, reasons, src, whyOf } from './builders';
+import { catalogBuilders, fk, names, reasons, src, whyOf, withRanking } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|year|count/.test(name) ? 'integer' : 'text'));
 
@@ -30,6 +30,28 @@ describe('search: the rows asked for by a synonym', () => {
     // Without the question word the synonym asks for nothing.
     const plain = index.search('choirs are from Norway', { limit: 6 }).hits;
     assert.ok(!plain.some((h) => h.why.some((w) => w.startsWith('the rows asked for'))), plain.map((h) => h.qualifiedName).join(', '));
+  });
+});
+
+describe('search: the names of what unnamed rows list', () => {
+  it('raises the one named thing the best table points at when the question asks for names', () => {
+    const tables = src([
+      table('person', ['id', 'first_name', 'last_name']),
+      table('customer', ['id', 'person_id', 'account_number'], [fk(['person_id'], 'person')]),
+      table('product', ['id', 'name', 'list_price', 'color']),
+      table('cart_item', ['id', 'cart_id', 'quantity', 'product_id', 'date_created'], [fk(['product_id'], 'product')]),
+      table('sales_order', ['id', 'customer_id', 'order_date', 'total_due'], [fk(['customer_id'], 'customer')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const q = "show me the carts nobody has touched in a month and what's still in them";
+    const on = index.search(q, { limit: 3 }).hits;
+    assert.equal(on[0]!.qualifiedName, 'public.cart_item', reasons(on));
+    assert.ok(whyOf(on, 'product').includes('holds the names of what cart_item lists'), reasons(on));
+    const off = withRanking('itemNames', 0, () => index.search(q, { limit: 3 }).hits);
+    const score = (hits: typeof on): number => hits.find((h) => h.qualifiedName === 'public.product')?.score ?? 0;
+    assert.ok(score(on) > score(off), `${reasons(on)}\n--\n${reasons(off)}`);
+    // A count asks for no names.
+    assert.ok(!whyOf(index.search('how many carts were touched last month', { limit: 3 }).hits, 'product').some((w) => w.startsWith('holds the names')));
   });
 });
 
