@@ -291,7 +291,10 @@ modifier before the last word of a table's name ("legal aliases") naming its cod
 codes in a comment ("R = Road, M = Mountain") and an address on a network ("email address") taken as no place
 evidence (AdventureWorks −2 net: \`person\` held places through its e-mail column); the kind list behind a junction
 raised relative to the best table rather than the people it sorts (none moved); mention paths and join paths that
-skip \`link\` (none moved, or −4). A sweep of eight ranking constants found single-question moves both ways
+skip \`link\` (none moved, or −4); words with only related matches (no literal one) taken as labels of code lists
+(MusicBrainz −1, AdventureWorks −1); the camel-case pieces of a name ("ColonialVoice") kept out of guessed labels
+(none moved); tables of the application's accounts (a password column) weighing less unless the question names them
+(MusicBrainz −1: \`editor\` is noise in 45 dev answers but gold in 20). A sweep of eight ranking constants found single-question moves both ways
 (\`focusRank\` 2: +3 −1; \`nameCoverage\` 0.25: +3, BIRD R@5 −0.005); none was taken.
 
 Previous run (ee3bebe → 4ab1cbf). **Words read as the reader means them, and a fifteenth blind round**, tuned on the dev
