@@ -276,7 +276,7 @@ below 0.1. The widest gaps between the dev and held-out halves are in role words
 titled album) and everyday words, where the title's kind (an album, a song) and lower-case names are not read.
 
 The latency columns of this run come from a machine running about three times slower than usual (a plain loop of
-3·10⁸ additions took 4.1–4.4 s). The previous engine and this one, timed by \`latency.ts\` over every MusicBrainz
+3·10⁸ additions took 3.5–4.4 s). The previous engine and this one, timed by \`latency.ts\` over every MusicBrainz
 question of the benchmark in four alternating runs each, gave p50 5.4–6.2 against 5.8–6.7 ms and p99 18.6–25.5
 against 19.6–22.3 ms: no change beyond the noise.
 
