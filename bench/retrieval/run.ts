@@ -195,11 +195,12 @@ function calibrationSection(results: readonly SetResult[]): string[] {
  * held-out halves apart: which ways of asking the engine answers worse on questions it was not tuned on.
  */
 function styleSection(results: readonly SetResult[]): string[] {
-  const pools = new Map<string, Map<string, { dev: Scores[]; heldOut: Scores[]; gold: number; overTen: number }>>();
+  type Pool = { dev: Scores[]; heldOut: Scores[]; gold: number; overTen: number };
+  const pools = new Map<string, Map<string, Pool>>();
   for (const r of results) {
     const m = /^(.+)-blind\d*$/.exec(r.name);
     if (m === null) continue;
-    const db = pools.get(m[1]!) ?? new Map<string, { dev: Scores[]; heldOut: Scores[]; gold: number; overTen: number }>();
+    const db = pools.get(m[1]!) ?? new Map<string, Pool>();
     pools.set(m[1]!, db);
     for (const [label, s] of Object.entries(r.byStyle)) {
       const style = styleName(label);
@@ -225,8 +226,8 @@ function styleSection(results: readonly SetResult[]): string[] {
   for (const [db, styles] of pools) {
     for (const style of [...styles.keys()].sort()) {
       const p = styles.get(style)!;
-      const n = pooled(p.heldOut).n + pooled(p.dev).n;
-      lines.push(`| ${db} | ${style} | ${cell(pooled(p.heldOut))} | ${cell(pooled(p.dev))} | ${(p.gold / Math.max(1, n)).toFixed(1)} | ${p.overTen} |`);
+      const [held, dev] = [pooled(p.heldOut), pooled(p.dev)];
+      lines.push(`| ${db} | ${style} | ${cell(held)} | ${cell(dev)} | ${(p.gold / Math.max(1, held.n + dev.n)).toFixed(1)} | ${p.overTen} |`);
     }
   }
   lines.push('');

@@ -187,30 +187,25 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     terms.push({ term: phrase, surface: phrase, weight: 1, position: i, phrasal: true });
   }
 
+  // A word the question implies without writing it, unless it writes it.
+  const imply = (w: string): void => {
+    const t = stem(w);
+    if (seen.has(t)) return;
+    seen.add(t);
+    terms.push({ term: t, surface: w, weight: IMPLIED_WEIGHT, implied: true });
+  };
   // A year or a decade ("in 1985", "the 70s", "1990s"), or a period the question groups by ("per decade", "year over
   // year"), asks for a date: the tables that hold one are candidates.
   if (/(?:^|[^\p{L}\p{N}])(?:1[5-9]\d\d|20\d\d|(?:1[5-9]|20)?\d0['’]?s)(?=$|[^\p{L}\p{N}])/u.test(trimmed) || PERIOD_WORDS.test(trimmed)) {
-    for (const w of ['year', 'date']) {
-      const t = stem(w);
-      if (seen.has(t)) continue;
-      seen.add(t);
-      terms.push({ term: t, surface: w, weight: IMPLIED_WEIGHT, implied: true });
-    }
+    imply('year');
+    imply('date');
   }
-
   // What held "over time", "over the years" or "historically" is kept with its dates, in a history: the implied word
   // `history`, as for a year, where the catalog keeps histories.
-  if (HISTORY_WORDS.test(trimmed) && !seen.has(stem('history')) && vocab.inCatalog?.('history') === true) {
-    seen.add(stem('history'));
-    terms.push({ term: stem('history'), surface: 'history', weight: IMPLIED_WEIGHT, implied: true });
-  }
-
+  if (HISTORY_WORDS.test(trimmed) && vocab.inCatalog?.('history') === true) imply('history');
   // A language named by its adjective ("the French description", "lyrics in Spanish", "songs sung in German") asks for
   // the table of languages: the implied word `language`, as for a year.
-  if (words.some((_, i) => speaksLanguage(words, i, common)) && !seen.has(stem('language'))) {
-    seen.add(stem('language'));
-    terms.push({ term: stem('language'), surface: 'language', weight: IMPLIED_WEIGHT, implied: true });
-  }
+  if (words.some((_, i) => speaksLanguage(words, i, common))) imply('language');
 
   const probes = new Set<string>(quoted);
   const plain = trimmed
@@ -496,10 +491,12 @@ function makerFrame(tokens: readonly string[], i: number, j: number, possessive:
   if (possessive) return true;
   if (!inside) return false;
   const lower = (k: number): string => tokens[k]?.toLowerCase() ?? '';
-  const lead = lower(i - 1) === 'the' ? lower(i - 2) : lower(i - 1);
+  // The word before the name, an article aside.
+  const at = lower(i - 1) === 'the' ? i - 2 : i - 1;
+  const lead = lower(at);
   if (lead === 'by') return true;
   // "attributed to Arctic Monkeys", "credited to the Pixies": whom a work is credited to made it.
-  if (lead === 'to' && CREDIT_VERBS.has(lower(i - 1) === 'the' ? lower(i - 3) : lower(i - 2))) return true;
+  if (lead === 'to' && CREDIT_VERBS.has(lower(at - 1))) return true;
   if (AUXILIARIES.has(lead) && /^\p{Ll}/u.test(tokens[j] ?? '')) return true;
   // Before a plural, a name only where a word of it is one ("Shakira songs", not "Master students" or "Comedy films"),
   // and not the end of a longer title ("Kind of Blue reissues" is about an album).

@@ -1522,15 +1522,17 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
  */
 function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allowed: (d: number) => boolean): number[] {
   const boosts: Array<[number, number, string]> = [];
+  const leading = leadingTables(data, ranked, Math.max(1, RANKING.nameHolderTop));
   // The rows of the best table name nothing themselves: "what's still in the carts" lists the products they point at.
-  const best = leadingTables(data, ranked, 1)[0];
+  const best = leading[0];
   if (RANKING.itemNames > 0 && best !== undefined && !data.docs[best]!.hasName && !data.docs[best]!.isBridge) {
     // Things, not people: the names of people have rules of their own (the loop below, addMentionPaths).
     const named = new Set(data.edges[best]!.filter((e) => e.outgoing && e.to !== best && allowed(e.to) && data.docs[e.to]!.role === 'entity' && data.docs[e.to]!.hasName && !(data.personTable[e.to]! > 0)).map((e) => e.to));
     const value = RANKING.itemNames * st.score[best]!;
-    for (const n of named.size === 1 ? named : []) if (st.score[n]! < value) boosts.push([n, value, `holds the names of what ${data.docs[best]!.name} lists`]);
+    const [thing] = named;
+    if (named.size === 1 && st.score[thing!]! < value) boosts.push([thing!, value, `holds the names of what ${data.docs[best]!.name} lists`]);
   }
-  for (const c of leadingTables(data, ranked, RANKING.nameHolderTop)) {
+  for (const c of leading.slice(0, RANKING.nameHolderTop)) {
     const cd = data.docs[c]!;
     const head = cd.nameParts[cd.nameParts.length - 1];
     if (cd.role !== 'entity' || head === undefined || !data.lexicon.isFirstPerson(head) || cd.hasName) continue;
