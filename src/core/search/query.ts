@@ -95,6 +95,49 @@ export interface Mention {
   readonly maker?: true;
 }
 
+/**
+ * Set phrases in which a noun names nothing the question asks about ("where do we keep track of …", "in order to",
+ * "for the record"): each `*` word is no term of the question. Alternatives are separated by `|`.
+ */
+const IDIOMS: ReadonlyArray<ReadonlyArray<{ readonly words: ReadonlySet<string>; readonly drop: boolean }>> = [
+  'keep|keeps|kept|keeping|lose|loses|lost|losing *track',
+  'in *order to|for',
+  'make|makes|made|making *sense',
+  'make|makes|made|making *sure',
+  'on|in *behalf',
+  'at the *moment',
+  'in *terms of',
+  '*point of *view',
+  'for the *record',
+  'in the first *place',
+  'in *charge of',
+  'just in *case',
+  'an *eye on',
+  'take|takes|took|taking|have|has|had|having a *look',
+  'the other *day',
+  'in a *row',
+  'by the *way',
+  'in *fact',
+  'in *touch',
+  'a *lot|*bunch of',
+  '*lots|*tons of',
+].map((idiom) => idiom.split(' ').map((w) => ({ words: new Set(w.replace(/\*/g, '').split('|')), drop: w.startsWith('*') })));
+
+/** Positions (in `words`) of the nouns of set phrases (IDIOMS). */
+function idiomWords(words: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  const lower = words.map((w) => w.toLowerCase());
+  for (const idiom of IDIOMS) {
+    for (let i = 0; i + idiom.length <= lower.length; i++) {
+      if (!idiom.every((p, k) => p.words.has(lower[i + k]!))) continue;
+      idiom.forEach((p, k) => {
+        if (p.drop) out.add(i + k);
+      });
+    }
+  }
+  return out;
+}
+
 const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;])/g;
 
 /** Periods a question groups or compares by ("decade by decade", "per year", "year over year"): it asks for dates too. */
@@ -156,7 +199,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   // "How has the average length changed?": the verb of a trend asks for a measure over time, not for the catalog's
   // records of changes (`edit_note_change`).
   const trend = TREND_QUESTION.test(trimmed);
+  const idioms = idiomWords(words);
   words.forEach((word, index) => {
+    if (idioms.has(index)) return;
     const position = positions[index] ?? index;
     const lower = word.toLowerCase();
     const content = INSTRUCTION_WORDS.has(lower) && inNounPhrase(words, index, positions);

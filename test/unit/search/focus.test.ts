@@ -276,3 +276,33 @@ describe('search: a word made on a catalog word', () => {
     assert.ok(whyOf(index.search('actorish', { limit: 5 }).hits, 'actor').includes("word made on 'actor': actorish"), reasons(index.search('actorish', { limit: 5 }).hits));
   });
 });
+
+describe('search: set phrases', () => {
+  it('takes no term from the noun of a set phrase', () => {
+    const lexicon = loadLexicon();
+    const terms = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
+    assert.ok(!terms('Where do we keep track of duplicates that got folded together?').includes('track'));
+    assert.ok(!terms('which table do I join in order to get the shipper').includes('order'));
+    assert.ok(!terms('for the record, who is in charge of the Denver store').includes('record'));
+    assert.ok(!terms('for the record, who is in charge of the Denver store').includes('charge'));
+    assert.ok(!terms('any deals on at the moment?').includes('moment'));
+    // The same nouns outside the phrase are the question's words.
+    assert.ok(terms('every track on the record').includes('track'));
+    assert.ok(terms('every track on the record').includes('record'));
+    assert.ok(terms('orders with a freight charge over 100').includes('charge'));
+    assert.ok(terms('the order of the tracks').includes('order'));
+  });
+
+  it('does not rank the table a set phrase names', () => {
+    const tables = src([
+      table('artist', ['id', 'gid', 'name', 'sort_name']),
+      table('artist_gid_redirect', ['gid', 'new_id', 'created'], [fk(['new_id'], 'artist')]),
+      table('track', ['id', 'gid', 'name', 'artist', 'length'], [fk(['artist'], 'artist')]),
+      table('track_gid_redirect', ['gid', 'new_id', 'created'], [fk(['new_id'], 'track')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const hits = index.search('Where do we keep track of artist duplicates that got merged?', { limit: 4 }).hits;
+    assert.equal(hits[0]?.qualifiedName, 'public.artist_gid_redirect', reasons(hits));
+    assert.ok(!hits.some((h) => h.why.some((w) => w.includes("'track'"))), reasons(hits));
+  });
+});
