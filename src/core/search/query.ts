@@ -123,10 +123,15 @@ const IDIOMS: ReadonlyArray<ReadonlyArray<{ readonly words: ReadonlySet<string>;
   '*lots|*tons of',
 ].map((idiom) => idiom.split(' ').map((w) => ({ words: new Set(w.replace(/\*/g, '').split('|')), drop: w.startsWith('*') })));
 
-/** Positions (in `words`) of the nouns of set phrases (IDIOMS). */
+/** Positions (in `words`) of the nouns of set phrases (IDIOMS) and of what the asker says they are doing. */
 function idiomWords(words: readonly string[]): Set<number> {
   const out = new Set<number>();
   const lower = words.map((w) => w.toLowerCase());
+  // What the asker is doing ("I'm writing a biography", "I am building a playlist") is no word of what they ask.
+  for (let i = 1; i < lower.length; i++) {
+    const after = lower[i - 1] === 'i' ? 1 : lower[i - 1] === 'am' && lower[i - 2] === 'i' ? 2 : 0;
+    if (after > 0 && /^\p{Ll}{3,}ing$/u.test(words[i]!)) out.add(i);
+  }
   for (const idiom of IDIOMS) {
     for (let i = 0; i + idiom.length <= lower.length; i++) {
       if (!idiom.every((p, k) => p.words.has(lower[i + k]!))) continue;

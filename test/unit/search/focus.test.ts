@@ -286,6 +286,10 @@ describe('search: set phrases', () => {
     assert.ok(!terms('for the record, who is in charge of the Denver store').includes('record'));
     assert.ok(!terms('for the record, who is in charge of the Denver store').includes('charge'));
     assert.ok(!terms('any deals on at the moment?').includes('moment'));
+    // What the asker is doing is no word of the question either.
+    assert.ok(!terms("I'm writing a biography of Nina Simone: every alias").includes('writing'));
+    assert.ok(!terms('I am building a playlist of recordings').includes('building'));
+    assert.ok(terms('songwriting credits, building by building').includes('building'));
     // The same nouns outside the phrase are the question's words.
     assert.ok(terms('every track on the record').includes('track'));
     assert.ok(terms('every track on the record').includes('record'));
