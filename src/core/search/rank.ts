@@ -151,6 +151,13 @@ export const RANKING = {
    */
   itemNames: 0.6,
   /**
+   * 1: in a catalog with no hub of typed relationships, a role that no table, column or synonym names ("the owners of
+   * the bike shops", "the accounting manager contact for each store") is the part people play at a thing the answer
+   * names: the junction that gives people a role at what that thing is (`businessentitycontact`: a person at a
+   * business entity, which a store is) rises with its kind list (`contacttype`), though no word names either.
+   */
+  roleJunctions: 1,
+  /**
    * 1: a record that qualifies many junctions (`link`, see isQualifierRecord) leads to no holder of a title: the tables
    * behind its junctions are the ends of every kind of relationship, not where the titled row is.
    */
@@ -547,6 +554,14 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // Belonging is always of people to people.
     const towards = MEMBERSHIP_WORDS.has(role) ? (): boolean => false : named;
     ranked = addRoleLookups(data, ranked, limit, role, towards, st, allowed);
+  }
+  if (!roleDone && RANKING.roleJunctions > 0) {
+    // A column may hold a role's word (`document.owner`) where the role of people at a thing is kept elsewhere.
+    const part = role ?? parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !data.docs.some((d) => d.nameStems.includes(t.term)))?.surface;
+    const at = parsed.terms.find((t) => t.surface === part && !t.implied && !t.phrasal)?.position;
+    // The word after the role, if it stands right behind it: a role that modifies it ("dealer network") is no one's part.
+    const next = at === undefined ? undefined : parsed.terms.find((t) => t.position === at + 1 && !t.implied && !t.phrasal)?.term;
+    if (part !== undefined) ranked = addRoleJunctions(data, ranked, limit, part, next, lexical, st, allowed);
   }
   if (RANKING.madeOf > 0 && parsed.madeOf.length > 0) ranked = addSelfRelations(data, ranked, limit, parsed.madeOf[0]!, st, allowed);
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
@@ -2138,6 +2153,55 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
     boosts.push([attributes.via, value * RANKING.roleAttributes, `attributes of ${data.docs[rel.hub]!.name}, for '${word}'`], [attributes.list, value * RANKING.roleAttributes * 0.95, `attribute types of ${data.docs[rel.hub]!.name}, for '${word}'`]);
   }
   return applyRaises(data, ranked, boosts, st);
+}
+
+const synonymNamesMemo = new WeakMap<IndexData, Map<string, boolean>>();
+
+/** Whether a thesaurus synonym of the word is a word of some table's name (`supplier`: `vendor`). */
+function namesTable(data: IndexData, word: string): boolean {
+  let memo = synonymNamesMemo.get(data);
+  if (memo === undefined) synonymNamesMemo.set(data, (memo = new Map()));
+  let found = memo.get(word);
+  if (found !== undefined) return found;
+  const synonyms = thesaurusConcepts(data, word);
+  found = synonyms.size > 0 && data.docs.some((d) => d.nameWords.some((w) => cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => synonyms.has(c))));
+  memo.set(word, found);
+  return found;
+}
+
+/**
+ * A role that no table, column or synonym names, in a catalog with no hub of typed relationships (see
+ * RANKING.roleJunctions): a junction of three keys, to a table of people, to a kind list and to a third table that a
+ * table the question's words found is (or points at), gives people a role there. Its kind list holds the role; both rise
+ * below the people, as a kind list of theirs would (addKindLookups). The first such junction of the best-ranked such
+ * table; none where the people are not in the answer.
+ */
+function addRoleJunctions(data: IndexData, ranked: number[], limit: number, word: string, next: string | undefined, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
+  if (namesTable(data, word)) return ranked;
+  const top = ranked.slice(0, limit);
+  for (const t of top) {
+    if (!lexical.has(t) || data.personTable[t]! > 0 || data.docs[t]!.role === 'lookup') continue;
+    const at = new Set([t, ...data.edges[t]!.filter((e) => e.outgoing && e.to !== t).map((e) => e.to)]);
+    for (const a of at) {
+      for (const e of data.edges[a]!) {
+        const j = e.to;
+        if (e.outgoing || j === a || !allowed(j) || data.docs[j]!.role !== 'bridge') continue;
+        const outs = data.edges[j]!.filter((x) => x.outgoing && x.to !== j).map((x) => x.to);
+        if (outs.length !== 3) continue;
+        const people = outs.find((x) => x !== a && isPeopleEntity(data, x) && top.includes(x));
+        const list = outs.find((x) => x !== a && isKindList(data, x));
+        if (people === undefined || list === undefined || !allowed(list)) continue;
+        // "The owner contact" names the junction after the role; "the dealer network" is no part of anyone.
+        if (next !== undefined && !data.docs[j]!.name.toLowerCase().includes(next)) continue;
+        const value = RANKING.kindLookup * st.score[people]!;
+        return applyRaises(data, ranked, [
+          [list, value * 0.95, `kind of ${data.docs[people]!.name} at ${data.docs[a]!.name} via ${data.docs[j]!.name}, may hold '${word}'`],
+          [j, value * 0.9, `joins ${data.docs[people]!.name} to ${data.docs[a]!.name} in a role, for '${word}'`],
+        ], st);
+      }
+    }
+  }
+  return ranked;
 }
 
 /**

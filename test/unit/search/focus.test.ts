@@ -310,3 +310,36 @@ describe('search: set phrases', () => {
     assert.ok(!hits.some((h) => h.why.some((w) => w.includes("'track'"))), reasons(hits));
   });
 });
+
+describe('search: the part people play at a thing', () => {
+  const tables = src([
+    table('businessentity', ['id', 'modifieddate']),
+    table('person', ['id', 'persontype', 'firstname', 'lastname'], [fk(['id'], 'businessentity')]),
+    table('store', ['id', 'name', 'demographics', 'salespersonid'], [fk(['id'], 'businessentity')]),
+    table('vendor', ['id', 'accountnumber', 'name', 'creditrating', 'preferredvendorstatus'], [fk(['id'], 'businessentity')]),
+    table('contacttype', ['id', 'name']),
+    table('businessentitycontact', ['businessentityid', 'personid', 'contacttypeid'], [fk(['businessentityid'], 'businessentity'), fk(['personid'], 'person'), fk(['contacttypeid'], 'contacttype')]),
+    table('emailaddress', ['id', 'personid', 'emailaddress'], [fk(['personid'], 'person')]),
+    table('phonenumbertype', ['id', 'name']),
+    table('personphone', ['personid', 'phonenumber', 'phonenumbertypeid'], [fk(['personid'], 'person'), fk(['phonenumbertypeid'], 'phonenumbertype')]),
+    table('product', ['id', 'name', 'listprice', 'color']),
+    table('productvendor', ['productid', 'vendorid', 'averageleadtime', 'standardprice'], [fk(['productid'], 'product'), fk(['vendorid'], 'vendor')]),
+  ]);
+  const index = buildSearchIndex({ tables });
+
+  it('raises the junction of people with a role, and its kind list, for a role no table names', () => {
+    const q = 'Email addresses of the purchasing managers at our stores';
+    const hits = index.search(q, { limit: 6 }).hits;
+    assert.ok(names(hits).includes('contacttype'), reasons(hits));
+    assert.ok(hits.some((h) => h.qualifiedName === 'public.businessentitycontact' && h.why.some((w) => w.includes("in a role, for 'managers'"))), reasons(hits));
+    const off = withRanking('roleJunctions', 0, () => index.search(q, { limit: 6 }).hits);
+    assert.ok(!names(off).includes('businessentitycontact'), reasons(off));
+  });
+
+  it('reads no part in a role that modifies the noun after it, nor in a synonym of a table', () => {
+    for (const q of ['Email addresses of the stores in our dealer network', 'Which supplier has the shortest lead time?']) {
+      const why = index.search(q, { limit: 6 }).hits.flatMap((h) => h.why);
+      assert.ok(!why.some((w) => w.includes('in a role')), `${q}: ${why.join('; ')}`);
+    }
+  });
+});
