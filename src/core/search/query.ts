@@ -186,6 +186,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
   const valueWords: string[] = [];
+  const quotedTitles: string[] = [];
   for (const m of trimmed.matchAll(QUOTED)) {
     const text = (m[1] ?? m[2] ?? m[3] ?? '').trim();
     if (text.length === 0) continue;
@@ -193,6 +194,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     const parts = text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
     const title = parts.length > 0 && parts.every((w, k) => /^\p{Lu}\p{Ll}/u.test(w) || (k > 0 && TITLE_JOINERS.has(w)));
     if (!title) valueWords.push(...parts.map((w) => w.toLowerCase()));
+    else quotedTitles.push(text);
   }
   const quotedWords = new Set(valueWords);
 
@@ -310,7 +312,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
       }),
     ),
   ];
-  const mentions = findMentions(trimmed, common);
+  // A name inside a quoted title ("Memphis" of 'Dusty in Memphis') is a word of the title, no one and nowhere.
+  const mentions = findMentions(trimmed, common).filter((m) => !quotedTitles.some((t) => t !== m.text && t.includes(m.text)));
   mentions.push(...lowerCaseNames(trimmed, vocab, common, mentions));
   const lower = words.map((w) => w.toLowerCase());
   const counts = lower.some((w, i) => countsFrom(w, i > 0 ? lower[i - 1]! : ''));
@@ -320,7 +323,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const asksPlace = WHERE_ASKS_PLACE.test(trimmed);
   const madeOf = [...new Set(words.filter((w, k) => /^\p{Ll}{4,}$/u.test(w) && words[k + 1]?.toLowerCase() === 'of' && !common.has(w) && !common.has(w.replace(/e?s$/, ''))))];
   const personPronoun = words.some((w) => PERSON_PRONOUNS.has(w.toLowerCase()));
-  const titles = findTitles(trimmed, mentions, common);
+  // A part of a quoted title ("Memphis" of 'Dusty in Memphis', whose first word a name took) stands for the whole.
+  const titles = [...new Set(findTitles(trimmed, mentions, common).map((t) => quotedTitles.find((q) => q !== t && q.includes(t)) ?? t))];
   return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), focus, roleVerbs, madeOf };
 }
 

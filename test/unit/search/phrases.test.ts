@@ -249,3 +249,14 @@ describe('search: titles of wholes', () => {
     assert.deepEqual(wholes("who wrote the song 'Yesterday'"), []);
   });
 });
+
+describe('search: names inside a quoted title', () => {
+  it('reads no place or person in the words of a quoted title, and keeps the title whole', () => {
+    const parsed = parseQuery("Who arranged the strings on Dusty Springfield's 'Dusty in Memphis'?", loadLexicon());
+    assert.deepEqual(parsed.mentions.map((m) => `${m.kind}:${m.text}`), ['person:Dusty Springfield']);
+    assert.deepEqual(parsed.titles, ['Dusty in Memphis']);
+    // Outside quotes the same words still name a place.
+    const plain = parseQuery('Which studios in Memphis did Dusty Springfield record at?', loadLexicon());
+    assert.ok(plain.mentions.some((m) => m.kind === 'place' && m.text === 'Memphis'), JSON.stringify(plain.mentions));
+  });
+});
