@@ -151,6 +151,11 @@ export const RANKING = {
    */
   itemNames: 0.6,
   /**
+   * 1: a word of belonging ("lineup", "members") with no table of people in the answer is the people of the
+   * relationships taking part in its best table ("festival au desert lineup": `artist` by way of `l_artist_event`).
+   */
+  lineupOfThings: 1,
+  /**
    * 1: in a catalog with no hub of typed relationships, a role that no table, column or synonym names ("the owners of
    * the bike shops", "the accounting manager contact for each store") is the part people play at a thing the answer
    * names: the junction that gives people a role at what that thing is (`businessentitycontact`: a person at a
@@ -551,9 +556,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const roleDone = role !== undefined && relationHub(data) !== null;
   if (roleDone) {
     const named = (d: number): boolean => data.docs[d]!.nameWords.some((w, i) => queryTerms.has(data.docs[d]!.nameStems[i]!) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)));
-    // Belonging is always of people to people.
-    const towards = MEMBERSHIP_WORDS.has(role) ? (): boolean => false : named;
-    ranked = addRoleLookups(data, ranked, limit, role, towards, st, allowed);
+    ranked = addRoleLookups(data, ranked, limit, role, named, st, allowed);
   }
   if (!roleDone && RANKING.roleJunctions > 0) {
     // A column may hold a role's word (`document.owner`) where the role of people at a thing is kept elsewhere.
@@ -2113,14 +2116,22 @@ function mostJoined(data: IndexData, counts: ReadonlyMap<number, number>, allowe
 function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, named: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
   const rel = relationHub(data);
   if (rel === null || !allowed(rel.hub) || !allowed(rel.list)) return ranked;
-  const first = ranked.slice(0, limit).find((d) => isPeopleEntity(data, d));
+  const ends = relationPeople(data, rel.hub);
+  const belonging = MEMBERSHIP_WORDS.has(word);
+  // Belonging to something that is no people ("the festival's lineup", with no table of people in the answer) is the
+  // people of the relationships taking part in it: they stand in below the best table, and the junction goes towards
+  // what the question names (`l_artist_event`).
+  const joining = belonging && RANKING.lineupOfThings > 0 && ranked[0] !== undefined && !ranked.slice(0, limit).some((d) => isPeopleEntity(data, d)) ? mostJoined(data, ends, allowed) : -1;
+  const first = joining >= 0 ? joining : ranked.slice(0, limit).find((d) => isPeopleEntity(data, d));
   if (first === undefined) return ranked;
+  // Belonging is otherwise of people to people.
+  const towards = belonging && joining < 0 ? (): boolean => false : named;
   // The people a role is of are an end of the relationships (`artist` of `l_artist_artist`): a table of people that no
   // junction of the hub reaches (`editor`, whose `member_since` a word grazed) has no roles.
-  const ends = relationPeople(data, rel.hub);
-  let people = RANKING.roleEnds > 0 ? ranked.slice(0, limit).find((d) => isPeopleEntity(data, d) && ends.has(d)) : first;
+  let people = joining >= 0 ? joining : RANKING.roleEnds > 0 ? ranked.slice(0, limit).find((d) => isPeopleEntity(data, d) && ends.has(d)) : first;
   const boosts: Array<[number, number, string]> = [];
-  const value = RANKING.kindLookup * st.score[first]!;
+  const value = RANKING.kindLookup * st.score[joining >= 0 ? ranked[0]! : first]!;
+  if (joining >= 0) boosts.push([joining, value, `holds the people of relationships, for '${word}'`]);
   if (people === undefined) {
     // Belonging ("members", "lineup") is always to a group of people in a relationship: the table of people most
     // junctions reach stands in. Another role word may name people of the catalog that hold no roles ("user ratings":
@@ -2140,7 +2151,7 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
     const other: number = ends.find((x) => x !== people) ?? people;
     // A role is towards a thing the question names ("songs … produced": `recording`); with none, towards people
     // ("drummers in The Who"), not towards a table that only a column or a neighbour brought in.
-    if (other !== people && (!top.has(other) || !named(other))) continue;
+    if (other !== people && (!top.has(other) || !towards(other))) continue;
     const score = other === people ? 0 : st.score[other]!;
     if (best === null || score > best.score || (score === best.score && data.order[b]! < data.order[best.via]!)) best = { via: b, score };
   }

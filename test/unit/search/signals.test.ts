@@ -691,6 +691,25 @@ describe('search: proper names in questions', () => {
     assert.ok(!users.includes('public.l_artist_artist'), users.join(', '));
   });
 
+  it('finds a lineup of something that is no people among the people of the relationships taking part in it', () => {
+    const tables = [
+      ...relationshipCatalog(),
+      ...src([
+        table('event', ['id', 'name', 'type', 'begin_date_year', 'end_date_year', 'setlist'], [fk(['type'], 'event_type')]),
+        table('event_type', ['id', 'name']),
+        table('l_artist_event', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'event')]),
+        ...['area', 'label', 'place'].map((e) => table(`l_${e}_event`, ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], e), fk(['entity1'], 'event')])),
+      ]),
+    ];
+    const index = buildSearchIndex({ tables });
+    const q = 'festival au desert 2003 lineup setlist';
+    const hits = index.search(q, { limit: 4 }).hits;
+    for (const t of ['event', 'artist']) assert.ok(names(hits).includes(`public.${t}`), `${t}: ${reasons(hits)}`);
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.artist')?.why.includes("holds the people of relationships, for 'lineup'"), reasons(hits));
+    const off = names(withRanking('lineupOfThings', 0, () => index.search(q, { limit: 4 }).hits));
+    assert.ok(!off.includes('public.artist'), off.join(', '));
+  });
+
   it('ranks a table of accounts below the people the data is about for a name in the question', () => {
     // MusicBrainz: `editor` (the site's users, with a password and a last login) beside `artist`, equally far away.
     const catalog = (editorColumns: string[]): SearchTableInput[] =>
