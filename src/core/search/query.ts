@@ -150,6 +150,8 @@ const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:y
 /** Spans of time something held through: "over time", "over the years", "through the decades", "historically". */
 const HISTORY_WORDS = /\b(?:(?:over|through|across)\s+(?:time|the\s+(?:years|decades))|historically)\b/i;
 /** A question about a trend: "How has …", "How have …", "How did … change". */
+/** Words that give a cause: what happened for it, happened for a reason. */
+const CAUSE_WORDS = /\b(?:because\s+of|due\s+to|owing\s+to|on\s+account\s+of|thanks\s+to)\b/i;
 const TREND_QUESTION = /^\s*how\s+(?:has|have|had|did|does|do)\b/i;
 /** The verbs of a trend, plain and past ("… changed over the years?", "how did sales grow"). */
 const TREND_VERBS: ReadonlySet<string> = new Set('changed shifted evolved grown trended varied developed moved risen fallen declined increased decreased change shift evolve grow trend vary develop rise fall decline increase decrease'.split(' '));
@@ -255,6 +257,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   // What held "over time", "over the years" or "historically" is kept with its dates, in a history: the implied word
   // `history`, as for a year, where the catalog keeps histories.
   if (HISTORY_WORDS.test(trimmed) && vocab.inCatalog?.('history') === true) imply('history');
+  // What happened "because of" something ("bought because of a magazine ad") happened for a reason: the implied word
+  // `reason`, where the catalog keeps reasons.
+  if (CAUSE_WORDS.test(trimmed) && vocab.inCatalog?.('reason') === true) imply('reason');
   // A language named by its adjective ("the French description", "lyrics in Spanish", "songs sung in German") asks for
   // the table of languages: the implied word `language`, as for a year.
   if (words.some((_, i) => speaksLanguage(words, i, common))) imply('language');

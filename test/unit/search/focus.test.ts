@@ -104,6 +104,17 @@ describe('search: a language named by its adjective', () => {
     assert.equal(implied('Which account reps have covered the Central region over time?', { ...lexicon, inCatalog: () => false }), false);
   });
 
+  it('reads what happened because of something as happening for a reason', () => {
+    const lexicon = loadLexicon();
+    const reasons = { ...lexicon, inCatalog: (w: string): boolean => w === 'reason' };
+    const implied = (q: string, vocab = reasons): boolean => parseQuery(q, vocab, lexicon).terms.some((t) => t.surface === 'reason' && t.implied === true);
+    assert.equal(implied('customers who bought because of a magazine ad'), true);
+    assert.equal(implied('orders delayed due to weather'), true);
+    assert.equal(implied('customers who bought a magazine'), false);
+    // Not where the catalog keeps no reasons.
+    assert.equal(implied('customers who bought because of a magazine ad', { ...lexicon, inCatalog: () => false }), false);
+  });
+
   it('implies the word language where the adjective speaks of text or stands for the language', () => {
     const lexicon = loadLexicon();
     const implied = (q: string): boolean => parseQuery(q, lexicon).terms.some((t) => t.surface === 'language' && t.implied === true);
