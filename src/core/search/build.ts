@@ -154,6 +154,8 @@ export interface IndexFrame {
   readonly vocab: Lexicon;
   /** The catalog's own words that `vocab` adds to the lexicon (see withCatalogWords). */
   readonly catalogWords: ReadonlySet<string>;
+  /** The names of one word the columns have (`owner`, `setlist`): words the catalog writes (see withCatalogWords). */
+  readonly columnNames: readonly string[];
   /** Largest FK degree of any table (normalises the hub prior in rank.ts). */
   readonly maxDegree: number;
   /** FK role words per doc (see F_ROLE), with the referencing `table.column` each came from. */
@@ -346,7 +348,8 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
  */
 export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): IndexFrame {
   const words = catalogWords(input);
-  const vocab = withCatalogWords(lexicon, words, input.tables.map(({ table }) => table.name));
+  const columnNames = [...new Set(input.tables.flatMap(({ table }) => table.columns.map((c) => c.name).filter((c) => /^[a-z]{3,}$/.test(c))))];
+  const vocab = withCatalogWords(lexicon, words, [...input.tables.map(({ table }) => table.name), ...columnNames]);
   const values = new Map<string, ValueEntry[]>();
   const byKey = new Map<string, number>();
   const semantic = semanticTerms(input, (name) => identifierTerms(name, vocab));
@@ -417,7 +420,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
   sorted.forEach((d, i) => (order[d] = i));
   const roles = roleWords(docs, edges);
   const nonZero = (a: Float32Array): Int32Array => Int32Array.from(a.reduce<number[]>((acc, v, d) => (v > 0 ? (acc.push(d), acc) : acc), []));
-  return { docs, values, edges, bridges, order, personTable, placeTable, personDocs: nonZero(personTable), placeDocs: nonZero(placeTable), vocab, catalogWords: words, roleWords: roles, maxDegree: edges.reduce((m, e) => Math.max(m, e.length), 0) };
+  return { docs, values, edges, bridges, order, personTable, placeTable, personDocs: nonZero(personTable), placeDocs: nonZero(placeTable), vocab, catalogWords: words, columnNames, roleWords: roles, maxDegree: edges.reduce((m, e) => Math.max(m, e.length), 0) };
 }
 
 /** Growable typed buffers for the posting stream of the build. */
@@ -839,7 +842,8 @@ export function impliedName(fk: ForeignKeyInfo, through: ForeignKeyInfo): string
 /**
  * The lexicon with the catalog's own words added for splitting. Among splits of a run-together name into as few
  * pieces, the one with more of the catalog's words (its pieces and its tables' names) wins: `ratechangedate` is
- * `rate change date` where the catalog writes `date`, not `rate changed ate`.
+ * `rate change date` where the catalog writes `date`, not `rate changed ate`. `names` are the tables' and the
+ * columns' names: a name of one word (`owner`, `setlist`) is a word the catalog writes too.
  */
 export function withCatalogWords(lexicon: Lexicon, extra: ReadonlySet<string>, tableNames: Iterable<string> = []): Lexicon {
   const names = new Set<string>();

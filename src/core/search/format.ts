@@ -32,6 +32,7 @@
  * which renumber the groups after them; a column named by a run-together word the dictionary knows whole takes the
  * place sense of the whole (`website` holds no places, though a `site` is one). v22: a single and an EP are
  * releases, a CV is a résumé (thesaurus groups whose concept terms the stored index holds; the new group renumbers
- * the groups after it).
+ * the groups after it). v23: a column's name of one word is a word the catalog writes (`setlist`, `owner`): a
+ * misspelt word is corrected towards it, and a verb's agent noun after "who" is implied where a column has it.
  */
-export const INDEX_FORMAT = 22;
+export const INDEX_FORMAT = 23;

@@ -257,6 +257,15 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   // What held "over time", "over the years" or "historically" is kept with its dates, in a history: the implied word
   // `history`, as for a year, where the catalog keeps histories.
   if (HISTORY_WORDS.test(trimmed) && vocab.inCatalog?.('history') === true) imply('history');
+  // "Who owns them", "who approved it": the one who does it is named by the verb's agent noun where the catalog writes
+  // it (a column `owner`, `approver`), as the implied word.
+  words.forEach((w, i) => {
+    if (i === 0 || words[i - 1]!.toLowerCase() !== 'who' || !/^\p{Ll}{3,}$/u.test(w) || STOP_WORDS.has(w)) return;
+    const base = irregularBase(w) ?? w.replace(/(?:ies)$/, 'y').replace(/(?:[^s]s|ed)$/, (m) => (m.length === 2 && m !== 'ed' ? m[0]! : ''));
+    const agents = base.endsWith('e') ? [`${base}r`] : [`${base}er`, `${base}or`];
+    const agent = agents.find((a) => vocab.inCatalog?.(a) === true);
+    if (agent !== undefined) imply(agent);
+  });
   // What happened "because of" something ("bought because of a magazine ad") happened for a reason: the implied word
   // `reason`, where the catalog keeps reasons.
   if (CAUSE_WORDS.test(trimmed) && vocab.inCatalog?.('reason') === true) imply('reason');

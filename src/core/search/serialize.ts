@@ -80,6 +80,7 @@ interface PersistedFrame {
   readonly person: string;
   readonly place: string;
   readonly catalogWords: readonly string[];
+  readonly columnNames: readonly string[];
   /** Concept ids of every catalog word the build looked up (build.ts, conceptCache): ranking asks for them again. */
   readonly wordConcepts: ReadonlyArray<readonly [string, readonly string[]]>;
   readonly roles: ReadonlyArray<readonly [number, ReadonlyArray<readonly [string, string]>]>;
@@ -149,6 +150,7 @@ function persistFrame(data: IndexData): PersistedFrame {
     person: b64(data.personTable),
     place: b64(data.placeTable),
     catalogWords: [...data.catalogWords],
+    columnNames: data.columnNames,
     wordConcepts: [...data.conceptCache],
     roles,
   };
@@ -325,8 +327,9 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
     placeTable,
     personDocs: nonZero(personTable),
     placeDocs: nonZero(placeTable),
-    vocab: withCatalogWords(lexicon, words, f.names),
+    vocab: withCatalogWords(lexicon, words, [...f.names, ...f.columnNames]),
     catalogWords: words,
+    columnNames: f.columnNames,
     roleWords,
     maxDegree: edges.reduce((m, e) => Math.max(m, e.length), 0),
   };

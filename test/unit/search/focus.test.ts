@@ -104,6 +104,23 @@ describe('search: a language named by its adjective', () => {
     assert.equal(implied('Which account reps have covered the Central region over time?', { ...lexicon, inCatalog: () => false }), false);
   });
 
+  it("implies the agent noun of a verb after 'who' where a column has it", () => {
+    const lexicon = loadLexicon();
+    const columns = { ...lexicon, inCatalog: (w: string): boolean => ['owner', 'approver', 'manager'].includes(w) };
+    const implied = (q: string): string[] => parseQuery(q, columns, lexicon).terms.filter((t) => t.implied === true).map((t) => t.surface);
+    assert.deepEqual(implied('Which documents are pending, and who owns them?'), ['owner']);
+    assert.deepEqual(implied('who approved the purchase orders last week'), ['approver']);
+    assert.deepEqual(implied('who manages each store'), ['manager']);
+    // Not where no column has it, nor for a verb elsewhere.
+    assert.deepEqual(implied('who wrote the song'), []);
+    assert.deepEqual(implied('documents the owners approved'), []);
+    // Built from a catalog, a column's name of one word counts.
+    const { table } = catalogBuilders(() => 'text');
+    const index = buildSearchIndex({ tables: src([table('employee', ['id', 'name']), table('document', ['id', 'title', 'owner'], [fk(['owner'], 'employee')])]) });
+    const why = index.search('which documents, and who owns them', { limit: 2 }).hits.flatMap((h) => h.why);
+    assert.ok(why.some((w) => w.includes("'owner'")), why.join('; '));
+  });
+
   it('reads what happened because of something as happening for a reason', () => {
     const lexicon = loadLexicon();
     const reasons = { ...lexicon, inCatalog: (w: string): boolean => w === 'reason' };

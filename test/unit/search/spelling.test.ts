@@ -27,6 +27,14 @@ describe('search: misspelt words', () => {
     assert.equal(correctSpelling('prodact', vocab), 'product'); // one wrong
   });
 
+  it("reads a slip of a column's name of one word as that name", () => {
+    const events = buildIndexData({ tables: src([table('event', ['id', 'name', 'setlist', 'begin_date_year']), table('series', ['id', 'name'])]) });
+    assert.equal(correctSpelling('setlsts', events.vocab), 'setlists');
+    // Persisted and opened again, the frame knows the same names.
+    const index = buildSearchIndex({ tables: src([table('event', ['id', 'name', 'setlist', 'begin_date_year']), table('series', ['id', 'name'])]) });
+    assert.equal(index.search('tour setlsts 1989', { limit: 1 }).hits[0]?.qualifiedName, 'public.event');
+  });
+
   it('reads no run of letters longer than a word as a slip (a pasted key, "aaaa…"): its edits grow with the square of its length', () => {
     // A catalog word of 41 letters, one slip away: read as itself up to 40 letters, not beyond.
     const long = 'abcdefghijklmnopqrstuvwxyzabcdefghijklmno';
