@@ -150,6 +150,8 @@ const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:y
 /** Spans of time something held through: "over time", "over the years", "through the decades", "historically". */
 const HISTORY_WORDS = /\b(?:(?:over|through|across)\s+(?:time|the\s+(?:years|decades))|historically)\b/i;
 /** A question about a trend: "How has …", "How have …", "How did … change". */
+/** A question for the ways to reach someone. */
+const REACH_QUESTION = /\bhow\s+(?:do|can|could|would|should|might|will)\s+(?:i|we|you|one|they)\s+(?:best\s+)?(?:reach|contact|call|ring|phone|e-?mail|get\s+(?:hold\s+of|in\s+touch\s+with))\b/i;
 /** Words that give a cause: what happened for it, happened for a reason. */
 const CAUSE_WORDS = /\b(?:because\s+of|due\s+to|owing\s+to|on\s+account\s+of|thanks\s+to)\b/i;
 const TREND_QUESTION = /^\s*how\s+(?:has|have|had|did|does|do)\b/i;
@@ -266,6 +268,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     const agent = agents.find((a) => vocab.inCatalog?.(a) === true);
     if (agent !== undefined) imply(agent);
   });
+  // "How do I reach them?" asks for the ways to: a phone number and an e-mail address, where the catalog keeps them.
+  if (REACH_QUESTION.test(trimmed)) for (const w of ['phone', 'email']) if (vocab.inCatalog?.(w) === true) imply(w);
   // What happened "because of" something ("bought because of a magazine ad") happened for a reason: the implied word
   // `reason`, where the catalog keeps reasons.
   if (CAUSE_WORDS.test(trimmed) && vocab.inCatalog?.('reason') === true) imply('reason');

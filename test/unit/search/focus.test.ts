@@ -121,6 +121,16 @@ describe('search: a language named by its adjective', () => {
     assert.ok(why.some((w) => w.includes("'owner'")), why.join('; '));
   });
 
+  it('reads a question for the ways to reach someone as one for their phone and e-mail', () => {
+    const lexicon = loadLexicon();
+    const contacts = { ...lexicon, inCatalog: (w: string): boolean => w === 'phone' || w === 'email' };
+    const implied = (q: string, vocab = contacts): string[] => parseQuery(q, vocab, lexicon).terms.filter((t) => t.implied === true).map((t) => t.surface);
+    assert.deepEqual(implied('Who is the contact at each vendor, and how do I reach them?'), ['phone', 'email']);
+    assert.deepEqual(implied('how can we get in touch with the store owners'), ['phone', 'email']);
+    assert.deepEqual(implied('which vendors can we reach by truck'), []);
+    assert.deepEqual(implied('how do I reach them?', { ...lexicon, inCatalog: () => false }), []);
+  });
+
   it('reads what happened because of something as happening for a reason', () => {
     const lexicon = loadLexicon();
     const reasons = { ...lexicon, inCatalog: (w: string): boolean => w === 'reason' };
