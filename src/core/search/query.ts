@@ -326,6 +326,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
         // The people a relative clause picks out ("the employee who placed each one", "every clerk who …") are rows the
         // answer lists.
         if (lead === 'who' && i >= 2 && names(prev) && DETERMINERS.has(words[i - 2]!.toLowerCase()) && /^\p{Ll}{3,}$/u.test(words[i - 1]!)) return [words[i - 1]!];
+        // What rows are ("their releases are bootlegs", "how many orders were cancelled"): a noun before a copula.
+        if (COPULAS.has(lead) && i >= 1 && /^\p{Ll}{3,}s$/u.test(words[i - 1]!) && !STOP_WORDS.has(prev)) return [words[i - 1]!];
         return asks ? words.slice(i + 1, i + 4).filter((n) => /^\p{Ll}{3,}$/u.test(n) && !STOP_WORDS.has(n)) : [];
       }),
     ),

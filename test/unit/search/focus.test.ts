@@ -381,3 +381,26 @@ describe('search: the part people play at a thing', () => {
     }
   });
 });
+
+describe('search: what rows are', () => {
+  it('reads a plural noun before a copula as the rows asked for', () => {
+    const lexicon = loadLexicon();
+    const focus = (q: string): readonly string[] => parseQuery(q, lexicon).focus;
+    assert.ok(focus('For Phish, what proportion of their releases are bootlegs versus official ones?').includes('releases'));
+    assert.ok(focus('how many orders were cancelled last month').includes('orders'));
+    assert.ok(!focus('Phish releases by year').includes('releases'));
+  });
+
+  it('looks for the value after the copula in the code lists of those rows', () => {
+    const { table } = catalogBuilders(() => 'text');
+    const tables = src([
+      table('artist_type', ['id', 'name']),
+      table('artist', ['id', 'name', 'type', 'begin_date_year'], [fk(['type'], 'artist_type')]),
+      table('release_status', ['id', 'name']),
+      table('release', ['id', 'name', 'artist', 'status'], [fk(['artist'], 'artist'), fk(['status'], 'release_status')]),
+      table('release_country', ['release', 'date_year'], [fk(['release'], 'release')]),
+    ]);
+    const hits = buildSearchIndex({ tables }).search('For Phish, what proportion of their releases are bootlegs, year by year?', { limit: 4 }).hits;
+    assert.ok(names(hits).includes('release_status'), reasons(hits));
+  });
+});
