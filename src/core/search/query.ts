@@ -121,6 +121,17 @@ const IDIOMS: ReadonlyArray<ReadonlyArray<{ readonly words: ReadonlySet<string>;
   'in *touch',
   'a *lot|*bunch of',
   '*lots|*tons of',
+  // Verbs whose particle makes them mean something else ("work out which label", "a name that shows up"): their nouns
+  // (`work`, a show, a `track`) are not what the question is about.
+  '*work|*works|*worked|*working out',
+  '*show|*shows|*showed|*shown|*showing up',
+  '*end|*ends|*ended|*ending up',
+  '*turn|*turns|*turned|*turning out|up',
+  '*pick|*picks|*picked|*picking up',
+  '*figure|*figures|*figured|*figuring out',
+  '*track|*tracks|*tracked|*tracking down',
+  '*narrow|*narrows|*narrowed|*narrowing down',
+  '*break|*breaks|*broke|*broken|*breaking down',
 ].map((idiom) => idiom.split(' ').map((w) => ({ words: new Set(w.replace(/\*/g, '').split('|')), drop: w.startsWith('*') })));
 
 /** Positions (in `words`) of the nouns of set phrases (IDIOMS) and of what the asker says they are doing. */

@@ -324,6 +324,10 @@ describe('search: set phrases', () => {
     assert.ok(!terms('for the record, who is in charge of the Denver store').includes('record'));
     assert.ok(!terms('for the record, who is in charge of the Denver store').includes('charge'));
     assert.ok(!terms('any deals on at the moment?').includes('moment'));
+    // Nor is the verb of a phrase its particle makes mean something else.
+    assert.ok(!terms('Could you work out which label that is?').includes('work'));
+    assert.ok(!terms('my name shows up on your site').includes('shows'));
+    assert.ok(terms('which works were performed at the show').includes('works'));
     // What the asker is doing is no word of the question either.
     assert.ok(!terms("I'm writing a biography of Nina Simone: every alias").includes('writing'));
     assert.ok(!terms('I am building a playlist of recordings').includes('building'));
