@@ -702,7 +702,10 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // "French and Chinese catalogue blurbs": an adjective joined to another one shares the words after it.
     const joined = (tokens[j] === 'and' || tokens[j] === 'or') && common.isLanguageAdjective?.(tokens[j + 1] ?? '') === true ? 2 : 0;
     const after = tokens.slice(j + joined, j + joined + 2).map((t) => t.toLowerCase());
-    const aboutLanguage = common.isLanguageAdjective?.(last) === true && (after.some((t) => LANGUAGE_CONTEXT.has(t)) || (COPULAS.has(prev) && LANGUAGE_CONTEXT.has(tokens[i - 2]?.toLowerCase() ?? '')));
+    // So is one after "in" that ends its phrase ("words sung in Welsh?", "titles in Japanese and English"), as
+    // speaksLanguage reads it: a place's adjective there stands for no noun.
+    const endsPhrase = !/^\p{L}/u.test(next) || STOP_WORDS.has(next);
+    const aboutLanguage = common.isLanguageAdjective?.(last) === true && (after.some((t) => LANGUAGE_CONTEXT.has(t)) || (COPULAS.has(prev) && LANGUAGE_CONTEXT.has(tokens[i - 2]?.toLowerCase() ?? '')) || (prev === 'in' && words.length === 1 && endsPhrase));
     if (aboutLanguage) {
       // a word of the question, not a place
     } else if (!possessive && words.every(unknown) && /^(?:1[5-9]|20)\d\d$/.test(tokens.slice(j, j + 4).join('')) && !/^\d$/.test(tokens[j + 4] ?? '')) {

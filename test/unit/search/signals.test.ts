@@ -60,6 +60,9 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('What is the number of nations that use English and Dutch?', lexicon), []);
     assert.deepEqual(findMentions('What is the number of distinct continents where Chinese is spoken?', lexicon), []);
     assert.deepEqual(findMentions('official releases in Japanese', lexicon), []);
+    // After "in", at the end of its phrase, it stands for no noun: a language ("sung in Welsh?").
+    assert.deepEqual(findMentions('any songs with the words sung in Welsh? who wrote them', lexicon), []);
+    assert.deepEqual(findMentions('venues in Welsh towns', lexicon), [{ kind: 'place', text: 'Welsh', adjective: true }]);
   });
 
   it('reads unknown capitalised words after "in", "at" or "near" as a place even when they look like a name', () => {
