@@ -156,6 +156,11 @@ export const RANKING = {
    */
   lineupOfThings: 1,
   /**
+   * 1: so is any role with no table of people in the answer ("works written by Mexican composers": `artist` by way of
+   * `l_artist_work`), not only a word of belonging.
+   */
+  rolePeople: 1,
+  /**
    * 1: in a catalog with no hub of typed relationships, a role that no table, column or synonym names ("the owners of
    * the bike shops", "the accounting manager contact for each store") is the part people play at a thing the answer
    * names: the junction that gives people a role at what that thing is (`businessentitycontact`: a person at a
@@ -556,7 +561,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const roleDone = role !== undefined && relationHub(data) !== null;
   if (roleDone) {
     const named = (d: number): boolean => data.docs[d]!.nameWords.some((w, i) => queryTerms.has(data.docs[d]!.nameStems[i]!) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)));
-    ranked = addRoleLookups(data, ranked, limit, role, named, st, allowed);
+    // A role that modifies the noun behind it ("user ratings") asks for no people of its own.
+    const at = parsed.terms.find((t) => t.surface === role && !t.implied && !t.phrasal)?.position;
+    const next = at === undefined ? undefined : parsed.terms.find((t) => t.position === at + 1 && !t.implied && !t.phrasal);
+    const modifier = next !== undefined && !data.lexicon.isPerson(next.surface);
+    ranked = addRoleLookups(data, ranked, limit, role, named, st, allowed, modifier);
   }
   if (!roleDone && RANKING.roleJunctions > 0) {
     // A column may hold a role's word (`document.owner`) where the role of people at a thing is kept elsewhere.
@@ -2113,7 +2122,7 @@ function mostJoined(data: IndexData, counts: ReadonlyMap<number, number>, allowe
  * that table to the strongest other table in the answer that `named` accepts (`l_artist_recording` for "songs Quincy
  * Jones produced"), or else to itself (`l_artist_artist` for "drummers in The Who").
  */
-function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, named: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean): number[] {
+function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, named: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean, modifier = false): number[] {
   const rel = relationHub(data);
   if (rel === null || !allowed(rel.hub) || !allowed(rel.list)) return ranked;
   const ends = relationPeople(data, rel.hub);
@@ -2121,7 +2130,7 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
   // Belonging to something that is no people ("the festival's lineup", with no table of people in the answer) is the
   // people of the relationships taking part in it: they stand in below the best table, and the junction goes towards
   // what the question names (`l_artist_event`).
-  const joining = belonging && RANKING.lineupOfThings > 0 && ranked[0] !== undefined && !ranked.slice(0, limit).some((d) => isPeopleEntity(data, d)) ? mostJoined(data, ends, allowed) : -1;
+  const joining = (belonging || (RANKING.rolePeople > 0 && !modifier)) && RANKING.lineupOfThings > 0 && ranked[0] !== undefined && !ranked.slice(0, limit).some((d) => isPeopleEntity(data, d)) ? mostJoined(data, ends, allowed) : -1;
   const first = joining >= 0 ? joining : ranked.slice(0, limit).find((d) => isPeopleEntity(data, d));
   if (first === undefined) return ranked;
   // Belonging is otherwise of people to people.

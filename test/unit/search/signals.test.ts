@@ -713,6 +713,27 @@ describe('search: proper names in questions', () => {
     assert.ok(!off.includes('public.artist'), off.join(', '));
   });
 
+  it('finds the people of a role among the people of the relationships when the answer has no table of people', () => {
+    const tables = [
+      ...relationshipCatalog(),
+      ...src([
+        table('iswc', ['id', 'work', 'iswc'], [fk(['work'], 'work')]),
+        table('work_language', ['work', 'language'], [fk(['work'], 'work')]),
+        table('l_area_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'area'), fk(['entity1'], 'work')]),
+      ]),
+    ];
+    const index = buildSearchIndex({ tables });
+    const q = "iswc composer lyricist 'Autumn Leaves' work";
+    const hits = index.search(q, { limit: 5 }).hits;
+    for (const t of ['work', 'artist', 'l_artist_work']) assert.ok(names(hits).includes(`public.${t}`), `${t}: ${reasons(hits)}`);
+    assert.ok(hits.find((h) => h.qualifiedName === 'public.artist')?.why.includes("holds the people of relationships, for 'composer'"), reasons(hits));
+    const off = names(withRanking('rolePeople', 0, () => index.search(q, { limit: 5 }).hits));
+    assert.ok(!off.includes('public.artist'), off.join(', '));
+    // A role that modifies the noun behind it asks for no people.
+    const why = index.search('average user rating of works', { limit: 5 }).hits.flatMap((h) => h.why);
+    assert.ok(!why.some((w) => w.startsWith('holds the people of relationships')), why.join('; '));
+  });
+
   it('ranks a table of accounts below the people the data is about for a name in the question', () => {
     // MusicBrainz: `editor` (the site's users, with a password and a last login) beside `artist`, equally far away.
     const catalog = (editorColumns: string[]): SearchTableInput[] =>
