@@ -297,6 +297,10 @@ const notNominal = [
     [...readIndex('v'), ...readIndex('r')].filter((e) => e.tagCnt > 0 && /^[a-z]{2,}$/.test(e.lemma) && !nominal.has(e.lemma)).map((e) => e.lemma),
   ),
 ].sort();
+// Person nouns that are adjectives in use too (`official`, `major`, `native`): before another noun ("the official
+// website", "major labels") such a word says what kind of thing that is, not which person.
+const taggedAdjectives = new Set(readIndex('a').filter((e) => e.tagCnt > 0).map((e) => e.lemma));
+const personAdjectives = persons.filter((w) => taggedAdjectives.has(w));
 const placeLevels = placeNames.map((name) => [name, levelsOf(name)]).filter(([, levels]) => levels.length > 0);
 
 // Names of people: a lemma with a sense that is an instance (`@i`) of a kind of person — the surnames and given names
@@ -346,6 +350,8 @@ const body = [
   `export const WORDNET_PLACE_LEVELS = ${JSON.stringify(placeLevels.map(([name, levels]) => `${name}:${levels.join(',')}`).join(' '))};`,
   '/** Lemmas known only as verbs or adverbs (`happen`, `often`), space-separated. */',
   `export const WORDNET_NOT_NOMINAL = ${JSON.stringify(notNominal.join(' '))};`,
+  '/** Of the person nouns, those that are adjectives in use too: `official`, `major`, space-separated. */',
+  `export const WORDNET_PERSON_ADJECTIVES = ${JSON.stringify(personAdjectives.join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
   `export const WORDNET_PERSON_NAMES = ${JSON.stringify(personNames.join(' '))};`,
   '',
@@ -353,4 +359,4 @@ const body = [
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${laterEntries.length} with later senses, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names, ${notNominal.length} words only verbs or adverbs\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${laterEntries.length} with later senses, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names, ${notNominal.length} words only verbs or adverbs, ${personAdjectives.length} person nouns that are adjectives too\n`);

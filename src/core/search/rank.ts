@@ -151,6 +151,11 @@ export const RANKING = {
    */
   itemNames: 0.6,
   /**
+   * 1: a person noun that is an adjective too, right before another word of the question ("official website", "major
+   * labels"), brings no related words: no person like it (an `official` is no `editor`).
+   */
+  attributiveAdjectives: 1,
+  /**
    * 1: a word of belonging ("lineup", "members") with no table of people in the answer is the people of the
    * relationships taking part in its best table ("festival au desert lineup": `artist` by way of `l_artist_event`).
    */
@@ -1152,6 +1157,9 @@ const FRAMING_WORDS: ReadonlySet<string> = new Set(
  */
 function wordConcepts(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['terms'][number]): readonly string[] {
   if (t.part === true || isFraming(t.surface)) return [];
+  // A person noun that is an adjective too, right before another word ("the official website", "major labels"), says
+  // what kind of thing that is: none of its senses (an `official`, a person like an `editor`) is the question's.
+  if (RANKING.attributiveAdjectives > 0 && t.position !== undefined && data.lexicon.isPersonAdjective(t.surface) && parsed.terms.some((x) => x.position === t.position! + 1 && !x.implied && !x.phrasal)) return [];
   if (!parsed.properWords.has(t.surface)) return cachedConcepts(data.conceptCache, data.lexicon, t.surface);
   // The last word of a name may say what kind of thing it names ("U2's 360° Tour" is a tour, "Glastonbury Festival" a
   // festival): the domain thesaurus reads it, the dictionary's other senses do not ("The Joshua Tree").

@@ -408,3 +408,21 @@ describe('search: what rows are', () => {
     assert.ok(names(hits).includes('release_status'), reasons(hits));
   });
 });
+
+describe('search: a person noun that is an adjective too', () => {
+  it('brings no related words right before another word of the question', () => {
+    const { table } = catalogBuilders(() => 'text');
+    const tables = src([
+      table('editor', ['id', 'name', 'email', 'member_since']),
+      table('artist', ['id', 'name', 'sort_name']),
+      table('url', ['id', 'url']),
+      table('l_artist_url', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'artist'), fk(['entity1'], 'url')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const related = (q: string, on = 1): string[] => withRanking('attributiveAdjectives', on, () => index.search(q, { limit: 4 }).hits.flatMap((h) => h.why).filter((w) => w.includes('official→')));
+    assert.deepEqual(related('official website of the band'), []);
+    assert.notDeepEqual(related('official website of the band', 0), [], 'the control: the person sense reaches editor');
+    // Standing for itself, the noun keeps its senses.
+    assert.notDeepEqual(related('list every official'), []);
+  });
+});
