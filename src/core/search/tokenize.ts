@@ -427,6 +427,8 @@ export interface Vocabulary {
   isPlaceAdjective?(word: string): boolean;
   /** Optional: true for adjectives of a named place that also name a language (`french`, `japanese`). */
   isLanguageAdjective?(word: string): boolean;
+  /** Optional: true for the name of a language that is no place adjective (`Hebrew`, `Swahili`). */
+  isLanguageName?(word: string): boolean;
   /** Optional: true for a form of the verb of a role (`produced`, `wrote`: `producer`, `writer`). */
   isRoleVerb?(word: string): boolean;
   /** Optional: true for names of well-known people (`swift`, `jones`). */

@@ -142,6 +142,16 @@ describe('search: a language named by its adjective', () => {
     assert.equal(implied('customers who bought because of a magazine ad', { ...lexicon, inCatalog: () => false }), false);
   });
 
+  it('reads the name of a language that is no place adjective as a language, not a title or a kind of person', () => {
+    const lexicon = loadLexicon();
+    assert.ok(lexicon.isLanguageName('Hebrew') && lexicon.isLanguageName('swahili') && !lexicon.isLanguageName('northern') && !lexicon.isLanguageName('french'));
+    const parsed = parseQuery("what's the Hebrew blurb for the Mountain-400-W in the catalog?", lexicon);
+    assert.ok(parsed.terms.some((t) => t.surface === 'language' && t.implied === true), parsed.terms.map((t) => t.surface).join(' '));
+    assert.ok(!parsed.titles.includes('Hebrew'), parsed.titles.join(', '));
+    assert.deepEqual(parsed.personNouns, []);
+    assert.ok(parseQuery('any songs with lyrics in Hindi', lexicon).terms.some((t) => t.surface === 'language' && t.implied === true));
+  });
+
   it('implies the word language where the adjective speaks of text or stands for the language', () => {
     const lexicon = loadLexicon();
     const implied = (q: string): boolean => parseQuery(q, lexicon).terms.some((t) => t.surface === 'language' && t.implied === true);
