@@ -434,8 +434,9 @@ const LANGUAGE_CONTEXT: ReadonlySet<string> = new Set(
 function speaksLanguage(words: readonly string[], i: number, common: Vocabulary): boolean {
   const w = words[i]!;
   if (!/^\p{Lu}/u.test(w) || (common.isLanguageAdjective?.(w) !== true && common.isLanguageName?.(w) !== true)) return false;
-  // The name of a language alone is one, wherever it stands ("the Hebrew blurb", "lyrics in Hindi").
-  if (common.isLanguageName?.(w) === true) return true;
+  // The name of a language is one wherever it stands alone ("the Hebrew blurb", "lyrics in Hindi"); beside another
+  // capitalised word it is part of a name ("Latin America").
+  if (common.isLanguageName?.(w) === true) return !/^\p{Lu}/u.test(words[i + 1] ?? '') && !(i > 0 && /^\p{Lu}/u.test(words[i - 1]!));
   const around = [...words.slice(Math.max(0, i - 2), i), ...words.slice(i + 1, i + 3)].map((x) => x.toLowerCase());
   if (around.some((x) => LANGUAGE_CONTEXT.has(x))) return true;
   const next = words[i + 1]?.toLowerCase();

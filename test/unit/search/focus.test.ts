@@ -150,6 +150,8 @@ describe('search: a language named by its adjective', () => {
     assert.ok(!parsed.titles.includes('Hebrew'), parsed.titles.join(', '));
     assert.deepEqual(parsed.personNouns, []);
     assert.ok(parseQuery('any songs with lyrics in Hindi', lexicon).terms.some((t) => t.surface === 'language' && t.implied === true));
+    // Beside another capitalised word it is part of a name.
+    assert.ok(!parseQuery('Which customers are in Latin America?', lexicon).terms.some((t) => t.surface === 'language'));
   });
 
   it('implies the word language where the adjective speaks of text or stands for the language', () => {
