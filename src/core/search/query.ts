@@ -165,6 +165,8 @@ const HISTORY_WORDS = /\b(?:(?:over|through|across)\s+(?:time|the\s+(?:years|dec
 const REACH_QUESTION = /\bhow\s+(?:do|can|could|would|should|might|will)\s+(?:i|we|you|one|they)\s+(?:best\s+)?(?:reach|contact|call|ring|phone|e-?mail|get\s+(?:hold\s+of|in\s+touch\s+with))\b/i;
 /** Words that give a cause: what happened for it, happened for a reason. */
 const CAUSE_WORDS = /\b(?:because\s+of|due\s+to|owing\s+to|on\s+account\s+of|thanks\s+to)\b/i;
+/** A clause asking how something changed over time. */
+const CHANGE_CLAUSE = /\bhow\s+(?:has|have|had|did|does|do)\b[^?.,;:]*?\b(?:change|changed|evolve|evolved|grow|grew|grown|shift|shifted|vary|varied|develop|developed)\b/i;
 const TREND_QUESTION = /^\s*how\s+(?:has|have|had|did|does|do)\b/i;
 /** The verbs of a trend, plain and past ("… changed over the years?", "how did sales grow"). */
 const TREND_VERBS: ReadonlySet<string> = new Set('changed shifted evolved grown trended varied developed moved risen fallen declined increased decreased change shift evolve grow trend vary develop rise fall decline increase decrease'.split(' '));
@@ -269,7 +271,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   }
   // What held "over time", "over the years" or "historically" is kept with its dates, in a history: the implied word
   // `history`, as for a year, where the catalog keeps histories.
-  if (HISTORY_WORDS.test(trimmed) && vocab.inCatalog?.('history') === true) imply('history');
+  // So is what the question asks how it changed ("how did that person's quota change"): its earlier values.
+  if ((HISTORY_WORDS.test(trimmed) || CHANGE_CLAUSE.test(trimmed)) && vocab.inCatalog?.('history') === true) imply('history');
   // "Who owns them", "who approved it": the one who does it is named by the verb's agent noun where the catalog writes
   // it (a column `owner`, `approver`), as the implied word.
   words.forEach((w, i) => {

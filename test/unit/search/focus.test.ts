@@ -99,6 +99,8 @@ describe('search: a language named by its adjective', () => {
     assert.equal(implied('Which account reps have covered the Central region over time?'), true);
     assert.equal(implied('list prices over the years for the Road-650'), true);
     assert.equal(implied('historically, which shift had the most hires'), true);
+    assert.equal(implied("who is their salesperson, and how did that person's quota change since then?"), true);
+    assert.equal(implied('how did the orders ship, and how much changed hands'), false);
     assert.equal(implied('orders shipped in time for the holidays'), false);
     // Not where the catalog keeps no history.
     assert.equal(implied('Which account reps have covered the Central region over time?', { ...lexicon, inCatalog: () => false }), false);
