@@ -33,6 +33,7 @@
  * place sense of the whole (`website` holds no places, though a `site` is one). v22: a single and an EP are
  * releases, a CV is a résumé (thesaurus groups whose concept terms the stored index holds; the new group renumbers
  * the groups after it). v23: a column's name of one word is a word the catalog writes (`setlist`, `owner`): a
- * misspelt word is corrected towards it, and a verb's agent noun after "who" is implied where a column has it.
+ * misspelt word is corrected towards it, and a verb's agent noun after "who" is implied where a column has it. v24:
+ * a librettist writes works (thesaurus; concept terms the stored index holds).
  */
-export const INDEX_FORMAT = 23;
+export const INDEX_FORMAT = 24;

@@ -459,6 +459,19 @@ describe('search: tables of people and places', () => {
     }
   });
 
+  it('reads a librettist as one who writes works', () => {
+    const music = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('work_type', ['id', 'name']),
+      table('work', ['id', 'name', 'type'], [fk(['type'], 'work_type')]),
+      table('recording', ['id', 'name', 'length']),
+      table('editor', ['id', 'name', 'email']),
+    ]);
+    const hits = buildSearchIndex({ tables: music }).search("Who were the librettists on Kaija Saariaho's operas?", { limit: 3 }).hits;
+    assert.ok(names(hits).includes('work'), reasons(hits));
+    assert.ok(whyOf(hits, 'work').includes('synonym librettist→work'), reasons(hits));
+  });
+
   it('reads singles and EPs as releases, and a CV as a résumé', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),
