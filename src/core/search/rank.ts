@@ -150,6 +150,8 @@ export const RANKING = {
    * this share of it.
    */
   itemNames: 0.6,
+  /** A named place's table at its level (`stateprovince` for "Oregon") rises to this share of the places pointing at it. */
+  levelTable: 0.95,
   /**
    * 1: a person noun that is an adjective too, right before another word of the question ("official website", "major
    * labels"), brings no related words: no person like it (an `official` is no `editor`).
@@ -551,6 +553,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   for (const kind of ['person', 'place'] as const) {
     const m = namedMention(parsed, kind);
     if (m !== undefined) ranked = addMentionPaths(data, ranked, limit, m, unasked, st, allowed);
+  }
+  if (RANKING.levelTable > 0) {
+    const m = namedMention(parsed, 'place');
+    if (m !== undefined) ranked = addLevelTable(data, ranked, limit, m, st, allowed);
   }
   if (RANKING.containment > 0 && parsed.kindNouns.place.length > 0) {
     const m = namedMention(parsed, 'place') ?? parsed.mentions.find((x) => x.kind === 'place');
@@ -1718,6 +1724,28 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
     }
   }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * A place the dictionary knows the level of ("Oregon", a state) is found by its name in the table named for that level
+ * (`stateprovince`). Where the answer holds places that point at that table (`address`) but not the table itself, it
+ * rises just below the best of them (RANKING.levelTable). A country, a region or a continent is left out: held by so
+ * many tables (or named like a sales territory: "the Southeast"), its level says little.
+ */
+function addLevelTable(data: IndexData, ranked: number[], limit: number, mention: Mention, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const levels = data.lexicon.placeLevels(mention.text);
+  if (levels.length === 0 || levels.some((l) => l === 'country' || l === 'region' || l === 'continent')) return ranked;
+  const level = new Set(levels.flatMap((l) => LEVEL_WORDS[l] ?? [l]));
+  const top = ranked.slice(0, limit);
+  const { strength } = holdersOf(data, 'place');
+  for (const h of top) {
+    if (strength[h]! <= 0) continue;
+    const at = data.edges[h]!.find((e) => e.outgoing && e.to !== h && allowed(e.to) && strength[e.to]! > 0 && data.docs[e.to]!.nameParts.some((w) => level.has(w)));
+    if (at === undefined) continue;
+    if (top.includes(at.to)) return ranked;
+    return applyRaises(data, ranked, [[at.to, RANKING.levelTable * st.score[h]!, `names the ${[...level][0]} of ${data.docs[h]!.name}, for '${mention.text}'`]], st);
+  }
+  return ranked;
 }
 
 /**

@@ -440,3 +440,32 @@ describe('search: a person noun that is an adjective too', () => {
     assert.notDeepEqual(related('list every official'), []);
   });
 });
+
+describe('search: the table of a named place at its level', () => {
+  it('raises the table of states beside the addresses that point at it for a named state', () => {
+    const { table } = catalogBuilders(() => 'text');
+    const tables = src([
+      table('countryregion', ['id', 'name']),
+      table('stateprovince', ['id', 'name', 'stateprovincecode', 'countryregioncode'], [fk(['countryregioncode'], 'countryregion')]),
+      table('address', ['id', 'addressline1', 'city', 'postalcode', 'stateprovinceid'], [fk(['stateprovinceid'], 'stateprovince')]),
+      table('store', ['id', 'name', 'demographics']),
+      table('businessentityaddress', ['businessentityid', 'addressid'], [fk(['businessentityid'], 'store'), fk(['addressid'], 'address')]),
+      table('salesperson', ['id', 'salesquota', 'bonus']),
+      table('salespersonquotahistory', ['id', 'quotadate', 'salesquota'], [fk(['id'], 'salesperson')]),
+      table('customer', ['id', 'storeid', 'accountnumber'], [fk(['storeid'], 'store')]),
+      table('salesorderheader', ['id', 'customerid', 'salespersonid', 'orderdate', 'totaldue', 'shiptoaddressid'], [fk(['customerid'], 'customer'), fk(['salespersonid'], 'salesperson'), fk(['shiptoaddressid'], 'address')]),
+      table('person', ['id', 'firstname', 'lastname']),
+      // Many other tables hold places: a named place weighs little by itself.
+      ...['warehouse', 'office', 'branch', 'depot', 'plant', 'outlet', 'kiosk', 'hub'].map((n) => table(n, ['id', 'name', 'city', 'region', 'country'])),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const q = "For stores in British Columbia, who is their assigned salesperson, how did that person's quota change, and how much did those stores order?";
+    const hits = index.search(q, { limit: 5 }).hits;
+    assert.ok(hits.some((h) => h.qualifiedName === 'public.stateprovince' && h.why.some((w) => w.startsWith('names the state of address'))), reasons(hits));
+    const off = names(withRanking('levelTable', 0, () => index.search(q, { limit: 5 }).hits));
+    assert.ok(!off.includes('stateprovince'), off.join(', '));
+    // Not for a country: its level says little.
+    const countries = index.search('For stores in Canada, who is their assigned salesperson?', { limit: 7 }).hits;
+    assert.ok(!countries.some((h) => h.why.some((w) => w.startsWith('names the'))), reasons(countries));
+  });
+});
