@@ -34,6 +34,7 @@
  * releases, a CV is a résumé (thesaurus groups whose concept terms the stored index holds; the new group renumbers
  * the groups after it). v23: a column's name of one word is a word the catalog writes (`setlist`, `owner`): a
  * misspelt word is corrected towards it, and a verb's agent noun after "who" is implied where a column has it. v24:
- * a librettist writes works (thesaurus; concept terms the stored index holds).
+ * a librettist writes works (thesaurus; concept terms the stored index holds). v25: what puts out releases is a label,
+ * a publisher (the phrasal verb `put_out` joins that thesaurus group).
  */
-export const INDEX_FORMAT = 24;
+export const INDEX_FORMAT = 25;

@@ -459,6 +459,19 @@ describe('search: tables of people and places', () => {
     }
   });
 
+  it('reads what puts out releases as a label', () => {
+    const music = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('label', ['id', 'name', 'label_code']),
+      table('release', ['id', 'name', 'barcode']),
+      table('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+      table('release_country', ['release', 'date_year'], [fk(['release'], 'release')]),
+    ]);
+    const hits = buildSearchIndex({ tables: music }).search('How many releases did Warp put out each year?', { limit: 4 }).hits;
+    assert.ok(whyOf(hits, 'label').includes('synonym put_out→label'), reasons(hits));
+    assert.ok(names(hits).includes('release_label'), reasons(hits));
+  });
+
   it('reads a librettist as one who writes works', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),
