@@ -62,7 +62,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['owner', 'proprietor', 'holder'],
   ['transaction', 'payment', 'transfer'],
   ['contract', 'agreement'],
-  ['tag', 'keyword', 'label'],
+  ['tag', 'keyword'],
   ['link', 'relationship', 'relation', 'association'],
   ['alias', 'nickname', 'pseudonym'],
   ['redirect', 'merge', 'duplicate'],
