@@ -472,7 +472,7 @@ describe('search: tables of people and places', () => {
     assert.ok(names(hits).includes('release_label'), reasons(hits));
     // A tag is no record label.
     const tagged = buildSearchIndex({ tables: [...music, ...src([table('tag', ['id', 'name']), table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release'), fk(['tag'], 'tag')])])] }).search('releases tagged shoegaze', { limit: 4 }).hits;
-    assert.ok(!tagged.some((h) => h.why.some((w) => w.includes('tagged→label'))), reasons(tagged));
+    assert.ok(!tagged.some((h) => h.why.some((w) => w.includes('synonym tagged→label'))), reasons(tagged));
   });
 
   it('reads a librettist as one who writes works', () => {
