@@ -34,8 +34,8 @@
  * releases, a CV is a résumé (thesaurus groups whose concept terms the stored index holds; the new group renumbers
  * the groups after it). v23: a column's name of one word is a word the catalog writes (`setlist`, `owner`): a
  * misspelt word is corrected towards it, and a verb's agent noun after "who" is implied where a column has it. v24:
- * a librettist writes works (thesaurus; concept terms the stored index holds). v25: what puts out releases is a label,
- * a publisher (the phrasal verb `put_out` joins that thesaurus group). v26: a label is no tag (the word left the
- * thesaurus group of tags: "albums tagged shoegaze" had reached record labels).
+ * a librettist writes works (thesaurus; concept terms the stored index holds). v25: the phrasal verb `put_out` joined
+ * the thesaurus group of labels (taken out again in v27). v26: a label is no tag (the word left the thesaurus group of
+ * tags: "albums tagged shoegaze" had reached record labels). v27: `put_out` is no label (see v25).
  */
-export const INDEX_FORMAT = 26;
+export const INDEX_FORMAT = 27;

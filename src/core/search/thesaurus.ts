@@ -48,7 +48,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['player', 'athlete', 'competitor'],
   ['game', 'match', 'fixture'],
   ['flight', 'airline', 'carrier'],
-  ['label', 'publisher', 'imprint', 'put_out'],
+  ['label', 'publisher', 'imprint'],
   ['rental', 'rent', 'lease', 'hire', 'loan'],
   ['review', 'feedback', 'rating', 'opinion'],
   ['language', 'tongue', 'locale'],
