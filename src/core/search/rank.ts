@@ -10,6 +10,7 @@ import { schemaAreas } from './areas';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
 import { parseQuery, type Mention, type ParsedQuery } from './query';
 import { correctQuestion, knownWord } from './spelling';
+import { THESAURUS } from './thesaurus';
 import { isIrregularVerbForm, stem, textTerms } from './tokenize';
 import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
 
@@ -346,9 +347,7 @@ function withoutStructureWords(data: IndexData, text: string): string {
   if (!(RANKING.structureWords > 0)) return text;
   let named = structureMemo.get(data);
   if (named === undefined) {
-    const stems = new Set<string>();
-    for (const d of data.docs) for (const s of d.nameStems) stems.add(s);
-    named = new Set([...STRUCTURE_WORDS].filter((w) => stems.has(stem(w))));
+    named = new Set([...STRUCTURE_WORDS].filter((w) => inTableName(data, stem(w))));
     structureMemo.set(data, named);
   }
   const kept = named;
@@ -568,7 +567,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const role =
     parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !isCatalogTerm(data, t.surface))?.surface ??
     parsed.roleVerbs.find((w) => !isCatalogTerm(data, w)) ??
-    parsed.terms.find((t) => MEMBERSHIP_WORDS.has(t.surface) && !data.docs.some((d) => d.nameStems.includes(t.term)))?.surface;
+    parsed.terms.find((t) => MEMBERSHIP_WORDS.has(t.surface) && !inTableName(data, t.term))?.surface;
   const roleDone = role !== undefined && relationHub(data) !== null;
   if (roleDone) {
     const named = (d: number): boolean => data.docs[d]!.nameWords.some((w, i) => queryTerms.has(data.docs[d]!.nameStems[i]!) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)));
@@ -580,7 +579,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   }
   if (!roleDone && RANKING.roleJunctions > 0) {
     // A column may hold a role's word (`document.owner`) where the role of people at a thing is kept elsewhere.
-    const part = role ?? parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !data.docs.some((d) => d.nameStems.includes(t.term)))?.surface;
+    const part = role ?? parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !inTableName(data, t.term))?.surface;
     const at = parsed.terms.find((t) => t.surface === part && !t.implied && !t.phrasal)?.position;
     // The word after the role, if it stands right behind it: a role that modifies it ("dealer network") is no one's part.
     const next = at === undefined ? undefined : parsed.terms.find((t) => t.position === at + 1 && !t.implied && !t.phrasal)?.term;
@@ -906,6 +905,18 @@ const NAME_TERM_TABLES = 64;
  * `actor`, where "which design engineers" has only a comment that mentions engineers. Only the tables the word's
  * postings hold are looked at, and the columns of a bounded number of them (a lazily read catalog reads those tables).
  */
+/**
+ * Whether a term (stemmed) is a word of some table's name. Only the tables whose postings hold the term are read: at
+ * 10,000 tables, reading every table's name words on a first question costs more than the question.
+ */
+function inTableName(data: IndexData, term: string): boolean {
+  const id = data.postings.termIds.get(term);
+  if (id === undefined) return false;
+  const { start, doc } = data.postings;
+  for (let i = start[id]!; i < start[id + 1]!; i++) if (data.docs[doc[i]!]!.nameStems.includes(term)) return true;
+  return false;
+}
+
 function isNameTerm(data: IndexData, word: string): boolean {
   const term = stem(word.toLowerCase());
   const id = data.postings.termIds.get(term);
@@ -2219,8 +2230,8 @@ function namesTable(data: IndexData, word: string): boolean {
   if (memo === undefined) synonymNamesMemo.set(data, (memo = new Map()));
   let found = memo.get(word);
   if (found !== undefined) return found;
-  const synonyms = thesaurusConcepts(data, word);
-  found = synonyms.size > 0 && data.docs.some((d) => d.nameWords.some((w) => cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => synonyms.has(c))));
+  const lemma = data.lexicon.lemma(word);
+  found = THESAURUS.some((group) => (group.includes(word) || group.includes(lemma)) && group.some((w) => w !== word && w !== lemma && inTableName(data, stem(w))));
   memo.set(word, found);
   return found;
 }
