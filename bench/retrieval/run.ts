@@ -290,7 +290,10 @@ held-out Full@10 through the tool with rounds 17 and 18: MusicBrainz 0.419 (530 
 
 Latency: the previous engine and this one, timed by \`latency.ts\` over every MusicBrainz question of the benchmark in
 four alternating runs each, gave wall p50 2.1–2.3 against 2.2–2.5 ms, p99 7.3–8.8 against 7.4–9.1 ms, and CPU p99
-14.6–16.5 against 15.1–16.8 ms: no change beyond the noise.
+14.6–16.5 against 15.1–16.8 ms: no change beyond the noise. Whether a word names a table (the structure words
+"table" and "column", a role, a word of belonging) is now read from the postings of that word only: a first question
+at 10,000 tables had read every table's name from the persisted frame, and the first \`find_relevant_tables\` after a
+cold start there fell from about 204 to about 182 ms (medians of five starts, alternating builds; \`perf.md\`: 197.5 ms).
 
 Tried on the dev halves in this run and not kept: \`movement\` as a transaction and "last" before a month or a quarter
 as no word (no dev question moved); a lone capitalised word after "on" behind a role read as a title ("the producer on
