@@ -4,6 +4,7 @@
  */
 import { knownWord } from './spelling';
 import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
+import { lemmaCandidates } from './lexicon';
 
 /** Weight of an implied word: `year` and `date` of a year or a decade, `language` of a language's adjective. */
 const IMPLIED_WEIGHT = 0.7;
@@ -277,8 +278,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   // it (a column `owner`, `approver`), as the implied word.
   words.forEach((w, i) => {
     if (i === 0 || words[i - 1]!.toLowerCase() !== 'who' || !/^\p{Ll}{3,}$/u.test(w) || STOP_WORDS.has(w)) return;
-    const base = irregularBase(w) ?? w.replace(/(?:ies)$/, 'y').replace(/(?:[^s]s|ed)$/, (m) => (m.length === 2 && m !== 'ed' ? m[0]! : ''));
-    const agents = base.endsWith('e') ? [`${base}r`] : [`${base}er`, `${base}or`];
+    // The verb's candidate bases ("owns": own; "approved": approve; "sold": sell), each with -er, -r or -or.
+    const agents = lemmaCandidates(w).flatMap((base) => (base.endsWith('e') ? [`${base}r`] : [`${base}er`, `${base}or`]));
     const agent = agents.find((a) => vocab.inCatalog?.(a) === true);
     if (agent !== undefined) imply(agent);
   });

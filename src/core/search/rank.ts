@@ -572,18 +572,15 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (roleDone) {
     const named = (d: number): boolean => data.docs[d]!.nameWords.some((w, i) => queryTerms.has(data.docs[d]!.nameStems[i]!) || cachedConcepts(data.conceptCache, data.lexicon, w).some((c) => queryConcepts.has(c)));
     // A role that modifies the noun behind it ("user ratings") asks for no people of its own.
-    const at = parsed.terms.find((t) => t.surface === role && !t.implied && !t.phrasal)?.position;
-    const next = at === undefined ? undefined : parsed.terms.find((t) => t.position === at + 1 && !t.implied && !t.phrasal);
+    const next = termAfter(parsed, role);
     const modifier = next !== undefined && !data.lexicon.isPerson(next.surface);
     ranked = addRoleLookups(data, ranked, limit, role, named, st, allowed, modifier);
   }
   if (!roleDone && RANKING.roleJunctions > 0) {
     // A column may hold a role's word (`document.owner`) where the role of people at a thing is kept elsewhere.
     const part = role ?? parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !inTableName(data, t.term))?.surface;
-    const at = parsed.terms.find((t) => t.surface === part && !t.implied && !t.phrasal)?.position;
-    // The word after the role, if it stands right behind it: a role that modifies it ("dealer network") is no one's part.
-    const next = at === undefined ? undefined : parsed.terms.find((t) => t.position === at + 1 && !t.implied && !t.phrasal)?.term;
-    if (part !== undefined) ranked = addRoleJunctions(data, ranked, limit, part, next, lexical, st, allowed);
+    // The word right behind the role: a role that modifies it ("dealer network") is no one's part.
+    if (part !== undefined) ranked = addRoleJunctions(data, ranked, limit, part, termAfter(parsed, part)?.term, lexical, st, allowed);
   }
   if (RANKING.madeOf > 0 && parsed.madeOf.length > 0) ranked = addSelfRelations(data, ranked, limit, parsed.madeOf[0]!, st, allowed);
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
@@ -901,11 +898,6 @@ function nearness(data: IndexData, docs: ArrayLike<number>, context: ReadonlySet
 const NAME_TERM_TABLES = 64;
 
 /**
- * Whether a table or a column is named with the word (its stem), not only a comment or a value: "which actors" has
- * `actor`, where "which design engineers" has only a comment that mentions engineers. Only the tables the word's
- * postings hold are looked at, and the columns of a bounded number of them (a lazily read catalog reads those tables).
- */
-/**
  * Whether a term (stemmed) is a word of some table's name. Only the tables whose postings hold the term are read: at
  * 10,000 tables, reading every table's name words on a first question costs more than the question.
  */
@@ -917,6 +909,11 @@ function inTableName(data: IndexData, term: string): boolean {
   return false;
 }
 
+/**
+ * Whether a table or a column is named with the word (its stem), not only a comment or a value: "which actors" has
+ * `actor`, where "which design engineers" has only a comment that mentions engineers. Only the tables the word's
+ * postings hold are looked at, and the columns of a bounded number of them (a lazily read catalog reads those tables).
+ */
 function isNameTerm(data: IndexData, word: string): boolean {
   const term = stem(word.toLowerCase());
   const id = data.postings.termIds.get(term);
@@ -1172,6 +1169,12 @@ const FRAMING_WORDS: ReadonlySet<string> = new Set(
  * The dictionary concepts a question word brings: none for a word of a name ("Kind of Blue", "Abbey Road": only its
  * letters may match), a piece of a run-together word, or a word that frames the request ("can you help").
  */
+/** The question's word right behind the word written `surface` (no punctuation between), if there is one. */
+function termAfter(parsed: ParsedQuery, surface: string): ParsedQuery['terms'][number] | undefined {
+  const at = parsed.terms.find((t) => t.surface === surface && !t.implied && !t.phrasal)?.position;
+  return at === undefined ? undefined : parsed.terms.find((t) => t.position === at + 1 && !t.implied && !t.phrasal);
+}
+
 function wordConcepts(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['terms'][number]): readonly string[] {
   if (t.part === true || isFraming(t.surface)) return [];
   // A person noun that is an adjective too, right before another word ("the official website", "major labels"), says
@@ -1744,9 +1747,9 @@ function addMentionPaths(data: IndexData, ranked: number[], limit: number, menti
  * many tables (or named like a sales territory: "the Southeast"), its level says little.
  */
 function addLevelTable(data: IndexData, ranked: number[], limit: number, mention: Mention, st: QueryState, allowed: (d: number) => boolean): number[] {
-  const levels = data.lexicon.placeLevels(mention.text);
-  if (levels.length === 0 || levels.some((l) => l === 'country' || l === 'region' || l === 'continent')) return ranked;
-  const level = new Set(levels.flatMap((l) => LEVEL_WORDS[l] ?? [l]));
+  if (data.lexicon.placeLevels(mention.text).some((l) => l === 'country' || l === 'region' || l === 'continent')) return ranked;
+  const level = levelWords(data, mention.text);
+  if (level === null) return ranked;
   const top = ranked.slice(0, limit);
   const { strength } = holdersOf(data, 'place');
   for (const h of top) {
