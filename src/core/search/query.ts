@@ -161,13 +161,13 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:year|decade)|year\s+(?:over|by|to)\s+year)\b/i;
 /** Spans of time something held through: "over time", "over the years", "through the decades", "historically". */
 const HISTORY_WORDS = /\b(?:(?:over|through|across)\s+(?:time|the\s+(?:years|decades))|historically)\b/i;
-/** A question about a trend: "How has …", "How have …", "How did … change". */
 /** A question for the ways to reach someone. */
 const REACH_QUESTION = /\bhow\s+(?:do|can|could|would|should|might|will)\s+(?:i|we|you|one|they)\s+(?:best\s+)?(?:reach|contact|call|ring|phone|e-?mail|get\s+(?:hold\s+of|in\s+touch\s+with))\b/i;
 /** Words that give a cause: what happened for it, happened for a reason. */
 const CAUSE_WORDS = /\b(?:because\s+of|due\s+to|owing\s+to|on\s+account\s+of|thanks\s+to)\b/i;
 /** A clause asking how something changed over time. */
 const CHANGE_CLAUSE = /\bhow\s+(?:has|have|had|did|does|do)\b[^?.,;:]*?\b(?:change|changed|evolve|evolved|grow|grew|grown|shift|shifted|vary|varied|develop|developed)\b/i;
+/** A question about a trend: "How has …", "How have …", "How did … change". */
 const TREND_QUESTION = /^\s*how\s+(?:has|have|had|did|does|do)\b/i;
 /** The verbs of a trend, plain and past ("… changed over the years?", "how did sales grow"). */
 const TREND_VERBS: ReadonlySet<string> = new Set('changed shifted evolved grown trended varied developed moved risen fallen declined increased decreased change shift evolve grow trend vary develop rise fall decline increase decrease'.split(' '));
@@ -264,6 +264,10 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     seen.add(t);
     terms.push({ term: t, surface: w, weight: IMPLIED_WEIGHT, implied: true });
   };
+  // …and only where the catalog writes the word.
+  const implyKept = (w: string): void => {
+    if (vocab.inCatalog?.(w) === true) imply(w);
+  };
   // A year or a decade ("in 1985", "the 70s", "1990s"), or a period the question groups by ("per decade", "year over
   // year"), asks for a date: the tables that hold one are candidates.
   if (/(?:^|[^\p{L}\p{N}])(?:1[5-9]\d\d|20\d\d|(?:1[5-9]|20)?\d0['’]?s)(?=$|[^\p{L}\p{N}])/u.test(trimmed) || PERIOD_WORDS.test(trimmed)) {
@@ -273,7 +277,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   // What held "over time", "over the years" or "historically" is kept with its dates, in a history: the implied word
   // `history`, as for a year, where the catalog keeps histories.
   // So is what the question asks how it changed ("how did that person's quota change"): its earlier values.
-  if ((HISTORY_WORDS.test(trimmed) || CHANGE_CLAUSE.test(trimmed)) && vocab.inCatalog?.('history') === true) imply('history');
+  if (HISTORY_WORDS.test(trimmed) || CHANGE_CLAUSE.test(trimmed)) implyKept('history');
   // "Who owns them", "who approved it": the one who does it is named by the verb's agent noun where the catalog writes
   // it (a column `owner`, `approver`), as the implied word.
   words.forEach((w, i) => {
@@ -284,10 +288,10 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     if (agent !== undefined) imply(agent);
   });
   // "How do I reach them?" asks for the ways to: a phone number and an e-mail address, where the catalog keeps them.
-  if (REACH_QUESTION.test(trimmed)) for (const w of ['phone', 'email']) if (vocab.inCatalog?.(w) === true) imply(w);
+  if (REACH_QUESTION.test(trimmed)) for (const w of ['phone', 'email']) implyKept(w);
   // What happened "because of" something ("bought because of a magazine ad") happened for a reason: the implied word
   // `reason`, where the catalog keeps reasons.
-  if (CAUSE_WORDS.test(trimmed) && vocab.inCatalog?.('reason') === true) imply('reason');
+  if (CAUSE_WORDS.test(trimmed)) implyKept('reason');
   // A language named by its adjective ("the French description", "lyrics in Spanish", "songs sung in German") asks for
   // the table of languages: the implied word `language`, as for a year.
   if (words.some((_, i) => speaksLanguage(words, i, common))) imply('language');

@@ -564,8 +564,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // A role that no table or column names ("producers", "the lyricist"), or its verb in a question about someone ("songs
   // Quincy Jones produced", "who composed"), is a type of relationship, where the catalog keeps people's roles in one
   // (MusicBrainz `link_type`).
+  // A word of the question that names a person by a role, and that the catalog leaves unnamed as `absent` says.
+  const roleWord = (absent: (t: ParsedQuery['terms'][number]) => boolean): string | undefined =>
+    parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && absent(t))?.surface;
   const role =
-    parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !isCatalogTerm(data, t.surface))?.surface ??
+    roleWord((t) => !isCatalogTerm(data, t.surface)) ??
     parsed.roleVerbs.find((w) => !isCatalogTerm(data, w)) ??
     parsed.terms.find((t) => MEMBERSHIP_WORDS.has(t.surface) && !inTableName(data, t.term))?.surface;
   const roleDone = role !== undefined && relationHub(data) !== null;
@@ -578,7 +581,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   }
   if (!roleDone && RANKING.roleJunctions > 0) {
     // A column may hold a role's word (`document.owner`) where the role of people at a thing is kept elsewhere.
-    const part = role ?? parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && !inTableName(data, t.term))?.surface;
+    const part = role ?? roleWord((t) => !inTableName(data, t.term));
     // The word right behind the role: a role that modifies it ("dealer network") is no one's part.
     if (part !== undefined) ranked = addRoleJunctions(data, ranked, limit, part, termAfter(parsed, part)?.term, lexical, st, allowed);
   }
@@ -1169,17 +1172,22 @@ const FRAMING_WORDS: ReadonlySet<string> = new Set(
  * The dictionary concepts a question word brings: none for a word of a name ("Kind of Blue", "Abbey Road": only its
  * letters may match), a piece of a run-together word, or a word that frames the request ("can you help").
  */
+/** The question's own word (not implied, not a phrasal verb) at a position, if there is one. */
+function termAt(parsed: ParsedQuery, position: number): ParsedQuery['terms'][number] | undefined {
+  return parsed.terms.find((t) => t.position === position && !t.implied && !t.phrasal);
+}
+
 /** The question's word right behind the word written `surface` (no punctuation between), if there is one. */
 function termAfter(parsed: ParsedQuery, surface: string): ParsedQuery['terms'][number] | undefined {
   const at = parsed.terms.find((t) => t.surface === surface && !t.implied && !t.phrasal)?.position;
-  return at === undefined ? undefined : parsed.terms.find((t) => t.position === at + 1 && !t.implied && !t.phrasal);
+  return at === undefined ? undefined : termAt(parsed, at + 1);
 }
 
 function wordConcepts(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['terms'][number]): readonly string[] {
   if (t.part === true || isFraming(t.surface)) return [];
   // A person noun that is an adjective too, right before another word ("the official website", "major labels"), says
   // what kind of thing that is: none of its senses (an `official`, a person like an `editor`) is the question's.
-  if (RANKING.attributiveAdjectives > 0 && t.position !== undefined && data.lexicon.isPersonAdjective(t.surface) && parsed.terms.some((x) => x.position === t.position! + 1 && !x.implied && !x.phrasal)) return [];
+  if (RANKING.attributiveAdjectives > 0 && t.position !== undefined && data.lexicon.isPersonAdjective(t.surface) && termAt(parsed, t.position + 1) !== undefined) return [];
   if (!parsed.properWords.has(t.surface)) return cachedConcepts(data.conceptCache, data.lexicon, t.surface);
   // The last word of a name may say what kind of thing it names ("U2's 360° Tour" is a tour, "Glastonbury Festival" a
   // festival): the domain thesaurus reads it, the dictionary's other senses do not ("The Joshua Tree").
