@@ -299,8 +299,7 @@ const notNominal = [
 ].sort();
 // Person nouns that are adjectives in use too (`official`, `major`, `native`): before another noun ("the official
 // website", "major labels") such a word says what kind of thing that is, not which person.
-const taggedAdjectives = new Set(readIndex('a').filter((e) => e.tagCnt > 0).map((e) => e.lemma));
-const personAdjectives = persons.filter((w) => taggedAdjectives.has(w));
+const personAdjectives = persons.filter((w) => (taggedPos.get(w) ?? '').includes('a'));
 const placeLevels = placeNames.map((name) => [name, levelsOf(name)]).filter(([, levels]) => levels.length > 0);
 
 // Names of people: a lemma with a sense that is an instance (`@i`) of a kind of person — the surnames and given names
@@ -324,7 +323,7 @@ const placeAdjectiveSet = new Set(placeAdjectives);
 // Not a point of the compass (`northern`, `southwestern`, names of dialects), a well-known person's name, or a word of
 // three letters.
 const languageNames = nounIndex
-  .filter((e) => /^[a-z]{4,}$/.test(e.lemma) && !/^(?:north|south|east|west)/.test(e.lemma) && !placeAdjectiveSet.has(e.lemma) && !personNameSet.has(e.lemma) && e.offsets.some((o) => o !== naturalLanguageRoot && under(o, naturalLanguageRoot)) && !e.offsets.slice(0, 1).some((o) => !under(o, naturalLanguageRoot)))
+  .filter((e) => /^[a-z]{4,}$/.test(e.lemma) && !/^(?:north|south|east|west)/.test(e.lemma) && !placeAdjectiveSet.has(e.lemma) && !personNameSet.has(e.lemma) && e.offsets[0] !== naturalLanguageRoot && under(e.offsets[0], naturalLanguageRoot))
   .map((e) => e.lemma)
   .sort();
 
