@@ -201,8 +201,6 @@ export const RANKING = {
   containment: 0.9,
   /** 1: a path that starts with a row's own FKs may also start into a table of its own (isOwnTable). */
   ownTables: 1,
-  /** 1: between a table of people and a thing, the join path leaves the thing through its own FKs first (fillPaths). */
-  ownPaths: 1,
   /** 1: a table of custom attributes of a thing (isAttributeTable) counts as auxiliary unless the question names its last word. */
   attributeTables: 1,
   /** 1: no label is guessed in a code list whose labels are all known and none is the word (labelsRefute). */
@@ -2727,14 +2725,7 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
       const pair = Math.min(a, b) * data.docs.length + Math.max(a, b);
       let path = walked.get(pair);
       if (path === undefined) {
-        // The people a row names itself, through its own FK (`release.artist_credit`), before those a separate
-        // relationship links to it (`l_artist_release`), as for a named person (addMentionPaths).
-        const thing = RANKING.ownPaths > 0 ? ownPathEnd(data, a, b) : -1;
-        if (thing >= 0) {
-          const own = pathToAny(data, thing, new Set([thing === a ? b : a]), allowed, st, true);
-          path = own === null || thing === a ? own : own.reverse();
-        }
-        path ??= pathToAny(data, a, new Set([b]), allowed, st);
+        path = pathToAny(data, a, new Set([b]), allowed, st);
         walked.set(pair, path);
       }
       if (path === null || path.length <= 2) continue;
@@ -2752,15 +2743,6 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
     }
   }
   return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
-}
-
-/** Of a table of people and a thing, the thing (a path leaves it through its own FKs first); -1 for any other pair. */
-function ownPathEnd(data: IndexData, a: number, b: number): number {
-  const pa = isPeopleEntity(data, a);
-  const pb = isPeopleEntity(data, b);
-  if (pa === pb) return -1;
-  const thing = pa ? b : a;
-  return isThing(data, thing) ? thing : -1;
 }
 
 function bestPath(data: IndexData, parents: Map<number, number[]>, from: number, to: number, st: QueryState, prefer?: Float32Array): number[] {
