@@ -60,6 +60,12 @@ export const RANKING = {
   /** Share of its score a view keeps among the candidates when the question does not name it. */
   view: 0.6,
   /**
+   * A table no foreign key joins to anything, in a catalog whose tables keys mostly join (a cache, an archive, a copy:
+   * MusicBrainz `artist_release`, AdventureWorks `transactionhistoryarchive`), ranks at this share, as a view does,
+   * unless the question names a word of its name that no other table's name has ("archived").
+   */
+  apart: 0.6,
+  /**
    * Query words that match nothing in the catalog are often values ("horror", "French", "night"): the lookup tables
    * next to the top hits (directly, or behind a junction) rise to this share of the hit, where such values live (at most 40 % of the hit: on small schemas a lookup that outranks
    * the other tables a question needs costs recall).
@@ -526,6 +532,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A view (not a mirror: those have no postings) is computed from relations of the catalog, which the question
     // reaches on their own: it comes after them unless the question names it ("sales by store").
     else if (doc.derived && !nameStems.every((w) => w.length < 3 || queryTerms.has(w))) st.score[d]! *= RANKING.view;
+    else if (RANKING.apart < 1 && standsApart(data, d) && !ownNameWords(data, d).some((w) => queryTerms.has(w))) st.score[d]! *= RANKING.apart;
   }
   // Tables with evidence of their own (words, values, names); graph signals below only lend score.
   const evidence = new Set<number>();
@@ -2600,6 +2607,47 @@ function derived(data: IndexData, d: number): DocDerived {
   let x = data.docCache.get(d);
   if (x === undefined) data.docCache.set(d, (x = {}));
   return x;
+}
+
+/** Share of the relations (views aside) that keys must join for a table no key joins to stand apart (standsApart). */
+const JOINED_SHARE = 0.8;
+const joinedMemo = new WeakMap<IndexData, boolean>();
+
+/**
+ * A table of a catalog whose relations keys mostly join (JOINED_SHARE) that no key joins to any other: kept beside the
+ * model rather than in it. A catalog with few keys (many warehouses, most BIRD databases) has no such tables.
+ */
+function standsApart(data: IndexData, d: number): boolean {
+  const doc = data.docs[d]!;
+  if (doc.derived || data.edges[d]!.some((e) => e.to !== d)) return false;
+  let joined = joinedMemo.get(data);
+  if (joined === undefined) {
+    let tables = 0;
+    let linked = 0;
+    data.docs.forEach((x, i) => {
+      if (x.derived) return;
+      tables++;
+      if (data.edges[i]!.some((e) => e.to !== i)) linked++;
+    });
+    joined = tables > 0 && linked >= JOINED_SHARE * tables;
+    joinedMemo.set(data, joined);
+  }
+  return joined;
+}
+
+/**
+ * The stems of a table's name (its run-together parts included) that no other table's name has: `archive` of
+ * `transactionhistoryarchive`. Only the tables the stem's postings hold are read, up to the first other one named with it.
+ */
+function ownNameWords(data: IndexData, d: number): readonly string[] {
+  const { termIds, start, doc } = data.postings;
+  const named = (x: number, w: string): boolean => data.docs[x]!.nameStems.includes(w) || partStems(data, x).includes(w);
+  return [...new Set([...data.docs[d]!.nameStems, ...partStems(data, d)])].filter((w) => {
+    const id = termIds.get(w);
+    if (id === undefined) return true;
+    for (let i = start[id]!; i < start[id + 1]!; i++) if (doc[i] !== d && named(doc[i]!, w)) return false;
+    return true;
+  });
 }
 
 function partStems(data: IndexData, d: number): readonly string[] {

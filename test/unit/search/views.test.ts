@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
-import { catalogBuilders, fk, names, src } from './builders';
+import { catalogBuilders, fk, names, src, withRanking } from './builders';
 
 const { column, table } = catalogBuilders((name) => (/id$/.test(name) ? 'integer' : 'text'));
 
@@ -167,5 +167,39 @@ describe('search: places after an article', () => {
     assert.deepEqual(findMentions('How many customers live in the Netherlands?', lexicon), [{ kind: 'place', text: 'Netherlands' }]);
     assert.deepEqual(findMentions('How many customers live in Canada?', lexicon), [{ kind: 'place', text: 'Canada' }]);
     assert.deepEqual(findMentions('Who bought the Deluxe Edition?', lexicon).filter((m) => m.kind === 'place'), []);
+  });
+});
+
+describe('search: a table no key joins, in a catalog that keys join', () => {
+  // Customers, their orders and the lines of an order are joined by keys; a flat copy of orders with the customer's
+  // name sits beside them, joined to nothing.
+  const tables = (copy: TableInfo = table('customer_order', ['customer_id', 'order_id', 'customer_name', 'order_date', 'order_total'])): TableInfo[] => [
+    table('customer', ['customer_id', 'name', 'email', 'city']),
+    table('product', ['product_id', 'name', 'list_price']),
+    table('orders', ['order_id', 'customer_id', 'order_date', 'status'], [fk(['customer_id'], 'customer', ['customer_id'])]),
+    table('order_line', ['order_id', 'product_id', 'quantity', 'unit_price'], [fk(['order_id'], 'orders', ['order_id']), fk(['product_id'], 'product', ['product_id'])]),
+    copy,
+  ];
+  const order = (index: ReturnType<typeof buildSearchIndex>, q: string, share: number): string[] => withRanking('apart', share, () => names(index.search(q, { limit: 5 }).hits));
+  const before = (list: string[], a: string, b: string): boolean => list.indexOf(a) >= 0 && (list.indexOf(b) < 0 || list.indexOf(a) < list.indexOf(b));
+
+  it('comes after the joined tables the question reaches', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const q = 'customer orders with their dates';
+    // Before: the copy, whose name is the question's two nouns, came before the customers.
+    assert.ok(before(order(index, q, 1), 'customer_order', 'customer'), order(index, q, 1).join(', '));
+    // After: the orders and their customers come first.
+    assert.ok(before(order(index, q, 0.6), 'customer', 'customer_order'), order(index, q, 0.6).join(', '));
+  });
+
+  it('is what a question that names what sets it apart asks for', () => {
+    const index = buildSearchIndex({ tables: src(tables(table('order_archive', ['order_id', 'customer_id', 'order_date', 'status', 'archived_at']))) });
+    assert.equal(order(index, 'archived orders and their status', 0.6)[0], 'order_archive');
+    assert.ok(before(order(index, 'orders and their status', 0.6), 'orders', 'order_archive'));
+  });
+
+  it('is no table apart where keys join few of the tables', () => {
+    const index = buildSearchIndex({ tables: src(tables().map((t) => ({ ...t, foreignKeys: [] }))) });
+    assert.ok(before(order(index, 'customer orders with their dates', 0.6), 'customer_order', 'customer'), order(index, 'customer orders with their dates', 0.6).join(', '));
   });
 });
