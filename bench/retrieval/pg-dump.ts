@@ -58,7 +58,7 @@ export function parsePgDump(sql: string): TableInfo[] {
     const col = drafts.get(`${schema}.${name}`)?.columns.find((c) => c.name === unquote(m[2]!));
     if (col) col.comment = sqlString(m[3]!);
   }
-  for (const m of sql.matchAll(/ALTER TABLE ONLY ([\w."]+)\s+ADD CONSTRAINT ([\w"]+) (PRIMARY KEY|FOREIGN KEY) \(([^)]*)\)(?: REFERENCES ([\w."]+)\(([^)]*)\))?/g)) {
+  for (const m of sql.matchAll(/ALTER TABLE (?:ONLY )?([\w."]+)\s+ADD CONSTRAINT ([\w"]+) (PRIMARY KEY|FOREIGN KEY) \(([^)]*)\)(?: REFERENCES ([\w."]+)\(([^)]*)\))?/g)) {
     const [schema, name] = splitQualified(m[1]!);
     const d = drafts.get(`${schema}.${name}`);
     if (!d) continue;
