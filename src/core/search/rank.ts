@@ -65,6 +65,8 @@ export const RANKING = {
    * unless the question names a word of its name that no other table's name has ("archived").
    */
   apart: 0.6,
+  /** 1: a copy of other tables' rows (copiesNames) comes after every other table the question reached (placeApart). */
+  copies: 1,
   /**
    * Query words that match nothing in the catalog are often values ("horror", "French", "night"): the lookup tables
    * next to the top hits (directly, or behind a junction) rise to this share of the hit, where such values live (at most 40 % of the hit: on small schemas a lookup that outranks
@@ -632,6 +634,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
   ranked = spreadGuesses(data, ranked, limit, st);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
+  if (RANKING.apart < 1 || RANKING.copies > 0) ranked = placeApart(data, ranked, limit, queryTerms, st);
 
   const top = ranked[0];
   const coverageTop = top === undefined ? 0 : coverage(st, top);
@@ -2580,6 +2583,24 @@ function placeViews(data: IndexData, ranked: number[], limit: number, queryTerms
 }
 
 /** The relations of its own source that a view's SQL names after FROM or JOIN. */
+/**
+ * Tables kept beside the model (standsApart, copiesNames) that the question does not name come after every other table
+ * it reached, as views do (placeViews): they fill the places the tables leave. Their copies of names and words would
+ * otherwise win places on every question about the things they copy (\`artist_release\` on "releases by an artist").
+ */
+function placeApart(data: IndexData, ranked: number[], limit: number, queryTerms: ReadonlySet<string>, st: QueryState): number[] {
+  const apart = (d: number): boolean => ((RANKING.apart < 1 && standsApart(data, d)) || (RANKING.copies > 0 && copiesNames(data, d))) && !ownNameWords(data, d).some((w) => queryTerms.has(w));
+  let floor = Infinity;
+  for (const d of ranked) if (!data.docs[d]!.derived && st.score[d]! > 0 && !apart(d)) floor = Math.min(floor, st.score[d]!);
+  let changed = false;
+  for (const d of ranked.slice(0, 2 * Math.max(1, limit))) {
+    if (floor === Infinity || st.score[d]! < floor || !apart(d)) continue;
+    st.score[d] = floor * 0.99;
+    changed = true;
+  }
+  return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
+}
+
 function viewBases(data: IndexData, v: number): readonly number[] {
   const x = derived(data, v);
   if (x.bases !== undefined) return x.bases;
@@ -2648,6 +2669,27 @@ function ownNameWords(data: IndexData, d: number): readonly string[] {
     for (let i = start[id]!; i < start[id + 1]!; i++) if (doc[i] !== d && named(doc[i]!, w)) return false;
     return true;
   });
+}
+
+/**
+ * A copy kept beside the model: a table named for two or more tables it points at (\`artist_release\` → \`artist\`,
+ * \`release\`), that no table points at, no junction (more columns than its keys and a few), with the name column of
+ * one of them copied (\`name\`, the release's). A junction that names what it joins in its own way
+ * (\`artist_credit_name\`: the name an artist is credited under) is no copy.
+ */
+function copiesNames(data: IndexData, d: number): boolean {
+  return shapeMark(data, copiesMemo, d, () => copiesNamesOf(data, d));
+}
+const copiesMemo = new WeakMap<IndexData, Uint8Array>();
+
+function copiesNamesOf(data: IndexData, d: number): boolean {
+  const doc = data.docs[d]!;
+  if (doc.derived || doc.isBridge || !doc.hasName || doc.nameWords.length < 2 || data.edges[d]!.some((e) => !e.outgoing && e.to !== d)) return false;
+  const targets = data.edges[d]!.filter((e) => e.outgoing && e.to !== d).map((e) => e.to);
+  const named = targets.filter((t) => data.docs[t]!.nameWords.every((w) => doc.nameWords.includes(w)));
+  if (new Set(named).size < 2) return false;
+  const own = new Set(doc.table.columns.map((c) => c.name));
+  return named.some((t) => data.docs[t]!.table.columns.some((c) => /^(?:name|title)$/i.test(c.name) && own.has(c.name)));
 }
 
 function partStems(data: IndexData, d: number): readonly string[] {

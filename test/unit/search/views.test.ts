@@ -203,3 +203,34 @@ describe('search: a table no key joins, in a catalog that keys join', () => {
     assert.ok(before(order(index, 'customer orders with their dates', 0.6), 'customer_order', 'customer'), order(index, 'customer orders with their dates', 0.6).join(', '));
   });
 });
+
+describe('search: a copy of other tables kept beside the model', () => {
+  // Artists credited on releases; a cache of which artist is on which release repeats the release's name and barcode.
+  const tables = (): TableInfo[] => [
+    table('artist', ['id', 'name', 'sort_name', 'comment']),
+    table('artist_credit', ['id', 'name', 'artist_count']),
+    table('artist_credit_name', ['artist_credit', 'position', 'artist', 'name', 'join_phrase'], [fk(['artist_credit'], 'artist_credit'), fk(['artist'], 'artist')]),
+    table('release', ['id', 'name', 'barcode', 'artist_credit', 'comment'], [fk(['artist_credit'], 'artist_credit')]),
+    table('label', ['id', 'name', 'label_code']),
+    table('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+    table('artist_release', ['is_track_artist', 'artist', 'first_release_date', 'catalog_numbers', 'country_code', 'barcode', 'name', 'release'], [fk(['artist'], 'artist'), fk(['release'], 'release')]),
+  ];
+  const rank = (index: ReturnType<typeof buildSearchIndex>, q: string, on: number): string[] => withRanking('copies', on, () => names(index.search(q, { limit: 6 }).hits));
+
+  it('comes after every other table the question reached', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const q = 'barcodes of the releases by each artist';
+    // Before: the copy, named for both nouns of the question and holding a barcode, came before the artists.
+    const before = rank(index, q, 0);
+    assert.ok(before.indexOf('artist_release') >= 0 && before.indexOf('artist_release') < before.indexOf('artist'), before.join(', '));
+    // After: the releases, the artists and the credit between them come first; the copy, if at all, last.
+    const after = rank(index, q, 1);
+    assert.ok(['release', 'artist', 'artist_credit', 'artist_credit_name'].every((t) => after.indexOf(t) >= 0 && (after.indexOf('artist_release') < 0 || after.indexOf(t) < after.indexOf('artist_release'))), after.join(', '));
+  });
+
+  it('leaves alone a junction that keeps a name of its own', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    // The name an artist is credited under is no copy of the artist's name.
+    assert.ok(rank(index, 'the names artists are credited under', 1).slice(0, 2).includes('artist_credit_name'), rank(index, 'the names artists are credited under', 1).join(', '));
+  });
+});
