@@ -67,6 +67,8 @@ export const RANKING = {
   apart: 0.6,
   /** 1: a copy of other tables' rows (copiesNames) comes after every other table the question reached (placeApart). */
   copies: 1,
+  /** 1: the bare shared key of subtypes (isBareSupertype: \`businessentity\`) is placed as a table set apart (placeApart). */
+  bareApart: 1,
   /**
    * Query words that match nothing in the catalog are often values ("horror", "French", "night"): the lookup tables
    * next to the top hits (directly, or behind a junction) rise to this share of the hit, where such values live (at most 40 % of the hit: on small schemas a lookup that outranks
@@ -2584,12 +2586,14 @@ function placeViews(data: IndexData, ranked: number[], limit: number, queryTerms
 
 /** The relations of its own source that a view's SQL names after FROM or JOIN. */
 /**
- * Tables kept beside the model (standsApart, copiesNames) that the question does not name come after every other table
- * it reached, as views do (placeViews): they fill the places the tables leave. Their copies of names and words would
- * otherwise win places on every question about the things they copy (\`artist_release\` on "releases by an artist").
+ * Tables kept beside the model (standsApart, copiesNames) and the bare shared key of subtypes (isBareSupertype), which
+ * the question does not name, come after every other table it reached, as views do (placeViews): they fill the places
+ * the tables leave. Their copies of names and words, or a comment that names the subtypes, would otherwise win places
+ * on every question about the things they copy or stand for (\`artist_release\` on "releases by an artist",
+ * \`businessentity\` on "vendors").
  */
 function placeApart(data: IndexData, ranked: number[], limit: number, queryTerms: ReadonlySet<string>, st: QueryState): number[] {
-  const apart = (d: number): boolean => ((RANKING.apart < 1 && standsApart(data, d)) || (RANKING.copies > 0 && copiesNames(data, d))) && !ownNameWords(data, d).some((w) => queryTerms.has(w));
+  const apart = (d: number): boolean => ((RANKING.apart < 1 && standsApart(data, d)) || (RANKING.copies > 0 && copiesNames(data, d)) || (RANKING.bareApart > 0 && isBareSupertype(data, d))) && !ownNameWords(data, d).some((w) => queryTerms.has(w));
   let floor = Infinity;
   for (const d of ranked) if (!data.docs[d]!.derived && st.score[d]! > 0 && !apart(d)) floor = Math.min(floor, st.score[d]!);
   let changed = false;

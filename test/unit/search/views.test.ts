@@ -234,3 +234,28 @@ describe('search: a copy of other tables kept beside the model', () => {
     assert.ok(rank(index, 'the names artists are credited under', 1).slice(0, 2).includes('artist_credit_name'), rank(index, 'the names artists are credited under', 1).join(', '));
   });
 });
+
+describe('search: the shared key of subtypes', () => {
+  const keyed = (t: TableInfo, columns: string[]): TableInfo => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
+  // People, vendors and stores are business entities: each row's key is the key of a row of `businessentity`, which
+  // holds nothing else, and whose comment names its subtypes.
+  const tables = (): TableInfo[] => [
+    { ...keyed(table('businessentity', ['businessentityid', 'rowguid', 'modifieddate']), ['businessentityid']), comment: 'Source of the ID that connects vendors, customers, and employees with address and contact information.' },
+    keyed(table('person', ['businessentityid', 'persontype', 'firstname', 'lastname'], [fk(['businessentityid'], 'businessentity', ['businessentityid'])]), ['businessentityid']),
+    keyed(table('vendor', ['businessentityid', 'accountnumber', 'name', 'creditrating'], [fk(['businessentityid'], 'businessentity', ['businessentityid'])]), ['businessentityid']),
+    keyed(table('store', ['businessentityid', 'name', 'demographics'], [fk(['businessentityid'], 'businessentity', ['businessentityid'])]), ['businessentityid']),
+    keyed(table('purchaseorderheader', ['purchaseorderid', 'vendorid', 'orderdate', 'subtotal'], [fk(['vendorid'], 'vendor', ['businessentityid'])]), ['purchaseorderid']),
+    keyed(table('shipmethod', ['shipmethodid', 'name', 'shipbase']), ['shipmethodid']),
+  ];
+
+  it('comes after the tables the question reached, its comment notwithstanding', () => {
+    const index = buildSearchIndex({ tables: src(tables()) });
+    const order = (on: number): string[] => withRanking('bareApart', on, () => names(index.search('vendors and the dates of their purchase orders', { limit: 5 }).hits));
+    // Before: its comment's "vendors" put it right behind the vendors and their orders.
+    assert.ok(order(0).indexOf('businessentity') >= 0 && order(0).indexOf('businessentity') < 3, order(0).join(', '));
+    // After: it holds no data of its own; the vendors and their orders are the answer.
+    const after = order(1);
+    assert.ok(after.indexOf('businessentity') < 0 || ['person', 'store'].every((t) => after.indexOf(t) >= 0 && after.indexOf(t) < after.indexOf('businessentity')), after.join(', '));
+    assert.deepEqual(order(1).slice(0, 2).sort(), ['purchaseorderheader', 'vendor']);
+  });
+});
