@@ -303,7 +303,10 @@ need them) or only where no role, role verb or word of belonging is asked (−1,
 bridge between two things the keys join within two steps (no answer changed); (10) a table of keys only that marks a
 subset of another (\`country_area\`) at the share of a view: MusicBrainz −2, being on the way between its neighbours;
 (11) a junction with no name between code lists only (\`link_type_attribute_type\`, \`countryregioncurrency\`) set
-apart: AdventureWorks −1 ("country currency code mapping" asks for exactly that table).
+apart: AdventureWorks −1 ("country currency code mapping" asks for exactly that table), and between lists of kinds
+only (\`link_type_attribute_type\`: it left ten dev answers, none completed); (12) a subset of another table that holds
+no text of its own (\`country_area\`) taken for no holder of a named place: MusicBrainz −3, the paths from
+\`release_country\` to \`area\` pass it.
 
 Where the dev misses are: of the 420 dev questions of rounds 1–18 on MusicBrainz, 48 need more than eight tables and
 none of them is answered whole; of those needing four to seven, 85 of 181 are; the most frequent missing tables are the
