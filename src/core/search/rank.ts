@@ -67,7 +67,7 @@ export const RANKING = {
   apart: 0.6,
   /** 1: a copy of other tables' rows (copiesNames) comes after every other table the question reached (placeApart). */
   copies: 1,
-  /** 1: the bare shared key of subtypes (isBareSupertype: \`businessentity\`) is placed as a table set apart (placeApart). */
+  /** 1: the bare shared key of subtypes (isBareSupertype: `businessentity`) is placed as a table set apart (placeApart). */
   bareApart: 1,
   /**
    * Query words that match nothing in the catalog are often values ("horror", "French", "night"): the lookup tables
@@ -536,7 +536,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A view (not a mirror: those have no postings) is computed from relations of the catalog, which the question
     // reaches on their own: it comes after them unless the question names it ("sales by store").
     else if (doc.derived && !nameStems.every((w) => w.length < 3 || queryTerms.has(w))) st.score[d]! *= RANKING.view;
-    else if (RANKING.apart < 1 && standsApart(data, d) && !ownNameWords(data, d).some((w) => queryTerms.has(w))) st.score[d]! *= RANKING.apart;
+    else if (RANKING.apart < 1 && standsApart(data, d) && !namesOwnWord(data, d, queryTerms)) st.score[d]! *= RANKING.apart;
   }
   // Tables with evidence of their own (words, values, names); graph signals below only lend score.
   const evidence = new Set<number>();
@@ -636,7 +636,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
   ranked = spreadGuesses(data, ranked, limit, st);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
-  if (RANKING.apart < 1 || RANKING.copies > 0) ranked = placeApart(data, ranked, limit, queryTerms, st);
+  ranked = placeApart(data, ranked, limit, queryTerms, st);
 
   const top = ranked[0];
   const coverageTop = top === undefined ? 0 : coverage(st, top);
@@ -2584,27 +2584,28 @@ function placeViews(data: IndexData, ranked: number[], limit: number, queryTerms
   return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
 }
 
-/** The relations of its own source that a view's SQL names after FROM or JOIN. */
 /**
  * Tables kept beside the model (standsApart, copiesNames) and the bare shared key of subtypes (isBareSupertype), which
  * the question does not name, come after every other table it reached, as views do (placeViews): they fill the places
  * the tables leave. Their copies of names and words, or a comment that names the subtypes, would otherwise win places
- * on every question about the things they copy or stand for (\`artist_release\` on "releases by an artist",
- * \`businessentity\` on "vendors").
+ * on every question about the things they copy or stand for (`artist_release` on "releases by an artist",
+ * `businessentity` on "vendors").
  */
 function placeApart(data: IndexData, ranked: number[], limit: number, queryTerms: ReadonlySet<string>, st: QueryState): number[] {
-  const apart = (d: number): boolean => ((RANKING.apart < 1 && standsApart(data, d)) || (RANKING.copies > 0 && copiesNames(data, d)) || (RANKING.bareApart > 0 && isBareSupertype(data, d))) && !ownNameWords(data, d).some((w) => queryTerms.has(w));
+  const apart = new Set(ranked.filter((d) => ((RANKING.apart < 1 && standsApart(data, d)) || (RANKING.copies > 0 && copiesNames(data, d)) || (RANKING.bareApart > 0 && isBareSupertype(data, d))) && !namesOwnWord(data, d, queryTerms)));
+  if (apart.size === 0) return ranked;
   let floor = Infinity;
-  for (const d of ranked) if (!data.docs[d]!.derived && st.score[d]! > 0 && !apart(d)) floor = Math.min(floor, st.score[d]!);
+  for (const d of ranked) if (!data.docs[d]!.derived && st.score[d]! > 0 && !apart.has(d)) floor = Math.min(floor, st.score[d]!);
   let changed = false;
   for (const d of ranked.slice(0, 2 * Math.max(1, limit))) {
-    if (floor === Infinity || st.score[d]! < floor || !apart(d)) continue;
+    if (floor === Infinity || st.score[d]! < floor || !apart.has(d)) continue;
     st.score[d] = floor * 0.99;
     changed = true;
   }
   return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
 }
 
+/** The relations of its own source that a view's SQL names after FROM or JOIN. */
 function viewBases(data: IndexData, v: number): readonly number[] {
   const x = derived(data, v);
   if (x.bases !== undefined) return x.bases;
@@ -2661,13 +2662,15 @@ function standsApart(data: IndexData, d: number): boolean {
 }
 
 /**
- * The stems of a table's name (its run-together parts included) that no other table's name has: `archive` of
- * `transactionhistoryarchive`. Only the tables the stem's postings hold are read, up to the first other one named with it.
+ * Whether the question has a stem of the table's name (its run-together parts included) that no other table's name
+ * has: "archived" for `transactionhistoryarchive`. Only the stems the question has are looked up, and only the
+ * tables their postings hold are read, up to the first other one named with the stem.
  */
-function ownNameWords(data: IndexData, d: number): readonly string[] {
+function namesOwnWord(data: IndexData, d: number, queryTerms: ReadonlySet<string>): boolean {
   const { termIds, start, doc } = data.postings;
   const named = (x: number, w: string): boolean => data.docs[x]!.nameStems.includes(w) || partStems(data, x).includes(w);
-  return [...new Set([...data.docs[d]!.nameStems, ...partStems(data, d)])].filter((w) => {
+  return [...data.docs[d]!.nameStems, ...partStems(data, d)].some((w) => {
+    if (!queryTerms.has(w)) return false;
     const id = termIds.get(w);
     if (id === undefined) return true;
     for (let i = start[id]!; i < start[id + 1]!; i++) if (doc[i] !== d && named(doc[i]!, w)) return false;
@@ -2676,10 +2679,10 @@ function ownNameWords(data: IndexData, d: number): readonly string[] {
 }
 
 /**
- * A copy kept beside the model: a table named for two or more tables it points at (\`artist_release\` → \`artist\`,
- * \`release\`), that no table points at, no junction (more columns than its keys and a few), with the name column of
- * one of them copied (\`name\`, the release's). A junction that names what it joins in its own way
- * (\`artist_credit_name\`: the name an artist is credited under) is no copy.
+ * A copy kept beside the model: a table named for two or more tables it points at (`artist_release` → `artist`,
+ * `release`), that no table points at, no junction (more columns than its keys and a few), with the name column of
+ * one of them copied (`name`, the release's). A junction that names what it joins in its own way
+ * (`artist_credit_name`: the name an artist is credited under) is no copy.
  */
 function copiesNames(data: IndexData, d: number): boolean {
   return shapeMark(data, copiesMemo, d, () => copiesNamesOf(data, d));

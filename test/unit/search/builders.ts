@@ -47,6 +47,8 @@ export function fk(columns: string[], targetTable: string, targetColumns: string
   return { name: `${columns.join('_')}_${targetTable}_fkey`, columns, targetSchema: 'public', targetTable, targetColumns, onDelete: null, onUpdate: null };
 }
 
+/** The table with a primary key of these columns. */
+export const keyed = (t: TableInfo, columns: string[]): TableInfo => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
 export const src = (tables: TableInfo[], sourceName = 'db'): SearchTableInput[] => tables.map((t) => ({ sourceName, table: t }));
 export const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName.replace(/^public\./, ''));
 /** The hits with their reasons, a line each: the message of an assertion about a ranking. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { buildSearchIndex, loadLexicon } from '../../../src/core/search/index';
 import { parseQuery } from '../../../src/core/search/query';
-import { catalogBuilders, fk, names, reasons, src, whyOf, withRanking } from './builders';
+import { catalogBuilders, fk, keyed, names, reasons, src, whyOf, withRanking } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|year|count/.test(name) ? 'integer' : 'text'));
 
@@ -208,7 +208,6 @@ describe('search: the rows a question counts', () => {
     // Not a person noun: a clause about things ("the orders who …" is not English, "the vendor that …" is not read).
     assert.ok(!focus('the orders that shipped late').includes('orders'));
     // AdventureWorks-shaped: an employee's names are kept in the table of people it points at.
-    const keyed = (t: ReturnType<typeof table>, columns: string[]): ReturnType<typeof table> => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
     const index = buildSearchIndex({
       tables: src([
         keyed(table('person', ['businessentityid', 'firstname', 'lastname', 'persontype']), ['businessentityid']),

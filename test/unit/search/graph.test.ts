@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, findMentions, isThesaurusConcept, loadLexicon, openPersistedIndex, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
-import { catalogBuilders, fk, names, reasons, src, whyOf, withRanking } from './builders';
+import { catalogBuilders, fk, keyed, names, reasons, src, whyOf, withRanking } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text'));
 
@@ -210,7 +210,6 @@ describe('search: completing the join set', () => {
 });
 
 describe('search: subtypes of one table', () => {
-  const keyed = (t: TableInfo, columns: string[]): TableInfo => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
   // People, vendors and stores are business entities: each row's key is the key of a row of `businessentity`, which
   // has no name of its own. The people who work for a vendor are its contacts.
   const tables = (): TableInfo[] => [
@@ -275,7 +274,6 @@ describe('search: subtypes of one table', () => {
 });
 
 describe('search: a table a join passes on its key alone', () => {
-  const keyed = (t: TableInfo, columns: string[]): TableInfo => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
   // A salesperson is an employee, an employee is a person: each key is the key of the row above it.
   const tables = (): TableInfo[] => [
     keyed(table('person', ['businessentityid', 'firstname', 'lastname', 'persontype']), ['businessentityid']),

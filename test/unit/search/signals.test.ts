@@ -679,7 +679,7 @@ describe('search: proper names in questions', () => {
   });
 
   it('finds the members of a group among the people of the relationships, not among accounts a word grazed', () => {
-    // The site's users have a \`member_since\`; no junction of the relationship hub reaches them.
+    // The site's users have a `member_since`; no junction of the relationship hub reaches them.
     const tables = [...relationshipCatalog(), ...src([table('editor', ['id', 'name', 'email', 'password', 'member_since', 'last_login_date'])])];
     const index = buildSearchIndex({ tables });
     const run = (ends: number): ReturnType<typeof index.search>['hits'] => withRanking('roleEnds', ends, () => index.search('fleetwod mac members', { limit: 6 }).hits);

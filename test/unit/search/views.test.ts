@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
-import { catalogBuilders, fk, names, src, withRanking } from './builders';
+import { catalogBuilders, fk, keyed, names, src, withRanking } from './builders';
 
 const { column, table } = catalogBuilders((name) => (/id$/.test(name) ? 'integer' : 'text'));
 
@@ -236,7 +236,6 @@ describe('search: a copy of other tables kept beside the model', () => {
 });
 
 describe('search: the shared key of subtypes', () => {
-  const keyed = (t: TableInfo, columns: string[]): TableInfo => ({ ...t, primaryKey: { name: `${t.name}_pkey`, columns } });
   // People, vendors and stores are business entities: each row's key is the key of a row of `businessentity`, which
   // holds nothing else, and whose comment names its subtypes.
   const tables = (): TableInfo[] => [
