@@ -82,6 +82,12 @@ export interface ParsedQuery {
    * from what follows, which a catalog of typed relationships keeps as a relationship between two of those things.
    */
   readonly madeOf: readonly string[];
+  /**
+   * Capitalised spans, not quoted, that end in a noun of an occupation ("Purchasing Manager", "Regional Account
+   * Representative", "the Owner"): a job title, which names a role that a catalog keeps in a list of roles or in a
+   * column, not a work or a row's name. Taken out of `titles`.
+   */
+  readonly jobTitles: readonly string[];
 }
 
 export interface Mention {
@@ -199,7 +205,7 @@ function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): str
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], focus: [], roleVerbs: [], madeOf: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -364,8 +370,10 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const madeOf = [...new Set(words.filter((w, k) => /^\p{Ll}{4,}$/u.test(w) && words[k + 1]?.toLowerCase() === 'of' && !common.has(w) && !common.has(w.replace(/e?s$/, ''))))];
   const personPronoun = words.some((w) => PERSON_PRONOUNS.has(w.toLowerCase()));
   // A part of a quoted title ("Memphis" of 'Dusty in Memphis', whose first word a name took) stands for the whole.
-  const titles = [...new Set(findTitles(trimmed, mentions, common).map((t) => quotedTitles.find((q) => q !== t && q.includes(t)) ?? t))];
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), focus, roleVerbs, madeOf };
+  const found = [...new Set(findTitles(trimmed, mentions, common).map((t) => quotedTitles.find((q) => q !== t && q.includes(t)) ?? t))];
+  const jobTitles = found.filter((t) => isJobTitle(t, quotedTitles, common));
+  const titles = found.filter((t) => !jobTitles.includes(t));
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**
@@ -600,6 +608,26 @@ function makerFrame(tokens: readonly string[], i: number, j: number, possessive:
   const next = tokens[j] ?? '';
   const title = lower(i - 1) === 'of' && CAPITALISED.test(tokens[i - 2] ?? '');
   return named && !title && /^\p{Ll}{3,}[^s\W]s$/u.test(next) && !STOP_WORDS.has(next) && irregularBase(next) === null;
+}
+
+/**
+ * Nouns that end the name of an occupation or a position ("Purchasing Manager", "Sales Representative", "Design
+ * Engineer", "Owner"). English job titles, nothing about any schema.
+ */
+const JOB_HEADS: ReadonlySet<string> = new Set(
+  'manager managers director directors officer officers president presidents representative representatives agent agents assistant assistants engineer engineers technician technicians supervisor supervisors specialist specialists administrator administrators coordinator coordinators clerk clerks analyst analysts owner owners buyer buyers accountant accountants planner planners executive executives secretary secretaries receptionist receptionists controller controllers consultant consultants associate associates'.split(' '),
+);
+
+/**
+ * A title that is a job title: not quoted, its last word a noun of an occupation, every other word a common word
+ * ("Purchasing Manager", not "Paperback Writer" in quotes, not "Pedal Haven Outfitters").
+ */
+function isJobTitle(title: string, quoted: readonly string[], common: Vocabulary): boolean {
+  if (quoted.some((q) => q.toLowerCase() === title.toLowerCase())) return false;
+  const words = title.split(/\s+/);
+  const head = words[words.length - 1]!.toLowerCase();
+  if (!JOB_HEADS.has(head)) return false;
+  return words.slice(0, -1).every((w) => common.has(w.toLowerCase()) || STOP_WORDS.has(w.toLowerCase()));
 }
 
 /** Verbs of crediting a work to its maker, before `to`. */

@@ -137,6 +137,8 @@ export const RANKING = {
   qualifier: 0.9,
   /** A non-lookup FK target of junctions is a shared qualifier when at least this many junctions point at it. */
   qualifierShared: 3,
+  /** 1: a job title ("listed as Purchasing Manager") is a role's word (ParsedQuery.jobTitles), not the title of a work. */
+  jobTitles: 1,
   /** The whole a part belongs to (`order` of `order_line`) rises to this share of the part. */
   parent: 0.97,
   /**
@@ -578,7 +580,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // A word of the question that names a person by a role, and that the catalog leaves unnamed as `absent` says.
   const roleWord = (absent: (t: ParsedQuery['terms'][number]) => boolean): string | undefined =>
     parsed.terms.find((t) => !t.part && !parsed.properWords.has(t.surface) && data.lexicon.isRole(t.surface) && absent(t))?.surface;
+  // A job title ("listed as Purchasing Manager") names its role by its last word, though written with capitals.
+  const jobRole = RANKING.jobTitles > 0 && parsed.jobTitles.length > 0 ? parsed.jobTitles[0]!.split(/\s+/).pop()!.toLowerCase() : undefined;
   const role =
+    jobRole ??
     roleWord((t) => !isCatalogTerm(data, t.surface)) ??
     parsed.roleVerbs.find((w) => !isCatalogTerm(data, w)) ??
     parsed.terms.find((t) => MEMBERSHIP_WORDS.has(t.surface) && !inTableName(data, t.term))?.surface;
@@ -594,7 +599,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A column may hold a role's word (`document.owner`) where the role of people at a thing is kept elsewhere.
     const part = role ?? roleWord((t) => !inTableName(data, t.term));
     // The word right behind the role: a role that modifies it ("dealer network") is no one's part.
-    if (part !== undefined) ranked = addRoleJunctions(data, ranked, limit, part, termAfter(parsed, part)?.term, lexical, st, allowed);
+    // The word after a job title is no noun that the role modifies.
+    if (part !== undefined) ranked = addRoleJunctions(data, ranked, limit, part, part === jobRole ? undefined : termAfter(parsed, part)?.term, lexical, st, allowed);
   }
   if (RANKING.madeOf > 0 && parsed.madeOf.length > 0) ranked = addSelfRelations(data, ranked, limit, parsed.madeOf[0]!, st, allowed);
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.

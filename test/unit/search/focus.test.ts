@@ -391,6 +391,24 @@ describe('search: the part people play at a thing', () => {
     assert.ok(!names(off).includes('businessentitycontact'), reasons(off));
   });
 
+  it('reads a job title written with capitals as the role it names, not as the title of something', () => {
+    const lexicon = loadLexicon();
+    const parsed = (q: string) => parseQuery(q, lexicon, lexicon);
+    const q = 'Which vendor contacts are listed as Product Manager or Regional Account Representative, and for which vendors?';
+    assert.deepEqual(parsed(q).jobTitles, ['Product Manager', 'Regional Account Representative']);
+    assert.deepEqual(parsed(q).titles, []);
+    assert.deepEqual(parsed('Which store contacts are listed as the Owner, and how do I reach them?').jobTitles, ['Owner']);
+    // A quoted title, or a name whose words are not all common ones, is no job title.
+    assert.deepEqual(parsed("Who wrote 'Paperback Writer' and 'Piano Manager'?").jobTitles, []);
+    assert.deepEqual(parsed('Which stores does Pedal Haven Outfitters own?').jobTitles, []);
+    const asked = 'Which contact persons at our vendors are listed as Product Manager?';
+    const hits = index.search(asked, { limit: 8 }).hits;
+    assert.ok(hits.some((h) => h.qualifiedName === 'public.contacttype' && h.why.some((w) => w.includes("kind of person at businessentity via businessentitycontact, may hold 'manager'"))), reasons(hits));
+    assert.ok(names(hits).includes('businessentitycontact'), reasons(hits));
+    const off = withRanking('jobTitles', 0, () => index.search(asked, { limit: 8 }).hits);
+    assert.ok(!off.some((h) => h.why.some((w) => w.includes('kind of person at businessentity'))), reasons(off));
+  });
+
   it('reads no part in a role that modifies the noun after it, nor in a synonym of a table', () => {
     for (const q of ['Email addresses of the stores in our dealer network', 'Which supplier has the shortest lead time?']) {
       const why = index.search(q, { limit: 6 }).hits.flatMap((h) => h.why);
