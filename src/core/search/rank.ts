@@ -139,6 +139,11 @@ export const RANKING = {
   qualifierShared: 3,
   /** 1: a job title ("listed as Purchasing Manager") is a role's word (ParsedQuery.jobTitles), not the title of a work. */
   jobTitles: 1,
+  /**
+   * 1: one word the catalog does not hold (or two joined by "and"), in a question about things sorted into kinds within
+   * wider kinds, names one of those kinds: both lists rise below the thing (addTaxonomy). Scales `kindLookup`.
+   */
+  taxonomy: 1,
   /** The whole a part belongs to (`order` of `order_line`) rises to this share of the part. */
   parent: 0.97,
   /**
@@ -632,6 +637,21 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // Not for people, places or roles: those have their own kind lists above.
   else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d), kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
+  if (RANKING.taxonomy > 0) {
+    const nouns = [...literalless].filter((w) => !mentionWords.has(w) && !TIME_WORDS.has(w) && !CALENDAR_WORDS.has(w) && !MEASURE_UNITS.has(w) && w.length > 2 && (data.lexicon.concepts(w).length > 0 || !data.lexicon.has(w)) && !isVerbForm(w) && !isMeasureWord(data, w) && isLabelWord(data, w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w) && !data.lexicon.isPlaceAdjective(w) && !data.lexicon.isLanguageName(w));
+    // One word the catalog leaves unexplained, or two joined by "and"/"or" ("tires and tubes"): a question with more
+    // has other things to say (who is asking, what for), and its words need not name a kind at all.
+    const at = (w: string): number => parsed.terms.find((t) => t.surface === w && !t.implied && !t.phrasal)?.position ?? -9;
+    // A kind is written as a plural ("handlebars"), as a word no dictionary has ("seatpost"), or before a noun of the
+    // catalog ("touring frame bill of materials"); a singular word elsewhere is as often a verb ("that come in red").
+    const kindLike = (w: string): boolean => {
+      if (/[^s]s$/.test(w) || !data.lexicon.has(w)) return true;
+      const next = termAt(parsed, at(w) + 1);
+      return next !== undefined && isCatalogTerm(data, next.surface);
+    };
+    const one = (nouns.length === 1 || (nouns.length === 2 && Math.abs(at(nouns[0]!) - at(nouns[1]!)) === 2)) && kindLike(nouns[0]!);
+    if (one) ranked = addTaxonomy(data, ranked, limit, nouns[0]!, st, allowed);
+  }
   // The join set once more: tables that rose since the first pass (the rows asked for, kind lists, names) need the
   // tables between them and the rest ("the cities where customers rented": `address` between `customer` and `city`).
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed, pathPairs);
@@ -1265,6 +1285,38 @@ const FUNCTION_WORDS: ReadonlySet<string> = new Set('during after before until t
 /** A regular form of a verb in -ed or -ing, or an irregular one ("bought", "came"): what happened to rows, not their kind. */
 function isVerbForm(word: string): boolean {
   return /^.{3,}(?:ed|ing)$/.test(word) || (RANKING.irregularVerbs > 0 && isIrregularVerbForm(word));
+}
+
+/** Units of weight, length and volume: the labels of a list of units, not a kind of thing. */
+const MEASURE_UNITS: ReadonlySet<string> = new Set('ounce ounces pound pounds lb lbs kilo kilos kilogram kilograms kg gram grams inch inches foot feet meter meters metre metres centimeter centimeters centimetre centimetres millimeter millimeters millimetre millimetres mile miles kilometer kilometers kilometre kilometres liter liters litre litres gallon gallons'.split(' '));
+
+/** Months and days of the week. */
+const CALENDAR_WORDS: ReadonlySet<string> = new Set('january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday weekend weekends'.split(' '));
+
+/**
+ * A word the catalog does not hold, in a question about things that a catalog sorts into kinds within wider kinds
+ * (`product` → `productsubcategory` → `productcategory`): "handlebars", "seatposts", "bikes" are most likely the name
+ * of one of those kinds. Of the first such thing among the leading tables, the kind list rises to `kindLookup` of
+ * it and the wider one just below.
+ */
+function addTaxonomy(data: IndexData, ranked: number[], limit: number, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const piece = st.wordPieces.get(word);
+  const bit = piece === undefined ? 0 : pieceBit(piece);
+  for (const c of leadingTables(data, ranked.slice(0, limit), RANKING.valueLookupTop)) {
+    // A word the thing itself answers to ("red": its colour) is a value of its own columns, not a kind.
+    if (!isThing(data, c) || data.personTable[c]! > 0 || (st.evidenceBits[c]! & bit) !== 0) continue;
+    for (const e of data.edges[c]!) {
+      if (!e.outgoing || e.to === c || !allowed(e.to) || !isKindList(data, e.to)) continue;
+      const wider = data.edges[e.to]!.find((x) => x.outgoing && x.to !== e.to && x.to !== c && allowed(x.to) && isKindList(data, x.to));
+      if (wider === undefined) continue;
+      const value = RANKING.kindLookup * RANKING.taxonomy * st.score[c]!;
+      return applyRaises(data, ranked, [
+        [e.to, value, `kind of ${data.docs[c]!.name}, may hold '${word}'`],
+        [wider.to, value * 0.95, `wider kind of ${data.docs[c]!.name}, may hold '${word}'`],
+      ], st);
+    }
+  }
+  return ranked;
 }
 
 /** Words of when, not of what: never a label of a code list. */

@@ -486,3 +486,33 @@ describe('search: the table of a named place at its level', () => {
     assert.ok(!countries.some((h) => h.why.some((w) => w.startsWith('names the'))), reasons(countries));
   });
 });
+
+describe('search: a kind within wider kinds', () => {
+  const tables = src([
+    table('productcategory', ['id', 'name']),
+    table('productsubcategory', ['id', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory')]),
+    table('unitmeasure', ['code', 'name']),
+    table('product', ['id', 'name', 'color', 'listprice', 'productsubcategoryid', 'weightunitmeasurecode'], [fk(['productsubcategoryid'], 'productsubcategory'), fk(['weightunitmeasurecode'], 'unitmeasure')]),
+    table('vendor', ['id', 'accountnumber', 'name', 'creditrating']),
+    table('productvendor', ['productid', 'vendorid', 'averageleadtime', 'standardprice'], [fk(['productid'], 'product'), fk(['vendorid'], 'vendor')]),
+    table('purchaseorderheader', ['id', 'vendorid', 'orderdate', 'freight'], [fk(['vendorid'], 'vendor')]),
+    table('employee', ['id', 'jobtitle', 'hiredate']),
+    table('shift', ['id', 'name', 'starttime']),
+  ]);
+  const index = buildSearchIndex({ tables });
+  const kinds = (q: string) => index.search(q, { limit: 8 }).hits.filter((h) => h.why.some((w) => /kind of product, may hold/.test(w))).map((h) => h.qualifiedName);
+
+  it('reads the one word the catalog does not hold as a kind of the things, and raises both levels of kinds', () => {
+    const q = 'average product lead time from vendors for handlebars';
+    assert.deepEqual(kinds(q).sort(), ['public.productcategory', 'public.productsubcategory'], reasons(index.search(q, { limit: 8 }).hits));
+    assert.deepEqual(kinds('vendors of tires and tubes for our products'), ['public.productsubcategory', 'public.productcategory']);
+    const off = withRanking('taxonomy', 0, () => kinds(q));
+    assert.deepEqual(off, []);
+  });
+
+  it('reads no kind where the question leaves several words unexplained, or only a unit or a date', () => {
+    assert.deepEqual(kinds("I'm an intern on the brochure team: which vendors supply us, and their lead time?"), []);
+    assert.deepEqual(kinds('vendor lead time in ounces'), []);
+    assert.deepEqual(kinds('vendor lead time in june'), []);
+  });
+});

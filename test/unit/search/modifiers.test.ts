@@ -391,7 +391,8 @@ describe('search: a plural noun the catalog does not write', () => {
 
   it('offers it to the kind list of the rows before their other code lists', () => {
     const index = buildSearchIndex({ tables: src(products()) });
-    const scores = (q: string, kind: number): Map<string, number> => withRanking('valueKind', kind, () => new Map(index.search(q, { limit: 10 }).hits.map((h) => [h.qualifiedName.replace(/^public\./, ''), h.score])));
+    // The rule for one unexplained word in a catalog of kinds within kinds (RANKING.taxonomy) is left out: it raises the same list.
+    const scores = (q: string, kind: number): Map<string, number> => withRanking('taxonomy', 0, () => withRanking('valueKind', kind, () => new Map(index.search(q, { limit: 10 }).hits.map((h) => [h.qualifiedName.replace(/^public\./, ''), h.score]))));
     const q = 'large jerseys in stock';
     const [before, after] = [scores(q, 0), scores(q, 0.7)];
     const show = `${[...before].join(' ')}\n${[...after].join(' ')}`;
