@@ -359,7 +359,9 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     ),
   ];
   // A name inside a quoted title ("Memphis" of 'Dusty in Memphis') is a word of the title, no one and nowhere.
-  const mentions = findMentions(trimmed, common).filter((m) => !quotedTitles.some((t) => t !== m.text && t.includes(m.text)));
+  // So is a place inside the title a possessive name owns, quoted or not ("Dusty Springfield's Dusty in Memphis").
+  const ownedTitles = [...quotedTitles, ...ownedSpans(trimmed)];
+  const mentions = findMentions(trimmed, common).filter((m) => !ownedTitles.some((t) => t !== m.text && t.includes(m.text) && (quotedTitles.includes(t) || m.kind === 'place')));
   mentions.push(...lowerCaseNames(trimmed, vocab, common, mentions));
   const lower = words.map((w) => w.toLowerCase());
   const counts = lower.some((w, i) => countsFrom(w, i > 0 ? lower[i - 1]! : ''));
@@ -370,7 +372,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const madeOf = [...new Set(words.filter((w, k) => /^\p{Ll}{4,}$/u.test(w) && words[k + 1]?.toLowerCase() === 'of' && !common.has(w) && !common.has(w.replace(/e?s$/, ''))))];
   const personPronoun = words.some((w) => PERSON_PRONOUNS.has(w.toLowerCase()));
   // A part of a quoted title ("Memphis" of 'Dusty in Memphis', whose first word a name took) stands for the whole.
-  const found = [...new Set(findTitles(trimmed, mentions, common).map((t) => quotedTitles.find((q) => q !== t && q.includes(t)) ?? t))];
+  const found = [...new Set(findTitles(trimmed, mentions, common).map((t) => ownedTitles.find((q) => q !== t && q.includes(t)) ?? t))];
   const jobTitles = found.filter((t) => isJobTitle(t, quotedTitles, common));
   const titles = found.filter((t) => !jobTitles.includes(t));
   return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), focus, roleVerbs, madeOf, jobTitles };
@@ -497,6 +499,19 @@ function findTitles(text: string, mentions: readonly Mention[], common: Vocabula
     else flush();
   }
   flush();
+  return out;
+}
+
+/**
+ * Capitalised spans right after a possessive that run over lower-case joining words to a capitalised word ("Dusty
+ * Springfield's Dusty in Memphis", "Stevie Wonder's Songs in the Key of Life"): the title of the owner's work, whole.
+ */
+function ownedSpans(text: string): string[] {
+  const out: string[] = [];
+  const cap = "\\p{Lu}[\\p{L}\\p{N}'’.&-]*";
+  const joiners = [...TITLE_JOINERS].join('|');
+  const re = new RegExp(`\\p{L}['’]s\\s+(${cap}(?:\\s+(?:(?:${joiners})\\s+)*${cap})*)`, 'gu');
+  for (const m of text.matchAll(re)) if (/\s\p{Ll}/u.test(m[1]!)) out.push(m[1]!.replace(/['’]s$/, ''));
   return out;
 }
 

@@ -259,4 +259,16 @@ describe('search: names inside a quoted title', () => {
     const plain = parseQuery('Which studios in Memphis did Dusty Springfield record at?', loadLexicon());
     assert.ok(plain.mentions.some((m) => m.kind === 'place' && m.text === 'Memphis'), JSON.stringify(plain.mentions));
   });
+
+  it('reads the title a possessive name owns whole, quoted or not, with no place inside it', () => {
+    const lexicon = loadLexicon();
+    const parsed = parseQuery("who sang backup on Dusty Springfield's Dusty in Memphis?", lexicon, lexicon);
+    assert.deepEqual(parsed.mentions.map((m) => `${m.kind}:${m.text}`), ['person:Dusty Springfield']);
+    assert.deepEqual(parsed.titles, ['Dusty in Memphis']);
+    assert.deepEqual(parseQuery("Stevie Wonder's Songs in the Key of Life tracks", lexicon, lexicon).titles, ['Songs in the Key of Life']);
+    // A place after a lower-case noun is no part of a title: "Radiohead's gigs in London".
+    const gigs = parseQuery("Radiohead's gigs in London", lexicon, lexicon);
+    assert.ok(gigs.mentions.some((m) => m.kind === 'place' && m.text === 'London'), JSON.stringify(gigs.mentions));
+    assert.deepEqual(gigs.titles, []);
+  });
 });
