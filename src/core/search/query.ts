@@ -27,6 +27,8 @@ export interface QueryTerm {
    * are not the word's meaning, so it brings no related words.
    */
   readonly part?: true;
+  /** A piece of a code that mixes letters and digits ("GBAYE9300106", "AW00011000"): a row's identifier, no label. */
+  readonly code?: true;
 }
 
 export interface ParsedQuery {
@@ -243,10 +245,11 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     // An acronym's plural ("LPs", "CDs") is one word, not the camel-case pieces `l` + `ps`; a name inside a sentence
     // is not split into dictionary words ("Parton" is not `part` + `on`, "Radiohead" not `radio` + `head`).
     const whole = proper.has(lower) ? { has: (w: string): boolean => w === lower || vocab.has(w) } : vocab;
+    const code = /\p{L}/u.test(word) && /\d{2,}/.test(word) ? ({ code: true } as const) : {};
     for (const t of identifierTerms(/^\p{Lu}{2,}s$/u.test(word) ? lower : word, whole)) {
       if (seen.has(t.term) || (STOP_WORDS.has(t.surface) && !(content && t.surface === lower))) continue;
       seen.add(t.term);
-      terms.push(t.part ? { term: t.term, surface: t.surface, weight, position, part: true } : { term: t.term, surface: t.surface, weight, position });
+      terms.push(t.part ? { term: t.term, surface: t.surface, weight, position, part: true, ...code } : { term: t.term, surface: t.surface, weight, position, ...code });
     }
   });
 

@@ -139,6 +139,8 @@ export const RANKING = {
   qualifierShared: 3,
   /** 1: a job title ("listed as Purchasing Manager") is a role's word (ParsedQuery.jobTitles), not the title of a work. */
   jobTitles: 1,
+  /** 1: the letters of a code that mixes letters and digits ("GBAYE9300106") are no label a code list may hold. */
+  codePieces: 1,
   /**
    * 1: one word the catalog does not hold (or two joined by "and"), in a question about things sorted into kinds within
    * wider kinds, names one of those kinds: both lists rise below the thing (addTaxonomy). Scales `kindLookup`.
@@ -447,7 +449,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
         st.prefixes.set(qt.surface, base);
       }
     }
-    if (from === to && !qt.phrasal && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface) && isLabelWord(data, qt.surface)) literalless.add(qt.surface);
+    const codePiece = RANKING.codePieces > 0 && qt.code === true;
+    if (from === to && !qt.phrasal && !codePiece && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface) && isLabelWord(data, qt.surface)) literalless.add(qt.surface);
     // "choirs", "orchestras": a plural the catalog does not write, a thesaurus synonym of a table's name, names a kind
     // of that table's rows. Without such a synonym, a plural for a thing that only related words find ("bikes", which
     // the comments call bicycles) names a kind of the rows of the best table in the answer that keeps kinds.
@@ -476,7 +479,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
         if (s > best[d]!) best[d] = s;
       }
     }
-    if (local.length === 0 && !qt.phrasal && !mentionWords.has(qt.surface)) unmatched.push(qt.surface);
+    if (local.length === 0 && !qt.phrasal && !codePiece && !mentionWords.has(qt.surface)) unmatched.push(qt.surface);
     // A phrasal verb counts only where it matched: its words are pieces of their own.
     let bit = 0;
     if (!qt.phrasal || local.length > 0) {

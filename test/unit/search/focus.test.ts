@@ -516,3 +516,22 @@ describe('search: a kind within wider kinds', () => {
     assert.deepEqual(kinds('vendor lead time in june'), []);
   });
 });
+
+describe('search: a code written in letters and digits', () => {
+  it('offers no piece of an identifier to a code list as its label', () => {
+    const tables = src([
+      table('release_status', ['id', 'name']),
+      table('release', ['id', 'name', 'barcode', 'status'], [fk(['status'], 'release_status')]),
+      table('recording', ['id', 'name', 'length']),
+      table('isrc', ['id', 'recording', 'isrc'], [fk(['recording'], 'recording')]),
+      table('track', ['id', 'recording', 'release', 'position'], [fk(['recording'], 'recording'), fk(['release'], 'release')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const why = (q: string): string[] => index.search(q, { limit: 6 }).hits.flatMap((h) => h.why);
+    assert.ok(!why('the recording with ISRC GBAYE9300106 and its releases').some((w) => w.includes("may hold 'gbaye'")));
+    const off = withRanking('codePieces', 0, () => why('the recording with ISRC GBAYE9300106 and its releases'));
+    assert.ok(off.some((w) => w.includes("may hold 'gbaye'")), off.join('; '));
+    // A word of letters alone still may be a label ("bootleg").
+    assert.ok(why('bootleg releases').some((w) => w.includes("may hold 'bootleg'")));
+  });
+});
