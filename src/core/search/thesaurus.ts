@@ -14,7 +14,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['employee', 'staff', 'worker', 'personnel', 'clerk'],
   ['salesperson', 'seller', 'representative', 'agent', 'rep'],
   ['vendor', 'supplier', 'provider', 'seller', 'manufacturer'],
-  ['order', 'purchase', 'booking'],
+  ['order', 'purchase', 'booking', 'buy', 'bought'],
   ['invoice', 'bill', 'receipt'],
   ['revenue', 'income', 'sales', 'turnover', 'earnings', 'payment', 'amount'],
   ['price', 'cost', 'fee', 'charge', 'rate', 'amount'],

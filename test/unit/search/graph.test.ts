@@ -457,6 +457,21 @@ describe('search: tables of people and places', () => {
     }
   });
 
+  it('reads buying as ordering', () => {
+    const tables = src([
+      table('customer', ['id', 'person_id', 'account_number']),
+      table('person', ['id', 'first_name', 'last_name']),
+      table('product', ['id', 'name', 'list_price']),
+      table('salesorderheader', ['id', 'customer_id', 'order_date', 'total_due'], [fk(['customer_id'], 'customer')]),
+      table('salesorderdetail', ['id', 'salesorderheader_id', 'product_id', 'order_qty'], [fk(['salesorderheader_id'], 'salesorderheader'), fk(['product_id'], 'product')]),
+      table('store', ['id', 'name', 'demographics']),
+    ]);
+    for (const [q, word] of [['what did each store buy last year', 'buy'], ['customers who bought twice', 'bought']] as const) {
+      const hits = buildSearchIndex({ tables }).search(q, { limit: 4 }).hits;
+      assert.ok(whyOf(hits, 'salesorderheader').includes(`synonym ${word}→order`), reasons(hits));
+    }
+  });
+
   it('reads no tag as a record label', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),
