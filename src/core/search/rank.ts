@@ -141,6 +141,8 @@ export const RANKING = {
   jobTitles: 1,
   /** 1: the letters of a code that mixes letters and digits ("GBAYE9300106") are no label a code list may hold. */
   codePieces: 1,
+  /** 1: a word that only views write counts as one the catalog does not hold, for the rules of unexplained words. */
+  viewWords: 1,
   /**
    * 1: one word the catalog does not hold (or two joined by "and"), in a question about things sorted into kinds within
    * wider kinds, names one of those kinds: both lists rise below the thing (addTaxonomy). Scales `kindLookup`.
@@ -450,7 +452,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       }
     }
     const codePiece = RANKING.codePieces > 0 && qt.code === true;
-    if (from === to && !qt.phrasal && !codePiece && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface) && isLabelWord(data, qt.surface)) literalless.add(qt.surface);
+    // A word only views write (a view's column `pedal`) is none the tables write: views are computed from them.
+    let viewsOnly = RANKING.viewWords > 0 && from < to;
+    for (let i = from; viewsOnly && i < to; i++) if (!data.docs[doc[i]!]!.derived) viewsOnly = false;
+    if ((from === to || viewsOnly) && !qt.phrasal && !codePiece && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface) && isLabelWord(data, qt.surface)) literalless.add(qt.surface);
     // "choirs", "orchestras": a plural the catalog does not write, a thesaurus synonym of a table's name, names a kind
     // of that table's rows. Without such a synonym, a plural for a thing that only related words find ("bikes", which
     // the comments call bicycles) names a kind of the rows of the best table in the answer that keeps kinds.

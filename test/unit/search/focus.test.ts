@@ -510,6 +510,21 @@ describe('search: a kind within wider kinds', () => {
     assert.deepEqual(off, []);
   });
 
+  it('reads a word only a view writes as one the tables leave unexplained', () => {
+    const catalog = src([
+      table('productcategory', ['id', 'name']),
+      table('productsubcategory', ['id', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory')]),
+      table('product', ['id', 'name', 'color', 'productsubcategoryid'], [fk(['productsubcategoryid'], 'productsubcategory')]),
+      table('productreview', ['id', 'productid', 'rating', 'comments'], [fk(['productid'], 'product')]),
+      { ...table('vproductcatalog', ['productmodelid', 'pedal', 'saddle', 'wheel']), kind: 'view', viewDefinition: 'SELECT pm.productmodelid, x.pedal, x.saddle, x.wheel FROM productmodel pm CROSS JOIN LATERAL xmltable(...) x' },
+    ]);
+    const reviews = buildSearchIndex({ tables: catalog });
+    const q = 'product reviews of 1 or 2 stars on pedals';
+    const kindsOf = (): string[] => reviews.search(q, { limit: 8 }).hits.filter((h) => h.why.some((w) => w.includes("kind of product, may hold 'pedals'"))).map((h) => h.qualifiedName);
+    assert.deepEqual(kindsOf().sort(), ['public.productcategory', 'public.productsubcategory'], reasons(reviews.search(q, { limit: 8 }).hits));
+    assert.deepEqual(withRanking('viewWords', 0, kindsOf), []);
+  });
+
   it('reads no kind where the question leaves several words unexplained, or only a unit or a date', () => {
     assert.deepEqual(kinds("I'm an intern on the brochure team: which vendors supply us, and their lead time?"), []);
     assert.deepEqual(kinds('vendor lead time in ounces'), []);
