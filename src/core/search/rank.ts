@@ -141,6 +141,8 @@ export const RANKING = {
   jobTitles: 1,
   /** 1: the letters of a code that mixes letters and digits ("GBAYE9300106") are no label a code list may hold. */
   codePieces: 1,
+  /** 1: join paths are completed between the best tables, views left out (fillPaths). */
+  pathViews: 1,
   /** 1: a word that only views write counts as one the catalog does not hold, for the rules of unexplained words. */
   viewWords: 1,
   /**
@@ -2877,7 +2879,8 @@ function topCandidates(data: IndexData, st: QueryState, k: number): number[] {
 function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<number>, unasked: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean, walked: Map<number, number[] | null>): number[] {
   if (ranked.length < 2) return ranked;
   const topScore = st.score[ranked[0]!]!;
-  const top = ranked.slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= RANKING.pathFloor * topScore);
+  // Views have no keys of their own to join by: they take no place among the tables a join set is completed for.
+  const top = (RANKING.pathViews > 0 ? ranked.filter((d) => !data.docs[d]!.derived) : ranked).slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= RANKING.pathFloor * topScore);
   let changed = false;
   for (let i = 0; i < top.length; i++) {
     for (let j = i + 1; j < top.length; j++) {

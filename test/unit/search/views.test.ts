@@ -258,3 +258,24 @@ describe('search: the shared key of subtypes', () => {
     assert.deepEqual(order(1).slice(0, 2).sort(), ['purchaseorderheader', 'vendor']);
   });
 });
+
+describe('search: join paths among tables, not views', () => {
+  it('completes the join set between the best tables even where views rank among them', () => {
+    const tables: TableInfo[] = [
+      table('customer', ['customer_id', 'first_name', 'last_name']),
+      table('staff', ['staff_id', 'first_name', 'last_name']),
+      table('film', ['film_id', 'title', 'rental_duration', 'rental_rate']),
+      table('inventory', ['inventory_id', 'film_id', 'store_id'], [fk(['film_id'], 'film', ['film_id'])]),
+      table('rental', ['rental_id', 'inventory_id', 'customer_id', 'staff_id', 'rental_date'], [fk(['inventory_id'], 'inventory', ['inventory_id']), fk(['customer_id'], 'customer', ['customer_id']), fk(['staff_id'], 'staff', ['staff_id'])]),
+      table('payment', ['payment_id', 'customer_id', 'staff_id', 'rental_id', 'amount'], [fk(['customer_id'], 'customer', ['customer_id']), fk(['staff_id'], 'staff', ['staff_id']), fk(['rental_id'], 'rental', ['rental_id'])]),
+      view('rental_by_category', 'SELECT c.name AS category, sum(p.amount) AS total_sales FROM payment p JOIN rental r ON true GROUP BY c.name', ['category', 'total_sales']),
+      view('sales_by_store', 'SELECT s.store_id AS store, sum(p.amount) AS total_sales FROM payment p JOIN rental r ON true GROUP BY s.store_id', ['store', 'total_sales']),
+      view('sales_by_film_category', 'SELECT c.name AS category, sum(p.amount) AS total_sales FROM payment p GROUP BY c.name', ['category', 'total_sales']),
+    ];
+    const index = buildSearchIndex({ tables: src(tables) });
+    const q = 'Which renters keep DVDs longer than the allowed rental period, and how much have they paid in total?';
+    const joined = (): boolean => index.search(q, { limit: 8 }).hits.some((h) => h.qualifiedName === 'public.inventory' && h.why.some((w) => /^joins (\w+ and film|film and \w+)$/.test(w)));
+    assert.ok(joined(), index.search(q, { limit: 8 }).hits.map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(!withRanking('pathViews', 0, joined));
+  });
+});
