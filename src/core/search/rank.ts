@@ -141,6 +141,8 @@ export const RANKING = {
   jobTitles: 1,
   /** 1: the letters of a code that mixes letters and digits ("GBAYE9300106") are no label a code list may hold. */
   codePieces: 1,
+  /** 1: a code list the question reaches only by the word a value implies (`language` of "in Spanish") still qualifies a junction (addQualifiers). */
+  impliedQualifiers: 1,
   /** 1: join paths are completed between the best tables, views left out (fillPaths). */
   pathViews: 1,
   /** 1: a word that only views write counts as one the catalog does not hold, for the rules of unexplained words. */
@@ -572,7 +574,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = topCandidates(data, st, RANKING.candidates);
   const pathPairs = new Map<number, number[] | null>();
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed, pathPairs);
-  ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
+  ranked = addQualifiers(data, ranked, limit, evidence, st, allowed, parsed);
   ranked = addParents(data, ranked, limit, unasked, st, allowed);
   ranked = addJunctionEnds(data, ranked, lexical, st, allowed, parsed);
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
@@ -668,7 +670,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // A junction that only the signals since then brought into the answer (the path to a named person, a role, the rows
   // asked for) needs its qualifiers as much as one the question's words found; a kind of person asked for by name
   // ("which employee placed each order") needs the table that holds the names.
-  ranked = addQualifiers(data, ranked, limit, evidence, st, allowed);
+  ranked = addQualifiers(data, ranked, limit, evidence, st, allowed, parsed);
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
   ranked = spreadGuesses(data, ranked, limit, st);
   ranked = placeViews(data, ranked, limit, queryTerms, st);
@@ -1559,7 +1561,11 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
  * that qualifier too, so for each junction in the answer its targets that are not among the matched ends — code
  * lists, or records shared by several junctions — come along just below it, with their own code lists.
  */
-function addQualifiers(data: IndexData, ranked: number[], limit: number, evidence: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
+function addQualifiers(data: IndexData, ranked: number[], limit: number, evidence: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean, parsed: ParsedQuery): number[] {
+  // The words a question implies by a value it names (`language` of "lyrics in Spanish").
+  const implied = RANKING.impliedQualifiers > 0 ? parsed.terms.filter((t) => t.implied === true) : [];
+  // …where the code list is named by that word (`language`), not a date or a history every table may hold.
+  const namedByImplied = (t: number): boolean => implied.some((w) => data.docs[t]!.nameStems.includes(w.term) && (st.evidenceBits[t]! & pieceBit(st.wordPieces.get(w.surface) ?? 31)) !== 0);
   const boosts: Array<[number, number, string]> = [];
   const offer = (d: number, value: number, text: string): void => {
     if (allowed(d) && st.score[d]! < value) boosts.push([d, value, text]);
@@ -1578,7 +1584,8 @@ function addQualifiers(data: IndexData, ranked: number[], limit: number, evidenc
       const t = e.to;
       const td = data.docs[t]!;
       const record = isQualifierRecord(data, t);
-      if (evidence.has(t) && !(record && t === third)) continue;
+      // A code list the question reached only by a word a value implies is still the junction's qualifier.
+      if (evidence.has(t) && !(record && t === third) && !(td.role === 'lookup' && namedByImplied(t))) continue;
       if (td.role !== 'lookup' && !record) continue;
       // A junction with a name of its own (`release`, between its credit and its group) is a thing: its code lists are
       // its attributes, which come along only when they may hold a word of the question (st.guesses).

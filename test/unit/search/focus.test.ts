@@ -550,3 +550,21 @@ describe('search: a code written in letters and digits', () => {
     assert.ok(why('bootleg releases').some((w) => w.includes("may hold 'bootleg'")));
   });
 });
+
+describe('search: a code list a value names', () => {
+  it('raises the code list a value implies as the qualifier of the junction that holds it', () => {
+    const tables = src([
+      table('language', ['id', 'iso_code_3', 'name']),
+      table('work_type', ['id', 'name']),
+      table('work', ['id', 'gid', 'name', 'type'], [fk(['type'], 'work_type')]),
+      table('work_language', ['work', 'language'], [fk(['work'], 'work'), fk(['language'], 'language')]),
+      table('artist', ['id', 'name', 'sort_name']),
+      table('recording', ['id', 'name', 'length']),
+      table('l_recording_work', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const qualifies = (): boolean => index.search('works with Spanish lyrics', { limit: 6 }).hits.some((h) => h.qualifiedName === 'public.language' && h.why.includes('qualifies work_language'));
+    assert.ok(qualifies());
+    assert.ok(!withRanking('impliedQualifiers', 0, qualifies));
+  });
+});
