@@ -241,7 +241,54 @@ function styleName(label: string): string {
 }
 
 const CHANGES = `## What changed in this run
-**The benchmark's own catalogs fixed, tables kept beside the model, and a nineteenth blind round** (engine 2f5eb4d → this one).
+**A twentieth blind round, and words the catalog leaves unexplained** (engine a84dfd3 → this one).
+
+Round 20 (\`blind/round20/\`: MusicBrainz 50 and AdventureWorks 50, split 50/50) was written from the domain
+descriptions and a list of proper names to avoid only, by askers unlike earlier rounds' (a music-licensing lawyer, a
+cathedral choir director, a payroll clerk, a fraud analyst …), and labelled from the schemas only (MusicBrainz 5.34
+gold tables per question, AdventureWorks 3.12); questions, then gold, were committed before its first ranking run. A
+first draft of the questions was discarded unread: its list of names to avoid also held ordinary words earlier
+questions had capitalised ("Sales", "Home"), and its writer had kept them out of every question. Scored first by the
+engine of this run's start: MusicBrainz 0.28 dev and 0.44 held-out, AdventureWorks 0.76 and 0.80 in process (0.72 and
+0.76 through the tool).
+
+Eight changes, each with a unit test that fails without it. (1) A capitalised span that ends in a noun of an occupation
+("listed as Product Manager", "the Owner") is a job title, the role it names, not the title of a work
+(\`RANKING.jobTitles\`): AdventureWorks dev +1. (2) In a catalog that sorts things into kinds within wider kinds
+(\`product\` → \`productsubcategory\` → \`productcategory\`), the one word a question leaves unexplained (or two
+joined by "and"), written as a plural, as a word no dictionary has, or before a noun of the catalog, names a kind: both
+lists rise below the thing (\`RANKING.taxonomy\`; "handlebars", "seatpost", "tires and tubes", "touring frame"); not a
+unit, a month, a word the thing's own columns answer to, nor in a question with more unexplained words:
+AdventureWorks dev +5, no loss. (3) To buy is to order: \`buy\` and \`bought\` joined the thesaurus group of orders
+(search index format 28): AdventureWorks dev +2. (4) A code list the question reaches only by the word a value implies
+(\`language\` of "lyrics in Spanish") still qualifies the junction that holds it (\`RANKING.impliedQualifiers\`):
+MusicBrainz dev +2. (5) A word only views write (AdventureWorks' catalogue view has a column \`pedal\`) counts as one
+the tables leave unexplained (\`RANKING.viewWords\`), and (6) join paths are completed between the best tables with
+views left out (\`RANKING.pathViews\`): through the tool one AdventureWorks and one Pagila dev answer completed (the
+in-process catalogs have no views). (7) The capitalised span after a possessive name that runs over lower-case joining
+words ("Dusty Springfield's Dusty in Memphis") is the owner's work, whole, with no place read inside it, and (8) the
+letters of a code that mixes letters and digits ("ISRC GBAYE9300106") are no label a code list may hold: neither
+moved a Full@10 (the answers' reasons are right now).
+
+On the dev halves of every tuned round, round 20 included, in process: MusicBrainz 0.532 → 0.536 (470 questions),
+AdventureWorks 0.892 → 0.910 (435), Pagila 0.962, Spider and BIRD per database unchanged; no set lost an answer. On the
+held-out halves, checked once per change as aggregates: in process MusicBrainz 0.428 (580 questions, unchanged),
+AdventureWorks 0.844 → 0.851 (525), Pagila 0.929; through the tool (\`retrieval-mcp.md\`), every blind round pooled,
+MusicBrainz 0.428 → 0.428, AdventureWorks 0.840 → 0.850, Pagila 0.925 → 0.925 (rounds 1–16 alone: AdventureWorks
+0.871 → 0.878). The goals (0.60, 0.90, 0.90 held-out Full@10) are still met only on Pagila.
+
+Tried on the dev halves and not kept: a code list that the question's words reached also qualifying its junction
+(MusicBrainz and AdventureWorks +7 −6, before round 20: \`release_packaging\` and \`addresstype\` share a word with the entity,
+which is why (4) asks for a word a value implies); a personalised random walk over the keys from the best
+tables re-ranking the rest (five settings: MusicBrainz −8 to +1, AdventureWorks −6 to ±0, measured before round 20); no junction ends at all (MusicBrainz −16), or none for a junction
+reached only through its ends' names (−1); value words offered again to the code lists of the final leading tables
+(+1 −1); a co-usage prior from other dev questions' gold (tables that answered other questions together), scored by
+leaving one round out: MusicBrainz +0.027, AdventureWorks −0.010, so not built; a history table that shadows no entity
+(\`transactionhistory\`) undiscounted, with "movement" as a transaction (the answer still misses it at 18th); the
+table of a named state raised even when already among the ten (no answer moved); views left out of the other windows
+of leading tables (no answer moved through the tool).
+
+Previous run. **The benchmark's own catalogs fixed, tables kept beside the model, and a nineteenth blind round** (engine 2f5eb4d → a84dfd3).
 The in-process catalogs of this benchmark come from pg_dump files through a small parser, which read only the
 constraints written \`ALTER TABLE ONLY\`; pg_dump writes those of a partitioned table without \`ONLY\`, so the
 MusicBrainz tables \`artist_release\` and \`artist_release_group\` (caches of which artist is on which release,
