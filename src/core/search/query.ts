@@ -511,12 +511,11 @@ function findTitles(text: string, mentions: readonly Mention[], common: Vocabula
  */
 function ownedSpans(text: string): string[] {
   const out: string[] = [];
-  const cap = "\\p{Lu}[\\p{L}\\p{N}'’.&-]*";
-  const joiners = [...TITLE_JOINERS].join('|');
-  const re = new RegExp(`\\p{L}['’]s\\s+(${cap}(?:\\s+(?:(?:${joiners})\\s+)*${cap})*)`, 'gu');
-  for (const m of text.matchAll(re)) if (/\s\p{Ll}/u.test(m[1]!)) out.push(m[1]!.replace(/['’]s$/, ''));
+  for (const m of text.matchAll(OWNED_SPAN)) if (/\s\p{Ll}/u.test(m[1]!)) out.push(m[1]!.replace(/['’]s$/, ''));
   return out;
 }
+const CAPITALISED_WORD = "\\p{Lu}[\\p{L}\\p{N}'’.&-]*";
+const OWNED_SPAN = new RegExp(`\\p{L}['’]s\\s+(${CAPITALISED_WORD}(?:\\s+(?:(?:${[...TITLE_JOINERS].join('|')})\\s+)*${CAPITALISED_WORD})*)`, 'gu');
 
 /** Whether `title` is written after "on", "of", "from" or "off", a possessive name perhaps between ("of Joni Mitchell's Blue"). */
 function isWholeTitle(text: string, title: string): boolean {
@@ -525,10 +524,11 @@ function isWholeTitle(text: string, title: string): boolean {
   return /\b(?:on|of|from|off)\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*['’]s\s+)?['"‘“]?$/u.test(text.slice(0, at));
 }
 
+/** The months and the days of the week, written out. */
+export const CALENDAR_NAMES: readonly string[] = 'january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday'.split(' ');
+
 /** Months and days of the week, with their usual abbreviations. */
-const CALENDAR_WORDS: ReadonlySet<string> = new Set(
-  'january february march april may june july august september october november december jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun'.split(' '),
-);
+const CALENDAR_WORDS: ReadonlySet<string> = new Set([...CALENDAR_NAMES, ...'jan feb mar apr jun jul aug sep sept oct nov dec mon tue tues wed thu thur thurs fri sat sun'.split(' ')]);
 
 /** Title-case words that do not start a sentence, lower-cased: "Which remixes of Daft Punk songs" → daft, punk. */
 export function properWords(text: string): Set<string> {

@@ -8,7 +8,7 @@
 import { BM25F, cachedConcepts, cachedTerms, isMirror, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
-import { parseQuery, type Mention, type ParsedQuery } from './query';
+import { CALENDAR_NAMES, parseQuery, type Mention, type ParsedQuery } from './query';
 import { correctQuestion, knownWord } from './spelling';
 import { THESAURUS } from './thesaurus';
 import { isIrregularVerbForm, stem, textTerms } from './tokenize';
@@ -653,15 +653,15 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const nouns = [...literalless].filter((w) => !mentionWords.has(w) && !TIME_WORDS.has(w) && !CALENDAR_WORDS.has(w) && !MEASURE_UNITS.has(w) && w.length > 2 && (data.lexicon.concepts(w).length > 0 || !data.lexicon.has(w)) && !isVerbForm(w) && !isMeasureWord(data, w) && isLabelWord(data, w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w) && !data.lexicon.isPlaceAdjective(w) && !data.lexicon.isLanguageName(w));
     // One word the catalog leaves unexplained, or two joined by "and"/"or" ("tires and tubes"): a question with more
     // has other things to say (who is asking, what for), and its words need not name a kind at all.
-    const at = (w: string): number => parsed.terms.find((t) => t.surface === w && !t.implied && !t.phrasal)?.position ?? -9;
     // A kind is written as a plural ("handlebars"), as a word no dictionary has ("seatpost"), or before a noun of the
     // catalog ("touring frame bill of materials"); a singular word elsewhere is as often a verb ("that come in red").
     const kindLike = (w: string): boolean => {
       if (/[^s]s$/.test(w) || !data.lexicon.has(w)) return true;
-      const next = termAt(parsed, at(w) + 1);
+      const next = termAfter(parsed, w);
       return next !== undefined && isCatalogTerm(data, next.surface);
     };
-    const one = (nouns.length === 1 || (nouns.length === 2 && Math.abs(at(nouns[0]!) - at(nouns[1]!)) === 2)) && kindLike(nouns[0]!);
+    const [first, second] = nouns.map((w) => positionOf(parsed, w) ?? -9);
+    const one = (nouns.length === 1 || (nouns.length === 2 && Math.abs(first! - second!) === 2)) && kindLike(nouns[0]!);
     if (one) ranked = addTaxonomy(data, ranked, limit, nouns[0]!, st, allowed);
   }
   // The join set once more: tables that rose since the first pass (the rows asked for, kind lists, names) need the
@@ -1218,21 +1218,26 @@ const FRAMING_WORDS: ReadonlySet<string> = new Set(
   'hey hi hello thanks thank help try figure wonder curious check pull mind remember happen swear guess bet sure okay ok quick question ask wondering interested'.split(' '),
 );
 
-/**
- * The dictionary concepts a question word brings: none for a word of a name ("Kind of Blue", "Abbey Road": only its
- * letters may match), a piece of a run-together word, or a word that frames the request ("can you help").
- */
 /** The question's own word (not implied, not a phrasal verb) at a position, if there is one. */
 function termAt(parsed: ParsedQuery, position: number): ParsedQuery['terms'][number] | undefined {
   return parsed.terms.find((t) => t.position === position && !t.implied && !t.phrasal);
 }
 
+/** Where the question writes the word `surface` itself (not implied, not a phrasal verb), if it does. */
+function positionOf(parsed: ParsedQuery, surface: string): number | undefined {
+  return parsed.terms.find((t) => t.surface === surface && !t.implied && !t.phrasal)?.position;
+}
+
 /** The question's word right behind the word written `surface` (no punctuation between), if there is one. */
 function termAfter(parsed: ParsedQuery, surface: string): ParsedQuery['terms'][number] | undefined {
-  const at = parsed.terms.find((t) => t.surface === surface && !t.implied && !t.phrasal)?.position;
+  const at = positionOf(parsed, surface);
   return at === undefined ? undefined : termAt(parsed, at + 1);
 }
 
+/**
+ * The dictionary concepts a question word brings: none for a word of a name ("Kind of Blue", "Abbey Road": only its
+ * letters may match), a piece of a run-together word, or a word that frames the request ("can you help").
+ */
 function wordConcepts(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['terms'][number]): readonly string[] {
   if (t.part === true || isFraming(t.surface)) return [];
   // A person noun that is an adjective too, right before another word ("the official website", "major labels"), says
@@ -1302,8 +1307,8 @@ function isVerbForm(word: string): boolean {
 /** Units of weight, length and volume: the labels of a list of units, not a kind of thing. */
 const MEASURE_UNITS: ReadonlySet<string> = new Set('ounce ounces pound pounds lb lbs kilo kilos kilogram kilograms kg gram grams inch inches foot feet meter meters metre metres centimeter centimeters centimetre centimetres millimeter millimeters millimetre millimetres mile miles kilometer kilometers kilometre kilometres liter liters litre litres gallon gallons'.split(' '));
 
-/** Months and days of the week. */
-const CALENDAR_WORDS: ReadonlySet<string> = new Set('january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday weekend weekends'.split(' '));
+/** Months, days of the week and the weekend. */
+const CALENDAR_WORDS: ReadonlySet<string> = new Set([...CALENDAR_NAMES, 'weekend', 'weekends']);
 
 /**
  * A word the catalog does not hold, in a question about things that a catalog sorts into kinds within wider kinds
@@ -1563,9 +1568,15 @@ function addBridges(data: IndexData, ranked: readonly number[], evidence: Readon
  */
 function addQualifiers(data: IndexData, ranked: number[], limit: number, evidence: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean, parsed: ParsedQuery): number[] {
   // The words a question implies by a value it names (`language` of "lyrics in Spanish").
-  const implied = RANKING.impliedQualifiers > 0 ? parsed.terms.filter((t) => t.implied === true) : [];
+  const implied: Array<{ term: string; bit: number }> = [];
+  if (RANKING.impliedQualifiers > 0) {
+    for (const t of parsed.terms) {
+      const i = t.implied === true ? st.wordPieces.get(t.surface) : undefined;
+      if (i !== undefined) implied.push({ term: t.term, bit: pieceBit(i) });
+    }
+  }
   // …where the code list is named by that word (`language`), not a date or a history every table may hold.
-  const namedByImplied = (t: number): boolean => implied.some((w) => data.docs[t]!.nameStems.includes(w.term) && (st.evidenceBits[t]! & pieceBit(st.wordPieces.get(w.surface) ?? 31)) !== 0);
+  const namedByImplied = (t: number): boolean => implied.some((w) => data.docs[t]!.nameStems.includes(w.term) && (st.evidenceBits[t]! & w.bit) !== 0);
   const boosts: Array<[number, number, string]> = [];
   const offer = (d: number, value: number, text: string): void => {
     if (allowed(d) && st.score[d]! < value) boosts.push([d, value, text]);
