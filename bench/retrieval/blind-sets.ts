@@ -56,6 +56,7 @@ const ROUNDS: ReadonlyArray<{ dir: string; suffix: string }> = [
   { dir: path.join(BLIND_DIR, 'round18'), suffix: '-blind18' },
   { dir: path.join(BLIND_DIR, 'round19'), suffix: '-blind19' },
   { dir: path.join(BLIND_DIR, 'round20'), suffix: '-blind20' },
+  { dir: path.join(BLIND_DIR, 'round21'), suffix: '-blind21' },
 ];
 
 /**
