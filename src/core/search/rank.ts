@@ -118,6 +118,8 @@ export const RANKING = {
   focusBridges: 1,
   /** An attribute the leading entity lacks, held by a table of its own (`release_country.date_year`): rises to this share of the entity. */
   attributeHome: 0.9,
+  /** 1: a code list a leading table points at by a column the question names is that attribute's home too. */
+  attributeLookups: 1,
   /** How many leading tables look for the homes of their attributes. */
   attributeTop: 3,
   /** 1: a column word that a thesaurus synonym of the question's word names counts (`rating` for "scores"). */
@@ -2570,6 +2572,17 @@ function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuer
     const asked = words.filter((t) => !named(t, own) && !fd.nameStems.includes(t.term));
     if (asked.length === 0) continue;
     const best = new Map<string, number>();
+    // A code list the leading table points at by a column the question names ("and packaging": `release.packaging` →
+    // `release_packaging`): the list holds what that column's value reads as.
+    if (RANKING.attributeLookups > 0) {
+      for (const e of data.edges[f]!) {
+        const c = e.to;
+        if (!e.outgoing || c === f || e.implied !== undefined || !allowed(c) || data.docs[c]!.role !== 'lookup') continue;
+        const cols = new Set(e.fromColumns.flatMap((n) => cachedTerms(data.termCache, data.vocab, n).map((t) => t.term)).filter((t) => t !== 'id' && !fd.nameStems.includes(t)));
+        const t = asked.find((q) => cols.has(q.term));
+        if (t !== undefined && !best.has(t.surface)) best.set(t.surface, c);
+      }
+    }
     for (const e of data.edges[f]!) {
       const c = e.to;
       if (e.outgoing || c === f || !allowed(c)) continue;

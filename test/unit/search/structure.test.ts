@@ -396,3 +396,44 @@ describe('search: typed relationships beside the plain way', () => {
     assert.ok(side < 0.5 * only, `l_area_artist ${side.toFixed(3)} vs l_artist_place ${only.toFixed(3)}`);
   });
 });
+
+describe('search: the code list behind a named column', () => {
+  it('brings the code list a leading table points at by a column the question names', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('release_group', ['id', 'name', 'type']),
+        table('release_packaging', ['id', 'name', 'description']),
+        table('release_status', ['id', 'name', 'description']),
+        table('release', ['id', 'name', 'barcode', 'release_group', 'packaging', 'status'], [fk(['release_group'], 'release_group'), fk(['packaging'], 'release_packaging'), fk(['status'], 'release_status')]),
+        table('area', ['id', 'name', 'begin_date_year']),
+        table('country_area', ['area'], [fk(['area'], 'area')]),
+        table('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release'), fk(['country'], 'country_area')]),
+        table('label', ['id', 'name', 'label_code', 'begin_date_year']),
+        table('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+        table('area_tag', ['area', 'tag', 'count'], [fk(['area'], 'area')]),
+        table('label_tag', ['label', 'tag', 'count'], [fk(['label'], 'label')]),
+        table('label_type', ['id', 'name', 'description']),
+        table('label_alias', ['id', 'label', 'name', 'begin_date_year'], [fk(['label'], 'label')]),
+        table('release_unknown_country', ['release', 'date_year'], [fk(['release'], 'release')]),
+        table('release_group_primary_type', ['id', 'name']),
+        table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release')]),
+        table('release_meta', ['id', 'date_added', 'amazon_asin'], [fk(['id'], 'release')]),
+        table('l_area_release', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'area'), fk(['entity1'], 'release')]),
+        table('l_label_release', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'label'), fk(['entity1'], 'release')]),
+      ]),
+    });
+    const q = 'List every release in the group with its country, release date, label, catalogue number and packaging';
+    const rank = (on: number): { at: number; why: readonly string[] } =>
+      withRanking('attributeLookups', on, () => {
+        const hits = index.search(q, { limit: 11 }).hits;
+        const at = hits.findIndex((h) => h.qualifiedName === 'public.release_packaging');
+        return { at, why: at < 0 ? [] : hits[at]!.why };
+      });
+    // The release's `packaging` column names the code list; without the rule only the name of the list matched.
+    const before = rank(0);
+    const after = rank(1);
+    assert.ok(!before.why.some((w) => w.startsWith('holds the')), before.why.join('; '));
+    assert.ok(after.why.includes("holds the 'packaging' of release"), after.why.join('; '));
+    assert.ok(after.at >= 0 && after.at < 5, String(after.at));
+  });
+});
