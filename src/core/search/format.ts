@@ -37,6 +37,7 @@
  * a librettist writes works (thesaurus; concept terms the stored index holds). v25: the phrasal verb `put_out` joined
  * the thesaurus group of labels (taken out again in v27). v26: a label is no tag (the word left the thesaurus group of
  * tags: "albums tagged shoegaze" had reached record labels). v27: `put_out` is no label (see v25). v28: to buy is to order (`buy`, `bought` joined the thesaurus group of orders and
- * purchases: "what did they buy" reaches the order lines).
+ * purchases: "what did they buy" reaches the order lines). v29: a stock movement is a transaction (`movement` joined the
+ * thesaurus group of transactions).
  */
-export const INDEX_FORMAT = 28;
+export const INDEX_FORMAT = 29;

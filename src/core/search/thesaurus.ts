@@ -60,7 +60,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['hospital', 'clinic'],
   ['school', 'college', 'university', 'institution'],
   ['owner', 'proprietor', 'holder'],
-  ['transaction', 'payment', 'transfer'],
+  ['transaction', 'payment', 'transfer', 'movement'],
   ['contract', 'agreement'],
   ['tag', 'keyword'],
   ['link', 'relationship', 'relation', 'association'],

@@ -472,6 +472,18 @@ describe('search: tables of people and places', () => {
     }
   });
 
+  it('reads a stock movement as a transaction', () => {
+    const tables = src([
+      table('product', ['id', 'name', 'safety_stock_level', 'reorder_point']),
+      table('location', ['id', 'name', 'cost_rate']),
+      table('productinventory', ['product_id', 'location_id', 'shelf', 'quantity'], [fk(['product_id'], 'product'), fk(['location_id'], 'location')]),
+      table('transactionhistory', ['id', 'product_id', 'transaction_date', 'transaction_type', 'quantity'], [fk(['product_id'], 'product')]),
+      table('vendor', ['id', 'name', 'credit_rating']),
+    ]);
+    const hits = buildSearchIndex({ tables }).search('stock movements of each product last month', { limit: 4 }).hits;
+    assert.ok(whyOf(hits, 'transactionhistory').includes('synonym movement→transaction'), reasons(hits));
+  });
+
   it('reads no tag as a record label', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),
