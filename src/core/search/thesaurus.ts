@@ -5,7 +5,7 @@
  * any particular database. Each group becomes one concept; members match each other at synonym weight.
  */
 export const THESAURUS: readonly (readonly string[])[] = [
-  ['song', 'track', 'tune', 'recording'],
+  ['song', 'track', 'tune', 'recording', 'remix'],
   ['singer', 'artist', 'vocalist', 'performer', 'musician', 'band', 'choir', 'orchestra', 'ensemble'],
   ['album', 'record', 'release', 'disc', 'single', 'ep'],
   ['movie', 'film', 'picture'],

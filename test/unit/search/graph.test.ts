@@ -484,6 +484,19 @@ describe('search: tables of people and places', () => {
     assert.ok(whyOf(hits, 'transactionhistory').includes('synonym movement→transaction'), reasons(hits));
   });
 
+  it('reads a remix as a recording', () => {
+    const music = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('recording', ['id', 'name', 'length']),
+      table('release', ['id', 'name', 'barcode']),
+      table('link_type', ['id', 'name', 'description']),
+      table('link', ['id', 'link_type', 'begin_date'], [fk(['link_type'], 'link_type')]),
+      table('l_recording_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'recording')]),
+    ]);
+    const hits = buildSearchIndex({ tables: music }).search('all the remixes of that one song', { limit: 4 }).hits;
+    assert.ok(whyOf(hits, 'recording').includes('synonym remix→recording'), reasons(hits));
+  });
+
   it('reads no tag as a record label', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),
