@@ -72,6 +72,8 @@ export interface ParsedQuery {
    * something is part of ("the tracks on Massive Attack's Mezzanine", "every song on Thriller").
    */
   readonly wholes: readonly string[];
+  /** Of those, the ones written after "on": what someone is credited on ("the mastering engineer on Dots and Loops"). */
+  readonly onTitles: readonly string[];
   /** Lower-case content words within three words after "which", "what" or "how many": what the question asks for. */
   readonly focus: readonly string[];
   /**
@@ -207,7 +209,7 @@ function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): str
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -378,7 +380,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const found = [...new Set(findTitles(trimmed, mentions, common).map((t) => ownedTitles.find((q) => q !== t && q.includes(t)) ?? t))];
   const jobTitles = found.filter((t) => isJobTitle(t, quotedTitles, common));
   const titles = found.filter((t) => !jobTitles.includes(t));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), focus, roleVerbs, madeOf, jobTitles };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles: titles.filter((t) => isWholeTitle(trimmed, t, true)), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**
@@ -518,9 +520,10 @@ const CAPITALISED_WORD = "\\p{Lu}[\\p{L}\\p{N}'’.&-]*";
 const OWNED_SPAN = new RegExp(`\\p{L}['’]s\\s+(${CAPITALISED_WORD}(?:\\s+(?:(?:${[...TITLE_JOINERS].join('|')})\\s+)*${CAPITALISED_WORD})*)`, 'gu');
 
 /** Whether `title` is written after "on", "of", "from" or "off", a possessive name perhaps between ("of Joni Mitchell's Blue"). */
-function isWholeTitle(text: string, title: string): boolean {
+function isWholeTitle(text: string, title: string, onOnly = false): boolean {
   const at = text.indexOf(title);
   if (at < 0) return false;
+  if (onOnly) return /\bon\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*['’]s\s+)?['"‘“]?$/u.test(text.slice(0, at));
   return /\b(?:on|of|from|off)\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*['’]s\s+)?['"‘“]?$/u.test(text.slice(0, at));
 }
 

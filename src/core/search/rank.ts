@@ -166,6 +166,8 @@ export const RANKING = {
   junctionEndCap: 0.999,
   /** A title in the question: the named tables that one of the `titleTop` best hits points at rise to this share of it. */
   titleHolder: 0.9,
+  /** A title written after "on" in a question about a role: the catalog's main whole (mainWhole) rises to this share of titleHolder. */
+  titleWholes: 1,
   /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
   nameHolder: 0.8,
   nameHolderTop: 3,
@@ -1778,7 +1780,42 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
       }
     }
   }
+  // A title someone is credited on ("the mastering engineer on Stereolab's Dots and Loops") names a whole that parts
+  // are kept in: the catalog's main such whole (`release`, which `track` and `medium` lead up to) holds it.
+  const onTitle = parsed.onTitles[0];
+  const credited = parsed.roleVerbs.length > 0 || parsed.jobTitles.length > 0 || parsed.terms.some((t) => !t.part && data.lexicon.isRole(t.surface));
+  if (RANKING.titleWholes > 0 && onTitle !== undefined && credited && ranked.length > 0) {
+    const main = mainWhole(data, allowed);
+    const lead = ranked[0]!;
+    if (main >= 0 && main !== lead) {
+      const value = RANKING.titleHolder * RANKING.titleWholes * st.score[lead]!;
+      if (st.score[main]! < value) boosts.push([main, value, `the whole things are on, for '${onTitle}'`]);
+    }
+  }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * The named tables that chains of ordered parts lead up to (`track` → `medium` → `release`), most chains first, worked
+ * out once per index; mainWhole takes the first the search may return, or -1.
+ */
+const wholesMemo = new WeakMap<IndexData, readonly number[]>();
+function mainWhole(data: IndexData, allowed: (d: number) => boolean): number {
+  let order = wholesMemo.get(data);
+  if (order === undefined) {
+    const count = new Map<number, number>();
+    for (let d = 0; d < data.docs.length; d++) {
+      if (data.docs[d]!.role === 'auxiliary' || !isOrderedPart(data, d)) continue;
+      const chain = wholesOf(data, d, () => true);
+      const top = chain[chain.length - 1];
+      if (top === undefined || isOrderedPart(data, top) || !data.docs[top]!.hasName || data.docs[top]!.role === 'lookup' || data.docs[top]!.role === 'auxiliary') continue;
+      // Longer chains say more surely that the top holds the others.
+      count.set(top, (count.get(top) ?? 0) + 1 + chain.length);
+    }
+    order = [...count.keys()].sort((a, b) => count.get(b)! - count.get(a)! || data.order[a]! - data.order[b]!);
+    wholesMemo.set(data, order);
+  }
+  return order.find(allowed) ?? -1;
 }
 
 /** A table whose rows are kept in order within something: a column says where (`position`, `sequence`, `line_number`). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import { buildSearchIndex, findMentions, loadLexicon, parseQuery } from '../../../src/core/search/index';
-import { catalogBuilders, fk, names, reasons, src, whyOf } from './builders';
+import { catalogBuilders, fk, names, reasons, src, whyOf, withRanking } from './builders';
 
 /** The people and places a question names, as kind and text. */
 function mentions(q: string): Array<{ kind: string; text: string }> {
@@ -617,5 +617,38 @@ describe('search: everyday words for works', () => {
     });
     const hits = index.search('which of his pieces have been recorded the most times', { limit: 3 }).hits;
     assert.ok(whyOf(hits, 'work').some((w) => w.includes('piece→work')), reasons(hits));
+  });
+});
+
+describe('search: a title someone is credited on', () => {
+  // MusicBrainz' shape: tracks are kept in order on media, media in order on releases; roles are typed relationships.
+  const tables = src([
+    t('artist', ['id', 'gid', 'name', 'sort_name', 'begin_date_year']),
+    t('artist_credit', ['id', 'name', 'artist_count']),
+    t('artist_credit_name', ['artist_credit', 'position', 'artist', 'name', 'join_phrase'], [fk(['artist_credit'], 'artist_credit'), fk(['artist'], 'artist')]),
+    t('recording', ['id', 'gid', 'name', 'artist_credit', 'length'], [fk(['artist_credit'], 'artist_credit')]),
+    t('work', ['id', 'gid', 'name', 'type']),
+    t('release_group', ['id', 'gid', 'name', 'artist_credit'], [fk(['artist_credit'], 'artist_credit')]),
+    t('release', ['id', 'gid', 'name', 'artist_credit', 'release_group', 'barcode'], [fk(['artist_credit'], 'artist_credit'), fk(['release_group'], 'release_group')]),
+    t('medium', ['id', 'release', 'position', 'name'], [fk(['release'], 'release')]),
+    t('track', ['id', 'gid', 'recording', 'medium', 'position', 'name', 'length'], [fk(['recording'], 'recording'), fk(['medium'], 'medium')]),
+    t('link_type', ['id', 'name', 'description', 'link_phrase']),
+    t('link', ['id', 'link_type', 'begin_date_year'], [fk(['link_type'], 'link_type')]),
+    t('l_artist_artist', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'artist')]),
+    t('l_artist_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'recording')]),
+    t('l_artist_release', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'release')]),
+    t('l_artist_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'work')]),
+  ]);
+
+  it('is held by the whole that ordered parts lead up to', () => {
+    const index = buildSearchIndex({ tables });
+    const q = "Who was the mastering engineer on Stereolab's Dots and Loops?";
+    const hits = (on: number) => withRanking('titleWholes', on, () => index.search(q, { limit: 6 }).hits);
+    const release = (on: number) => hits(on).find((h) => h.qualifiedName === 'public.release');
+    assert.ok(release(1)?.why.includes("the whole things are on, for 'Dots and Loops'"), hits(1).map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(!(release(0)?.why ?? []).some((w) => w.startsWith('the whole things are on')));
+    // Without a role, a title after "on" is what a question is about, not what someone is credited on.
+    const about = index.search('a podcast episode on Dots and Loops', { limit: 6 }).hits;
+    assert.ok(!about.some((h) => h.why.some((w) => w.startsWith('the whole things are on'))), about.map((h) => h.qualifiedName).join(', '));
   });
 });
