@@ -38,6 +38,8 @@
  * the thesaurus group of labels (taken out again in v27). v26: a label is no tag (the word left the thesaurus group of
  * tags: "albums tagged shoegaze" had reached record labels). v27: `put_out` is no label (see v25). v28: to buy is to order (`buy`, `bought` joined the thesaurus group of orders and
  * purchases: "what did they buy" reaches the order lines). v29: a stock movement is a transaction (`movement` joined the
- * thesaurus group of transactions). v30: a remix is a recording (`remix` joined the thesaurus group of songs).
+ * thesaurus group of transactions). v30: a remix is a recording (`remix` joined the thesaurus group of songs). v31: a
+ * record company is a label (`record_company`, a pair of nouns the question parser now reads as one word, joined the
+ * thesaurus group of labels).
  */
-export const INDEX_FORMAT = 30;
+export const INDEX_FORMAT = 31;

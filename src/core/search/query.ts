@@ -268,6 +268,18 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     terms.push({ term: phrase, surface: phrase, weight: 1, position: i, phrasal: true });
   }
 
+  // Two nouns that name one thing together ("record company": a label) are one more word, as a phrasal verb is, where
+  // the dictionary knows the pair.
+  for (let i = 0; i + 1 < words.length; i++) {
+    const first = words[i]!.toLowerCase();
+    const second = words[i + 1]!.toLowerCase();
+    if (!/^\p{Ll}{2,}$/u.test(first) || !/^\p{Ll}{2,}$/u.test(second) || STOP_WORDS.has(first) || STOP_WORDS.has(second)) continue;
+    const compound = [second, ...lemmaCandidates(second)].map((w) => `${first}_${w}`).find((c) => (common.concepts?.(c).length ?? 0) > 0);
+    if (compound === undefined || seen.has(compound)) continue;
+    seen.add(compound);
+    terms.push({ term: compound, surface: compound, weight: 1, position: i, phrasal: true });
+  }
+
   // A word the question implies without writing it, unless it writes it.
   const imply = (w: string): void => {
     const t = stem(w);

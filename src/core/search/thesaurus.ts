@@ -48,7 +48,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['player', 'athlete', 'competitor'],
   ['game', 'match', 'fixture'],
   ['flight', 'airline', 'carrier'],
-  ['label', 'publisher', 'imprint'],
+  ['label', 'publisher', 'imprint', 'record_company'],
   ['rental', 'rent', 'lease', 'hire', 'loan'],
   ['review', 'feedback', 'rating', 'opinion'],
   ['language', 'tongue', 'locale'],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
-import { buildSearchIndex, findMentions, isThesaurusConcept, loadLexicon, openPersistedIndex, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { buildSearchIndex, findMentions, isThesaurusConcept, loadLexicon, openPersistedIndex, parseQuery, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
 import { catalogBuilders, fk, keyed, names, reasons, src, whyOf, withRanking } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text'));
@@ -495,6 +495,22 @@ describe('search: tables of people and places', () => {
     ]);
     const hits = buildSearchIndex({ tables: music }).search('all the remixes of that one song', { limit: 4 }).hits;
     assert.ok(whyOf(hits, 'recording').includes('synonym remix→recording'), reasons(hits));
+  });
+
+  it('reads two nouns that name one thing together as that thing', () => {
+    const music = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('label', ['id', 'name', 'label_code']),
+      table('release', ['id', 'name', 'barcode']),
+      table('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+      table('place', ['id', 'name', 'address']),
+    ]);
+    const hits = buildSearchIndex({ tables: music }).search('which record company put that album out', { limit: 4 }).hits;
+    assert.ok(whyOf(hits, 'label').includes('synonym record_company→label'), reasons(hits));
+    const lexicon = loadLexicon();
+    assert.ok(parseQuery('which record company put that album out', lexicon, lexicon).terms.some((t) => t.term === 'record_company' && t.phrasal === true));
+    // Not across a stop word, nor where the dictionary knows no such pair.
+    assert.ok(!parseQuery('the record of the company', lexicon, lexicon).terms.some((t) => t.term === 'record_company'));
   });
 
   it('reads no tag as a record label', () => {
