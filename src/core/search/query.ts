@@ -170,6 +170,9 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 /** Periods a question groups or compares by ("decade by decade", "per year", "year over year"): it asks for dates too. */
 const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:year|decade)|year\s+(?:over|by|to)\s+year)\b/i;
 /** Spans of time something held through: "over time", "over the years", "through the decades", "historically". */
+/** "makes an hour", "earning per month", "paid a year": an amount of pay for a span of time. */
+const EARNINGS = /\b(?:make|makes|making|made|earn|earns|earning|earned|paid|gets?|getting|take home|takes home)\s+(?:an?|per|each|every)\s+(?:hour|day|week|month|year)\b/i;
+
 const HISTORY_WORDS = /\b(?:(?:over|through|across)\s+(?:time|the\s+(?:years|decades))|historically)\b/i;
 /** A question for the ways to reach someone. */
 const REACH_QUESTION = /\bhow\s+(?:do|can|could|would|should|might|will)\s+(?:i|we|you|one|they)\s+(?:best\s+)?(?:reach|contact|call|ring|phone|e-?mail|get\s+(?:hold\s+of|in\s+touch\s+with))\b/i;
@@ -301,6 +304,11 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   // `history`, as for a year, where the catalog keeps histories.
   // So is what the question asks how it changed ("how did that person's quota change"): its earlier values.
   if (HISTORY_WORDS.test(trimmed) || CHANGE_CLAUSE.test(trimmed)) implyKept('history');
+  // What someone makes or earns an hour, a week or a year is their pay: its rate, where the catalog writes those words.
+  if (EARNINGS.test(trimmed)) {
+    implyKept('pay');
+    implyKept('rate');
+  }
   // "Who owns them", "who approved it": the one who does it is named by the verb's agent noun where the catalog writes
   // it (a column `owner`, `approver`), as the implied word.
   words.forEach((w, i) => {

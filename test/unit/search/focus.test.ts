@@ -144,6 +144,15 @@ describe('search: a language named by its adjective', () => {
     assert.equal(implied('customers who bought because of a magazine ad', []), false);
   });
 
+  it('reads what someone makes an hour as their pay rate', () => {
+    const implied = (q: string, words = ['pay', 'rate']): string[] => impliedIn(q, words);
+    assert.deepEqual(implied('how much do shop floor people make an hour'), ['pay', 'rate']);
+    assert.deepEqual(implied('what was her boss earning per month'), ['pay', 'rate']);
+    assert.deepEqual(implied('which bikes make a profit'), []);
+    // Only the words the catalog writes.
+    assert.deepEqual(implied('what do clerks make an hour', ['rate']), ['rate']);
+  });
+
   it('reads the name of a language that is no place adjective as a language, not a title or a kind of person', () => {
     const lexicon = loadLexicon();
     assert.ok(lexicon.isLanguageName('Hebrew') && lexicon.isLanguageName('swahili') && !lexicon.isLanguageName('northern') && !lexicon.isLanguageName('french'));
