@@ -74,6 +74,8 @@ export interface ParsedQuery {
   readonly wholes: readonly string[];
   /** Of those, the ones written after "on": what someone is credited on ("the mastering engineer on Dots and Loops"). */
   readonly onTitles: readonly string[];
+  /** Of those, the ones something came out on ("released in 1995 on Creation Records"): who issued it. */
+  readonly issuedOn: readonly string[];
   /** Lower-case content words within three words after "which", "what" or "how many": what the question asks for. */
   readonly focus: readonly string[];
   /**
@@ -170,6 +172,9 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 /** Periods a question groups or compares by ("decade by decade", "per year", "year over year"): it asks for dates too. */
 const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:year|decade)|year\s+(?:over|by|to)\s+year)\b/i;
 /** Spans of time something held through: "over time", "over the years", "through the decades", "historically". */
+/** A verb of coming out, a few words before "on" and a title: "released in 1995 on Creation Records", "came out on Sub Pop". */
+const ISSUED_BEFORE = /\b(?:released|issued|reissued|put\s+out|came\s+out|published|pressed)\b[^.?!,;:]{0,30}\bon\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}['"‘“]?$/iu;
+
 /** "makes an hour", "earning per month", "paid a year": an amount of pay for a span of time. */
 const EARNINGS = /\b(?:make|makes|making|made|earn|earns|earning|earned|paid|gets?|getting|take home|takes home)\s+(?:an?|per|each|every)\s+(?:hour|day|week|month|year)\b/i;
 
@@ -212,7 +217,7 @@ function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): str
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -400,7 +405,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const found = [...new Set(findTitles(trimmed, mentions, common).map((t) => ownedTitles.find((q) => q !== t && q.includes(t)) ?? t))];
   const jobTitles = found.filter((t) => isJobTitle(t, quotedTitles, common));
   const titles = found.filter((t) => !jobTitles.includes(t));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles: titles.filter((t) => isWholeTitle(trimmed, t, true)), focus, roleVerbs, madeOf, jobTitles };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles: titles.filter((t) => isWholeTitle(trimmed, t, true)), issuedOn: titles.filter((t) => isWholeTitle(trimmed, t, true) && ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**

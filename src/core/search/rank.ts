@@ -168,6 +168,8 @@ export const RANKING = {
   titleHolder: 0.9,
   /** A title written after "on" in a question about a role: the catalog's main whole (mainWhole) rises to this share of titleHolder. */
   titleWholes: 1,
+  /** A title something came out on (ParsedQuery.issuedOn): who issued it, behind a junction of the leading named table, rises to this share of titleHolder. */
+  titleIssuers: 1,
   /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
   nameHolder: 0.8,
   nameHolderTop: 3,
@@ -1792,7 +1794,32 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
       if (st.score[main]! < value) boosts.push([main, value, `the whole things are on, for '${onTitle}'`]);
     }
   }
+  // A title something came out on ("cassettes released on Touch and Go") names who put it out: the named table behind
+  // a junction of the leading named table's own (`release` ← `release_label` → `label`), not a typed relationship.
+  const issuedOn = parsed.issuedOn[0];
+  if (RANKING.titleIssuers > 0 && issuedOn !== undefined && ranked.length > 0) {
+    for (const c of leadingTables(data, ranked, 1)) {
+      if (!data.docs[c]!.hasName) continue;
+      for (const e of data.edges[c]!) {
+        const j = e.to;
+        if (e.outgoing || j === c || !data.docs[j]!.isBridge || data.docs[j]!.role === 'auxiliary' || isTypedRelationship(data, j) || !allowed(j)) continue;
+        for (const e2 of data.edges[j]!) {
+          const p = e2.to;
+          if (!e2.outgoing || p === c || p === j || !allowed(p) || !data.docs[p]!.hasName || data.docs[p]!.role !== 'entity') continue;
+          const value = RANKING.titleHolder * RANKING.titleIssuers * st.score[c]!;
+          if (st.score[p]! < value) boosts.push([p, value, `issued it, for '${issuedOn}'`]);
+          if (st.score[j]! < value * 0.99) boosts.push([j, value * 0.99, `joins ${data.docs[c]!.name} to ${data.docs[p]!.name}, for '${issuedOn}'`]);
+        }
+      }
+    }
+  }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/** A junction whose rows are typed by a shared relationship record (isTypingRecord): `l_artist_recording` → `link`. */
+function isTypedRelationship(data: IndexData, d: number): boolean {
+  for (const e of data.edges[d]!) if (e.outgoing && e.to !== d && isTypingRecord(data, e.to)) return true;
+  return false;
 }
 
 /**

@@ -488,7 +488,8 @@ describe('search: where', () => {
         t('area', ['id', 'gid', 'name', 'type', 'begin_date_year']),
         t('artist', ['id', 'gid', 'name', 'sort_name', 'begin_date_year', 'end_date_year', 'area', 'begin_area'], [fk(['area'], 'area'), fk(['begin_area'], 'area')]),
         t('editor', ['id', 'name', 'email', 'birth_date']),
-        t('label', ['id', 'gid', 'name', 'label_code']),
+        t('area', ['id', 'gid', 'name', 'type']),
+    t('label', ['id', 'gid', 'name', 'label_code', 'area', 'begin_date_year', 'end_date_year', 'comment'], [fk(['area'], 'area')]),
       ]),
     });
     const hits = index.search('when was david bowie born and when did he pass away, and where was he from originally', { limit: 4 }).hits;
@@ -515,7 +516,8 @@ describe('search: which cities', () => {
       t('artist_attribute_type', ['id', 'name', 'description']),
       t('gender', ['id', 'name', 'description']),
       t('release_group', ['id', 'gid', 'name', 'artist_credit']),
-      t('label', ['id', 'gid', 'name', 'label_code']),
+      t('area', ['id', 'gid', 'name', 'type']),
+    t('label', ['id', 'gid', 'name', 'label_code', 'area', 'begin_date_year', 'end_date_year', 'comment'], [fk(['area'], 'area')]),
     ];
     const q = 'Which cities are home to the most groups relative to solo performers?';
     const hits = buildSearchIndex({ tables: src(tables) }).search(q, { limit: 4 }).hits;
@@ -549,7 +551,8 @@ describe('search: everyday words for premises', () => {
         t('place', ['id', 'gid', 'name', 'type', 'address', 'coordinates']),
         t('recording', ['id', 'gid', 'name', 'length']),
         t('l_place_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'place'), fk(['entity1'], 'recording')]),
-        t('label', ['id', 'gid', 'name', 'label_code']),
+        t('area', ['id', 'gid', 'name', 'type']),
+    t('label', ['id', 'gid', 'name', 'label_code', 'area', 'begin_date_year', 'end_date_year', 'comment'], [fk(['area'], 'area')]),
       ]),
     });
     const hits = index.search('recordings made at abbey road studios', { limit: 3 }).hits;
@@ -650,5 +653,32 @@ describe('search: a title someone is credited on', () => {
     // Without a role, a title after "on" is what a question is about, not what someone is credited on.
     const about = index.search('a podcast episode on Dots and Loops', { limit: 6 }).hits;
     assert.ok(!about.some((h) => h.why.some((w) => w.startsWith('the whole things are on'))), about.map((h) => h.qualifiedName).join(', '));
+  });
+});
+
+describe('search: a title something came out on', () => {
+  const tables = src([
+    t('artist', ['id', 'gid', 'name', 'sort_name']),
+    t('release_status', ['id', 'name']),
+    t('release', ['id', 'gid', 'name', 'status', 'barcode'], [fk(['status'], 'release_status')]),
+    t('area', ['id', 'gid', 'name', 'type']),
+    t('label', ['id', 'gid', 'name', 'label_code', 'area', 'begin_date_year', 'end_date_year', 'comment'], [fk(['area'], 'area')]),
+    t('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+    t('place', ['id', 'gid', 'name', 'address']),
+    t('link_type', ['id', 'name', 'description']),
+    t('link', ['id', 'link_type'], [fk(['link_type'], 'link_type')]),
+    t('l_place_release', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'place'), fk(['entity1'], 'release')]),
+  ]);
+
+  it('is held by what the release is joined to by a junction of its own', () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(parseQuery('Promo singles released in 1995 on Creation Records', lexicon, lexicon).issuedOn, ['Creation Records']);
+    assert.deepEqual(parseQuery('a podcast episode on Joy Division', lexicon, lexicon).issuedOn, []);
+    const index = buildSearchIndex({ tables });
+    const hits = (on: number) => withRanking('titleIssuers', on, () => index.search('releases that came out on Touch and Go', { limit: 5 }).hits);
+    assert.ok(whyOf(hits(1), 'label').includes("issued it, for 'Touch and Go'"), reasons(hits(1)));
+    // Not the place the release has a typed relationship with.
+    assert.ok(!whyOf(hits(1), 'place').some((w) => w.includes('Touch and Go')), reasons(hits(1)));
+    assert.ok(!whyOf(hits(0), 'label').includes("issued it, for 'Touch and Go'"), reasons(hits(0)));
   });
 });
