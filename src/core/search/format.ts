@@ -40,6 +40,6 @@
  * purchases: "what did they buy" reaches the order lines). v29: a stock movement is a transaction (`movement` joined the
  * thesaurus group of transactions). v30: a remix is a recording (`remix` joined the thesaurus group of songs). v31: a
  * record company is a label (`record_company`, a pair of nouns the question parser now reads as one word, joined the
- * thesaurus group of labels).
+ * thesaurus group of labels). v32: a premiere is an event (`premiere` joined the thesaurus group of events).
  */
-export const INDEX_FORMAT = 31;
+export const INDEX_FORMAT = 32;

@@ -513,6 +513,17 @@ describe('search: tables of people and places', () => {
     assert.ok(!parseQuery('the record of the company', lexicon, lexicon).terms.some((t) => t.term === 'record_company'));
   });
 
+  it('reads a premiere as an event', () => {
+    const music = src([
+      table('work', ['id', 'name', 'type']),
+      table('event', ['id', 'name', 'begin_date_year', 'time']),
+      table('l_event_work', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'event'), fk(['entity1'], 'work')]),
+      table('artist', ['id', 'name', 'sort_name']),
+    ]);
+    const hits = buildSearchIndex({ tables: music }).search('when each opera premiered', { limit: 4 }).hits;
+    assert.ok(whyOf(hits, 'event').some((w) => /^synonym premier(ed)?→event$/.test(w)), reasons(hits));
+  });
+
   it('reads no tag as a record label', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),
