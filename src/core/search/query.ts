@@ -184,6 +184,8 @@ const REACH_QUESTION = /\bhow\s+(?:do|can|could|would|should|might|will)\s+(?:i|
 /** Words that give a cause: what happened for it, happened for a reason. */
 const CAUSE_WORDS = /\b(?:because\s+of|due\s+to|owing\s+to|on\s+account\s+of|thanks\s+to)\b/i;
 /** A clause asking how something changed over time. */
+/** Where something was before it moved ("any territory they were moved from", "the department she transferred out of"). */
+const FORMER_STATE = /\b(?:moved|transferred|switched|reassigned)\s+(?:from|out\s+of)\b|\b(?:previous|former|earlier)\s+(?!year|month|week|day|quarter)\w+/i;
 const CHANGE_CLAUSE = /\bhow\s+(?:has|have|had|did|does|do)\b[^?.,;:]*?\b(?:change|changed|evolve|evolved|grow|grew|grown|shift|shifted|vary|varied|develop|developed)\b/i;
 /** A question about a trend: "How has …", "How have …", "How did … change". */
 const TREND_QUESTION = /^\s*how\s+(?:has|have|had|did|does|do)\b/i;
@@ -308,7 +310,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   // What held "over time", "over the years" or "historically" is kept with its dates, in a history: the implied word
   // `history`, as for a year, where the catalog keeps histories.
   // So is what the question asks how it changed ("how did that person's quota change"): its earlier values.
-  if (HISTORY_WORDS.test(trimmed) || CHANGE_CLAUSE.test(trimmed)) implyKept('history');
+  if (HISTORY_WORDS.test(trimmed) || CHANGE_CLAUSE.test(trimmed) || FORMER_STATE.test(trimmed)) implyKept('history');
   // What someone makes or earns an hour, a week or a year is their pay: its rate, where the catalog writes those words.
   if (EARNINGS.test(trimmed)) {
     implyKept('pay');

@@ -108,6 +108,12 @@ describe('search: a language named by its adjective', () => {
     assert.equal(implied("who is their salesperson, and how did that person's quota change since then?"), true);
     assert.equal(implied('how did the orders ship, and how much changed hands'), false);
     assert.equal(implied('orders shipped in time for the holidays'), false);
+    // Where something was before it moved.
+    assert.equal(implied('each salesperson and any territory they were moved from'), true);
+    assert.equal(implied('the department she transferred out of'), true);
+    assert.equal(implied("the store's previous owner"), true);
+    assert.equal(implied('sales in the previous year'), false);
+    assert.equal(implied('where did the band come from'), false);
     // Not where the catalog keeps no history.
     assert.equal(implied('Which account reps have covered the Central region over time?', []), false);
   });
