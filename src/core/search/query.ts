@@ -74,6 +74,8 @@ export interface ParsedQuery {
   readonly wholes: readonly string[];
   /** Of those, the ones written after "on": what someone is credited on ("the mastering engineer on Dots and Loops"). */
   readonly onTitles: readonly string[];
+  /** Count nouns that count what follows ("number of events"): they ask how many, for no column of a number. */
+  readonly countWords: readonly string[];
   /** Of those, the ones something came out on ("released in 1995 on Creation Records"): who issued it. */
   readonly issuedOn: readonly string[];
   /** Lower-case content words within three words after "which", "what" or "how many": what the question asks for. */
@@ -219,7 +221,7 @@ function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): str
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], countWords: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -407,7 +409,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const found = [...new Set(findTitles(trimmed, mentions, common).map((t) => ownedTitles.find((q) => q !== t && q.includes(t)) ?? t))];
   const jobTitles = found.filter((t) => isJobTitle(t, quotedTitles, common));
   const titles = found.filter((t) => !jobTitles.includes(t));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles: titles.filter((t) => isWholeTitle(trimmed, t, true)), issuedOn: titles.filter((t) => isWholeTitle(trimmed, t, true) && ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), focus, roleVerbs, madeOf, jobTitles };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles: titles.filter((t) => isWholeTitle(trimmed, t, true)), countWords: [...new Set(lower.filter((w, k) => COUNT_NOUNS.has(w) && lower[k + 1] === 'of' && (k === 0 || STOP_WORDS.has(lower[k - 1]!) || COUNT_MODIFIERS.has(lower[k - 1]!))))], issuedOn: titles.filter((t) => isWholeTitle(trimmed, t, true) && ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**
@@ -704,6 +706,8 @@ const LIST_VERBS: ReadonlySet<string> = new Set(['list', 'show', 'find', 'name',
 const REQUEST_LEADS: ReadonlySet<string> = new Set(['please', 'you', 'me', 'us']);
 /** "the number of …", "a count of …". */
 const COUNT_NOUNS: ReadonlySet<string> = new Set(['number', 'count', 'numbers']);
+/** Words before a count noun that keep it a count ("the total number of orders"), unlike a noun ("the phone number of"). */
+const COUNT_MODIFIERS: ReadonlySet<string> = new Set(['total', 'average', 'overall', 'combined', 'exact', 'rough', 'approximate', 'largest', 'smallest', 'highest', 'lowest', 'biggest', 'greatest']);
 
 /** A count of the rows named next starts at this word, given the one before it (lower case): "how many", "number of". */
 function countsFrom(word: string, prev: string): boolean {

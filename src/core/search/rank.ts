@@ -120,6 +120,8 @@ export const RANKING = {
   attributeHome: 0.9,
   /** 1: a code list a leading table points at by a column the question names is that attribute's home too. */
   attributeLookups: 1,
+  /** 1: a count noun that counts what follows ("number of events") asks for no table of its own attribute. */
+  countWords: 1,
   /** How many leading tables look for the homes of their attributes. */
   attributeTop: 3,
   /** 1: a column word that a thesaurus synonym of the question's word names counts (`rating` for "scores"). */
@@ -2623,7 +2625,8 @@ function columnWords(data: IndexData, d: number): ReadonlySet<string> {
  * `attributeHome` of the entity's score.
  */
 function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuery, mentionWords: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): number[] {
-  const words = parsed.terms.filter((t) => !t.part && !mentionWords.has(t.surface) && !parsed.properWords.has(t.surface));
+  // "Number of events" counts the events: no column holds that number.
+  const words = parsed.terms.filter((t) => !t.part && !mentionWords.has(t.surface) && !parsed.properWords.has(t.surface) && !(RANKING.countWords > 0 && parsed.countWords.includes(t.surface)));
   if (words.length === 0) return ranked;
   const boosts: Array<[number, number, string]> = [];
   // What names each word in a column: the word itself and its thesaurus concepts, once for every table looked at.

@@ -89,6 +89,27 @@ describe('search: words that measure the rows', () => {
     const why = index.search('vendor with the dozen average lead time', { limit: 5 }).hits.flatMap((h) => h.why);
     assert.ok(why.some((w) => w.includes("may hold 'dozen'")), why.join('; '));
   });
+
+  it('reads "number of" as a count of the rows, not a column of numbers', () => {
+    const tables = src([
+      table('area', ['id', 'gid', 'name', 'type', 'begin_date_year', 'end_date_year', 'comment']),
+      table('place', ['id', 'gid', 'name', 'type', 'address', 'area', 'coordinates', 'comment', 'begin_date_year', 'end_date_year'], [fk(['area'], 'area')]),
+      table('tag', ['id', 'name', 'ref_count']),
+      table('place_tag', ['place', 'tag', 'count', 'last_updated'], [fk(['place'], 'place'), fk(['tag'], 'tag')]),
+      table('area_tag', ['area', 'tag', 'count', 'last_updated'], [fk(['area'], 'area'), fk(['tag'], 'tag')]),
+      table('event', ['id', 'gid', 'name', 'begin_date_year', 'end_date_year', 'time', 'type', 'cancelled', 'setlist', 'comment']),
+      table('l_event_place', ['id', 'link', 'entity0', 'entity1'], [fk(['entity0'], 'event'), fk(['entity1'], 'place')]),
+    ]);
+    const lexicon = loadLexicon();
+    assert.deepEqual(parseQuery('Number of events held at each place', lexicon, lexicon).countWords, ['number']);
+    assert.deepEqual(parseQuery('the total number of events at each place', lexicon, lexicon).countWords, ['number']);
+    assert.deepEqual(parseQuery('the phone number of each place', lexicon, lexicon).countWords, []);
+    assert.deepEqual(parseQuery('the catalog number on each sleeve', lexicon, lexicon).countWords, []);
+    const index = buildSearchIndex({ tables });
+    const why = (on: number): string[] => withRanking('countWords', on, () => index.search('Number of events held at the Paradiso each season since 1990', { limit: 6 }).hits.flatMap((h) => h.why));
+    assert.ok(why(0).some((w) => w === "holds the 'number' of place"), why(0).join('; '));
+    assert.ok(!why(1).some((w) => w.startsWith("holds the 'number'")), why(1).join('; '));
+  });
 });
 
 /** The words a question implies, in a catalog that writes `catalogWords`. */
