@@ -1793,7 +1793,7 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
     const lead = ranked[0]!;
     if (main >= 0 && main !== lead) {
       const value = RANKING.titleHolder * RANKING.titleWholes * st.score[lead]!;
-      if (st.score[main]! < value) boosts.push([main, value, `the whole things are on, for '${onTitle}'`]);
+      if (st.score[main]! < value) boosts.push([main, value, `holds the title of a whole, for '${onTitle}'`]);
     }
   }
   // A title something came out on ("cassettes released on Touch and Go") names who put it out: the named table behind
@@ -1809,7 +1809,7 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
           const p = e2.to;
           if (!e2.outgoing || p === c || p === j || !allowed(p) || !data.docs[p]!.hasName || data.docs[p]!.role !== 'entity') continue;
           const value = RANKING.titleHolder * RANKING.titleIssuers * st.score[c]!;
-          if (st.score[p]! < value) boosts.push([p, value, `issued it, for '${issuedOn}'`]);
+          if (st.score[p]! < value) boosts.push([p, value, `holds who issued it, for '${issuedOn}'`]);
           if (st.score[j]! < value * 0.99) boosts.push([j, value * 0.99, `joins ${data.docs[c]!.name} to ${data.docs[p]!.name}, for '${issuedOn}'`]);
         }
       }

@@ -648,11 +648,11 @@ describe('search: a title someone is credited on', () => {
     const q = "Who was the mastering engineer on Stereolab's Dots and Loops?";
     const hits = (on: number) => withRanking('titleWholes', on, () => index.search(q, { limit: 6 }).hits);
     const release = (on: number) => hits(on).find((h) => h.qualifiedName === 'public.release');
-    assert.ok(release(1)?.why.includes("the whole things are on, for 'Dots and Loops'"), hits(1).map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
-    assert.ok(!(release(0)?.why ?? []).some((w) => w.startsWith('the whole things are on')));
+    assert.ok(release(1)?.why.includes("holds the title of a whole, for 'Dots and Loops'"), hits(1).map((h) => `${h.qualifiedName}: ${h.why.join('; ')}`).join('\n'));
+    assert.ok(!(release(0)?.why ?? []).some((w) => w.startsWith('holds the title of a whole')));
     // Without a role, a title after "on" is what a question is about, not what someone is credited on.
     const about = index.search('a podcast episode on Dots and Loops', { limit: 6 }).hits;
-    assert.ok(!about.some((h) => h.why.some((w) => w.startsWith('the whole things are on'))), about.map((h) => h.qualifiedName).join(', '));
+    assert.ok(!about.some((h) => h.why.some((w) => w.startsWith('holds the title of a whole'))), about.map((h) => h.qualifiedName).join(', '));
   });
 });
 
@@ -676,9 +676,9 @@ describe('search: a title something came out on', () => {
     assert.deepEqual(parseQuery('a podcast episode on Joy Division', lexicon, lexicon).issuedOn, []);
     const index = buildSearchIndex({ tables });
     const hits = (on: number) => withRanking('titleIssuers', on, () => index.search('releases that came out on Touch and Go', { limit: 5 }).hits);
-    assert.ok(whyOf(hits(1), 'label').includes("issued it, for 'Touch and Go'"), reasons(hits(1)));
+    assert.ok(whyOf(hits(1), 'label').includes("holds who issued it, for 'Touch and Go'"), reasons(hits(1)));
     // Not the place the release has a typed relationship with.
     assert.ok(!whyOf(hits(1), 'place').some((w) => w.includes('Touch and Go')), reasons(hits(1)));
-    assert.ok(!whyOf(hits(0), 'label').includes("issued it, for 'Touch and Go'"), reasons(hits(0)));
+    assert.ok(!whyOf(hits(0), 'label').includes("holds who issued it, for 'Touch and Go'"), reasons(hits(0)));
   });
 });
