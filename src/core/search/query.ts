@@ -173,21 +173,21 @@ const QUOTED = /"([^"]+)"|“([^”]+)”|(?:^|[\s(,:=])'([^']+)'(?=$|[\s),.?!:;
 
 /** Periods a question groups or compares by ("decade by decade", "per year", "year over year"): it asks for dates too. */
 const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:year|decade)|year\s+(?:over|by|to)\s+year)\b/i;
-/** Spans of time something held through: "over time", "over the years", "through the decades", "historically". */
 /** A verb of coming out, a few words before "on" and a title: "released in 1995 on Creation Records", "came out on Sub Pop". */
 const ISSUED_BEFORE = /\b(?:released|issued|reissued|put\s+out|came\s+out|published|pressed)\b[^.?!,;:]{0,30}\bon\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}['"‘“]?$/iu;
 
 /** "makes an hour", "earning per month", "paid a year": an amount of pay for a span of time. */
 const EARNINGS = /\b(?:make|makes|making|made|earn|earns|earning|earned|paid|gets?|getting|take home|takes home)\s+(?:an?|per|each|every)\s+(?:hour|day|week|month|year)\b/i;
 
+/** Spans of time something held through: "over time", "over the years", "through the decades", "historically". */
 const HISTORY_WORDS = /\b(?:(?:over|through|across)\s+(?:time|the\s+(?:years|decades))|historically)\b/i;
 /** A question for the ways to reach someone. */
 const REACH_QUESTION = /\bhow\s+(?:do|can|could|would|should|might|will)\s+(?:i|we|you|one|they)\s+(?:best\s+)?(?:reach|contact|call|ring|phone|e-?mail|get\s+(?:hold\s+of|in\s+touch\s+with))\b/i;
 /** Words that give a cause: what happened for it, happened for a reason. */
 const CAUSE_WORDS = /\b(?:because\s+of|due\s+to|owing\s+to|on\s+account\s+of|thanks\s+to)\b/i;
-/** A clause asking how something changed over time. */
 /** Where something was before it moved ("any territory they were moved from", "the department she transferred out of"). */
 const FORMER_STATE = /\b(?:moved|transferred|switched|reassigned)\s+(?:from|out\s+of)\b|\b(?:previous|former|earlier)\s+(?!year|month|week|day|quarter)\w+/i;
+/** A clause asking how something changed over time. */
 const CHANGE_CLAUSE = /\bhow\s+(?:has|have|had|did|does|do)\b[^?.,;:]*?\b(?:change|changed|evolve|evolved|grow|grew|grown|shift|shifted|vary|varied|develop|developed)\b/i;
 /** A question about a trend: "How has …", "How have …", "How did … change". */
 const TREND_QUESTION = /^\s*how\s+(?:has|have|had|did|does|do)\b/i;
@@ -409,7 +409,10 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const found = [...new Set(findTitles(trimmed, mentions, common).map((t) => ownedTitles.find((q) => q !== t && q.includes(t)) ?? t))];
   const jobTitles = found.filter((t) => isJobTitle(t, quotedTitles, common));
   const titles = found.filter((t) => !jobTitles.includes(t));
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles: titles.filter((t) => isWholeTitle(trimmed, t, true)), countWords: [...new Set(lower.filter((w, k) => COUNT_NOUNS.has(w) && lower[k + 1] === 'of' && (k === 0 || STOP_WORDS.has(lower[k - 1]!) || COUNT_MODIFIERS.has(lower[k - 1]!))))], issuedOn: titles.filter((t) => isWholeTitle(trimmed, t, true) && ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), focus, roleVerbs, madeOf, jobTitles };
+  const onTitles = titles.filter((t) => isWholeTitle(trimmed, t, true));
+  // "the number of …", "the total number of …"; not "the phone number of …".
+  const countWords = [...new Set(lower.filter((w, k) => COUNT_NOUNS.has(w) && lower[k + 1] === 'of' && (k === 0 || STOP_WORDS.has(lower[k - 1]!) || COUNT_MODIFIERS.has(lower[k - 1]!))))];
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**
@@ -552,9 +555,12 @@ const OWNED_SPAN = new RegExp(`\\p{L}['’]s\\s+(${CAPITALISED_WORD}(?:\\s+(?:(?
 function isWholeTitle(text: string, title: string, onOnly = false): boolean {
   const at = text.indexOf(title);
   if (at < 0) return false;
-  if (onOnly) return /\bon\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*['’]s\s+)?['"‘“]?$/u.test(text.slice(0, at));
-  return /\b(?:on|of|from|off)\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*['’]s\s+)?['"‘“]?$/u.test(text.slice(0, at));
+  return (onOnly ? ON_TITLE : WHOLE_TITLE).test(text.slice(0, at));
 }
+/** What may stand between the preposition and a title: an article, up to three capitalised words, a possessive name. */
+const TITLE_LEAD = "\\s+(?:the\\s+)?(?:[\\p{Lu}\\p{N}][\\p{L}\\p{N}.&-]*\\s+){0,3}(?:[\\p{Lu}\\p{N}][\\p{L}\\p{N}.&-]*['’]s\\s+)?['\"‘“]?$";
+const WHOLE_TITLE = new RegExp(`\\b(?:on|of|from|off)${TITLE_LEAD}`, 'u');
+const ON_TITLE = new RegExp(`\\bon${TITLE_LEAD}`, 'u');
 
 /** The months and the days of the week, written out. */
 export const CALENDAR_NAMES: readonly string[] = 'january february march april may june july august september october november december monday tuesday wednesday thursday friday saturday sunday'.split(' ');

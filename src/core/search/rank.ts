@@ -1787,8 +1787,8 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
   // A title someone is credited on ("the mastering engineer on Stereolab's Dots and Loops") names a whole that parts
   // are kept in: the catalog's main such whole (`release`, which `track` and `medium` lead up to) holds it.
   const onTitle = parsed.onTitles[0];
-  const credited = parsed.roleVerbs.length > 0 || parsed.jobTitles.length > 0 || parsed.terms.some((t) => !t.part && data.lexicon.isRole(t.surface));
-  if (RANKING.titleWholes > 0 && onTitle !== undefined && credited && ranked.length > 0) {
+  const credited = (): boolean => parsed.roleVerbs.length > 0 || parsed.jobTitles.length > 0 || parsed.terms.some((t) => !t.part && data.lexicon.isRole(t.surface));
+  if (RANKING.titleWholes > 0 && onTitle !== undefined && ranked.length > 0 && credited()) {
     const main = mainWhole(data, allowed);
     const lead = ranked[0]!;
     if (main >= 0 && main !== lead) {
@@ -1802,13 +1802,13 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
   if (RANKING.titleIssuers > 0 && issuedOn !== undefined && ranked.length > 0) {
     for (const c of leadingTables(data, ranked, 1)) {
       if (!data.docs[c]!.hasName) continue;
+      const value = RANKING.titleHolder * RANKING.titleIssuers * st.score[c]!;
       for (const e of data.edges[c]!) {
         const j = e.to;
         if (e.outgoing || j === c || !data.docs[j]!.isBridge || data.docs[j]!.role === 'auxiliary' || isTypedRelationship(data, j) || !allowed(j)) continue;
         for (const e2 of data.edges[j]!) {
           const p = e2.to;
           if (!e2.outgoing || p === c || p === j || !allowed(p) || !data.docs[p]!.hasName || data.docs[p]!.role !== 'entity') continue;
-          const value = RANKING.titleHolder * RANKING.titleIssuers * st.score[c]!;
           if (st.score[p]! < value) boosts.push([p, value, `holds who issued it, for '${issuedOn}'`]);
           if (st.score[j]! < value * 0.99) boosts.push([j, value * 0.99, `joins ${data.docs[c]!.name} to ${data.docs[p]!.name}, for '${issuedOn}'`]);
         }
