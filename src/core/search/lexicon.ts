@@ -180,6 +180,8 @@ export function loadLexicon(): Lexicon {
       const gerund = lower.endsWith('ing') && thesaurus.has(lower);
       for (const c of lemmaCandidates(w)) {
         const inflection = c === lower || !gerund;
+        // The verb's nouns are no sense of such a gerund either: `recording` is no `record` that means a history.
+        if (!inflection && wordnet(lower).length > 0) continue;
         for (const id of conceptsOf(c, inflection)) if (!found.includes(id)) found.push(id);
       }
       hit = found;

@@ -136,6 +136,20 @@ describe('search: abbreviations and names keep their dictionary senses to themse
     const plain = index.search('which kind of music', { limit: 5 });
     assert.equal(names(plain.hits)[0], 'genre', JSON.stringify(plain.hits.map((h) => [h.qualifiedName, h.why])));
   });
+
+  it('a gerund the thesaurus knows takes none of its verb\'s dictionary senses: "history" is no relative of `recording`', () => {
+    assert.deepEqual(lexicon.concepts('recording').filter((c) => lexicon.concepts('history').includes(c)), []);
+    assert.ok(lexicon.concepts('record').some((c) => lexicon.concepts('history').includes(c)), 'the verb\'s noun keeps the sense');
+    const tables = [
+      table('artist', ['id', 'name']),
+      table('recording', ['id', 'name', 'artist_id'], [fk(['artist_id'], 'artist')]),
+      table('edit', ['id', 'editor', 'status', 'open_time']),
+      table('edit_artist', ['edit', 'artist'], [fk(['edit'], 'edit'), fk(['artist'], 'artist')]),
+      table('edit_recording', ['edit', 'recording'], [fk(['edit'], 'edit'), fk(['recording'], 'recording')]),
+    ];
+    const hits = buildSearchIndex({ tables: src(tables) }).search('edit history Talking Heads', { limit: 5 }).hits;
+    assert.ok(names(hits).indexOf('edit_artist') >= 0 && names(hits).indexOf('edit_artist') < names(hits).indexOf('edit_recording'), JSON.stringify(hits.map((h) => [h.qualifiedName, h.why])));
+  });
 });
 
 /** One test per question: the catalog's first hit is the expected table. */

@@ -90,8 +90,9 @@ describe('search: views', () => {
       const without = [...scoresOf(src(shop()), q)];
       const withViews = [...scoresOf(src([...shop(), customerList(), report]), q)].filter(([name]) => !['public.customer_list', 'public.customer_film_report'].includes(name));
       assert.deepEqual(withViews.map(([name]) => name), without.map(([name]) => name).slice(0, withViews.length), q);
-      // The same weights for the same words (within a few percent: a view still takes part in the graph signals).
-      for (const [i, [name, score]] of withViews.entries()) assert.ok(Math.abs(score - without[i]![1]) <= 0.08 * without[i]![1], `${q}: ${name} ${score} vs ${without[i]![1]}`);
+      // The same weights for the same words (within a few percent, or a hundredth of the top for a hit that only a
+      // related word reaches: a view still takes part in the graph signals).
+      for (const [i, [name, score]] of withViews.entries()) assert.ok(Math.abs(score - without[i]![1]) <= Math.max(0.08 * without[i]![1], 0.01), `${q}: ${name} ${score} vs ${without[i]![1]}`);
     }
   });
 
