@@ -545,8 +545,20 @@ function findTitles(text: string, mentions: readonly Mention[], common: Vocabula
  */
 function ownedSpans(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(OWNED_SPAN)) if (/\s\p{Ll}/u.test(m[1]!)) out.push(m[1]!.replace(/['’]s$/, ''));
+  for (const m of text.matchAll(OWNED_SPAN)) {
+    const span = sentenceOf(m[1]!);
+    if (/\s\p{Ll}/u.test(span)) out.push(span.replace(/['’]s$/, ''));
+  }
   return out;
+}
+
+/**
+ * A span of capitalised words up to the end of its sentence: a word of three or more letters with a full stop ends it
+ * ("… the Way I Love You. Who's credited?"); an initial or a short abbreviation does not ("J. J. Cale", "St. Louis").
+ */
+function sentenceOf(span: string): string {
+  const end = /^(.*?\p{L}{3,})\.\s/u.exec(span);
+  return end === null ? span : end[1]!;
 }
 const CAPITALISED_WORD = "\\p{Lu}[\\p{L}\\p{N}'’.&-]*";
 const OWNED_SPAN = new RegExp(`\\p{L}['’]s\\s+(${CAPITALISED_WORD}(?:\\s+(?:(?:${[...TITLE_JOINERS].join('|')})\\s+)*${CAPITALISED_WORD})*)`, 'gu');

@@ -284,5 +284,9 @@ describe('search: names inside a quoted title', () => {
     const gigs = parseQuery("Radiohead's gigs in London", lexicon, lexicon);
     assert.ok(gigs.mentions.some((m) => m.kind === 'place' && m.text === 'London'), JSON.stringify(gigs.mentions));
     assert.deepEqual(gigs.titles, []);
+    // The title ends with its sentence; an initial or a short abbreviation inside it does not end it.
+    const two = parseQuery("Who produced Aretha Franklin's I Never Loved a Man the Way I Love You. Who's credited?", lexicon, lexicon);
+    assert.deepEqual(two.titles, ['I Never Loved a Man the Way I Love You']);
+    assert.deepEqual(parseQuery("the drummer on J. J. Cale's Naturally in St. Louis sessions", lexicon, lexicon).titles.filter((t) => t.startsWith('Naturally')), ['Naturally in St. Louis']);
   });
 });
