@@ -78,6 +78,11 @@ export interface ParsedQuery {
   readonly countWords: readonly string[];
   /** Of those, the ones something came out on ("released in 1995 on Creation Records"): who issued it. */
   readonly issuedOn: readonly string[];
+  /**
+   * Titles that other things are versions of: after "recordings of", "covers of", "versions of the song", or after a
+   * verb of performing and a possessive name or a quote ("recorded Holst's The Planets", "covered 'Hallelujah'").
+   */
+  readonly versionsOf: readonly string[];
   /** Lower-case content words within three words after "which", "what" or "how many": what the question asks for. */
   readonly focus: readonly string[];
   /**
@@ -176,6 +181,12 @@ const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:y
 /** A verb of coming out, a few words before "on" and a title: "released in 1995 on Creation Records", "came out on Sub Pop". */
 const ISSUED_BEFORE = /\b(?:released|issued|reissued|put\s+out|came\s+out|published|pressed)\b[^.?!,;:]{0,30}\bon\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}['"‘“]?$/iu;
 
+/** What stands before a title that other things are versions of (ParsedQuery.versionsOf). */
+const VERSION_BEFORE = new RegExp(
+  `(?:\\b(?:recordings?|versions?|covers?|renditions?|performances?|interpretations?|remakes?|takes)\\s+of\\s+(?:the\\s+(?:song|piece|tune|standard|work|composition)\\s+)?(?:[\\p{Lu}][\\p{L}.&-]*\\s+){0,3}?(?:[\\p{L}.&-]+['’]s\\s+)?['"‘“]?|\\b(?:recorded|covered|performed|sang|sung|remade|cut)\\s+(?:[\\p{L}.&-]+['’]s\\s+['"‘“]?|['"‘“]))$`,
+  'iu',
+);
+
 /** "makes an hour", "earning per month", "paid a year": an amount of pay for a span of time. */
 const EARNINGS = /\b(?:make|makes|making|made|earn|earns|earning|earned|paid|gets?|getting|take home|takes home)\s+(?:an?|per|each|every)\s+(?:hour|day|week|month|year)\b/i;
 
@@ -221,7 +232,7 @@ function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): str
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], countWords: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], versionsOf: [], countWords: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -412,7 +423,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const onTitles = titles.filter((t) => isWholeTitle(trimmed, t, true));
   // "the number of …", "the total number of …"; not "the phone number of …".
   const countWords = [...new Set(lower.filter((w, k) => COUNT_NOUNS.has(w) && lower[k + 1] === 'of' && (k === 0 || STOP_WORDS.has(lower[k - 1]!) || COUNT_MODIFIERS.has(lower[k - 1]!))))];
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), focus, roleVerbs, madeOf, jobTitles };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), versionsOf: titles.filter((t) => VERSION_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**

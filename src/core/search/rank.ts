@@ -172,6 +172,11 @@ export const RANKING = {
   titleWholes: 1,
   /** A title something came out on (ParsedQuery.issuedOn): who issued it, behind a junction of the leading named table, rises to this share of titleHolder. */
   titleIssuers: 1,
+  /**
+   * A title other things are versions of ("recordings of Summertime", "recorded Holst's The Planets"): the table the
+   * catalog keeps compositions in rises to this share of the leading table, with its junction to it just below.
+   */
+  versionWorks: 1,
   /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
   nameHolder: 0.8,
   nameHolderTop: 3,
@@ -1815,7 +1820,42 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
       }
     }
   }
+  // A title other things are versions of ("every recording of Summertime") names a composition, not one of them: the
+  // table named for compositions holds it, with the junction that joins it to a leading table.
+  const versionOf = parsed.versionsOf[0];
+  if (RANKING.versionWorks > 0 && versionOf !== undefined && ranked.length > 0) {
+    const work = compositionTable(data, allowed);
+    // The record that types relationships (`link`) is no thing that versions are made of.
+    const leads = leadingTables(data, ranked.filter((c) => c !== work && !isTypingRecord(data, c)), RANKING.titleTop);
+    if (work >= 0 && leads.length > 0) {
+      const value = RANKING.titleHolder * RANKING.versionWorks * st.score[leads[0]!]!;
+      if (st.score[work]! < value) boosts.push([work, value, `holds what the others are versions of, for '${versionOf}'`]);
+      for (const c of leads) {
+        for (const e of data.edges[work]!) {
+          const j = e.to;
+          if (e.outgoing || j === work || !allowed(j) || !data.docs[j]!.isBridge || !data.edges[j]!.some((x) => x.outgoing && x.to === c)) continue;
+          if (st.score[j]! < value * 0.99) boosts.push([j, value * 0.99, `joins ${data.docs[c]!.name} to ${data.docs[work]!.name}, for '${versionOf}'`]);
+        }
+      }
+    }
+  }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * The table the catalog keeps compositions in: a named table whose name is one word of the thesaurus group of
+ * compositions (`work`), worked out once per index; -1 when there is none, or more than one.
+ */
+const compositionMemo = new WeakMap<IndexData, number>();
+function compositionTable(data: IndexData, allowed: (d: number) => boolean): number {
+  let found = compositionMemo.get(data);
+  if (found === undefined) {
+    const group = data.lexicon.concepts('composition').filter(isThesaurusConcept);
+    const hits = data.docs.flatMap((doc, d) => (doc.role !== 'bridge' && doc.role !== 'auxiliary' && doc.hasName && !doc.derived && doc.nameWords.length === 1 && cachedConcepts(data.conceptCache, data.lexicon, doc.nameWords[0]!).some((c) => group.includes(c)) ? [d] : []));
+    found = hits.length === 1 ? hits[0]! : -1;
+    compositionMemo.set(data, found);
+  }
+  return found >= 0 && allowed(found) ? found : -1;
 }
 
 /** A junction whose rows are typed by a shared relationship record (isTypingRecord): `l_artist_recording` → `link`. */

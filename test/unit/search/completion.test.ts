@@ -682,3 +682,38 @@ describe('search: a title something came out on', () => {
     assert.ok(!whyOf(hits(0), 'label').includes("holds who issued it, for 'Touch and Go'"), reasons(hits(0)));
   });
 });
+
+describe('search: a title other things are versions of', () => {
+  const tables = src([
+    t('artist', ['id', 'gid', 'name', 'sort_name']),
+    t('artist_credit', ['id', 'name', 'artist_count']),
+    t('artist_credit_name', ['artist_credit', 'position', 'artist', 'name'], [fk(['artist_credit'], 'artist_credit'), fk(['artist'], 'artist')]),
+    t('recording', ['id', 'gid', 'name', 'artist_credit', 'length'], [fk(['artist_credit'], 'artist_credit')]),
+    t('isrc', ['id', 'recording', 'isrc'], [fk(['recording'], 'recording')]),
+    t('work', ['id', 'gid', 'name', 'type']),
+    t('place', ['id', 'gid', 'name', 'address']),
+    t('label', ['id', 'gid', 'name', 'label_code']),
+    t('link_type', ['id', 'name', 'description']),
+    t('link', ['id', 'link_type'], [fk(['link_type'], 'link_type')]),
+    t('l_recording_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
+    t('l_place_recording', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'place'), fk(['entity1'], 'recording')]),
+    t('l_label_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'label'), fk(['entity1'], 'work')]),
+    t('l_place_work', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'place'), fk(['entity1'], 'work')]),
+  ]);
+
+  it('names a composition, held by the table of compositions and joined to the versions through their junction', () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(parseQuery('Across all recordings of the song Summertime, how many have an ISRC?', lexicon, lexicon).versionsOf, ['Summertime']);
+    assert.deepEqual(parseQuery("Which conductors have recorded Messiaen's Turangalîla-Symphonie?", lexicon, lexicon).versionsOf, ['Turangalîla-Symphonie']);
+    assert.deepEqual(parseQuery('Which recordings were made at Abbey Road?', lexicon, lexicon).versionsOf, []);
+    const index = buildSearchIndex({ tables });
+    const q = 'Across all recordings of the song Summertime, how many have an ISRC and how many do not?';
+    const hits = (on: number) => withRanking('versionWorks', on, () => index.search(q, { limit: 8 }).hits);
+    assert.ok(whyOf(hits(1), 'work').includes("holds what the others are versions of, for 'Summertime'"), reasons(hits(1)));
+    assert.ok(names(hits(1)).includes('l_recording_work'), reasons(hits(1)));
+    // Only the junction to the versions, not every relationship the composition has.
+    assert.ok(!names(hits(1)).includes('l_label_work') && !names(hits(1)).includes('l_place_work'), reasons(hits(1)));
+    assert.ok(names(hits(1)).indexOf('work') < names(hits(0)).indexOf('work') || !names(hits(0)).includes('work'), reasons(hits(0)));
+    assert.ok(!whyOf(hits(0), 'work').some((w) => w.startsWith('holds what the others are versions of')), reasons(hits(0)));
+  });
+});
