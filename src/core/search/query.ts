@@ -83,6 +83,11 @@ export interface ParsedQuery {
    * verb of performing and a possessive name or a quote ("recorded Holst's The Planets", "covered 'Hallelujah'").
    */
   readonly versionsOf: readonly string[];
+  /**
+   * The word a thing is said to be classed as ("labels classed as reissue labels", "places registered as churches"): a
+   * kind; with the word written before the verb (`of`: "labels"), which may name the thing.
+   */
+  readonly classedAs: ReadonlyArray<{ readonly kind: string; readonly of?: string }>;
   /** Lower-case content words within three words after "which", "what" or "how many": what the question asks for. */
   readonly focus: readonly string[];
   /**
@@ -181,6 +186,9 @@ const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:y
 /** A verb of coming out, a few words before "on" and a title: "released in 1995 on Creation Records", "came out on Sub Pop". */
 const ISSUED_BEFORE = /\b(?:released|issued|reissued|put\s+out|came\s+out|published|pressed)\b[^.?!,;:]{0,30}\bon\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}['"‘“]?$/iu;
 
+/** "classed as", "classified as an", "registered as": the word after names a kind of the rows (ParsedQuery.classedAs). */
+const CLASSED_AS = /(?:([\p{L}]+)\s+(?:(?:are|is|was|were|be|been|being|get|got)\s+)?)?\b(?:class(?:ed|ified)|categori[sz]ed|designated|registered)\s+as\s+(?:an?\s+)?([\p{L}][\p{L}-]*)/giu;
+
 /** What stands before a title that other things are versions of (ParsedQuery.versionsOf). */
 const VERSION_BEFORE = new RegExp(
   `(?:\\b(?:recordings?|versions?|covers?|renditions?|performances?|interpretations?|remakes?|takes)\\s+of\\s+(?:the\\s+(?:song|piece|tune|standard|work|composition)\\s+)?(?:[\\p{Lu}][\\p{L}.&-]*\\s+){0,3}?(?:[\\p{L}.&-]+['’]s\\s+)?['"‘“]?|\\b(?:recorded|covered|performed|sang|sung|remade|cut)\\s+(?:[\\p{L}.&-]+['’]s\\s+['"‘“]?|['"‘“]))$`,
@@ -232,7 +240,7 @@ function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): str
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], versionsOf: [], countWords: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], versionsOf: [], classedAs: [], countWords: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -423,7 +431,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const onTitles = titles.filter((t) => isWholeTitle(trimmed, t, true));
   // "the number of …", "the total number of …"; not "the phone number of …".
   const countWords = [...new Set(lower.filter((w, k) => COUNT_NOUNS.has(w) && lower[k + 1] === 'of' && (k === 0 || STOP_WORDS.has(lower[k - 1]!) || COUNT_MODIFIERS.has(lower[k - 1]!))))];
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), versionsOf: titles.filter((t) => VERSION_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), focus, roleVerbs, madeOf, jobTitles };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), versionsOf: titles.filter((t) => VERSION_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), classedAs: [...trimmed.matchAll(CLASSED_AS)].map((m) => ({ kind: m[2]!.toLowerCase(), ...(m[1] === undefined ? {} : { of: m[1].toLowerCase() }) })), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**

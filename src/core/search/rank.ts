@@ -177,6 +177,8 @@ export const RANKING = {
    * catalog keeps compositions in rises to this share of the leading table, with its junction to it just below.
    */
   versionWorks: 1,
+  /** 1: a word a thing is classed as ("labels classed as reissue labels") is a label of the kind lists of the leading things. */
+  classedAs: 1,
   /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
   nameHolder: 0.8,
   nameHolderTop: 3,
@@ -641,6 +643,13 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // The rows asked for first: a kind of them ("which choirs") is a label of their kind list, below.
   const focus = addFocusTables(data, ranked, parsed, st, allowed);
   ranked = focus.ranked;
+  // "Labels classed as reissue labels": a kind of the rows asked for, or of the table the word before the verb names.
+  const classed = RANKING.classedAs > 0 ? parsed.classedAs[0] : undefined;
+  if (classed !== undefined) {
+    const ofStem = classed.of === undefined ? undefined : stem(classed.of);
+    const things = focus.asked.length > 0 ? focus.asked : ranked.filter((d) => ofStem !== undefined && isWholeName(data.docs[d]!, ofStem));
+    if (things.length > 0) ranked = addKindLookups(data, ranked, limit, (d) => things.includes(d) && isThing(data, d), classed.kind, lexical, st, allowed);
+  }
   // A word the catalog does not hold, in a question about those rows ("which … releases came in a digipak"), is most
   // likely a label of one of their own code lists.
   // Not a verb's form ("sitting", "came"), which says what happened to the rows; not a word of time ("now"); not an

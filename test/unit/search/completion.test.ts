@@ -717,3 +717,29 @@ describe('search: a title other things are versions of', () => {
     assert.ok(!whyOf(hits(0), 'work').some((w) => w.startsWith('holds what the others are versions of')), reasons(hits(0)));
   });
 });
+
+describe('search: a kind a thing is classed as', () => {
+  const tables = src([
+    t('area', ['id', 'gid', 'name', 'type']),
+    t('label_type', ['id', 'name', 'description']),
+    t('label', ['id', 'gid', 'name', 'label_code', 'type', 'area'], [fk(['type'], 'label_type'), fk(['area'], 'area')]),
+    t('release_status', ['id', 'name']),
+    t('release_group_primary_type', ['id', 'name']),
+    t('release_group', ['id', 'gid', 'name', 'type'], [fk(['type'], 'release_group_primary_type')]),
+    t('release', ['id', 'gid', 'name', 'status', 'release_group'], [fk(['status'], 'release_status'), fk(['release_group'], 'release_group')]),
+    t('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+  ]);
+
+  it('is a label of a kind list of the rows asked for, or of the table the word before the verb names', () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(parseQuery('Which record labels in Belgium are classed as reissue labels?', lexicon, lexicon).classedAs, [{ kind: 'reissue', of: 'belgium' }]);
+    assert.deepEqual(parseQuery('labels classified as reissue production companies', lexicon, lexicon).classedAs, [{ kind: 'reissue', of: 'labels' }]);
+    assert.deepEqual(parseQuery('labels with reissues in their class', lexicon, lexicon).classedAs, []);
+    const index = buildSearchIndex({ tables });
+    for (const q of ['Which record labels in Belgium are classed as reissue labels?', 'labels classified as reissue production companies based in France']) {
+      const hits = (on: number) => withRanking('classedAs', on, () => index.search(q, { limit: 6 }).hits);
+      assert.ok(whyOf(hits(1), 'label_type').includes("kind of label, may hold 'reissue'"), reasons(hits(1)));
+      assert.ok(!whyOf(hits(0), 'label_type').includes("kind of label, may hold 'reissue'"), reasons(hits(0)));
+    }
+  });
+});
