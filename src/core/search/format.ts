@@ -42,6 +42,7 @@
  * record company is a label (`record_company`, a pair of nouns the question parser now reads as one word, joined the
  * thesaurus group of labels). v32: a premiere is an event (`premiere` joined the thesaurus group of events). v33: a
  * gerund the thesaurus knows as a word of its own (`recording`) takes none of its verb's dictionary senses either (a
- * `record` that is a history): the concept terms the stored index holds change.
+ * `record` that is a history): the concept terms the stored index holds change. v34: a ceremony is an event (`ceremony`
+ * joined the thesaurus group of events).
  */
-export const INDEX_FORMAT = 33;
+export const INDEX_FORMAT = 34;

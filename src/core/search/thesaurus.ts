@@ -68,7 +68,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['redirect', 'merge', 'duplicate'],
   ['edit', 'change', 'modification', 'revision'],
   ['duration', 'length', 'runtime'],
-  ['event', 'gig', 'concert', 'festival', 'recital', 'show', 'premiere'],
+  ['event', 'gig', 'concert', 'festival', 'recital', 'show', 'premiere', 'ceremony'],
   ['edition', 'reissue', 'pressing', 'release'],
   ['venue', 'place', 'premises', 'studio'],
   ['series', 'tour'],

@@ -522,6 +522,10 @@ describe('search: tables of people and places', () => {
     ]);
     const hits = buildSearchIndex({ tables: music }).search('when each opera premiered', { limit: 4 }).hits;
     assert.ok(whyOf(hits, 'event').some((w) => /^synonym premier(ed)?→event$/.test(w)), reasons(hits));
+    // So is a ceremony, which the dictionary relates only to work (a rite is a work of a kind).
+    const ceremony = buildSearchIndex({ tables: music }).search('Brit Awards 1996 ceremony performers', { limit: 4 }).hits;
+    assert.ok(whyOf(ceremony, 'event').includes('synonym ceremony→event'), reasons(ceremony));
+    assert.ok(names(ceremony).indexOf('event') < names(ceremony).indexOf('work'), reasons(ceremony));
   });
 
   it('reads no tag as a record label', () => {
