@@ -179,6 +179,11 @@ export const RANKING = {
   versionWorks: 1,
   /** 1: a word a thing is classed as ("labels classed as reissue labels") is a label of the kind lists of the leading things. */
   classedAs: 1,
+  /**
+   * A thing and the whole it is kept in by an ordered part, both in the answer (`recording` and `release`): the part and
+   * the tables up to the whole (`track`, `medium`) rise to this share of the weaker of the two.
+   */
+  partChains: 0.85,
   /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
   nameHolder: 0.8,
   nameHolderTop: 3,
@@ -689,6 +694,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // The join set once more: tables that rose since the first pass (the rows asked for, kind lists, names) need the
   // tables between them and the rest ("the cities where customers rented": `address` between `customer` and `city`).
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed, pathPairs);
+  if (RANKING.partChains > 0) ranked = addPartChains(data, ranked, limit, lexical, st, allowed);
   // A junction that only the signals since then brought into the answer (the path to a named person, a role, the rows
   // asked for) needs its qualifiers as much as one the question's words found; a kind of person asked for by name
   // ("which employee placed each order") needs the table that holds the names.
@@ -1846,6 +1852,29 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
           if (st.score[j]! < value * 0.99) boosts.push([j, value * 0.99, `joins ${data.docs[c]!.name} to ${data.docs[work]!.name}, for '${versionOf}'`]);
         }
       }
+    }
+  }
+  return applyRaises(data, ranked, boosts, st);
+}
+
+/**
+ * A thing kept in a whole by an ordered part of its own (`recording` ← `track` → `medium` → `release`), with that whole
+ * in the answer too: the rows of the two belong together through the parts, so the part and the tables on the way up
+ * rise to `partChains` of the weaker of the two, as a join path does (a relationship of its own between the two, such
+ * as `l_recording_release`, is another fact about them).
+ */
+function addPartChains(data: IndexData, ranked: number[], limit: number, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean): number[] {
+  const top = ranked.slice(0, limit);
+  const boosts: Array<[number, number, string]> = [];
+  for (const c of top) {
+    if (isOrderedPart(data, c) || !data.docs[c]!.hasName || !lexical.has(c)) continue;
+    const parts = [...new Set(data.edges[c]!.filter((e) => !e.outgoing && e.to !== c && allowed(e.to) && isOrderedPart(data, e.to)).map((e) => e.to))];
+    for (const part of parts) {
+      const chain = wholesOf(data, part, allowed);
+      const whole = chain[chain.length - 1];
+      if (whole === undefined || whole === c || !top.includes(whole) || !lexical.has(whole)) continue;
+      const value = RANKING.partChains * Math.min(st.score[c]!, st.score[whole]!);
+      for (const w of [part, ...chain.slice(0, -1)]) if (st.score[w]! < value) boosts.push([w, value, `joins ${data.docs[c]!.name} to ${data.docs[whole]!.name}, the whole it is kept in`]);
     }
   }
   return applyRaises(data, ranked, boosts, st);

@@ -743,3 +743,30 @@ describe('search: a kind a thing is classed as', () => {
     }
   });
 });
+
+describe('search: a thing and the whole it is kept in', () => {
+  const tables = src([
+    t('artist_credit', ['id', 'name']),
+    t('release_group', ['id', 'gid', 'name', 'artist_credit'], [fk(['artist_credit'], 'artist_credit')]),
+    t('release', ['id', 'gid', 'name', 'artist_credit', 'release_group', 'barcode'], [fk(['artist_credit'], 'artist_credit'), fk(['release_group'], 'release_group')]),
+    t('medium', ['id', 'release', 'position', 'format', 'name'], [fk(['release'], 'release')]),
+    t('recording', ['id', 'gid', 'name', 'artist_credit', 'length'], [fk(['artist_credit'], 'artist_credit')]),
+    t('track', ['id', 'gid', 'recording', 'medium', 'position', 'number', 'name', 'length'], [fk(['recording'], 'recording'), fk(['medium'], 'medium')]),
+    t('isrc', ['id', 'recording', 'isrc'], [fk(['recording'], 'recording')]),
+    t('link_type', ['id', 'name', 'description']),
+    t('link', ['id', 'link_type'], [fk(['link_type'], 'link_type')]),
+    t('l_recording_release', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'recording'), fk(['entity1'], 'release')]),
+    t('editor_collection', ['id', 'name', 'editor']),
+    t('editor_collection_recording', ['collection', 'recording', 'position'], [fk(['collection'], 'editor_collection'), fk(['recording'], 'recording')]),
+  ]);
+
+  it('brings the ordered parts between them', () => {
+    const index = buildSearchIndex({ tables });
+    const q = 'Find the recording with ISRC GBAYE9300106 and tell me which releases it is on.';
+    const hits = (on: number) => withRanking('partChains', on, () => index.search(q, { limit: 8 }).hits);
+    for (const part of ['track', 'medium']) assert.ok(whyOf(hits(0.85), part).includes('joins recording to release, the whole it is kept in'), reasons(hits(0.85)));
+    assert.ok(!hits(0).some((h) => h.why.some((w) => w.endsWith('the whole it is kept in'))), reasons(hits(0)));
+    // Not a list the recording is kept in by position whose whole the question does not name.
+    assert.ok(!whyOf(hits(0.85), 'editor_collection_recording').some((w) => w.endsWith('the whole it is kept in')), reasons(hits(0.85)));
+  });
+});
