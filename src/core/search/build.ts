@@ -91,6 +91,11 @@ export interface DocData {
   readonly derived: boolean;
   /** The table names its rows: a text column called `…name` or `title` (hasNameColumn), known without reading the table. */
   readonly hasName: boolean;
+  /**
+   * The table keeps its rows in order within something: a column says where (`position`, `sequence`, `line_number`;
+   * hasOrderColumn), known without reading the table.
+   */
+  readonly ordered: boolean;
 }
 
 /**
@@ -371,7 +376,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
     byKey.set(`${sourceName}\u0000${qn}`, d);
     const nameWords = splitIdentifierRaw(table.name).filter((p) => !/^\d+$/.test(p));
     if (mirrorsOne(table, relations.get(sourceName) ?? new Set())) {
-      return { source: sourceName, schema: table.schema, name: table.name, qualifiedName: qn, nameWords, nameStems: nameWords.map(stem), nameParts: nameWords, table, semantic: [], isBridge: false, role: 'auxiliary', auxWords: [], derived: true, hasName: hasNameColumn(table) };
+      return { source: sourceName, schema: table.schema, name: table.name, qualifiedName: qn, nameWords, nameStems: nameWords.map(stem), nameParts: nameWords, table, semantic: [], isBridge: false, role: 'auxiliary', auxWords: [], derived: true, hasName: hasNameColumn(table), ordered: hasOrderColumn(table) };
     }
     // A view's values and names are copies of its relations' rows: only those hold them.
     const derived = isDerived(table);
@@ -404,6 +409,7 @@ export function buildFrame(input: BuildSearchIndexInput, lexicon: Lexicon): Inde
       auxWords,
       derived,
       hasName: hasNameColumn(table),
+      ordered: hasOrderColumn(table),
     };
   });
   const edges = buildEdges(input.tables.map((t) => t.table), input.tables.map((t) => t.sourceName), byKey);
@@ -793,6 +799,12 @@ function isSubtypeKey(table: TableInfo, columns: readonly string[]): boolean {
 function hasNameColumn(table: TableInfo): boolean {
   return table.columns.some((c) => /name$|^title$/i.test(c.name) && mayHoldText(c.dataType));
 }
+
+/** The table keeps its rows in order within something: a column says where (DocData.ordered). */
+function hasOrderColumn(table: TableInfo): boolean {
+  return table.columns.some((c) => ORDER_COLUMN.test(c.name));
+}
+const ORDER_COLUMN = /^(?:position|sequence|seq|line_?number|ordinal)$/i;
 
 /**
  * A key of several columns that points at a junction's key points, through those columns, at the junction's own

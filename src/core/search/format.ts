@@ -43,6 +43,7 @@
  * thesaurus group of labels). v32: a premiere is an event (`premiere` joined the thesaurus group of events). v33: a
  * gerund the thesaurus knows as a word of its own (`recording`) takes none of its verb's dictionary senses either (a
  * `record` that is a history): the concept terms the stored index holds change. v34: a ceremony is an event (`ceremony`
- * joined the thesaurus group of events).
+ * joined the thesaurus group of events). v35: the frame says which tables keep their rows in order (a `position`
+ * column), so ranking reads no table body to tell.
  */
-export const INDEX_FORMAT = 34;
+export const INDEX_FORMAT = 35;

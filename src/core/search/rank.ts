@@ -1925,12 +1925,10 @@ function mainWhole(data: IndexData, allowed: (d: number) => boolean): number {
   return order.find(allowed) ?? -1;
 }
 
-/** A table whose rows are kept in order within something: a column says where (`position`, `sequence`, `line_number`). */
+/** A table whose rows are kept in order within something: a column says where (DocData.ordered, from the frame). */
 function isOrderedPart(data: IndexData, d: number): boolean {
-  return shapeMark(data, orderedMemo, d, () => data.docs[d]!.table.columns.some((c) => ORDER_COLUMN.test(c.name)));
+  return data.docs[d]!.ordered;
 }
-const ORDER_COLUMN = /^(?:position|sequence|seq|line_?number|ordinal)$/i;
-const orderedMemo = new WeakMap<IndexData, Uint8Array>();
 
 /**
  * The tables an ordered part belongs to, nearest first, up to the whole (`track` → `medium` → `release`): from each

@@ -73,6 +73,8 @@ interface PersistedFrame {
   readonly subtypes: readonly number[];
   /** The docs whose tables name their rows (DocData.hasName). */
   readonly named: readonly number[];
+  /** The docs whose tables keep their rows in order (DocData.ordered). */
+  readonly ordered: readonly number[];
   readonly values: ReadonlyArray<readonly [string, ReadonlyArray<readonly [number, string, string]>]>;
   /** Int32 per doc. */
   readonly order: string;
@@ -145,6 +147,7 @@ function persistFrame(data: IndexData): PersistedFrame {
     implied: b64(Int32Array.from(implied)),
     subtypes,
     named: data.docs.flatMap((d, i) => (d.hasName ? [i] : [])),
+    ordered: data.docs.flatMap((d, i) => (d.ordered ? [i] : [])),
     values: [...data.values].map(([k, list]) => [k, list.map((v) => [v.d, v.column, v.value] as const)] as const),
     order: b64(data.order),
     person: b64(data.personTable),
@@ -175,6 +178,7 @@ class StoredDoc implements DocData {
     readonly isBridge: boolean,
     readonly derived: boolean,
     readonly hasName: boolean,
+    readonly ordered: boolean,
     private readonly packed: string,
     private readonly d: number,
     private readonly load: (d: number) => TableInfo,
@@ -271,9 +275,10 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
   if (!sourceBuf || !fkBuf || !impliedBuf || impliedBuf.byteLength % 20 !== 0 || !orderBuf || !personBuf || !placeBuf || f.schemas.length !== n || f.words.length !== n || typeof f.kinds !== 'string' || f.kinds.length !== n) return null;
   if (sourceBuf.byteLength !== 4 * n || orderBuf.byteLength !== 4 * n || personBuf.byteLength !== 4 * n || placeBuf.byteLength !== 4 * n || fkBuf.byteLength % 12 !== 0) return null;
   const indices = (list: unknown, end: number): list is number[] => Array.isArray(list) && list.every((i) => Number.isInteger(i) && i >= 0 && i < end);
-  if (!indices(f.derived, n) || !indices(f.named, n) || !indices(f.subtypes, fkBuf.byteLength / 12 + impliedBuf.byteLength / 20)) return null;
+  if (!indices(f.derived, n) || !indices(f.named, n) || !indices(f.ordered, n) || !indices(f.subtypes, fkBuf.byteLength / 12 + impliedBuf.byteLength / 20)) return null;
   const derived = new Set(f.derived);
   const named = new Set(f.named);
+  const ordered = new Set(f.ordered);
   const subtypes = new Set(f.subtypes);
   const source = new Int32Array(sourceBuf);
   const docs: StoredDoc[] = new Array<StoredDoc>(n);
@@ -282,7 +287,7 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
     const bridge = kind < 97; // upper case
     const role = ROLES[String.fromCharCode(bridge ? kind + 32 : kind)];
     if (role === undefined) return null;
-    docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, role, bridge, derived.has(d), named.has(d), f.words[d]!, d, table);
+    docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, role, bridge, derived.has(d), named.has(d), ordered.has(d), f.words[d]!, d, table);
   }
   const edges: EdgeData[][] = docs.map(() => []);
   const fks = new Int32Array(fkBuf);
