@@ -184,6 +184,8 @@ export const RANKING = {
    * the tables up to the whole (`track`, `medium`) rise to this share of the weaker of the two.
    */
   partChains: 0.85,
+  /** With a title someone is credited on (titleWholes): the share of it the whole's relationship with the people gets. */
+  titleCredits: 0.99,
   /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
   nameHolder: 0.8,
   nameHolderTop: 3,
@@ -1814,6 +1816,9 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
     if (main >= 0 && main !== lead) {
       const value = RANKING.titleHolder * RANKING.titleWholes * st.score[lead]!;
       if (st.score[main]! < value) boosts.push([main, value, `holds the title of a whole, for '${onTitle}'`]);
+      // Who is credited on it: the typed relationship of the whole with the catalog's people (`l_artist_release`).
+      const credit = RANKING.titleCredits > 0 ? creditJunction(data, main, allowed) : -1;
+      if (credit >= 0 && st.score[credit]! < value * RANKING.titleCredits) boosts.push([credit, value * RANKING.titleCredits, `credits people on the whole, for '${onTitle}'`]);
     }
   }
   // A title something came out on ("cassettes released on Touch and Go") names who put it out: the named table behind
@@ -1894,6 +1899,28 @@ function compositionTable(data: IndexData, allowed: (d: number) => boolean): num
     compositionMemo.set(data, found);
   }
   return found >= 0 && allowed(found) ? found : -1;
+}
+
+/**
+ * The typed relationship (isTypedRelation) of `whole` with the catalog's strongest table of people (`l_artist_release`
+ * of `release`), -1 when there is none or more than one.
+ */
+function creditJunction(data: IndexData, whole: number, allowed: (d: number) => boolean): number {
+  let best = -1;
+  let strength = 0;
+  let ties = 0;
+  for (const e of data.edges[whole]!) {
+    const j = e.to;
+    if (e.outgoing || j === whole || !allowed(j) || !isTypedRelation(data, j)) continue;
+    for (const e2 of data.edges[j]!) {
+      const p = e2.to;
+      if (!e2.outgoing || p === whole || p === j || !isPeopleEntity(data, p)) continue;
+      const s = data.personTable[p]!;
+      if (s > strength) [best, strength, ties] = [j, s, 0];
+      else if (s === strength && j !== best) ties++;
+    }
+  }
+  return ties === 0 ? best : -1;
 }
 
 /** A junction whose rows are typed by a shared relationship record (isTypingRecord): `l_artist_recording` → `link`. */

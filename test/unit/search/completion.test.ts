@@ -654,6 +654,24 @@ describe('search: a title someone is credited on', () => {
     const about = index.search('a podcast episode on Dots and Loops', { limit: 6 }).hits;
     assert.ok(!about.some((h) => h.why.some((w) => w.startsWith('holds the title of a whole'))), about.map((h) => h.qualifiedName).join(', '));
   });
+
+  it("brings the whole's relationship with the people credited on it", () => {
+    // With a plain table of the same pairs (`artist_release`, kept for lookups), which a join path may take instead, and
+    // enough typed relationships for `link` to be the catalog's relationship hub.
+    const more = src([
+      t('label', ['id', 'gid', 'name', 'label_code']),
+      t('artist_release', ['artist', 'release'], [fk(['artist'], 'artist'), fk(['release'], 'release')]),
+      t('l_artist_label', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'artist'), fk(['entity1'], 'label')]),
+      t('l_label_release', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'label'), fk(['entity1'], 'release')]),
+    ]);
+    const index = buildSearchIndex({ tables: [...tables, ...more] });
+    const q = "Who was the mastering engineer on Stereolab's Dots and Loops?";
+    const hits = (on: number) => withRanking('titleCredits', on, () => index.search(q, { limit: 8 }).hits);
+    assert.ok(whyOf(hits(0.99), 'l_artist_release').includes("credits people on the whole, for 'Dots and Loops'"), reasons(hits(0.99)));
+    // Not the relationship of the whole with a label, nor that of the people with their recordings.
+    for (const other of ['l_label_release', 'l_artist_recording']) assert.ok(!whyOf(hits(0.99), other).some((w) => w.startsWith('credits people')), reasons(hits(0.99)));
+    assert.ok(!hits(0).some((h) => h.why.some((w) => w.startsWith('credits people'))), reasons(hits(0)));
+  });
 });
 
 describe('search: a title something came out on', () => {
