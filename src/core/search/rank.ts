@@ -186,6 +186,8 @@ export const RANKING = {
   partChains: 0.85,
   /** With a title someone is credited on (titleWholes): the share of it the whole's relationship with the people gets. */
   titleCredits: 0.99,
+  /** 1: a noun asked for that no table is named by alone may name the rows through a thesaurus synonym (addFocusTables). */
+  focusUnnamed: 1,
   /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
   nameHolder: 0.8,
   nameHolderTop: 3,
@@ -2659,6 +2661,7 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
     if (id !== undefined) {
       // An entity or a code list ("Rank genres by …": the rows are the list's) whose whole name is the noun, or a table
       // of keys named so (AdventureWorks `customer`: a person or a store in a territory).
+      const before = asked.length;
       for (let i = start[id]!; i < start[id + 1]!; i++) {
         const d = doc[i]!;
         const dd = data.docs[d]!;
@@ -2666,7 +2669,9 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
         if (!allowed(d) || dd.source !== source || !kind || dd.nameStems.length !== 1 || dd.nameStems[0] !== t) continue;
         take(d, `the rows asked for ('${word}')`);
       }
-      continue;
+      // A noun the catalog writes only inside other words or in columns ("shops", of `shoppingcartitem`) names no table
+      // by itself: a thesaurus synonym may (below).
+      if (asked.length > before || !(RANKING.focusUnnamed > 0) || data.docs.some((dd) => dd.nameStems.length === 1 && dd.nameStems[0] === t)) continue;
     }
     // A run-together noun the catalog writes apart or together with its own spelling ("which salespeople": `salesperson`,
     // sales + person): the table whose name is those pieces, in that order.
@@ -2686,7 +2691,9 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
     if (synonyms.size === 0) continue;
     for (const d of ranked) {
       const dd = data.docs[d]!;
-      if (!allowed(d) || dd.source !== source || dd.role !== 'entity' || dd.nameWords.length !== 1) continue;
+      // A junction with a name of its own is a thing too (AdventureWorks `store`, a business with a salesperson).
+      const thing = dd.role === 'entity' || (RANKING.focusUnnamed > 0 && isThing(data, d));
+      if (!allowed(d) || dd.source !== source || !thing || dd.nameWords.length !== 1) continue;
       if (namedByNoun(data, dd, t, synonyms)) take(d, `the rows asked for ('${word}', as ${dd.name})`);
     }
   }

@@ -31,6 +31,25 @@ describe('search: the rows asked for by a synonym', () => {
     const plain = index.search('choirs are from Norway', { limit: 6 }).hits;
     assert.ok(!plain.some((h) => h.why.some((w) => w.startsWith('the rows asked for'))), plain.map((h) => h.qualifiedName).join(', '));
   });
+
+  it('takes a synonym for a noun the catalog writes only inside other names, and a junction with a name of its own', () => {
+    const tables = src([
+      keyed(table('businessentity', ['businessentityid', 'modifieddate']), ['businessentityid']),
+      table('countryregion', ['countryregioncode', 'name']),
+      table('stateprovince', ['stateprovinceid', 'stateprovincecode', 'countryregioncode', 'name'], [fk(['countryregioncode'], 'countryregion', ['countryregioncode'])]),
+      table('address', ['addressid', 'addressline1', 'city', 'stateprovinceid', 'postalcode'], [fk(['stateprovinceid'], 'stateprovince', ['stateprovinceid'])]),
+      table('businessentityaddress', ['businessentityid', 'addressid'], [fk(['businessentityid'], 'businessentity', ['businessentityid']), fk(['addressid'], 'address', ['addressid'])]),
+      keyed(table('salesperson', ['businessentityid', 'salesquota', 'bonus'], [fk(['businessentityid'], 'businessentity', ['businessentityid'])]), ['businessentityid']),
+      keyed(table('store', ['businessentityid', 'name', 'salespersonid'], [fk(['businessentityid'], 'businessentity', ['businessentityid']), fk(['salespersonid'], 'salesperson', ['businessentityid'])]), ['businessentityid']),
+      table('product', ['productid', 'name', 'color', 'listprice']),
+      table('shoppingcartitem', ['shoppingcartitemid', 'shoppingcartid', 'quantity', 'productid'], [fk(['productid'], 'product', ['productid'])]),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const q = 'Which bike shops are in Oregon?';
+    const hits = (on: number) => withRanking('focusUnnamed', on, () => index.search(q, { limit: 6 }).hits);
+    assert.ok(whyOf(hits(1), 'store').includes("the rows asked for ('shops', as store)"), reasons(hits(1)));
+    assert.ok(!whyOf(hits(0), 'store').some((w) => w.startsWith('the rows asked for')), reasons(hits(0)));
+  });
 });
 
 describe('search: the names of what unnamed rows list', () => {
