@@ -44,6 +44,7 @@
  * gerund the thesaurus knows as a word of its own (`recording`) takes none of its verb's dictionary senses either (a
  * `record` that is a history): the concept terms the stored index holds change. v34: a ceremony is an event (`ceremony`
  * joined the thesaurus group of events). v35: the frame says which tables keep their rows in order (a `position`
- * column), so ranking reads no table body to tell.
+ * column), so ranking reads no table body to tell. v36: to compose is to make a work (`compose` joined the thesaurus
+ * group of works).
  */
-export const INDEX_FORMAT = 35;
+export const INDEX_FORMAT = 36;

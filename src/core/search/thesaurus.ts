@@ -72,7 +72,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['edition', 'reissue', 'pressing', 'release'],
   ['venue', 'place', 'premises', 'studio'],
   ['series', 'tour'],
-  ['work', 'composition', 'opus', 'piece', 'lyric', 'songwriting', 'composer', 'lyricist', 'librettist', 'libretto', 'songwriter', 'write'],
+  ['work', 'composition', 'opus', 'piece', 'lyric', 'songwriting', 'composer', 'lyricist', 'librettist', 'libretto', 'songwriter', 'write', 'compose'],
   ['url', 'link', 'hyperlink', 'website', 'homepage', 'webpage', 'uri'],
   ['collection', 'wishlist', 'playlist'],
   ['medium', 'disc', 'disk'],

@@ -620,6 +620,9 @@ describe('search: everyday words for works', () => {
     });
     const hits = index.search('which of his pieces have been recorded the most times', { limit: 3 }).hits;
     assert.ok(whyOf(hits, 'work').some((w) => w.includes('piece→work')), reasons(hits));
+    // To compose is to make a work, as to write is.
+    const composed = index.search('who composed the music', { limit: 3 }).hits;
+    assert.ok(whyOf(composed, 'work').some((w) => /^synonym compos(e|ed)→work$/.test(w)), reasons(composed));
   });
 });
 
