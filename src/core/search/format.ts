@@ -45,6 +45,7 @@
  * `record` that is a history): the concept terms the stored index holds change. v34: a ceremony is an event (`ceremony`
  * joined the thesaurus group of events). v35: the frame says which tables keep their rows in order (a `position`
  * column), so ranking reads no table body to tell. v36: to compose is to make a work (`compose` joined the thesaurus
- * group of works).
+ * group of works). v37: thesaurus groups for kinds of packaging (a digipak, a jewel case, a slipcase) and for a bootleg as
+ * a status, whose concept terms the stored index holds and which renumber the groups after them.
  */
-export const INDEX_FORMAT = 36;
+export const INDEX_FORMAT = 37;

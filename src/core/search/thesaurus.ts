@@ -80,5 +80,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['scrap', 'toss', 'discard', 'junk'],
   ['resume', 'cv', 'vita'],
   ['format', 'vinyl', 'cassette', 'cd', 'lp', 'vhs'],
+  ['packaging', 'digipak', 'digipack', 'jewel_case', 'slipcase', 'gatefold', 'keep_case'],
+  ['status', 'bootleg'],
   ['subscription', 'subscribe', 'subscriber', 'follow', 'follower', 'watch', 'watcher', 'watchlist'],
 ];

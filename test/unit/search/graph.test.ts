@@ -528,6 +528,23 @@ describe('search: tables of people and places', () => {
     assert.ok(names(ceremony).indexOf('event') < names(ceremony).indexOf('work'), reasons(ceremony));
   });
 
+  it('reads a digipak or a jewel case as a packaging, and a bootleg as a status', () => {
+    const music = src([
+      table('release_packaging', ['id', 'name', 'description']),
+      table('release_status', ['id', 'name', 'description']),
+      table('release', ['id', 'name', 'barcode', 'packaging', 'status'], [fk(['packaging'], 'release_packaging'), fk(['status'], 'release_status')]),
+      table('artist', ['id', 'name', 'sort_name']),
+    ]);
+    const index = buildSearchIndex({ tables: music });
+    for (const q of ['How many of their releases come in a jewel case vs a digipak?', 'releases that came in digipaks']) {
+      const hits = index.search(q, { limit: 3 }).hits;
+      assert.ok(whyOf(hits, 'release_packaging').some((w) => /^synonym (digipaks?|jewel_case)→packaging$/.test(w)), reasons(hits));
+      assert.ok(names(hits).indexOf('release_packaging') < Math.max(0, names(hits).indexOf('release_status')) || !names(hits).includes('release_status'), reasons(hits));
+    }
+    const bootlegs = index.search('nirvana bootlegs', { limit: 3 }).hits;
+    assert.ok(whyOf(bootlegs, 'release_status').some((w) => /^synonym bootlegs?→status$/.test(w)), reasons(bootlegs));
+  });
+
   it('reads no tag as a record label', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),

@@ -457,7 +457,7 @@ describe('search: a code list that may hold an unknown word', () => {
     ];
     const index = buildSearchIndex({ tables: src(tables) });
     // With the code lists of the rows asked for (valueFocus) off: they would raise `release_packaging` on their own.
-    const top = (on: number): string[] => names(withRanking('valueFocus', 0, () => withRanking('valueStack', on, () => index.search('list every release that came in a digipak', { limit: 10 }))).hits);
+    const top = (on: number): string[] => names(withRanking('valueFocus', 0, () => withRanking('valueStack', on, () => index.search('list every release that came in a digifile', { limit: 10 }))).hits);
     // Before: the name match alone was already above the guess's share, so the guess added nothing.
     assert.ok(top(0).indexOf('release_packaging') > top(0).indexOf('release_meta'), top(0).join(', '));
     // After: both code lists of `release` come before the tables that only share its name.
@@ -476,15 +476,15 @@ describe('search: an unknown word in a question about the rows asked for', () =>
       table('l_artist_release', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'artist'), fk(['entity1'], 'release')]),
     ];
     const index = buildSearchIndex({ tables: src(tables) });
-    const q = 'Which Aphex Twin releases came in a digipak?';
+    const q = 'Which Aphex Twin releases came in a digifile?';
     const top = (on: number): string[] => names(withRanking('valueFocus', on, () => index.search(q, { limit: 10 })).hits);
     // Before: the artist's tables led, and the code lists of `release` came only after its group.
     assert.ok(top(0).indexOf('release_packaging') > top(0).indexOf('release_group'), top(0).join(', '));
-    // After: "digipak" may be a label of a code list of the releases asked for; "came" (a verb's form) is none.
+    // After: "digifile" may be a label of a code list of the releases asked for; "came" (a verb's form) is none.
     const after = top(RANKING.valueFocus);
     assert.ok(after.indexOf('release_packaging') >= 0 && after.indexOf('release_packaging') < after.indexOf('release_group'), after.join(', '));
     const why = index.search(q, { limit: 10 }).hits.find((h) => h.qualifiedName === 'public.release_packaging')!.why;
-    assert.ok(why.includes("lookup of release, may hold 'digipak'"), why.join(' | '));
+    assert.ok(why.includes("lookup of release, may hold 'digifile'"), why.join(' | '));
     // A word of time is no label of the releases' code lists.
     const now = index.search('Which Aphex Twin releases are there now?', { limit: 10 }).hits;
     assert.ok(!now.some((h) => h.why.some((w) => w.startsWith('lookup of release, may hold'))), reasons(now));
