@@ -279,8 +279,9 @@ Round 24 (\`blind/round24/\`, MusicBrainz 5.86 gold tables per question, Adventu
 same way after the last change, was scored once, both halves, by this run's final engine and by the one at its start,
 and nothing was changed after it: MusicBrainz 0.16 → 0.24 dev and 0.24 → 0.24 held-out (R@10 0.652 → 0.688 and
 0.686 → 0.678), AdventureWorks 0.76 and 0.64 for both. With rounds 23 and 24, pooled held-out Full@10 in process is
-MusicBrainz 0.409 → 0.429 (680 questions), AdventureWorks 0.843 → 0.843 (625), Pagila 0.929 (280). The goals (0.60,
-0.90, 0.90) are still met only on Pagila.
+MusicBrainz 0.409 → 0.429 (680 questions), AdventureWorks 0.843 → 0.843 (625), Pagila 0.929 (280); through the tool
+(\`retrieval-mcp.md\`, the start's engine run the same way on the same sets), MusicBrainz 0.409 → 0.429, AdventureWorks
+0.838 → 0.838, Pagila 0.925 → 0.925. The goals (0.60, 0.90, 0.90) are still met only on Pagila.
 
 Tried on the dev halves and not kept: join paths of a question about a role preferring a typed relationship
 (\`l_artist_release\`) to a plain junction of the same two (no answer moved: the path was found, but other tables stayed
