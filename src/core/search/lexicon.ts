@@ -178,10 +178,12 @@ export function loadLexicon(): Lexicon {
       const found: string[] = [];
       const lower = w.toLowerCase();
       const gerund = lower.endsWith('ing') && thesaurus.has(lower);
+      // The verb's nouns are no sense of such a gerund either, where the dictionary knows it as a word of its own:
+      // `recording` is no `record` that means a history.
+      const ownSenses = gerund && wordnet(lower).length > 0;
       for (const c of lemmaCandidates(w)) {
         const inflection = c === lower || !gerund;
-        // The verb's nouns are no sense of such a gerund either: `recording` is no `record` that means a history.
-        if (!inflection && wordnet(lower).length > 0) continue;
+        if (!inflection && ownSenses) continue;
         for (const id of conceptsOf(c, inflection)) if (!found.includes(id)) found.push(id);
       }
       hit = found;

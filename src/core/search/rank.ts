@@ -863,6 +863,17 @@ function isWholeName(doc: DocData, term: string): boolean {
   return doc.nameStems.length === 1 && doc.nameStems[0] === term;
 }
 
+/** The stems that are some table's whole name (isWholeName), worked out once per index. */
+const wholeNamesMemo = new WeakMap<IndexData, ReadonlySet<string>>();
+function wholeNameStems(data: IndexData): ReadonlySet<string> {
+  let names = wholeNamesMemo.get(data);
+  if (names === undefined) {
+    names = new Set(data.docs.flatMap((doc) => (doc.nameStems.length === 1 ? [doc.nameStems[0]!] : [])));
+    wholeNamesMemo.set(data, names);
+  }
+  return names;
+}
+
 function idfOf(n: number, df: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
@@ -1895,8 +1906,8 @@ const compositionMemo = new WeakMap<IndexData, number>();
 function compositionTable(data: IndexData, allowed: (d: number) => boolean): number {
   let found = compositionMemo.get(data);
   if (found === undefined) {
-    const group = data.lexicon.concepts('composition').filter(isThesaurusConcept);
-    const hits = data.docs.flatMap((doc, d) => (doc.role !== 'bridge' && doc.role !== 'auxiliary' && doc.hasName && !doc.derived && doc.nameWords.length === 1 && cachedConcepts(data.conceptCache, data.lexicon, doc.nameWords[0]!).some((c) => group.includes(c)) ? [d] : []));
+    const group = thesaurusConcepts(data, 'composition');
+    const hits = data.docs.flatMap((doc, d) => (doc.role !== 'bridge' && doc.role !== 'auxiliary' && doc.hasName && !doc.derived && doc.nameWords.length === 1 && cachedConcepts(data.conceptCache, data.lexicon, doc.nameWords[0]!).some((c) => group.has(c)) ? [d] : []));
     found = hits.length === 1 ? hits[0]! : -1;
     compositionMemo.set(data, found);
   }
@@ -2671,7 +2682,7 @@ function addFocusTables(data: IndexData, ranked: number[], parsed: ParsedQuery, 
       }
       // A noun the catalog writes only inside other words or in columns ("shops", of `shoppingcartitem`) names no table
       // by itself: a thesaurus synonym may (below).
-      if (asked.length > before || !(RANKING.focusUnnamed > 0) || data.docs.some((dd) => dd.nameStems.length === 1 && dd.nameStems[0] === t)) continue;
+      if (asked.length > before || !(RANKING.focusUnnamed > 0) || wholeNameStems(data).has(t)) continue;
     }
     // A run-together noun the catalog writes apart or together with its own spelling ("which salespeople": `salesperson`,
     // sales + person): the table whose name is those pieces, in that order.
