@@ -10,7 +10,7 @@ import { schemaAreas } from './areas';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
 import { CALENDAR_NAMES, parseQuery, type Mention, type ParsedQuery } from './query';
 import { correctQuestion, knownWord } from './spelling';
-import { THESAURUS } from './thesaurus';
+import { LABEL_GROUPS, THESAURUS } from './thesaurus';
 import { isIrregularVerbForm, stem, textTerms } from './tokenize';
 import type { JoinEdge, SchemaArea, SearchHit, SearchOptions, SearchResult } from './types';
 
@@ -19,6 +19,8 @@ export const RANKING = {
   /** Concept matches count this much of a literal match (thesaurus groups are curated, WordNet is broader). */
   thesaurus: 0.6,
   wordnet: 0.4,
+  /** A label group's member ("vinyl") matches the list its group's first word names (`format`) this much (LABEL_GROUPS). */
+  labelMember: 0.8,
   /** Value-index hit, relative to the idf of the value. */
   value: 1.5,
   /** A person-like or place-like proper name in the question, matched by tables that hold people or places. */
@@ -459,6 +461,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // Related catalog words (shared WordNet/thesaurus concept) count at a reduced weight; each table keeps the
     // better of its literal and related evidence for this query word.
     const related = new Map<string, number>();
+    const labelHeads = new Set<string>();
     // A word written with a capital inside a sentence is part of a name ("Kind of Blue", "Abbey Road"): its
     // dictionary senses say nothing about the catalog, only its letters may (a literal match above).
     const named = parsed.properWords.has(qt.surface);
@@ -468,6 +471,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       const words = data.conceptTerms.get(concept);
       if (words === undefined) continue;
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
+      const head = labelGroupHead(concept, qt.term);
+      if (head !== null) labelHeads.add(head);
       for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
     }
     // A word the catalog does not write and the dictionary does not relate to it may be a longer word made on a
@@ -507,7 +512,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
         if (!allowed(d) || (refineOnly && data.scratch.seen[d] === 0)) continue;
-        const s = (fNamed !== f && (isWholeName(data.docs[d]!, term) || isListOf(data.docs[d]!, term)) ? fNamed : f) * sat[i]!;
+        const dd = data.docs[d]!;
+        // A label group's member ("vinyl") is a label of the list its group's first word names (`medium_format`).
+        const fList = labelHeads.has(term) && isListOf(dd, term) ? (fNamed * RANKING.labelMember) / factor : fNamed;
+        const s = (fNamed !== f && (isWholeName(dd, term) || isListOf(dd, term)) ? fList : f) * sat[i]!;
         if (best[d] === 0) local.push(d);
         if (s > best[d]!) best[d] = s;
       }
@@ -854,6 +862,15 @@ function tableDf(data: IndexData, id: number): number {
 }
 
 /** Whether a table is a code list whose name ends in the word whose stem is `term` (`medium_format` for "format"). */
+/** The stem of a label group's first word when `term` is another member of that group (LABEL_GROUPS), else null. */
+function labelGroupHead(concept: string, term: string): string | null {
+  if (!isThesaurusConcept(concept)) return null;
+  const group = THESAURUS[Number(concept.slice(1))];
+  if (group === undefined || !LABEL_GROUPS.has(group[0]!)) return null;
+  const head = stem(group[0]!);
+  return head === term ? null : head;
+}
+
 function isListOf(doc: DocData, term: string): boolean {
   return doc.role === 'lookup' && doc.nameStems[doc.nameStems.length - 1] === term;
 }

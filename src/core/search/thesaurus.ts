@@ -84,3 +84,10 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['status', 'bootleg'],
   ['subscription', 'subscribe', 'subscriber', 'follow', 'follower', 'watch', 'watcher', 'watchlist'],
 ];
+
+/**
+ * Groups whose first word names a list of kinds and whose other members are labels such a list holds (`vinyl` is a
+ * format, `digipak` a packaging, `bootleg` a status): a member written in a question is a value of the list the first
+ * word names, not only a word like it.
+ */
+export const LABEL_GROUPS: ReadonlySet<string> = new Set(['format', 'packaging', 'status']);

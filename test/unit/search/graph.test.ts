@@ -545,6 +545,32 @@ describe('search: tables of people and places', () => {
     assert.ok(whyOf(bootlegs, 'release_status').some((w) => /^synonym bootlegs?→status$/.test(w)), reasons(bootlegs));
   });
 
+  it('reads a format word as a label of the format list, which brings the part that keeps it', () => {
+    const music = src([
+      table('artist', ['id', 'name', 'sort_name', 'begin_date_year']),
+      table('label', ['id', 'name', 'label_code', 'begin_date_year']),
+      table('release', ['id', 'name', 'barcode']),
+      table('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+      table('medium_format', ['id', 'name', 'year', 'description']),
+      table('medium', ['id', 'release', 'position', 'format', 'name'], [fk(['release'], 'release'), fk(['format'], 'medium_format')]),
+      table('label_tag', ['label', 'tag', 'count'], [fk(['label'], 'label')]),
+      table('release_tag', ['release', 'tag', 'count'], [fk(['release'], 'release')]),
+      table('release_status', ['id', 'name', 'description']),
+    ]);
+    const index = buildSearchIndex({ tables: music });
+    const q = 'every vinyl release by the band with its label, catalogue number and year';
+    const at = (v: number): ReturnType<typeof index.search>['hits'] => withRanking('labelMember', v, () => index.search(q, { limit: 8 })).hits;
+    const score = (hits: ReturnType<typeof at>, name: string): number => hits.find((h) => h.qualifiedName.endsWith(`.${name}`))?.score ?? 0;
+    const labelled = at(0.8);
+    const synonym = at(0.6);
+    // "vinyl" is a format, not only a word like one: the list scores above a plain synonym's share…
+    assert.ok(score(labelled, 'medium_format') > score(synonym, 'medium_format'), reasons(labelled));
+    // …and the medium that keeps the format comes before tables only the other words touch.
+    const order = names(labelled);
+    assert.ok(order.indexOf('medium') >= 0 && order.indexOf('medium') < order.indexOf('release_tag') && order.indexOf('medium') < order.indexOf('label_tag'), reasons(labelled));
+    assert.ok(names(synonym).indexOf('medium') > names(synonym).indexOf('release_tag'), reasons(synonym));
+  });
+
   it('reads no tag as a record label', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),
