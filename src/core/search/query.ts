@@ -79,6 +79,11 @@ export interface ParsedQuery {
   /** Of those, the ones something came out on ("released in 1995 on Creation Records"): who issued it. */
   readonly issuedOn: readonly string[];
   /**
+   * A name that issued the thing the word before it names ("releases did Warp put out", "albums that Atlantic
+   * released"): `name` may be who made them as well as who issued them.
+   */
+  readonly issuers: ReadonlyArray<{ readonly name: string; readonly thing: string }>;
+  /**
    * Titles that other things are versions of: after "recordings of", "covers of", "versions of the song", or after a
    * verb of performing and a possessive name or a quote ("recorded Holst's The Planets", "covered 'Hallelujah'").
    */
@@ -186,6 +191,12 @@ const PERIOD_WORDS = /\b(?:decades?|yearly|annually|(?:per|each|every|by)\s+(?:y
 /** A verb of coming out, a few words before "on" and a title: "released in 1995 on Creation Records", "came out on Sub Pop". */
 const ISSUED_BEFORE = /\b(?:released|issued|reissued|put\s+out|came\s+out|published|pressed)\b[^.?!,;:]{0,30}\bon\s+(?:the\s+)?(?:[\p{Lu}\p{N}][\p{L}\p{N}.&-]*\s+){0,3}['"‘“]?$/iu;
 
+/**
+ * A noun, "that"/"which"/"did"/"has"…, a capitalised name of one to three words and a verb of issuing
+ * (ParsedQuery.issuers).
+ */
+const ISSUED_BY_NAME = /\b(\p{L}+)\s+(?:that|which|did|has|have|had)\s+((?:\p{Lu}[\p{L}\p{N}.&'’-]*)(?:\s+\p{Lu}[\p{L}\p{N}.&'’-]*){0,2})\s+(?:(?:has|have|had)\s+)?(?:put\s+out|released|issued|reissued|pressed|published|release|issue|reissue|press|publish)\b/gu;
+
 /** "classed as", "classified as an", "registered as": the word after names a kind of the rows (ParsedQuery.classedAs). */
 const CLASSED_AS = /(?:([\p{L}]+)\s+(?:(?:are|is|was|were|be|been|being|get|got)\s+)?)?\b(?:class(?:ed|ified)|categori[sz]ed|designated|registered)\s+as\s+(?:an?\s+)?([\p{L}][\p{L}-]*)/giu;
 
@@ -240,7 +251,7 @@ function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): str
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], versionsOf: [], classedAs: [], countWords: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], issuers: [], versionsOf: [], classedAs: [], countWords: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -431,7 +442,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const onTitles = titles.filter((t) => isWholeTitle(trimmed, t, true));
   // "the number of …", "the total number of …"; not "the phone number of …".
   const countWords = [...new Set(lower.filter((w, k) => COUNT_NOUNS.has(w) && lower[k + 1] === 'of' && (k === 0 || STOP_WORDS.has(lower[k - 1]!) || COUNT_MODIFIERS.has(lower[k - 1]!))))];
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), versionsOf: titles.filter((t) => VERSION_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), classedAs: [...trimmed.matchAll(CLASSED_AS)].map((m) => ({ kind: m[2]!.toLowerCase(), ...(m[1] === undefined ? {} : { of: m[1].toLowerCase() }) })), focus, roleVerbs, madeOf, jobTitles };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), issuers: [...trimmed.matchAll(ISSUED_BY_NAME)].filter((m) => !STOP_WORDS.has(m[1]!.toLowerCase())).map((m) => ({ name: m[2]!, thing: m[1]!.toLowerCase() })), versionsOf: titles.filter((t) => VERSION_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), classedAs: [...trimmed.matchAll(CLASSED_AS)].map((m) => ({ kind: m[2]!.toLowerCase(), ...(m[1] === undefined ? {} : { of: m[1].toLowerCase() }) })), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**

@@ -174,6 +174,8 @@ export const RANKING = {
   titleWholes: 1,
   /** A title something came out on (ParsedQuery.issuedOn): who issued it, behind a junction of the leading named table, rises to this share of titleHolder. */
   titleIssuers: 1,
+  /** A name that issued what the word before it names (ParsedQuery.issuers): who issued it rises to this share of titleHolder. */
+  nameIssuers: 1,
   /**
    * A title other things are versions of ("recordings of Summertime", "recorded Holst's The Planets"): the table the
    * catalog keeps compositions in rises to this share of the leading table, with its junction to it just below.
@@ -610,7 +612,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = addParents(data, ranked, limit, unasked, st, allowed);
   ranked = addJunctionEnds(data, ranked, lexical, st, allowed, parsed);
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
-  if (parsed.titles.length > 0) ranked = addTitleHolders(data, ranked, parsed, st, allowed);
+  if (parsed.titles.length > 0 || parsed.issuers.length > 0) ranked = addTitleHolders(data, ranked, parsed, st, allowed);
   for (const kind of ['person', 'place'] as const) {
     const m = namedMention(parsed, kind);
     if (m !== undefined) ranked = addMentionPaths(data, ranked, limit, m, unasked, st, allowed);
@@ -1813,7 +1815,8 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
     if (st.score[p]! < value) boosts.push([p, value, `holds names, for ${label}`]);
   };
   const whole = RANKING.partWholes > 0 ? parsed.wholes[0] : undefined;
-  for (const c of leadingTables(data, ranked, RANKING.titleTop)) {
+  // With no title, only a name that issued something (parsed.issuers) is here.
+  for (const c of leadingTables(data, ranked, titles.length > 0 ? RANKING.titleTop : 0)) {
     const cd = data.docs[c]!;
     // A part kept in order (`track` by position) is named by the whole it belongs to: "the tracks on Mezzanine".
     if (whole !== undefined && isOrderedPart(data, c)) {
@@ -1853,21 +1856,36 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
   }
   // A title something came out on ("cassettes released on Touch and Go") names who put it out: the named table behind
   // a junction of the leading named table's own (`release` ← `release_label` → `label`), not a typed relationship.
+  // The named tables behind a junction of c's own that is no typed relationship, raised to `value` as who issued it.
+  const offerIssuers = (c: number, value: number, name: string): void => {
+    for (const e of data.edges[c]!) {
+      const j = e.to;
+      if (e.outgoing || j === c || !data.docs[j]!.isBridge || data.docs[j]!.role === 'auxiliary' || isTypedRelationship(data, j) || !allowed(j)) continue;
+      for (const e2 of data.edges[j]!) {
+        const p = e2.to;
+        if (!e2.outgoing || p === c || p === j || !allowed(p) || !data.docs[p]!.hasName || data.docs[p]!.role !== 'entity') continue;
+        if (st.score[p]! < value) boosts.push([p, value, `holds who issued it, for '${name}'`]);
+        if (st.score[j]! < value * 0.99) boosts.push([j, value * 0.99, `joins ${data.docs[c]!.name} to ${data.docs[p]!.name}, for '${name}'`]);
+      }
+    }
+  };
   const issuedOn = parsed.issuedOn[0];
   if (RANKING.titleIssuers > 0 && issuedOn !== undefined && ranked.length > 0) {
-    for (const c of leadingTables(data, ranked, 1)) {
-      if (!data.docs[c]!.hasName) continue;
-      const value = RANKING.titleHolder * RANKING.titleIssuers * st.score[c]!;
-      for (const e of data.edges[c]!) {
-        const j = e.to;
-        if (e.outgoing || j === c || !data.docs[j]!.isBridge || data.docs[j]!.role === 'auxiliary' || isTypedRelationship(data, j) || !allowed(j)) continue;
-        for (const e2 of data.edges[j]!) {
-          const p = e2.to;
-          if (!e2.outgoing || p === c || p === j || !allowed(p) || !data.docs[p]!.hasName || data.docs[p]!.role !== 'entity') continue;
-          if (st.score[p]! < value) boosts.push([p, value, `holds who issued it, for '${issuedOn}'`]);
-          if (st.score[j]! < value * 0.99) boosts.push([j, value * 0.99, `joins ${data.docs[c]!.name} to ${data.docs[p]!.name}, for '${issuedOn}'`]);
-        }
-      }
+    for (const c of leadingTables(data, ranked, 1)) if (data.docs[c]!.hasName) offerIssuers(c, RANKING.titleHolder * RANKING.titleIssuers * st.score[c]!, issuedOn);
+  }
+  // A name that issued what the word before it names ("releases did Warp put out"): that word's table, by its name or a
+  // thesaurus synonym's, and who issued its rows; the name may be who made them instead, so at a lower share.
+  if (RANKING.nameIssuers > 0) {
+    for (const { name, thing } of parsed.issuers) {
+      // The word before the name, else a word the question asks for ("releases per year did Warp put out").
+      const c = [thing, ...parsed.focus]
+        .map((w) => {
+          const term = stem(w);
+          const synonyms = thesaurusConcepts(data, w);
+          return ranked.find((d) => data.docs[d]!.role !== 'lookup' && data.docs[d]!.role !== 'auxiliary' && data.docs[d]!.hasName && namedByNoun(data, data.docs[d]!, term, synonyms));
+        })
+        .find((d) => d !== undefined);
+      if (c !== undefined) offerIssuers(c, RANKING.titleHolder * RANKING.nameIssuers * st.score[c]!, name);
     }
   }
   // A title other things are versions of ("every recording of Summertime") names a composition, not one of them: the

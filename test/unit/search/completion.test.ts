@@ -704,6 +704,35 @@ describe('search: a title something came out on', () => {
   });
 });
 
+describe('search: a name that issued something', () => {
+  const tables = src([
+    t('artist', ['id', 'gid', 'name', 'sort_name', 'begin_date_year']),
+    t('artist_credit', ['id', 'name', 'artist_count']),
+    t('artist_credit_name', ['artist_credit', 'position', 'artist', 'name'], [fk(['artist_credit'], 'artist_credit'), fk(['artist'], 'artist')]),
+    t('release', ['id', 'gid', 'name', 'artist_credit', 'barcode'], [fk(['artist_credit'], 'artist_credit')]),
+    t('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release')]),
+    t('label', ['id', 'gid', 'name', 'label_code', 'begin_date_year', 'end_date_year', 'comment']),
+    t('release_label', ['id', 'release', 'label', 'catalog_number'], [fk(['release'], 'release'), fk(['label'], 'label')]),
+    t('place', ['id', 'gid', 'name', 'address']),
+  ]);
+
+  it('brings who issued the rows the word before it names, beside who made them', () => {
+    const lexicon = loadLexicon();
+    assert.deepEqual(parseQuery('How many releases did Warp put out each year?', lexicon, lexicon).issuers, [{ name: 'Warp', thing: 'releases' }]);
+    assert.deepEqual(parseQuery('albums that Atlantic Records released in the 1970s', lexicon, lexicon).issuers, [{ name: 'Atlantic Records', thing: 'albums' }]);
+    // Not a function word before it, nor a verb that issues nothing.
+    assert.deepEqual(parseQuery('What did Warp put out?', lexicon, lexicon).issuers, []);
+    assert.deepEqual(parseQuery('songs that Madonna sang', lexicon, lexicon).issuers, []);
+    const index = buildSearchIndex({ tables });
+    const hits = (on: number) => withRanking('nameIssuers', on, () => index.search('How many releases per year did Warp put out?', { limit: 6 }).hits);
+    assert.ok(whyOf(hits(1), 'label').includes("holds who issued it, for 'Warp'"), reasons(hits(1)));
+    assert.ok(whyOf(hits(1), 'release_label').includes("joins release to label, for 'Warp'"), reasons(hits(1)));
+    // The name may be an artist's: the people tables stay.
+    assert.ok(names(hits(1)).includes('artist'), reasons(hits(1)));
+    assert.ok(!whyOf(hits(0), 'label').includes("holds who issued it, for 'Warp'"), reasons(hits(0)));
+  });
+});
+
 describe('search: a title other things are versions of', () => {
   const tables = src([
     t('artist', ['id', 'gid', 'name', 'sort_name']),
