@@ -859,7 +859,11 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // `at` or `near`, English words too ("gigs at the Royal Albert Hall", "recorded at Abbey Road Studios").
     // A capitalised article inside a sentence opens the name of a band or a work ("in The Who"), not a place.
     else if (!article && LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && (words.every(unknown) || AT_PLACE.has(before)) && particles.length === 0) out.push({ kind: 'place', text: spanText });
-    else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
+    // What a name owns ("Jorge Ben Jor's África Brasil") and what someone was credited for by the verb of a role ("who
+    // produced Nevermind", "who mixed Dots and Loops") are works: titles, not people.
+    else if (!possessive && !article && (/^\p{Lu}.*['’]s$/u.test(tokens[i - 1] ?? '') || (pastTense(prev) && common.isRoleVerb?.(prev) === true)) && !words.some((w) => personName(w))) {
+      // a title
+    } else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });
     // One unknown name that did something ("what Radiohead played", "songs Prince wrote"): someone, not a place.

@@ -172,6 +172,8 @@ export const RANKING = {
   titleHolder: 0.9,
   /** A title written after "on" in a question about a role: the catalog's main whole (mainWhole) rises to this share of titleHolder. */
   titleWholes: 1,
+  /** 1: any title of a question about producing a record, not only one after "on", names the main whole (titleWholes). */
+  titleWholesAny: 1,
   /** A title something came out on (ParsedQuery.issuedOn): who issued it, behind a junction of the leading named table, rises to this share of titleHolder. */
   titleIssuers: 1,
   /** A name that issued what the word before it names (ParsedQuery.issuers): who issued it rises to this share of titleHolder. */
@@ -1768,6 +1770,18 @@ function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allow
 }
 
 /** The first `k` tables of `ranked` that are neither code lists nor auxiliary: the ones the answer is about. */
+/** Words of the work done to a whole record: producing, engineering, mixing, mastering. */
+const PRODUCTION_WORDS: ReadonlySet<string> = new Set('produce produced producer producers producing production engineer engineered engineers engineering mix mixed mixer mixers mixing master mastered mastering'.split(' '));
+
+/**
+ * Whether the question asks who did the work done to a whole record (PRODUCTION_WORDS): "who produced …", "the mixing
+ * engineer for …"; not which things someone did it to ("which recordings did he engineer").
+ */
+function producedWhole(data: IndexData, parsed: ParsedQuery): boolean {
+  if (!parsed.terms.some((t) => !t.part && PRODUCTION_WORDS.has(t.surface))) return false;
+  return parsed.asksPerson || (parsed.focus.length > 0 && parsed.focus.every((w) => PRODUCTION_WORDS.has(w) || data.lexicon.isRole(w)));
+}
+
 function leadingTables(data: IndexData, ranked: readonly number[], k: number): number[] {
   const out: number[] = [];
   for (const c of ranked) {
@@ -1841,8 +1855,11 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
   }
   // A title someone is credited on ("the mastering engineer on Stereolab's Dots and Loops") names a whole that parts
   // are kept in: the catalog's main such whole (`release`, which `track` and `medium` lead up to) holds it.
-  const onTitle = parsed.onTitles[0];
   const credited = (): boolean => parsed.roleVerbs.length > 0 || parsed.jobTitles.length > 0 || parsed.terms.some((t) => !t.part && data.lexicon.isRole(t.surface));
+  // …and so does any title of a question about who produced a record ("who produced Nevermind", "Opeth's Ghost
+  // Reveries: who mixed it"), where no title follows "on": producing, engineering, mixing and mastering are done to a
+  // whole record, where writing is done to a song and playing to a recording.
+  const onTitle = parsed.onTitles[0] ?? (RANKING.titleWholesAny > 0 && producedWhole(data, parsed) ? parsed.titles.find((t) => !parsed.jobTitles.includes(t)) : undefined);
   if (RANKING.titleWholes > 0 && onTitle !== undefined && ranked.length > 0 && credited()) {
     const main = mainWhole(data, allowed);
     const lead = ranked[0]!;
@@ -1854,8 +1871,6 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
       if (credit >= 0 && st.score[credit]! < value * RANKING.titleCredits) boosts.push([credit, value * RANKING.titleCredits, `credits people on the whole, for '${onTitle}'`]);
     }
   }
-  // A title something came out on ("cassettes released on Touch and Go") names who put it out: the named table behind
-  // a junction of the leading named table's own (`release` ← `release_label` → `label`), not a typed relationship.
   // The named tables behind a junction of c's own that is no typed relationship, raised to `value` as who issued it.
   const offerIssuers = (c: number, value: number, name: string): void => {
     for (const e of data.edges[c]!) {
@@ -1869,6 +1884,8 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
       }
     }
   };
+  // A title something came out on ("cassettes released on Touch and Go") names who put it out: the named table behind
+  // a junction of the leading named table's own (`release` ← `release_label` → `label`), not a typed relationship.
   const issuedOn = parsed.issuedOn[0];
   if (RANKING.titleIssuers > 0 && issuedOn !== undefined && ranked.length > 0) {
     for (const c of leadingTables(data, ranked, 1)) if (data.docs[c]!.hasName) offerIssuers(c, RANKING.titleHolder * RANKING.titleIssuers * st.score[c]!, issuedOn);

@@ -658,6 +658,27 @@ describe('search: a title someone is credited on', () => {
     assert.ok(!about.some((h) => h.why.some((w) => w.startsWith('holds the title of a whole'))), about.map((h) => h.qualifiedName).join(', '));
   });
 
+  it('is held by that whole wherever the title stands in a question about who produced it', () => {
+    const lexicon = loadLexicon();
+    // The object of a verb of a role, and what a name owns, are titles, not people.
+    const produced = parseQuery('Who produced and engineered Nevermind?', lexicon, lexicon);
+    assert.deepEqual([produced.titles, produced.mentions], [['Nevermind'], []]);
+    const owned = parseQuery("Who produced Jorge Ben Jor's África Brasil?", lexicon, lexicon);
+    assert.deepEqual([owned.titles, owned.mentions.map((m) => m.text)], [['África Brasil'], ['Jorge Ben Jor']]);
+    assert.deepEqual(parseQuery('songs Quincy Jones produced', lexicon, lexicon).mentions.map((m) => m.text), ['Quincy Jones']);
+    const index = buildSearchIndex({ tables });
+    const hits = (q: string, on: number) => withRanking('titleWholesAny', on, () => index.search(q, { limit: 6 }).hits);
+    for (const q of ['Who produced and engineered Nevermind?', "who engineered, who mixed and who mastered Opeth's Ghost Reveries?"]) {
+      const title = q.includes('Opeth') ? 'Ghost Reveries' : 'Nevermind';
+      assert.ok(whyOf(hits(q, 1), 'release').includes(`holds the title of a whole, for '${title}'`), reasons(hits(q, 1)));
+      assert.ok(!whyOf(hits(q, 0), 'release').includes(`holds the title of a whole, for '${title}'`), reasons(hits(q, 0)));
+    }
+    // Not a title of a question about what someone wrote, nor one that asks which things someone produced.
+    for (const q of ["Who wrote the lyrics for IU's Palette?", 'Which recordings did Rudy Van Gelder engineer at his Englewood Cliffs studio?']) {
+      assert.ok(!hits(q, 1).some((h) => h.why.some((w) => w.startsWith('holds the title of a whole'))), reasons(hits(q, 1)));
+    }
+  });
+
   it("brings the whole's relationship with the people credited on it", () => {
     // With a plain table of the same pairs (`artist_release`, kept for lookups), which a join path may take instead, and
     // enough typed relationships for `link` to be the catalog's relationship hub.
