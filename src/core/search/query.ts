@@ -3,7 +3,7 @@
  * probed with.
  */
 import { knownWord } from './spelling';
-import { INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
+import { ABBREVIATIONS, INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
 import { lemmaCandidates } from './lexicon';
 
 /** Weight of an implied word: `year` and `date` of a year or a decade, `language` of a language's adjective. */
@@ -292,6 +292,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     const code = /\p{L}/u.test(word) && /\d{2,}/.test(word) ? ({ code: true } as const) : {};
     for (const t of identifierTerms(/^\p{Lu}{2,}s$/u.test(word) ? lower : word, whole)) {
       if (seen.has(t.term) || (STOP_WORDS.has(t.surface) && !(content && t.surface === lower))) continue;
+      // A word of a name is no schema abbreviation: "Cat Stevens" is no category, "Max Richter" no maximum.
+      if (proper.has(lower) && t.surface === lower && t.term !== stem(lower) && ABBREVIATIONS.has(lower)) continue;
       seen.add(t.term);
       terms.push(t.part ? { term: t.term, surface: t.surface, weight, position, part: true, ...code } : { term: t.term, surface: t.surface, weight, position, ...code });
     }

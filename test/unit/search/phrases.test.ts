@@ -115,6 +115,15 @@ describe('search: phrasal verbs, irregular verbs and instruction words', () => {
 });
 
 describe('search: abbreviations and names keep their dictionary senses to themselves', () => {
+  it('reads no word of a name as a schema abbreviation', () => {
+    const lexicon = loadLexicon();
+    const terms = (q: string): string[] => parseQuery(q, lexicon, lexicon).terms.map((t) => t.term);
+    assert.ok(!terms('Someone merged two Cat Stevens entries').includes(stem('category')), terms('Someone merged two Cat Stevens entries').join(' '));
+    assert.ok(!terms('albums by Max Richter').includes(stem('maximum')), terms('albums by Max Richter').join(' '));
+    // The abbreviation itself still reads as the word it stands for.
+    assert.ok(terms('sales by product cat').includes(stem('category')), terms('sales by product cat').join(' '));
+  });
+
   const lexicon = loadLexicon();
 
   it('a two-letter abbreviation has no hypernym relatives: "California" is not related to the id of a key column', () => {
