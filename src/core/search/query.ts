@@ -861,6 +861,11 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // `at` or `near`, English words too ("gigs at the Royal Albert Hall", "recorded at Abbey Road Studios").
     // A capitalised article inside a sentence opens the name of a band or a work ("in The Who"), not a place.
     else if (!article && LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && (words.every(unknown) || AT_PLACE.has(before)) && particles.length === 0) out.push({ kind: 'place', text: spanText });
+    // A name quoted whole ("the song 'La Bamba'", "'Les Misérables' cast albums") is a title; not after "by", where
+    // the maker stands ("songs by 'Sonic Youth'").
+    else if (/^['"‘“]$/.test(tokens[i - 1] ?? '') && /^['"’”]$/.test(tokens[j] ?? '') && !possessive && tokens[i - 2]?.toLowerCase() !== 'by') {
+      // a title
+    }
     // What a name owns ("Jorge Ben Jor's África Brasil") and what someone was credited for by the verb of a role ("who
     // produced Nevermind", "who mixed Dots and Loops") are works: titles, not people.
     else if (!possessive && !article && (/^\p{Lu}.*['’]s$/u.test(tokens[i - 1] ?? '') || (pastTense(prev) && common.isRoleVerb?.(prev) === true)) && !words.some((w) => personName(w))) {

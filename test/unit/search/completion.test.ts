@@ -666,6 +666,9 @@ describe('search: a title someone is credited on', () => {
     const owned = parseQuery("Who produced Jorge Ben Jor's África Brasil?", lexicon, lexicon);
     assert.deepEqual([owned.titles, owned.mentions.map((m) => m.text)], [['África Brasil'], ['Jorge Ben Jor']]);
     assert.deepEqual(parseQuery('songs Quincy Jones produced', lexicon, lexicon).mentions.map((m) => m.text), ['Quincy Jones']);
+    // So is a name quoted whole.
+    const quoted = parseQuery("the official registration number for the song 'La Bamba'", lexicon, lexicon);
+    assert.deepEqual([quoted.titles, quoted.mentions], [['La Bamba'], []]);
     const index = buildSearchIndex({ tables });
     const hits = (q: string, on: number) => withRanking('titleWholesAny', on, () => index.search(q, { limit: 6 }).hits);
     for (const q of ['Who produced and engineered Nevermind?', "who engineered, who mixed and who mastered Opeth's Ghost Reveries?"]) {
