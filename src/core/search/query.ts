@@ -784,6 +784,11 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
   const personName = (w: string): boolean => common.isPersonName?.(w) === true;
   // A rarer word the dictionary still defines ("Cyrillic", "Helmet", "Rumours"): not in the common vocabulary, but no name.
   const hasSenses = (w: string): boolean => (common.concepts?.(w.toLowerCase().replace(/['’]s$/, '')).length ?? 0) > 0;
+  // "the producer on Nevermind", "who played on Nevermind": what someone was credited on is a work.
+  const roleBefore = (t: string): boolean => {
+    const w = t.toLowerCase();
+    return common.isRole?.(w) === true || (pastTense(w) && common.isRoleVerb?.(w) === true);
+  };
   let i = 0;
   while (i < tokens.length) {
     const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
@@ -866,9 +871,10 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     else if (/^['"‘“]$/.test(tokens[i - 1] ?? '') && /^['"’”]$/.test(tokens[j] ?? '') && !possessive && tokens[i - 2]?.toLowerCase() !== 'by') {
       // a title
     }
-    // What a name owns ("Jorge Ben Jor's África Brasil") and what someone was credited for by the verb of a role ("who
-    // produced Nevermind", "who mixed Dots and Loops") are works: titles, not people.
-    else if (!possessive && !article && (/^\p{Lu}.*['’]s$/u.test(tokens[i - 1] ?? '') || (pastTense(prev) && common.isRoleVerb?.(prev) === true)) && !words.some((w) => personName(w))) {
+    // What a name owns ("Jorge Ben Jor's África Brasil"), what someone was credited for by the verb of a role ("who
+    // produced Nevermind", "who mixed Dots and Loops") and what a role was played on ("the producer on Nevermind") are
+    // works: titles, not people.
+    else if (!possessive && !article && (/^\p{Lu}.*['’]s$/u.test(tokens[i - 1] ?? '') || (pastTense(prev) && common.isRoleVerb?.(prev) === true) || (prev === 'on' && roleBefore(tokens[i - 2] ?? ''))) && !words.some((w) => personName(w))) {
       // a title
     } else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.

@@ -429,6 +429,8 @@ export interface Vocabulary {
   isLanguageAdjective?(word: string): boolean;
   /** Optional: true for the name of a language that is no place adjective (`Hebrew`, `Swahili`). */
   isLanguageName?(word: string): boolean;
+  /** Optional: true for a noun of a role people play (`producer`, `drummer`). */
+  isRole?(word: string): boolean;
   /** Optional: true for a form of the verb of a role (`produced`, `wrote`: `producer`, `writer`). */
   isRoleVerb?(word: string): boolean;
   /** Optional: true for names of well-known people (`swift`, `jones`). */

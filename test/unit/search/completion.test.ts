@@ -666,6 +666,10 @@ describe('search: a title someone is credited on', () => {
     const owned = parseQuery("Who produced Jorge Ben Jor's África Brasil?", lexicon, lexicon);
     assert.deepEqual([owned.titles, owned.mentions.map((m) => m.text)], [['África Brasil'], ['Jorge Ben Jor']]);
     assert.deepEqual(parseQuery('songs Quincy Jones produced', lexicon, lexicon).mentions.map((m) => m.text), ['Quincy Jones']);
+    // So is what a role was played on; after "on" elsewhere a name is still someone's ("tags on Metalica").
+    const on = parseQuery('Who was the producer on Nevermind?', lexicon, lexicon);
+    assert.deepEqual([on.onTitles, on.mentions], [['Nevermind'], []]);
+    assert.deepEqual(parseQuery('tags on Metalica', lexicon, lexicon).mentions.map((m) => m.text), ['Metalica']);
     // So is a name quoted whole.
     const quoted = parseQuery("the official registration number for the song 'La Bamba'", lexicon, lexicon);
     assert.deepEqual([quoted.titles, quoted.mentions], [['La Bamba'], []]);
