@@ -46,6 +46,8 @@
  * joined the thesaurus group of events). v35: the frame says which tables keep their rows in order (a `position`
  * column), so ranking reads no table body to tell. v36: to compose is to make a work (`compose` joined the thesaurus
  * group of works). v37: thesaurus groups for kinds of packaging (a digipak, a jewel case, a slipcase) and for a bootleg as
- * a status, whose concept terms the stored index holds and which renumber the groups after them.
+ * a status, whose concept terms the stored index holds and which renumber the groups after them. v38: an -f noun's -ves
+ * plural stems to its singular (`shelves` → `shelf`), and a storeroom is stock (`storeroom` joined the thesaurus group
+ * of stock): the stored terms and concept terms change.
  */
-export const INDEX_FORMAT = 37;
+export const INDEX_FORMAT = 38;

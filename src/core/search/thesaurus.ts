@@ -39,7 +39,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['comment', 'note', 'remark', 'annotation'],
   ['photo', 'picture', 'image', 'photograph'],
   ['quantity', 'count', 'number', 'amount', 'total'],
-  ['stock', 'inventory', 'supply', 'warehouse', 'stockroom'],
+  ['stock', 'inventory', 'supply', 'warehouse', 'stockroom', 'storeroom'],
   ['store', 'shop', 'outlet', 'retailer', 'boutique'],
   ['shipment', 'delivery', 'shipping', 'freight', 'dispatch'],
   ['discount', 'offer', 'promotion', 'deal', 'coupon'],

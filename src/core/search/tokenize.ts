@@ -136,6 +136,19 @@ const IRREGULAR_PLURALS: Readonly<Record<string, string>> = {
   media: 'media',
   criteria: 'criterion',
   phenomena: 'phenomenon',
+  // -f and -fe nouns whose plural ends in -ves ("the shelves": a `shelf`); not `leaves` or `lives`, which are verbs too.
+  shelves: 'shelf',
+  halves: 'half',
+  knives: 'knife',
+  wives: 'wife',
+  thieves: 'thief',
+  wolves: 'wolf',
+  calves: 'calf',
+  scarves: 'scarf',
+  hooves: 'hoof',
+  loaves: 'loaf',
+  selves: 'self',
+  wharves: 'wharf',
 };
 
 /** …and past forms and participles of verbs (`born` is read as a birth). */

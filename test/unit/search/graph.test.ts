@@ -571,6 +571,21 @@ describe('search: tables of people and places', () => {
     assert.ok(names(synonym).indexOf('medium') > names(synonym).indexOf('release_tag'), reasons(synonym));
   });
 
+  it('reads a storeroom as stock, and a shelf on its plural', () => {
+    const shop = src([
+      table('product', ['id', 'name', 'color', 'listprice']),
+      table('location', ['locationid', 'name', 'costrate']),
+      table('productinventory', ['productid', 'locationid', 'shelf', 'bin', 'quantity'], [fk(['productid'], 'product'), fk(['locationid'], 'location')]),
+      table('customer', ['id', 'name']),
+      table('salesorder', ['id', 'customer_id', 'orderdate'], [fk(['customer_id'], 'customer')]),
+    ]);
+    const index = buildSearchIndex({ tables: shop });
+    const storeroom = index.search('how many bikes are in each storeroom right now', { limit: 3 }).hits;
+    assert.ok(whyOf(storeroom, 'productinventory').some((w) => /storeroom→/.test(w)), reasons(storeroom));
+    const shelves = index.search('black seats sitting on the shelves', { limit: 3 }).hits;
+    assert.equal(names(shelves)[0], 'productinventory', reasons(shelves));
+  });
+
   it('reads no tag as a record label', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),

@@ -127,6 +127,10 @@ describe('search: tokeniser', () => {
     assert.equal(stem('countries'), stem('country'));
     assert.equal(stem('rating'), stem('rate'));
     assert.equal(stem('people'), stem('person'));
+    // An -f noun's -ves plural meets its singular ("on the shelves": a `shelf` column); a verb's -s form keeps its own.
+    assert.equal(stem('shelves'), stem('shelf'));
+    assert.equal(stem('knives'), stem('knife'));
+    assert.equal(stem('leaves'), stem('leave'));
     assert.notEqual(stem('film'), stem('filling'));
     // A singular that ends in s, and its -es plural.
     assert.equal(stem('aliases'), stem('alias'));
