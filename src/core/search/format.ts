@@ -48,6 +48,7 @@
  * group of works). v37: thesaurus groups for kinds of packaging (a digipak, a jewel case, a slipcase) and for a bootleg as
  * a status, whose concept terms the stored index holds and which renumber the groups after them. v38: an -f noun's -ves
  * plural stems to its singular (`shelves` → `shelf`), and a storeroom is stock (`storeroom` joined the thesaurus group
- * of stock): the stored terms and concept terms change.
+ * of stock): the stored terms and concept terms change. v39: `po` (a purchase order) and `bom` (a bill of materials) are
+ * schema abbreviations, whose expansions a name's terms hold.
  */
-export const INDEX_FORMAT = 38;
+export const INDEX_FORMAT = 39;

@@ -290,7 +290,11 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     // is not split into dictionary words ("Parton" is not `part` + `on`, "Radiohead" not `radio` + `head`).
     const whole = proper.has(lower) ? { has: (w: string): boolean => w === lower || vocab.has(w) } : vocab;
     const code = /\p{L}/u.test(word) && /\d{2,}/.test(word) ? ({ code: true } as const) : {};
-    for (const t of identifierTerms(/^\p{Lu}{2,}s$/u.test(word) ? lower : word, whole)) {
+    // …and is the acronym's plural: "LPs" are `lp`s, "POs" purchase orders (the stemmer leaves three letters alone).
+    // The surface stays the plural the question wrote: a plural names a kind of rows.
+    const acronyms = /^\p{Lu}{2,}s$/u.test(word);
+    for (const term of identifierTerms(acronyms ? lower.slice(0, -1) : word, whole)) {
+      const t = acronyms && term.surface === lower.slice(0, -1) ? { ...term, surface: lower } : term;
       if (seen.has(t.term) || (STOP_WORDS.has(t.surface) && !(content && t.surface === lower))) continue;
       // A word of a name is no schema abbreviation: "Cat Stevens" is no category, "Max Richter" no maximum.
       if (proper.has(lower) && t.surface === lower && t.term !== stem(lower) && ABBREVIATIONS.has(lower)) continue;

@@ -79,6 +79,8 @@ const ABBREVIATION_TABLE: Readonly<Record<string, readonly string[]>> = {
   ord: ['order'],
   bal: ['balance'],
   ccy: ['currency'],
+  po: ['purchase', 'order'],
+  bom: ['bill', 'material'],
 };
 
 /** Abbreviations as a Map, so that identifiers such as `constructor` never reach Object.prototype. */

@@ -122,6 +122,10 @@ describe('search: abbreviations and names keep their dictionary senses to themse
     assert.ok(!terms('albums by Max Richter').includes(stem('maximum')), terms('albums by Max Richter').join(' '));
     // The abbreviation itself still reads as the word it stands for.
     assert.ok(terms('sales by product cat').includes(stem('category')), terms('sales by product cat').join(' '));
+    // An acronym's plural is the acronym's: "open POs" are purchase orders, and "LPs" keep their plural for a kind of rows.
+    assert.ok(['purchase', 'order'].every((w) => terms('open POs for Morgan Bike Accessories').includes(stem(w))), terms('open POs for Morgan Bike Accessories').join(' '));
+    const lps = parseQuery('vinyl LPs from 1985', lexicon, lexicon).terms.find((t) => t.term === 'lp');
+    assert.equal(lps?.surface, 'lps');
   });
 
   const lexicon = loadLexicon();
