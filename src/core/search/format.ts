@@ -49,6 +49,7 @@
  * a status, whose concept terms the stored index holds and which renumber the groups after them. v38: an -f noun's -ves
  * plural stems to its singular (`shelves` → `shelf`), and a storeroom is stock (`storeroom` joined the thesaurus group
  * of stock): the stored terms and concept terms change. v39: `po` (a purchase order) and `bom` (a bill of materials) are
- * schema abbreviations, whose expansions a name's terms hold.
+ * schema abbreviations, whose expansions a name's terms hold. v40: a login is a password (a thesaurus group whose concept
+ * terms the stored index holds, which renumbers the groups after it).
  */
-export const INDEX_FORMAT = 39;
+export const INDEX_FORMAT = 40;

@@ -36,6 +36,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['car', 'vehicle', 'automobile', 'auto'],
   ['company', 'firm', 'organization', 'organisation', 'business', 'enterprise', 'corporation'],
   ['user', 'member', 'account', 'subscriber'],
+  ['password', 'login', 'passcode', 'passphrase', 'credential'],
   ['comment', 'note', 'remark', 'annotation'],
   ['photo', 'picture', 'image', 'photograph'],
   ['quantity', 'count', 'number', 'amount', 'total'],

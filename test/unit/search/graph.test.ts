@@ -586,6 +586,17 @@ describe('search: tables of people and places', () => {
     assert.equal(names(shelves)[0], 'productinventory', reasons(shelves));
   });
 
+  it('reads a login as a password', () => {
+    const web = src([
+      table('person', ['businessentityid', 'firstname', 'lastname', 'emailpromotion']),
+      table('password', ['businessentityid', 'passwordhash', 'passwordsalt', 'modifieddate'], [fk(['businessentityid'], 'person')]),
+      table('customer', ['customerid', 'personid', 'accountnumber'], [fk(['personid'], 'person')]),
+      table('emailaddress', ['businessentityid', 'emailaddress'], [fk(['businessentityid'], 'person')]),
+    ]);
+    const hits = buildSearchIndex({ tables: web }).search("online shoppers who haven't reset their website login since 2012", { limit: 3 }).hits;
+    assert.ok(whyOf(hits, 'password').some((w) => /^synonym login→password$/.test(w)), reasons(hits));
+  });
+
   it('reads no tag as a record label', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),
