@@ -734,6 +734,9 @@ function isJobTitle(title: string, quoted: readonly string[], common: Vocabulary
   return words.slice(0, -1).every((w) => common.has(w.toLowerCase()) || STOP_WORDS.has(w.toLowerCase()));
 }
 
+/** Nouns of belonging to a group, before `of` or `in`: the name after them is a group's. */
+const MEMBERSHIP_NOUNS: ReadonlySet<string> = new Set(['member', 'members', 'membership', 'lineup', 'lineups', 'bandmates', 'bandmate', 'guys']);
+
 /** Verbs of crediting a work to its maker, before `to`. */
 const CREDIT_VERBS: ReadonlySet<string> = new Set(['attributed', 'credited', 'ascribed']);
 
@@ -870,6 +873,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // `at` or `near`, English words too ("gigs at the Royal Albert Hall", "recorded at Abbey Road Studios").
     // A capitalised article inside a sentence opens the name of a band or a work ("in The Who"), not a place.
     else if (!article && LOCATIVE.has(before) && words.length >= 2 && words.length <= 3 && (words.every(unknown) || AT_PLACE.has(before)) && particles.length === 0) out.push({ kind: 'place', text: spanText });
+    // What has members ("the members of Red Velvet", "who was in the lineup of Led Zeppelin") is a group: someone.
+    else if (words.length <= 4 && particles.length <= 1 && !possessive && (prev === 'of' || prev === 'in' || (prev === 'the' && /^(?:of|in)$/.test(tokens[i - 2]?.toLowerCase() ?? ''))) && MEMBERSHIP_NOUNS.has(tokens[prev === 'the' ? i - 3 : i - 2]?.toLowerCase() ?? '') && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText, maker: true });
     // A name quoted whole ("the song 'La Bamba'", "'Les Misérables' cast albums") is a title; not after "by", where
     // the maker stands ("songs by 'Sonic Youth'").
     else if (/^['"‘“]$/.test(tokens[i - 1] ?? '') && /^['"’”]$/.test(tokens[j] ?? '') && !possessive && tokens[i - 2]?.toLowerCase() !== 'by') {

@@ -670,6 +670,10 @@ describe('search: a title someone is credited on', () => {
     const on = parseQuery('Who was the producer on Nevermind?', lexicon, lexicon);
     assert.deepEqual([on.onTitles, on.mentions], [['Nevermind'], []]);
     assert.deepEqual(parseQuery('tags on Metalica', lexicon, lexicon).mentions.map((m) => m.text), ['Metalica']);
+    // What has members is a group, after "of" or "in" as well.
+    assert.deepEqual(parseQuery('Who are the current and former members of Red Velvet?', lexicon, lexicon).mentions.map((m) => [m.kind, m.text]), [['person', 'Red Velvet']]);
+    assert.deepEqual(parseQuery('who were all the guys in Led Zepplin over the years', lexicon, lexicon).mentions.map((m) => [m.kind, m.text]), [['person', 'Led Zepplin']]);
+    assert.deepEqual(parseQuery('stores in Oregon', lexicon, lexicon).mentions.map((m) => m.kind), ['place']);
     // So is a name quoted whole.
     const quoted = parseQuery("the official registration number for the song 'La Bamba'", lexicon, lexicon);
     assert.deepEqual([quoted.titles, quoted.mentions], [['La Bamba'], []]);
