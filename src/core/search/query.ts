@@ -819,6 +819,12 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     let j = i + 1;
     while (!possessive && j < tokens.length) {
       const t = tokens[j]!;
+      // A middle initial ("Mark E. Smith", "Booker T. Jones") is a word of the name, its full stop no sentence end.
+      if (/^\p{Lu}$/u.test(t) && tokens[j + 1] === '.' && CAPITALISED.test((tokens[j + 2] ?? '').replace(/['’]s$/, ''))) {
+        words.push(`${t}.`);
+        j += 2;
+        continue;
+      }
       const bare = t.replace(/['’]s$/, '');
       if (PARTICLES.has(t) && j + 1 < tokens.length && CAPITALISED.test(tokens[j + 1]!.replace(/['’]s$/, ''))) {
         particles.push(t);
@@ -833,7 +839,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // "in the Netherlands": the article between the preposition and the name does not end the place.
     const prev = i > 0 ? tokens[i - 1]!.toLowerCase() : '';
     const before = prev === 'the' && i > 1 && PLACE_PREPOSITIONS.has(tokens[i - 2]!.toLowerCase()) ? tokens[i - 2]!.toLowerCase() : prev;
-    const spanText = tokens.slice(i, j).join(' ').replace(/['’]s$/, '');
+    const spanText = tokens.slice(i, j).join(' ').replace(/ \./g, '.').replace(/['’]s$/, '');
     const last = words[words.length - 1]!;
     // "the city of Pisek", "the province of Ontario": a noun of places before `of`.
     const ofAt = prev === 'of' ? i - 2 : prev === 'the' && tokens[i - 2]?.toLowerCase() === 'of' ? i - 3 : -1;

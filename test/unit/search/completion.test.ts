@@ -674,6 +674,8 @@ describe('search: a title someone is credited on', () => {
     assert.deepEqual(parseQuery('Who are the current and former members of Red Velvet?', lexicon, lexicon).mentions.map((m) => [m.kind, m.text]), [['person', 'Red Velvet']]);
     assert.deepEqual(parseQuery('who were all the guys in Led Zepplin over the years', lexicon, lexicon).mentions.map((m) => [m.kind, m.text]), [['person', 'Led Zepplin']]);
     assert.deepEqual(parseQuery('stores in Oregon', lexicon, lexicon).mentions.map((m) => m.kind), ['place']);
+    // A middle initial is a word of the name.
+    assert.deepEqual(parseQuery('what other names has Mark E. Smith from The Fall been credited as?', lexicon, lexicon).mentions.map((m) => m.text), ['Mark E. Smith']);
     // So is a name quoted whole.
     const quoted = parseQuery("the official registration number for the song 'La Bamba'", lexicon, lexicon);
     assert.deepEqual([quoted.titles, quoted.mentions], [['La Bamba'], []]);
