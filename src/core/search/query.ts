@@ -734,6 +734,9 @@ function isJobTitle(title: string, quoted: readonly string[], common: Vocabulary
   return words.slice(0, -1).every((w) => common.has(w.toLowerCase()) || STOP_WORDS.has(w.toLowerCase()));
 }
 
+/** Nouns that end the name of a venue: a name that ends in one is a place. */
+const VENUE_HEADS: ReadonlySet<string> = new Set(['hall', 'arena', 'theatre', 'theater', 'stadium', 'studio', 'studios', 'ballroom', 'auditorium', 'amphitheatre', 'amphitheater', 'cathedral', 'chapel', 'palladium', 'coliseum', 'colosseum', 'bandshell', 'fieldhouse', 'playhouse', 'opry']);
+
 /** Nouns of belonging to a group, before `of` or `in`: the name after them is a group's. */
 const MEMBERSHIP_NOUNS: ReadonlySet<string> = new Set(['member', 'members', 'membership', 'lineup', 'lineups', 'bandmates', 'bandmate', 'guys']);
 
@@ -873,6 +876,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
       // occurrence of something (a festival, an edition, a season), not a person or a place: it is left to the
       // titles. A known place stays a place ("gigs in Berlin 2019").
     } else if (words.length <= 3 && !possessive && placeAdjective(last) && attributive) out.push({ kind: 'place', text: spanText, adjective: true });
+    // A name that ends in a noun of a venue ("the Royal Festival Hall", "Maida Vale Studios", "Muscle Shoals Sound
+    // Studio") is a place, wherever it stands; not the maker after "by".
+    else if (words.length >= 2 && words.length <= 5 && !possessive && VENUE_HEADS.has(last.toLowerCase()) && before !== 'by') out.push({ kind: 'place', text: spanText });
     // A name before a noun of premises ("the Lethbridge shop", "our Nashville studio") is where those premises are.
     else if (words.length <= 3 && !possessive && !article && (words.every(unknown) || namesPlace(words, common)) && PREMISES.has(tokens[j] ?? '')) out.push({ kind: 'place', text: spanText });
     // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person; after

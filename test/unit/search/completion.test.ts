@@ -674,6 +674,8 @@ describe('search: a title someone is credited on', () => {
     assert.deepEqual(parseQuery('Who are the current and former members of Red Velvet?', lexicon, lexicon).mentions.map((m) => [m.kind, m.text]), [['person', 'Red Velvet']]);
     assert.deepEqual(parseQuery('who were all the guys in Led Zepplin over the years', lexicon, lexicon).mentions.map((m) => [m.kind, m.text]), [['person', 'Led Zepplin']]);
     assert.deepEqual(parseQuery('stores in Oregon', lexicon, lexicon).mentions.map((m) => m.kind), ['place']);
+    // A name that ends in a noun of a venue is a place, with or without "at" before it.
+    assert.deepEqual(parseQuery('Which orchestras played the Royal Festival Hall most often?', lexicon, lexicon).mentions.map((m) => [m.kind, m.text]), [['place', 'Royal Festival Hall']]);
     // A middle initial is a word of the name.
     assert.deepEqual(parseQuery('what other names has Mark E. Smith from The Fall been credited as?', lexicon, lexicon).mentions.map((m) => m.text), ['Mark E. Smith']);
     // So is a name quoted whole.
