@@ -1770,8 +1770,11 @@ function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allow
 }
 
 /** The first `k` tables of `ranked` that are neither code lists nor auxiliary: the ones the answer is about. */
-/** Words of the work done to a whole record: producing, engineering, mixing, mastering. */
-const PRODUCTION_WORDS: ReadonlySet<string> = new Set('produce produced producer producers producing production engineer engineered engineers engineering mix mixed mixer mixers mixing master mastered mastering'.split(' '));
+/**
+ * Words of the work done to a whole record: producing, engineering, mixing, mastering; not the bare "mix", "master" or
+ * "produce", as often nouns (a DJ's mix, the master tapes, fresh produce).
+ */
+const PRODUCTION_WORDS: ReadonlySet<string> = new Set('produced producer producers producing production engineer engineered engineers engineering mixed mixer mixers mixing mastered mastering'.split(' '));
 
 /**
  * Whether the question asks who did the work done to a whole record (PRODUCTION_WORDS): "who produced …", "the mixing
