@@ -734,6 +734,9 @@ function isJobTitle(title: string, quoted: readonly string[], common: Vocabulary
   return words.slice(0, -1).every((w) => common.has(w.toLowerCase()) || STOP_WORDS.has(w.toLowerCase()));
 }
 
+/** Verbs of naming: the name after one is what someone or something is called. */
+const NAMING_VERBS: ReadonlySet<string> = new Set(['called', 'named', 'nicknamed', 'dubbed', 'renamed', 'styled', 'billed']);
+
 /** Nouns that end the name of a venue: a name that ends in one is a place. */
 const VENUE_HEADS: ReadonlySet<string> = new Set(['hall', 'arena', 'theatre', 'theater', 'stadium', 'studio', 'studios', 'ballroom', 'auditorium', 'amphitheatre', 'amphitheater', 'cathedral', 'chapel', 'palladium', 'coliseum', 'colosseum', 'bandshell', 'fieldhouse', 'playhouse', 'opry']);
 
@@ -797,8 +800,10 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
   // "the producer on Nevermind", "who played on Nevermind": what someone was credited on is a work.
   const roleBefore = (t: string): boolean => {
     const w = t.toLowerCase();
-    return common.isRole?.(w) === true || (pastTense(w) && common.isRoleVerb?.(w) === true);
+    return common.isRole?.(w) === true || roleVerb(w);
   };
+  // A verb of naming is no role ("a bass player called Marisol Quintero" names her).
+  const roleVerb = (w: string): boolean => pastTense(w) && !NAMING_VERBS.has(w) && common.isRoleVerb?.(w) === true;
   let i = 0;
   while (i < tokens.length) {
     const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
@@ -895,7 +900,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // What a name owns ("Jorge Ben Jor's África Brasil"), what someone was credited for by the verb of a role ("who
     // produced Nevermind", "who mixed Dots and Loops") and what a role was played on ("the producer on Nevermind") are
     // works: titles, not people.
-    else if (!possessive && !article && (/^\p{Lu}.*['’]s$/u.test(tokens[i - 1] ?? '') || (pastTense(prev) && common.isRoleVerb?.(prev) === true) || (prev === 'on' && roleBefore(tokens[i - 2] ?? ''))) && !words.some((w) => personName(w))) {
+    else if (!possessive && !article && (/^\p{Lu}.*['’]s$/u.test(tokens[i - 1] ?? '') || roleVerb(prev) || (prev === 'on' && roleBefore(tokens[i - 2] ?? ''))) && !words.some((w) => personName(w))) {
       // a title
     } else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.

@@ -676,6 +676,8 @@ describe('search: a title someone is credited on', () => {
     assert.deepEqual(parseQuery('stores in Oregon', lexicon, lexicon).mentions.map((m) => m.kind), ['place']);
     // A name that ends in a noun of a venue is a place, with or without "at" before it.
     assert.deepEqual(parseQuery('Which orchestras played the Royal Festival Hall most often?', lexicon, lexicon).mentions.map((m) => [m.kind, m.text]), [['place', 'Royal Festival Hall']]);
+    // A verb of naming is no role: the name after it is someone's.
+    assert.deepEqual(parseQuery("I'm a session bass player called Marisol Quintero", lexicon, lexicon).mentions.map((m) => [m.kind, m.text]), [['person', 'Marisol Quintero']]);
     // A middle initial is a word of the name.
     assert.deepEqual(parseQuery('what other names has Mark E. Smith from The Fall been credited as?', lexicon, lexicon).mentions.map((m) => m.text), ['Mark E. Smith']);
     // So is a name quoted whole.
