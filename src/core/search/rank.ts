@@ -865,16 +865,17 @@ function tableDf(data: IndexData, id: number): number {
   return df;
 }
 
-/** Whether a table is a code list whose name ends in the word whose stem is `term` (`medium_format` for "format"). */
+/** Per thesaurus group, the stem of its first word where it is a label group (LABEL_GROUPS), else null. */
+const LABEL_HEADS: readonly (string | null)[] = THESAURUS.map((group) => (LABEL_GROUPS.has(group[0]!) ? stem(group[0]!) : null));
+
 /** The stem of a label group's first word when `term` is another member of that group (LABEL_GROUPS), else null. */
 function labelGroupHead(concept: string, term: string): string | null {
   if (!isThesaurusConcept(concept)) return null;
-  const group = THESAURUS[Number(concept.slice(1))];
-  if (group === undefined || !LABEL_GROUPS.has(group[0]!)) return null;
-  const head = stem(group[0]!);
+  const head = LABEL_HEADS[Number(concept.slice(1))] ?? null;
   return head === term ? null : head;
 }
 
+/** Whether a table is a code list whose name ends in the word whose stem is `term` (`medium_format` for "format"). */
 function isListOf(doc: DocData, term: string): boolean {
   return doc.role === 'lookup' && doc.nameStems[doc.nameStems.length - 1] === term;
 }
@@ -1769,7 +1770,6 @@ function addNameHolders(data: IndexData, ranked: number[], st: QueryState, allow
   return applyRaises(data, ranked, boosts, st);
 }
 
-/** The first `k` tables of `ranked` that are neither code lists nor auxiliary: the ones the answer is about. */
 /**
  * Words of the work done to a whole record: producing, engineering, mixing, mastering; not the bare "mix", "master" or
  * "produce", as often nouns (a DJ's mix, the master tapes, fresh produce).
@@ -1785,6 +1785,7 @@ function producedWhole(data: IndexData, parsed: ParsedQuery): boolean {
   return parsed.asksPerson || (parsed.focus.length > 0 && parsed.focus.every((w) => PRODUCTION_WORDS.has(w) || data.lexicon.isRole(w)));
 }
 
+/** The first `k` tables of `ranked` that are neither code lists nor auxiliary: the ones the answer is about. */
 function leadingTables(data: IndexData, ranked: readonly number[], k: number): number[] {
   const out: number[] = [];
   for (const c of ranked) {
@@ -1894,7 +1895,7 @@ function addTitleHolders(data: IndexData, ranked: number[], parsed: ParsedQuery,
     for (const c of leadingTables(data, ranked, 1)) if (data.docs[c]!.hasName) offerIssuers(c, RANKING.titleHolder * RANKING.titleIssuers * st.score[c]!, issuedOn);
   }
   // A name that issued what the word before it names ("releases did Warp put out"): that word's table, by its name or a
-  // thesaurus synonym's, and who issued its rows; the name may be who made them instead, so at a lower share.
+  // thesaurus synonym's, and who issued its rows (the people tables keep their own score: the name may be who made them).
   if (RANKING.nameIssuers > 0) {
     for (const { name, thing } of parsed.issuers) {
       // The word before the name, else a word the question asks for ("releases per year did Warp put out").
