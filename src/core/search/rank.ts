@@ -249,6 +249,8 @@ export const RANKING = {
   madeOf: 0.9,
   /** The hub's attribute junction and list (attributeList) rise with a role to this share of its people. */
   roleAttributes: 0.85,
+  /** …and the code lists that only a guess of a word's label raised keep this share of their score: the word is an attribute of the role. */
+  roleGuesses: 0.8,
   /** A named person or place: the FK path from each of the `mentionTop` best tables to a table of that kind rises to this share of it. */
   mentionPath: 0.85,
   mentionTop: 3,
@@ -270,6 +272,8 @@ export const RANKING = {
   thingEndsAsked: 1,
   /** 1: a list three or more junctions point at (isSharedVocabulary) is offered no guess of a word's label. */
   sharedLists: 1,
+  /** 1: …unless the question names that list by its whole name ("release groups tagged cumbia": `tag`). */
+  namedShared: 1,
   /** 1: a typed relationship (a junction that points at the relationship hub) leads to no code list. */
   relatedNoList: 1,
   /** 1: among equally short join paths, one that meets fewer tables from both sides (converges) is taken. */
@@ -601,7 +605,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   // "longest", "most": a measure of the rows, not a label stored in a code list.
   const valueWords = unmatched.filter((w) => !isMeasureWord(data, w) && isLabelWord(data, w));
   if (valueWords.length > 0) {
-    addValueLookups(data, ranked.slice(0, RANKING.valueLookupTop), valueWords, st, allowed);
+    addValueLookups(data, ranked.slice(0, RANKING.valueLookupTop), valueWords, st, allowed, RANKING.valueLookup, queryTerms);
     ranked = topCandidates(data, st, RANKING.candidates);
   }
   const modifierLinks = literalless.size > 0 ? addModifierLookups(data, ranked, parsed, literalless, new Set(unmatched), st, allowed) : [];
@@ -1198,7 +1202,7 @@ function addNeighbours(data: IndexData, ranked: readonly number[], queryTerms: R
  * tables of the top hits, directly referenced or behind a junction (`film` → `film_category` → `category`), rise
  * with their entity, together with the junction.
  */
-function addValueLookups(data: IndexData, tops: readonly number[], words: readonly string[], st: QueryState, allowed: (d: number) => boolean, share: number = RANKING.valueLookup): void {
+function addValueLookups(data: IndexData, tops: readonly number[], words: readonly string[], st: QueryState, allowed: (d: number) => boolean, share: number = RANKING.valueLookup, named: ReadonlySet<string> = NO_WORDS): void {
   const boosts = new Map<number, Offer>();
   // `below`: the score of the table that makes the offer, which a lookup stacking evidence never passes.
   const offer = (d: number, value: number, text: string, below: number, far = false): void => {
@@ -1207,7 +1211,8 @@ function addValueLookups(data: IndexData, tops: readonly number[], words: readon
     else if (RANKING.valueStack > 0 && data.docs[d]!.role === 'lookup' && st.score[d]! < below) keepOffer(boosts, d, Math.min(st.score[d]! + RANKING.valueStack * value, below), text, far);
   };
   // Not a vocabulary the whole catalog shares, nor a list whose labels are all known and none is one of the words.
-  const open = (l: number): boolean => !isSharedVocabulary(data, l) && !labelsRefute(data, l, words);
+  // A shared vocabulary the question names by its own name ("release groups tagged cumbia") is where its word is kept.
+  const open = (l: number): boolean => (!isSharedVocabulary(data, l) || (RANKING.namedShared > 0 && data.docs[l]!.nameStems.every((w) => named.has(w)))) && !labelsRefute(data, l, words);
   const label = words.slice(0, 2).map((w) => `'${w}'`).join(', ');
   // A plural noun that names no person, place or role ("large jerseys", "tires and tubes") names a kind of the rows.
   const kinds = RANKING.valueKind > 0 && words.some((w) => /[^s]s$/.test(w) && data.lexicon.concepts(w).length > 0 && !data.lexicon.isNotNominal(w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w));
@@ -1715,6 +1720,7 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
   const people = asked || parsed.asksPerson || parsed.personNouns.length > 0 || parsed.mentions.some((m) => m.kind === 'person') || parsed.titles.length > 0 || unknownName;
   const places = asked || parsed.asksPlace || parsed.placeNouns.length > 0 || parsed.mentions.some((m) => m.kind === 'place');
   const boosts: Array<[number, number, string]> = [];
+  const named = new Set(parsed.terms.filter((t) => t.implied !== true).map((t) => t.term));
   // Views come after the tables in the end (placeViews): the place counts tables only.
   let cap = Infinity;
   for (let i = 0, tables = 0; i < ranked.length; i++) {
@@ -1731,7 +1737,10 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
     const thing = RANKING.thingEnds > 0 && data.edges[b]!.some((e) => !e.outgoing && e.to !== b);
     const value = Math.min(RANKING.junctionEnd * st.score[b]!, cap);
     for (const e of data.edges[b]!) {
-      if (!e.outgoing || e.to === b || !allowed(e.to) || !(RANKING.namedEnds > 0 ? isThing(data, e.to) : data.docs[e.to]!.role === 'entity') || isBareSupertype(data, e.to)) continue;
+      // A vocabulary the whole catalog shares, which the question names ("release groups tagged cumbia": `tag`), holds
+      // the words the junction gives its rows.
+      const sharedNamed = RANKING.namedShared > 0 && isSharedVocabulary(data, e.to) && data.docs[e.to]!.nameStems.every((w) => named.has(w));
+      if (!e.outgoing || e.to === b || !allowed(e.to) || !(sharedNamed || (RANKING.namedEnds > 0 ? isThing(data, e.to) : data.docs[e.to]!.role === 'entity')) || isBareSupertype(data, e.to)) continue;
       if (thing && !(people && data.personTable[e.to] > 0) && !(places && data.placeTable[e.to] > 0)) continue;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `what ${bd.name} relates`]);
     }
@@ -2567,6 +2576,11 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
   const attributes = RANKING.roleAttributes > 0 && thesaurusConcepts(data, word).size === 0 ? attributeList(data, rel.hub) : null;
   if (attributes !== null && allowed(attributes.via) && allowed(attributes.list)) {
     boosts.push([attributes.via, value * RANKING.roleAttributes, `attributes of ${data.docs[rel.hub]!.name}, for '${word}'`], [attributes.list, value * RANKING.roleAttributes * 0.95, `attribute types of ${data.docs[rel.hub]!.name}, for '${word}'`]);
+    // The words the catalog does not hold are then the role's attributes ("played drums as a guest"), not labels of the
+    // code lists of other tables that a guess reached through them.
+    if (RANKING.roleGuesses < 1) {
+      for (const d of st.guesses.keys()) if (d !== attributes.list) st.score[d]! *= RANKING.roleGuesses;
+    }
   }
   return applyRaises(data, ranked, boosts, st);
 }

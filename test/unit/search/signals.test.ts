@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
-import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, parseQuery, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, parseQuery, serializeIndex, type SearchHit, type SearchTableInput } from '../../../src/core/search/index';
 import { catalogBuilders, fk, reasons, src, whyOf, withRanking } from './builders';
 
 const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : 'text'));
@@ -540,6 +540,27 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(attributes(q, 0.85).sort(), ['link_attribute', 'link_attribute_type'], reasons(index.search(q, { limit: 10 }).hits));
     // "lyricist" is a writer of works: its relationships need no attributes.
     assert.deepEqual(attributes("Who is credited as the lyricist of the song 'Yesterday'?", 0.85), []);
+  });
+
+  it('reads the words a role leaves unexplained as its attributes, not as labels a guess found in other code lists', () => {
+    const tables = [
+      ...relationshipCatalog().filter((x) => x.table.name !== 'release'),
+      ...src([
+        table('release_status', ['id', 'name']),
+        table('release_packaging', ['id', 'name']),
+        table('release', ['id', 'name', 'comment', 'status', 'packaging'], [fk(['status'], 'release_status'), fk(['packaging'], 'release_packaging')]),
+        table('link_attribute_type', ['id', 'parent', 'root', 'name', 'description'], [fk(['parent'], 'link_attribute_type'), fk(['root'], 'link_attribute_type')]),
+        table('link_attribute', ['link', 'attribute_type', 'created'], [fk(['link'], 'link'), fk(['attribute_type'], 'link_attribute_type')]),
+      ]),
+    ];
+    const index = buildSearchIndex({ tables });
+    const q = 'Who played drums on Abbey Road as a guest?';
+    const hits = (v: number): readonly SearchHit[] => withRanking('roleGuesses', v, () => index.search(q, { limit: 12 }).hits);
+    const score = (hs: readonly SearchHit[], name: string): number => hs.find((h) => h.qualifiedName === `public.${name}`)?.score ?? 0;
+    assert.ok(hits(0.8).some((h) => h.why.some((w) => w.startsWith('attribute types of link'))), reasons(hits(0.8)));
+    const guessed = hits(1).filter((h) => h.why.some((w) => w.includes('may hold') && w.includes("'drums'")) && !h.qualifiedName.includes('attribute'));
+    assert.ok(guessed.length > 0, reasons(hits(1)));
+    for (const g of guessed) assert.ok(score(hits(0.8), g.qualifiedName.replace(/^public\./, '')) < g.score, `${g.qualifiedName}: ${reasons(hits(0.8))}`);
   });
 
   it('looks for a label in the code lists behind plain junctions, not in things a typed relationship relates', () => {
