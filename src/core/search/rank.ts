@@ -189,7 +189,7 @@ export const RANKING = {
    * A thing and the whole it is kept in by an ordered part, both in the answer (`recording` and `release`): the part and
    * the tables up to the whole (`track`, `medium`) rise to this share of the weaker of the two.
    */
-  partChains: 0.85,
+  partChains: 0.9,
   /** With a title someone is credited on (titleWholes): the share of it the whole's relationship with the people gets. */
   titleCredits: 0.99,
   /** 1: a noun asked for that no table is named by alone may name the rows through a thesaurus synonym (addFocusTables). */
