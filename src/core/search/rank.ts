@@ -158,6 +158,12 @@ export const RANKING = {
    * wider kinds, names one of those kinds: both lists rise below the thing (addTaxonomy). Scales `kindLookup`.
    */
   taxonomy: 1,
+  /** How many leading tables addTaxonomy looks at for a thing sorted into kinds within wider kinds. */
+  taxonomyTop: 5,
+  /** …and that thing rises to this share of the best table (0: it keeps its own score). */
+  taxonomyLead: 0.6,
+  /** 1: a word a thesaurus synonym explains (`baskets`: the catalog's `cart`) is no unexplained word there. */
+  taxonomySynonyms: 1,
   /** The whole a part belongs to (`order` of `order_line`) rises to this share of the part. */
   parent: 0.97,
   /**
@@ -697,7 +703,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d), kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   if (RANKING.taxonomy > 0) {
-    const nouns = [...literalless].filter((w) => !mentionWords.has(w) && !TIME_WORDS.has(w) && !CALENDAR_WORDS.has(w) && !MEASURE_UNITS.has(w) && w.length > 2 && (data.lexicon.concepts(w).length > 0 || !data.lexicon.has(w)) && !isVerbForm(w) && !isMeasureWord(data, w) && isLabelWord(data, w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w) && !data.lexicon.isPlaceAdjective(w) && !data.lexicon.isLanguageName(w));
+    const nouns = [...literalless].filter((w) => !mentionWords.has(w) && !(RANKING.taxonomySynonyms > 0 && synonymHeld(data, w)) && !TIME_WORDS.has(w) && !CALENDAR_WORDS.has(w) && !MEASURE_UNITS.has(w) && w.length > 2 && (data.lexicon.concepts(w).length > 0 || !data.lexicon.has(w)) && !isVerbForm(w) && !isMeasureWord(data, w) && isLabelWord(data, w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w) && !data.lexicon.isPlaceAdjective(w) && !data.lexicon.isLanguageName(w));
     // One word the catalog leaves unexplained, or two joined by "and"/"or" ("tires and tubes"): a question with more
     // has other things to say (who is asking, what for), and its words need not name a kind at all.
     // A kind is written as a plural ("handlebars"), as a word no dictionary has ("seatpost"), or before a noun of the
@@ -1367,7 +1373,7 @@ const QUANTIFIERS: ReadonlySet<string> = new Set(
 );
 
 /** Words of the closed classes that the stop words leave in a question: prepositions and conjunctions of time, pronouns. */
-const FUNCTION_WORDS: ReadonlySet<string> = new Set('during after before until till while us u'.split(' '));
+const FUNCTION_WORDS: ReadonlySet<string> = new Set('during after before until till while us u myself yourself himself herself itself ourselves yourselves themselves'.split(' '));
 
 /** A regular form of a verb in -ed or -ing, or an irregular one ("bought", "came"): what happened to rows, not their kind. */
 function isVerbForm(word: string): boolean {
@@ -1383,21 +1389,26 @@ const CALENDAR_WORDS: ReadonlySet<string> = new Set([...CALENDAR_NAMES, 'weekend
 /**
  * A word the catalog does not hold, in a question about things that a catalog sorts into kinds within wider kinds
  * (`product` → `productsubcategory` → `productcategory`): "handlebars", "seatposts", "bikes" are most likely the name
- * of one of those kinds. Of the first such thing among the leading tables, the kind list rises to `kindLookup` of
- * it and the wider one just below.
+ * of one of those kinds. Of the first such thing among the `taxonomyTop` leading tables, the kind list rises to
+ * `kindLookup` of it and the wider one just below; the thing itself, which the question is about, rises first to
+ * `taxonomyLead` of the best table ("bikes … left in their baskets": `product` beside `shoppingcartitem`).
  */
 function addTaxonomy(data: IndexData, ranked: number[], limit: number, word: string, st: QueryState, allowed: (d: number) => boolean): number[] {
   const piece = st.wordPieces.get(word);
   const bit = piece === undefined ? 0 : pieceBit(piece);
-  for (const c of leadingTables(data, ranked.slice(0, limit), RANKING.valueLookupTop)) {
+  for (const c of leadingTables(data, ranked.slice(0, limit), RANKING.taxonomyTop)) {
     // A word the thing itself answers to ("red": its colour) is a value of its own columns, not a kind.
     if (!isThing(data, c) || data.personTable[c]! > 0 || (st.evidenceBits[c]! & bit) !== 0) continue;
     for (const e of data.edges[c]!) {
       if (!e.outgoing || e.to === c || !allowed(e.to) || !isKindList(data, e.to)) continue;
       const wider = data.edges[e.to]!.find((x) => x.outgoing && x.to !== e.to && x.to !== c && allowed(x.to) && isKindList(data, x.to));
       if (wider === undefined) continue;
-      const value = RANKING.kindLookup * RANKING.taxonomy * st.score[c]!;
+      // The thing whose kind the word names is what the question is about: it rises to a share of the best table.
+      const lead = ranked[0] === undefined ? 0 : RANKING.taxonomyLead * st.score[ranked[0]]!;
+      const thing = Math.max(st.score[c]!, lead);
+      const value = RANKING.kindLookup * RANKING.taxonomy * thing;
       return applyRaises(data, ranked, [
+        ...(thing > st.score[c]! ? [[c, thing, `sorted into kinds, one of which may be '${word}'`] as [number, number, string]] : []),
         [e.to, value, `kind of ${data.docs[c]!.name}, may hold '${word}'`],
         [wider.to, value * 0.95, `wider kind of ${data.docs[c]!.name}, may hold '${word}'`],
       ], st);
@@ -2595,6 +2606,20 @@ function namesTable(data: IndexData, word: string): boolean {
   if (found !== undefined) return found;
   const lemma = data.lexicon.lemma(word);
   found = THESAURUS.some((group) => (group.includes(word) || group.includes(lemma)) && group.some((w) => w !== word && w !== lemma && inTableName(data, stem(w))));
+  memo.set(word, found);
+  return found;
+}
+
+const synonymHeldMemo = new WeakMap<IndexData, Map<string, boolean>>();
+
+/** Whether a thesaurus synonym of the word is a word of the catalog (`basket`: a `cart`, `colour`: a `color`): the word is explained. */
+function synonymHeld(data: IndexData, word: string): boolean {
+  let memo = synonymHeldMemo.get(data);
+  if (memo === undefined) synonymHeldMemo.set(data, (memo = new Map()));
+  let found = memo.get(word);
+  if (found !== undefined) return found;
+  const lemma = data.lexicon.lemma(word);
+  found = THESAURUS.some((group) => (group.includes(word) || group.includes(lemma)) && group.some((w) => w !== word && w !== lemma && isCatalogTerm(data, w)));
   memo.set(word, found);
   return found;
 }

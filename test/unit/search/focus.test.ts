@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { buildSearchIndex, loadLexicon } from '../../../src/core/search/index';
+import { buildSearchIndex, loadLexicon, type SearchHit } from '../../../src/core/search/index';
 import { parseQuery } from '../../../src/core/search/query';
 import { catalogBuilders, fk, keyed, names, reasons, src, whyOf, withRanking } from './builders';
 
@@ -563,6 +563,32 @@ describe('search: a kind within wider kinds', () => {
     assert.deepEqual(kinds('vendors of tires and tubes for our products'), ['public.productsubcategory', 'public.productcategory']);
     const off = withRanking('taxonomy', 0, () => kinds(q));
     assert.deepEqual(off, []);
+  });
+
+  it('leaves out a word a thesaurus synonym explains or a pronoun, and raises the thing of the kinds from below the leading tables', () => {
+    const catalog = src([
+      table('productcategory', ['id', 'name']),
+      table('productsubcategory', ['id', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory')]),
+      table('product', ['id', 'name', 'color', 'listprice', 'productsubcategoryid'], [fk(['productsubcategoryid'], 'productsubcategory')]),
+      table('person', ['id', 'firstname', 'lastname', 'persontype']),
+      table('salesorderheader', ['id', 'personid', 'orderdate', 'onlineorderflag', 'totaldue'], [fk(['personid'], 'person')]),
+      table('salesorderdetail', ['salesorderid', 'id', 'productid', 'orderqty'], [fk(['salesorderid'], 'salesorderheader'), fk(['productid'], 'product')]),
+      table('shoppingcartitem', ['id', 'shoppingcartid', 'quantity', 'productid', 'datecreated'], [fk(['productid'], 'product')]),
+    ]);
+    const carts = buildSearchIndex({ tables: catalog });
+    const q = 'how many bikes are people leaving in their baskets without ever buying?';
+    const hits = (synonyms: number, lead: number): readonly SearchHit[] => withRanking('taxonomySynonyms', synonyms, () => withRanking('taxonomyLead', lead, () => carts.search(q, { limit: 10 }).hits));
+    const kindOf = (hs: readonly SearchHit[]): boolean => hs.some((h) => h.why.includes("kind of product, may hold 'bikes'"));
+    // "baskets" is the catalog's cart: "bikes" is the one word left unexplained.
+    assert.ok(kindOf(hits(1, 0.6)), reasons(hits(1, 0.6)));
+    assert.ok(!kindOf(hits(0, 0.6)), reasons(hits(0, 0.6)));
+    // The thing the kinds sort rises towards the best table.
+    const score = (hs: readonly SearchHit[]): number => hs.find((h) => h.qualifiedName === 'public.product')?.score ?? 0;
+    assert.ok(whyOf(hits(1, 0.6), 'product').some((w) => w.startsWith('sorted into kinds')), reasons(hits(1, 0.6)));
+    assert.ok(score(hits(1, 0.6)) > score(hits(1, 0)), `${score(hits(1, 0.6))} vs ${score(hits(1, 0))}`);
+    // A pronoun is no kind of anything.
+    const own = carts.search('which products do we make ourselves', { limit: 10 }).hits;
+    assert.ok(!own.some((h) => h.why.some((w) => w.includes("'ourselves'"))), reasons(own));
   });
 
   it('reads a word only a view writes as one the tables leave unexplained', () => {
