@@ -23,6 +23,8 @@ export const RANKING = {
   labelMember: 0.8,
   /** Value-index hit, relative to the idf of the value. */
   value: 1.5,
+  /** 1: a value matches only a question word of the same form up to a plural (`edits` is no `'edited'`: sameForms). */
+  valueForms: 1,
   /** A person-like or place-like proper name in the question, matched by tables that hold people or places. */
   mention: 2.0,
   /** Extra share of the place signal for a table named for the level of the named place (a state: `stateprovince`). */
@@ -1137,7 +1139,7 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
     }
     const referrers = new Map<number, { value: number; text: string }>();
     for (const e of list) {
-      if (!allowed(e.d) || done.has(e.d)) continue;
+      if (!allowed(e.d) || done.has(e.d) || (RANKING.valueForms > 0 && !sameForms(probe, e.value))) continue;
       done.add(e.d);
       const code = isCodeColumn(data, e.d, e.column);
       const boost = code && named ? RANKING.codeValueNamed * full : full;
@@ -1163,6 +1165,32 @@ function addValueHits(data: IndexData, parsed: ParsedQuery, st: QueryState, allo
       pushExtra(st, d, { weight: r.value, text: r.text, show: 1 });
     }
   }
+}
+
+/** A word as written without a plural ending (`documentaries` → `documentary`, `edits` → `edit`). */
+function singular(w: string): string {
+  if (/ies$/.test(w) && w.length > 4) return `${w.slice(0, -3)}y`;
+  if (/(?:ss|us|is)$/.test(w)) return w;
+  return w.endsWith('s') ? w.slice(0, -1) : w;
+}
+
+/**
+ * Whether a question's words and a stored value of the same stems are the same forms, up to a plural and a spelling:
+ * a verb's form in -ed or -ing is a state or an act ("edited", "pending"), not the thing the plain word names ("edits").
+ */
+function sameForms(probe: string, value: string): boolean {
+  const a = probe.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  const b = value.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
+  if (a.length !== b.length) return true;
+  return a.every((w, i) => {
+    const v = b[i]!;
+    return w === v || singular(w) === singular(v) || verbEnding(w) === verbEnding(v);
+  });
+}
+
+/** The ending of a verb's form a word is written with (`cancelled`, `canceled`: 'ed'), or ''. */
+function verbEnding(w: string): string {
+  return /ed$/.test(w) ? 'ed' : /ing$/.test(w) ? 'ing' : '';
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ColumnInfo, ForeignKeyInfo, TableInfo } from '../../../src/core/ca
 import { buildSearchIndex, identifierTerms, loadLexicon, parseQuery, segmentWord, stem, type SearchTableInput } from '../../../src/core/search/index';
 import { withCatalogWords } from '../../../src/core/search/build';
 import { lemmaCandidates } from '../../../src/core/search/lexicon';
-import { catalogBuilders, fk, src } from './builders';
+import { catalogBuilders, fk, src, withRanking } from './builders';
 
 const builders = catalogBuilders(() => 'text');
 const { column } = builders;
@@ -191,6 +191,24 @@ describe('search: ranking', () => {
     const rated = index.search('films rated PG-13');
     assert.equal(rated.hits[0]?.qualifiedName, 'public.film');
     assert.ok(rated.hits[0]!.why.some((w) => w.startsWith("value 'PG-13'")));
+  });
+
+  it('matches a value only in the form it is written, up to a plural', () => {
+    const notes = buildSearchIndex({
+      tables: src([
+        table('edit', ['id', 'editor', 'status', 'open_time']),
+        table('edit_note', ['id', 'edit', 'text'], { fks: [fk(['edit'], 'edit')] }),
+        table('edit_note_change', ['id', 'edit_note', column('status', { enumLabels: ['deleted', 'edited'] }), 'old_note'], { fks: [fk(['edit_note'], 'edit_note')] }),
+        table('rental', ['id', column('state', { enumLabels: ['canceled', 'returned'] })]),
+      ]),
+    });
+    const valueHit = (q: string, on: number): boolean => withRanking('valueForms', on, () => notes.search(q, { limit: 5 }).hits.some((h) => h.why.some((w) => w.startsWith('value '))));
+    // "edits" are the things, not the state 'edited' of a note.
+    assert.equal(valueHit('how many edits did each editor open', 1), false);
+    assert.equal(valueHit('how many edits did each editor open', 0), true);
+    assert.equal(valueHit('edited notes', 1), true);
+    // The same form of another word: a state as the value writes it.
+    assert.equal(valueHit('returned rentals', 1), true);
   });
 
   it('completes the join set with the bridge table between two matched tables', () => {
