@@ -251,6 +251,8 @@ export const RANKING = {
   kindTop: 2,
   /** 1: behind a junction, a kind list of the rows' part in a relationship comes before one of what the junction holds. */
   kindRoles: 1,
+  /** 1: a synonym of a thing's name read as a kind of it ("albums") brings no kind list behind a junction. */
+  synonymKinds: 1,
   /** Whether a role's people must be an end of the relationships (1) or may be any table of people (0). */
   roleEnds: 1,
   /** Something made of a thing ("remixes of"): the thing's relationship with its own kind rises to this share of it. */
@@ -699,7 +701,13 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (RANKING.attributeHome > 0) ranked = addAttributeHomes(data, ranked, parsed, mentionWords, st, allowed);
   if (kindSynonym !== null) {
     const { word, terms } = kindSynonym;
-    ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d) && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed, focusScore(ranked, parsed, word, st));
+    // A synonym of the thing's own name ("albums" of `release_group`) names its main kind, not one of the many kinds a
+    // row may have besides (`release_group_secondary_type`, behind a junction), unless a word before it says which
+    // ("live albums", "soundtrack albums"; not a name: "TWICE albums").
+    const at = positionOf(parsed, word);
+    const before = at === undefined ? undefined : termAt(parsed, at - 1);
+    const said = before !== undefined && !parsed.properWords.has(before.surface);
+    ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d) && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed, focusScore(ranked, parsed, word, st), !(RANKING.synonymKinds > 0) || said);
   }
   // Not for people, places or roles: those have their own kind lists above.
   else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d), kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
@@ -2327,7 +2335,7 @@ function isKindList(data: IndexData, d: number): boolean {
  * (`person` ← `businessentitycontact` → `contacttype` for "purchasing managers … contacts"): then the junction rises
  * with it.
  */
-function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClass: (d: number) => boolean, word: string, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean, asked?: number): number[] {
+function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClass: (d: number) => boolean, word: string, lexical: ReadonlySet<number>, st: QueryState, allowed: (d: number) => boolean, asked?: number, viaJunctions = true): number[] {
   const boosts: Array<[number, number, string]> = [];
   const candidates = ranked.slice(0, limit).filter(ofClass);
   let seen = 0;
@@ -2353,7 +2361,7 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
     }
     // A kind list of many kinds per row sits behind a junction of its own (`release_group` ←
     // `release_group_secondary_type_join` → `release_group_secondary_type`): the word may name it as well.
-    if (lists.length > 0) {
+    if (lists.length > 0 && viaJunctions) {
       for (const e of data.edges[c]!) {
         if (e.outgoing || e.to === c || !allowed(e.to) || !data.docs[e.to]!.isBridge) continue;
         const outs = data.edges[e.to]!.filter((x) => x.outgoing && x.to !== e.to);

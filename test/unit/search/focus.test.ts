@@ -649,3 +649,27 @@ describe('search: a code list a value names', () => {
     assert.ok(!withRanking('impliedQualifiers', 0, qualifies));
   });
 });
+
+describe('search: a synonym of a thing read as a kind of it', () => {
+  const tables = src([
+    table('artist', ['id', 'name', 'sort_name']),
+    table('artist_credit', ['id', 'name', 'artist_count']),
+    table('release_group_primary_type', ['id', 'name']),
+    table('release_group', ['id', 'name', 'artist_credit', 'type'], [fk(['artist_credit'], 'artist_credit'), fk(['type'], 'release_group_primary_type')]),
+    table('release_group_secondary_type', ['id', 'name']),
+    table('release_group_secondary_type_join', ['release_group', 'secondary_type', 'created'], [fk(['release_group'], 'release_group'), fk(['secondary_type'], 'release_group_secondary_type')]),
+    table('release_status', ['id', 'name']),
+    table('release', ['id', 'name', 'release_group', 'status', 'artist_credit'], [fk(['release_group'], 'release_group'), fk(['status'], 'release_status'), fk(['artist_credit'], 'artist_credit')]),
+  ]);
+  const index = buildSearchIndex({ tables });
+  const secondary = (q: string, on: number): boolean =>
+    withRanking('synonymKinds', on, () => index.search(q, { limit: 10 }).hits.some((h) => h.qualifiedName === 'public.release_group_secondary_type' && h.why.some((w) => w.startsWith('kind of release_group via'))));
+
+  it('names its main kind, not the many kinds a row has behind a junction, unless a word before it says which', () => {
+    const q = 'Which Nuclear Blast albums are listed?';
+    assert.equal(secondary(q, 0), true);
+    assert.equal(secondary(q, 1), false);
+    // "live albums": the word before says which kind, and it may be one of those.
+    assert.equal(secondary('Which live albums are listed?', 1), true);
+  });
+});
