@@ -259,6 +259,8 @@ export const RANKING = {
   madeOf: 0.9,
   /** The hub's attribute junction and list (attributeList) rise with a role to this share of its people. */
   roleAttributes: 0.85,
+  /** 1: only a role of playing or singing brings the attributes (isPerforming); producing or conducting does not. */
+  performingAttributes: 1,
   /** …and the code lists that only a guess of a word's label raised keep this share of their score: the word is an attribute of the role. */
   roleGuesses: 0.8,
   /** A named person or place: the FK path from each of the `mentionTop` best tables to a table of that kind rises to this share of it. */
@@ -660,7 +662,9 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // A role that modifies the noun behind it ("user ratings") asks for no people of its own.
     const next = termAfter(parsed, role);
     const modifier = next !== undefined && !data.lexicon.isPerson(next.surface);
-    ranked = addRoleLookups(data, ranked, limit, role, named, st, allowed, modifier);
+    // Whether any role of the question is one of playing or singing ("recordings made at … a guest guitarist").
+    const performing = parsed.terms.some((t) => !t.part && !parsed.properWords.has(t.surface) && isPerforming(data, t.surface));
+    ranked = addRoleLookups(data, ranked, limit, role, named, st, allowed, modifier, performing);
   }
   if (!roleDone && RANKING.roleJunctions > 0) {
     // A column may hold a role's word (`document.owner`) where the role of people at a thing is kept elsewhere.
@@ -2574,7 +2578,7 @@ function mostJoined(data: IndexData, counts: ReadonlyMap<number, number>, allowe
  * that table to the strongest other table in the answer that `named` accepts (`l_artist_recording` for "songs Quincy
  * Jones produced"), or else to itself (`l_artist_artist` for "drummers in The Who").
  */
-function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, named: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean, modifier = false): number[] {
+function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: string, named: (d: number) => boolean, st: QueryState, allowed: (d: number) => boolean, modifier = false, performing = true): number[] {
   const rel = relationHub(data);
   if (rel === null || !allowed(rel.hub) || !allowed(rel.list)) return ranked;
   const ends = relationPeople(data, rel.hub);
@@ -2620,7 +2624,7 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
   // A role is a type of relationship and the attributes it is qualified by (an instrument played, a guest part): the
   // hub's junction to its most referenced list of attributes (`link_attribute` → `link_attribute_type`).
   // A role the thesaurus places with what it makes ("lyricist": a work) needs none.
-  const attributes = RANKING.roleAttributes > 0 && thesaurusConcepts(data, word).size === 0 ? attributeList(data, rel.hub) : null;
+  const attributes = RANKING.roleAttributes > 0 && thesaurusConcepts(data, word).size === 0 && (!(RANKING.performingAttributes > 0) || performing) ? attributeList(data, rel.hub) : null;
   if (attributes !== null && allowed(attributes.via) && allowed(attributes.list)) {
     boosts.push([attributes.via, value * RANKING.roleAttributes, `attributes of ${data.docs[rel.hub]!.name}, for '${word}'`], [attributes.list, value * RANKING.roleAttributes * 0.95, `attribute types of ${data.docs[rel.hub]!.name}, for '${word}'`]);
     // The words the catalog does not hold are then the role's attributes ("played drums as a guest"), not labels of the
@@ -2630,6 +2634,25 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
     }
   }
   return applyRaises(data, ranked, boosts, st);
+}
+
+/** Words whose dictionary concepts are those of playing or singing music (`instrumentalist`: a player of an instrument). */
+const PERFORMING_WORDS: readonly string[] = ['instrumentalist', 'percussionist', 'sing', 'play'];
+const performingMemo = new WeakMap<IndexData, Set<string>>();
+
+/**
+ * Whether a role word is one of playing or singing ("played", "drummer", "sang", "guitarist"): the relationships of
+ * such a role are qualified by what was played and how (an instrument, a guest part); producing, engineering or
+ * conducting are not.
+ */
+function isPerforming(data: IndexData, word: string): boolean {
+  let concepts = performingMemo.get(data);
+  if (concepts === undefined) {
+    concepts = new Set(PERFORMING_WORDS.flatMap((w) => cachedConcepts(data.conceptCache, data.lexicon, w)));
+    performingMemo.set(data, concepts);
+  }
+  const own = concepts;
+  return cachedConcepts(data.conceptCache, data.lexicon, word).some((c) => own.has(c));
 }
 
 const synonymNamesMemo = new WeakMap<IndexData, Map<string, boolean>>();

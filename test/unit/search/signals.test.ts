@@ -542,6 +542,26 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(attributes("Who is credited as the lyricist of the song 'Yesterday'?", 0.85), []);
   });
 
+  it('brings the attributes of the relationships only with a role of playing or singing', () => {
+    const tables = [
+      ...relationshipCatalog(),
+      ...src([
+        table('link_attribute_type', ['id', 'parent', 'root', 'name', 'description'], [fk(['parent'], 'link_attribute_type'), fk(['root'], 'link_attribute_type')]),
+        table('link_attribute', ['link', 'attribute_type', 'created'], [fk(['link'], 'link'), fk(['attribute_type'], 'link_attribute_type')]),
+      ]),
+    ];
+    const index = buildSearchIndex({ tables });
+    const attributes = (q: string, on: number): boolean => withRanking('performingAttributes', on, () => index.search(q, { limit: 10 }).hits.some((h) => h.why.some((w) => w.startsWith('attributes of link'))));
+    // Producing or conducting is qualified by no instrument or guest part.
+    for (const q of ['Who was the producer on Nevermind?', 'Which conductors have recorded The Planets?']) {
+      assert.equal(attributes(q, 1), false, q);
+      assert.equal(attributes(q, 0), true, q);
+    }
+    // Playing is, and so is a word of playing anywhere in the question besides the role it names (produced … played).
+    assert.equal(attributes('Who played bass on Abbey Road?', 1), true);
+    assert.equal(attributes('Who produced Abbey Road, and which guitarist played on it?', 1), true);
+  });
+
   it('reads the words a role leaves unexplained as its attributes, not as labels a guess found in other code lists', () => {
     const tables = [
       ...relationshipCatalog().filter((x) => x.table.name !== 'release'),
