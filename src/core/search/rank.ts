@@ -272,6 +272,8 @@ export const RANKING = {
   ownTables: 1,
   /** 1: a table of custom attributes of a thing (isAttributeTable) counts as auxiliary unless the question names its last word. */
   attributeTables: 1,
+  /** 1: …and its list of attribute types is no kind list of the thing (addKindLookups). */
+  attributeKinds: 1,
   /** 1: no label is guessed in a code list whose labels are all known and none is the word (labelsRefute). */
   knownLabels: 1,
   /** 1: a join path never goes from one subtype of a table with no name of its own to another (pathToAny). */
@@ -2367,7 +2369,7 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
     // `release_group_secondary_type_join` → `release_group_secondary_type`): the word may name it as well.
     if (lists.length > 0 && viaJunctions) {
       for (const e of data.edges[c]!) {
-        if (e.outgoing || e.to === c || !allowed(e.to) || !data.docs[e.to]!.isBridge) continue;
+        if (e.outgoing || e.to === c || !allowed(e.to) || !data.docs[e.to]!.isBridge || (RANKING.attributeKinds > 0 && isAttributeTable(data, e.to))) continue;
         const outs = data.edges[e.to]!.filter((x) => x.outgoing && x.to !== e.to);
         const list = outs.find((x) => x.to !== c && isKindList(data, x.to));
         if (list === undefined || outs.some((x) => x.to !== c && x.to !== list.to) || !allowed(list.to)) continue;
@@ -2384,7 +2386,8 @@ function addKindLookups(data: IndexData, ranked: number[], limit: number, ofClas
   for (const c of seen > 0 ? [] : candidates) {
     let best: { via: number; list: number; score: number; role: boolean } | null = null;
     for (const e of data.edges[c]!) {
-      if (e.outgoing || e.to === c || !allowed(e.to) || data.docs[e.to]!.role !== 'bridge') continue;
+      // Custom attributes (`recording_attribute`) are no kinds of the rows.
+      if (e.outgoing || e.to === c || !allowed(e.to) || data.docs[e.to]!.role !== 'bridge' || (RANKING.attributeKinds > 0 && isAttributeTable(data, e.to))) continue;
       for (const e2 of data.edges[e.to]!) {
         if (!e2.outgoing || e2.to === c || !allowed(e2.to) || !isKindList(data, e2.to)) continue;
         if (!lexical.has(e.to) && !lexical.has(e2.to)) continue;

@@ -673,3 +673,20 @@ describe('search: a synonym of a thing read as a kind of it', () => {
     assert.equal(secondary('Which live albums are listed?', 1), true);
   });
 });
+
+describe('search: custom attributes of a thing', () => {
+  it('are no kinds of it: their list of attribute types does not hold a word that names the rows', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('artist', ['id', 'name', 'sort_name']),
+        table('artist_credit', ['id', 'name', 'artist_count']),
+        table('recording', ['id', 'name', 'artist_credit', 'length'], [fk(['artist_credit'], 'artist_credit')]),
+        table('recording_attribute_type', ['id', 'name', 'comment', 'free_text']),
+        table('recording_attribute', ['id', 'recording', 'recording_attribute_type', 'text_value'], [fk(['recording'], 'recording'), fk(['recording_attribute_type'], 'recording_attribute_type')]),
+      ]),
+    });
+    const kindVia = (on: number): boolean => withRanking('attributeKinds', on, () => index.search('Dolly Parton tunes longer than 5 minutes', { limit: 8 }).hits.some((h) => h.why.some((w) => w.startsWith('kind of recording via recording_attribute'))));
+    assert.equal(kindVia(0), true);
+    assert.equal(kindVia(1), false);
+  });
+});
