@@ -249,6 +249,8 @@ export const RANKING = {
    */
   kindLookup: 0.9,
   kindTop: 2,
+  /** 1: a unit ("minutes", "kilos") names no kind of the rows (kindThing). */
+  unitKinds: 1,
   /** 1: behind a junction, a kind list of the rows' part in a relationship comes before one of what the junction holds. */
   kindRoles: 1,
   /** 1: a synonym of a thing's name read as a kind of it ("albums") brings no kind list behind a junction. */
@@ -517,7 +519,8 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     if (kindSynonym === null && from === to && !qt.phrasal && !named && /[^s]s$/.test(qt.surface)) {
       const terms = [...related].filter(([, f]) => f === RANKING.thesaurus).map(([t]) => t);
       if (terms.length > 0) kindSynonym = { word: qt.surface, terms: new Set(terms) };
-      else if (kindThing === null && related.size > 0 && !data.lexicon.isPerson(qt.surface) && !data.lexicon.isPlace(qt.surface) && !data.lexicon.isRole(qt.surface)) kindThing = qt.surface;
+      // Not a unit ("five minutes", "in kilos"): what rows are measured by, no kind of them.
+      else if (kindThing === null && related.size > 0 && !data.lexicon.isPerson(qt.surface) && !data.lexicon.isPlace(qt.surface) && !data.lexicon.isRole(qt.surface) && !(RANKING.unitKinds > 0 && (UNIT_WORDS.has(qt.surface) || MEASURE_UNITS.has(qt.surface)))) kindThing = qt.surface;
     }
     for (const [term, factor] of related) {
       const rid = termIds.get(term);

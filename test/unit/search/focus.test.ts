@@ -690,3 +690,20 @@ describe('search: custom attributes of a thing', () => {
     assert.equal(kindVia(1), false);
   });
 });
+
+describe('search: a unit of measure', () => {
+  it('names no kind of the rows ("longer than five minutes")', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        table('work_type', ['id', 'name']),
+        table('work', ['id', 'name', 'type'], [fk(['type'], 'work_type')]),
+        table('recording', ['id', 'name', 'length', 'begin_date_day']),
+        table('l_recording_work', ['id', 'entity0', 'entity1'], [fk(['entity0'], 'recording'), fk(['entity1'], 'work')]),
+      ]),
+    });
+    const kindOfMinutes = (on: number): boolean =>
+      withRanking('unitKinds', on, () => index.search('Which recordings of Clair de Lune run longer than five minutes?', { limit: 8 }).hits.some((h) => h.why.includes("kind of work, may hold 'minutes'")));
+    assert.equal(kindOfMinutes(0), true);
+    assert.equal(kindOfMinutes(1), false);
+  });
+});
