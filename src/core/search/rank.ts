@@ -2661,32 +2661,30 @@ function isPerforming(data: IndexData, word: string): boolean {
   return cachedConcepts(data.conceptCache, data.lexicon, word).some((c) => own.has(c));
 }
 
+/** Whether a thesaurus synonym of the word (not the word or its lemma) is one `held` accepts, worked out once per word and index. */
+function hasSynonym(data: IndexData, word: string, memos: WeakMap<IndexData, Map<string, boolean>>, held: (w: string) => boolean): boolean {
+  let memo = memos.get(data);
+  if (memo === undefined) memos.set(data, (memo = new Map()));
+  let found = memo.get(word);
+  if (found !== undefined) return found;
+  const lemma = data.lexicon.lemma(word);
+  found = THESAURUS.some((group) => (group.includes(word) || group.includes(lemma)) && group.some((w) => w !== word && w !== lemma && held(w)));
+  memo.set(word, found);
+  return found;
+}
+
 const synonymNamesMemo = new WeakMap<IndexData, Map<string, boolean>>();
 
 /** Whether a thesaurus synonym of the word is a word of some table's name (`supplier`: `vendor`). */
 function namesTable(data: IndexData, word: string): boolean {
-  let memo = synonymNamesMemo.get(data);
-  if (memo === undefined) synonymNamesMemo.set(data, (memo = new Map()));
-  let found = memo.get(word);
-  if (found !== undefined) return found;
-  const lemma = data.lexicon.lemma(word);
-  found = THESAURUS.some((group) => (group.includes(word) || group.includes(lemma)) && group.some((w) => w !== word && w !== lemma && inTableName(data, stem(w))));
-  memo.set(word, found);
-  return found;
+  return hasSynonym(data, word, synonymNamesMemo, (w) => inTableName(data, stem(w)));
 }
 
 const synonymHeldMemo = new WeakMap<IndexData, Map<string, boolean>>();
 
 /** Whether a thesaurus synonym of the word is a word of the catalog (`basket`: a `cart`, `colour`: a `color`): the word is explained. */
 function synonymHeld(data: IndexData, word: string): boolean {
-  let memo = synonymHeldMemo.get(data);
-  if (memo === undefined) synonymHeldMemo.set(data, (memo = new Map()));
-  let found = memo.get(word);
-  if (found !== undefined) return found;
-  const lemma = data.lexicon.lemma(word);
-  found = THESAURUS.some((group) => (group.includes(word) || group.includes(lemma)) && group.some((w) => w !== word && w !== lemma && isCatalogTerm(data, w)));
-  memo.set(word, found);
-  return found;
+  return hasSynonym(data, word, synonymHeldMemo, (w) => isCatalogTerm(data, w));
 }
 
 /**

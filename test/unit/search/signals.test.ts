@@ -24,6 +24,14 @@ function relationshipCatalog(): SearchTableInput[] {
   ]);
 }
 
+/** The relationship hub's list of attributes and its junction to the hub (MusicBrainz `link_attribute_type`, `link_attribute`). */
+function attributeTables(): SearchTableInput[] {
+  return src([
+    table('link_attribute_type', ['id', 'parent', 'root', 'name', 'description'], [fk(['parent'], 'link_attribute_type'), fk(['root'], 'link_attribute_type')]),
+    table('link_attribute', ['link', 'attribute_type', 'created'], [fk(['link'], 'link'), fk(['attribute_type'], 'link_attribute_type')]),
+  ]);
+}
+
 function racing(): SearchTableInput[] {
   return src([
     table('drivers', ['id', 'forename', 'surname', 'nationality']),
@@ -524,9 +532,8 @@ describe('search: proper names in questions', () => {
   it('brings the attributes of the relationships with a role that the thesaurus does not place with what it makes', () => {
     const tables = [
       ...relationshipCatalog(),
+      ...attributeTables(),
       ...src([
-        table('link_attribute_type', ['id', 'parent', 'root', 'name', 'description'], [fk(['parent'], 'link_attribute_type'), fk(['root'], 'link_attribute_type')]),
-        table('link_attribute', ['link', 'attribute_type', 'created'], [fk(['link'], 'link'), fk(['attribute_type'], 'link_attribute_type')]),
         table('link_creditable_attribute_type', ['attribute_type'], [fk(['attribute_type'], 'link_attribute_type')]),
         table('link_attribute_credit', ['link', 'attribute_type', 'credited_as'], [fk(['link'], 'link'), fk(['attribute_type'], 'link_creditable_attribute_type')]),
         table('l_area_area', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'area'), fk(['entity1'], 'area')]),
@@ -545,10 +552,7 @@ describe('search: proper names in questions', () => {
   it('brings the attributes of the relationships only with a role of playing or singing', () => {
     const tables = [
       ...relationshipCatalog(),
-      ...src([
-        table('link_attribute_type', ['id', 'parent', 'root', 'name', 'description'], [fk(['parent'], 'link_attribute_type'), fk(['root'], 'link_attribute_type')]),
-        table('link_attribute', ['link', 'attribute_type', 'created'], [fk(['link'], 'link'), fk(['attribute_type'], 'link_attribute_type')]),
-      ]),
+      ...attributeTables(),
     ];
     const index = buildSearchIndex({ tables });
     const attributes = (q: string, on: number): boolean => withRanking('performingAttributes', on, () => index.search(q, { limit: 10 }).hits.some((h) => h.why.some((w) => w.startsWith('attributes of link'))));
@@ -569,9 +573,8 @@ describe('search: proper names in questions', () => {
         table('release_status', ['id', 'name']),
         table('release_packaging', ['id', 'name']),
         table('release', ['id', 'name', 'comment', 'status', 'packaging'], [fk(['status'], 'release_status'), fk(['packaging'], 'release_packaging')]),
-        table('link_attribute_type', ['id', 'parent', 'root', 'name', 'description'], [fk(['parent'], 'link_attribute_type'), fk(['root'], 'link_attribute_type')]),
-        table('link_attribute', ['link', 'attribute_type', 'created'], [fk(['link'], 'link'), fk(['attribute_type'], 'link_attribute_type')]),
       ]),
+      ...attributeTables(),
     ];
     const index = buildSearchIndex({ tables });
     const q = 'Who played drums on Abbey Road as a guest?';
