@@ -3,7 +3,7 @@
  * probed with.
  */
 import { knownWord } from './spelling';
-import { ABBREVIATIONS, INSTRUCTION_WORDS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
+import { ABBREVIATIONS, INSTRUCTION_WORDS, STANDARD_IDENTIFIERS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
 import { lemmaCandidates } from './lexicon';
 
 /** Weight of an implied word: `year` and `date` of a year or a decade, `language` of a language's adjective. */
@@ -298,6 +298,8 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
       if (seen.has(t.term) || (STOP_WORDS.has(t.surface) && !(content && t.surface === lower))) continue;
       // A word of a name is no schema abbreviation: "Cat Stevens" is no category, "Max Richter" no maximum.
       if (proper.has(lower) && t.surface === lower && t.term !== stem(lower) && ABBREVIATIONS.has(lower)) continue;
+      // "ISWC" is the code itself, not the words its name spells out (the schema's `iswc` holds those).
+      if (t.surface === lower && t.term !== stem(lower) && STANDARD_IDENTIFIERS.has(lower)) continue;
       seen.add(t.term);
       terms.push(t.part ? { term: t.term, surface: t.surface, weight, position, part: true, ...code } : { term: t.term, surface: t.surface, weight, position, ...code });
     }

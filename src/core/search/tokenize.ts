@@ -5,6 +5,24 @@
  * simple verb forms meet (`orders`/`ordered`/`order`).
  */
 
+/**
+ * Standard identifiers, by the words their names spell out: a column or table `isrc` is a recording code. A question
+ * that writes the acronym names the code itself, so the expansion is the schema's only (STANDARD_IDENTIFIERS).
+ */
+const STANDARD_IDENTIFIER_TABLE: Readonly<Record<string, readonly string[]>> = {
+  isrc: ['recording', 'code'],
+  iswc: ['work', 'code'],
+  isbn: ['book', 'number'],
+  issn: ['serial', 'number'],
+  upc: ['product', 'code'],
+  ean: ['article', 'number'],
+  gtin: ['trade', 'item', 'number'],
+  iban: ['bank', 'account', 'number'],
+  ssn: ['social', 'security', 'number'],
+  vin: ['vehicle', 'identification', 'number'],
+};
+export const STANDARD_IDENTIFIERS: ReadonlySet<string> = new Set(Object.keys(STANDARD_IDENTIFIER_TABLE));
+
 /** Abbreviations seen in real schemas, mapped to the words a question would use. */
 const ABBREVIATION_TABLE: Readonly<Record<string, readonly string[]>> = {
   qty: ['quantity'],
@@ -81,6 +99,7 @@ const ABBREVIATION_TABLE: Readonly<Record<string, readonly string[]>> = {
   ccy: ['currency'],
   po: ['purchase', 'order'],
   bom: ['bill', 'material'],
+  ...STANDARD_IDENTIFIER_TABLE,
 };
 
 /** Abbreviations as a Map, so that identifiers such as `constructor` never reach Object.prototype. */

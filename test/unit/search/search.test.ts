@@ -121,6 +121,23 @@ describe('search: tokeniser', () => {
     assert.ok(identifierTerms('cust_addr', lexicon).some((t) => t.term === stem('address')));
   });
 
+  it('reads a standard identifier by the words its name spells out: "recording code" reaches `isrc`', () => {
+    assert.ok(identifierTerms('isrc', lexicon).some((t) => t.term === stem('recording')));
+    assert.ok(identifierTerms('isbn', lexicon).some((t) => t.term === stem('book')));
+    const index = buildSearchIndex({
+      tables: src([
+        table('recording', ['id', 'name', 'length']),
+        table('isrc', ['recording', 'isrc'], { fks: [fk(['recording'], 'recording')] }),
+        table('track', ['id', 'recording', 'position'], { fks: [fk(['recording'], 'recording')] }),
+        table('work', ['id', 'name']),
+        table('label', ['id', 'name', 'label_code']),
+      ]),
+    });
+    const top = names(index.search('which recordings share one recording code', { limit: 3 }).hits);
+    assert.equal(top[0], 'public.isrc', top.join(', '));
+    assert.ok(top.includes('public.recording') && !top.includes('public.label'), top.join(', '));
+  });
+
   it('stems singular, plural and simple verb forms to one term', () => {
     assert.equal(stem('orders'), stem('order'));
     assert.equal(stem('ordered'), stem('order'));
