@@ -29,6 +29,11 @@ export const RANKING = {
   mention: 2.0,
   /** Extra share of the place signal for a table named for the level of the named place (a state: `stateprovince`). */
   placeLevel: 0.5,
+  /**
+   * A place the dictionary knows the level of ("Mali", "Texas"), held by a table of places that points at another
+   * (`place` → `area`, `address` → `stateprovince`) not at that level: this share of the weight.
+   */
+  placeWithin: 0.5,
   /** Share of `mention` for a question that asks "who" without naming anyone. */
   asksPerson: 0.5,
   /** The question's strongest word hits that tables of people and places are measured against. */
@@ -966,16 +971,41 @@ function addMentions(data: IndexData, parsed: ParsedQuery, st: QueryState, allow
     // A place the dictionary knows the level of ("California", a state) is held by the table named for that level
     // (`stateprovince`), more than by the other tables of places.
     const level = named !== undefined && kind === 'place' ? levelWords(data, named.text) : null;
+    // A table of places kept inside another (`address` in a `stateprovince`, a venue in an `area`) and keeping none
+    // holds such a place less surely than the tables of places it points at: "in Mali" is an area, not a venue.
+    const places = level === null ? null : new Set(docs);
+    const isAtLevel = (x: number): boolean => level !== null && data.docs[x]!.nameParts.some((w) => level.has(w));
     for (const d of docs) {
       if (!allowed(d)) continue;
-      const atLevel = level !== null && data.docs[d]!.nameParts.some((w) => level.has(w));
-      const s = weight * RANKING.mention * idf * strength[d]! * (near === null ? 1 : 1 - RANKING.mentionAway * (1 - near.get(d)!)) * (atLevel ? 1 + RANKING.placeLevel : 1);
+      const atLevel = isAtLevel(d);
+      const within = !atLevel && places !== null && RANKING.placeWithin < 1 && innermostPlaces(data, d, places, isAtLevel);
+      const s = weight * RANKING.mention * idf * strength[d]! * (near === null ? 1 : 1 - RANKING.mentionAway * (1 - near.get(d)!)) * (atLevel ? 1 + RANKING.placeLevel : within ? RANKING.placeWithin : 1);
       st.touch(d);
       st.score[d]! += s;
       st.evidenceBits[d]! |= bit;
       pushExtra(st, d, { weight: s, text: `${kind === 'person' ? 'holds people' : 'holds places'}, for '${mention.text}'`, show: 2.7 });
     }
   }
+}
+
+/**
+ * Whether a table of places is kept inside another (an FK to one of `places`) and keeps none itself: `address` in a
+ * `stateprovince`, a venue in an `area`. A level between two (`stateprovince`, which addresses point at) is not.
+ * Only a table as sure to hold places as this one makes it a level: a venue's aliases or an order's ship-to address
+ * keep no places inside it.
+ */
+function innermostPlaces(data: IndexData, d: number, places: ReadonlySet<number>, atLevel: (x: number) => boolean): boolean {
+  let inside = false;
+  let towardsLevel = false;
+  let kept = false;
+  for (const e of data.edges[d]!) {
+    if (e.to === d || e.subtype || !places.has(e.to)) continue;
+    if (e.outgoing) {
+      inside = true;
+      if (atLevel(e.to)) towardsLevel = true;
+    } else if (data.placeTable[e.to]! >= data.placeTable[d]!) kept = true;
+  }
+  return inside && !(towardsLevel && kept);
 }
 
 /** Words a table of places at the level of the named place is named with, or null when the level is unknown. */

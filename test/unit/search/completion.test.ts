@@ -159,6 +159,32 @@ describe('search: a named place at its level', () => {
     const lift = (m: Map<string, number>): number => m.get('countryregion')! / m.get('stateprovince')!;
     assert.ok(lift(country) > lift(state) * 1.5, `${lift(country)} vs ${lift(state)}`);
   });
+
+  it('reads a country or city it knows as a place of the table other places point at, not as a venue inside it', () => {
+    // MusicBrainz's shape: venues (`place`) and artists are kept in areas, and a release's countries are areas.
+    const index = buildSearchIndex({
+      tables: src([
+        t('area', ['id', 'gid', 'name', 'type', 'begin_date_year']),
+        t('place', ['id', 'gid', 'name', 'type', 'address', 'area', 'coordinates'], [fk(['area'], 'area')]),
+        t('release', ['id', 'gid', 'name', 'artist_credit', 'status', 'barcode']),
+        t('release_country', ['release', 'country', 'date_year'], [fk(['release'], 'release'), fk(['country'], 'area')]),
+        t('label', ['id', 'gid', 'name', 'label_code']),
+      ]),
+    });
+    const q = 'releases that came out in Mali';
+    const placeWeight = (on: number): number => {
+      const hits = withRanking('placeWithin', on, () => index.search(q, { limit: 5 }).hits);
+      const weight = (name: string): number => hits.find((h) => h.qualifiedName === `public.${name}`)?.score ?? 0;
+      return weight('place') / weight('area');
+    };
+    // The venue table holds "Mali" half as surely as the areas it is kept in; the areas keep the whole weight.
+    assert.ok(placeWeight(0.5) < placeWeight(1) * 0.8, `${placeWeight(0.5)} vs ${placeWeight(1)}`);
+    const top = names(index.search(q, { limit: 3 }).hits);
+    assert.ok(top.includes('area') && top.includes('release_country') && !top.includes('place'), top.join(', '));
+    // A name of no known level ("the Fillmore East") may be a venue as much as before.
+    const venue = (on: number): string[] => names(withRanking('placeWithin', on, () => index.search('releases recorded at the Fillmore East', { limit: 5 }).hits));
+    assert.deepEqual(venue(0.5), venue(1));
+  });
 });
 
 describe('search: names written in lower case', () => {
