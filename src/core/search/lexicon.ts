@@ -4,7 +4,7 @@
  * related nouns; see scripts/build-wordnet.mjs) plus a small data-modelling thesaurus. Two words that share a
  * concept are related; the ranker gives such matches a lower weight than literal ones.
  */
-import { WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_LANGUAGE_NAMES, WORDNET_LATER_SENSES, WORDNET_NOT_NOMINAL, WORDNET_PERSON_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_LEVELS, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
+import { WORDNET_ARTIFACTS, WORDNET_CONCEPTS, WORDNET_LANGUAGE_ADJECTIVES, WORDNET_LANGUAGE_NAMES, WORDNET_LATER_SENSES, WORDNET_NOT_NOMINAL, WORDNET_PERSON_ADJECTIVES, WORDNET_PERSON_NAMES, WORDNET_PERSONS, WORDNET_PERSONS_LATER, WORDNET_PLACE_ADJECTIVES, WORDNET_PLACE_LEVELS, WORDNET_PLACE_NAMES, WORDNET_PLACES, WORDNET_PLACES_LATER, WORDNET_ROLE_NOUNS, WORDNET_ROLE_VERBS, WORDNET_WORDS } from './data/wordnet-data';
 import { THESAURUS } from './thesaurus';
 import { irregularBase, type Vocabulary } from './tokenize';
 
@@ -44,6 +44,8 @@ export interface Lexicon extends Vocabulary {
   isPersonName(word: string): boolean;
   /** True when the words name a place the dictionary knows: `London`, `New Orleans`, `Iceland`. */
   isPlaceName(name: string): boolean;
+  /** True when the word's (lemmatised) first or second sense is a man-made thing: `helmets`, `bottle`, `tires`. */
+  isArtifact(word: string): boolean;
   /**
    * The levels of a place the dictionary knows by name (`California` → state, `Canada` → country, `Tokyo` → city;
    * also county, region, continent, island, district), empty when it knows none.
@@ -156,6 +158,7 @@ export function loadLexicon(): Lexicon {
   let notNominal: Set<string> | null = null;
   let personAdjectives: Set<string> | null = null;
   let languageNames: Set<string> | null = null;
+  let artifacts: Set<string> | null = null;
   // A place's name as the dictionary writes it: `new_orleans`.
   const placeKey = (name: string): string => name.toLowerCase().trim().split(/\s+/).join('_');
   const inClass = (set: ReadonlySet<string>, word: string): boolean => lemmaCandidates(word).some((c) => set.has(c));
@@ -206,6 +209,7 @@ export function loadLexicon(): Lexicon {
     isRole: (w) => inClass(roles, w),
     isRoleVerb: (w) => inClass(roleVerbs, w),
     isPlace: (w) => inClass(places, w),
+    isArtifact: (w) => inClass((artifacts ??= new Set(WORDNET_ARTIFACTS.split(' '))), w),
     isFirstPlace: (w) => lemmaCandidates(w).some((c) => places.has(c) && !placesLater.has(c)),
     // Only the plain form and its -s form: a participle ("delivered", "expired", "withdrawn") is also an adjective of a
     // state, the label a status list holds.

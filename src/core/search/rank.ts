@@ -171,6 +171,11 @@ export const RANKING = {
   taxonomyLead: 0.6,
   /** 1: a word a thesaurus synonym explains (`baskets`: the catalog's `cart`) is no unexplained word there. */
   taxonomySynonyms: 1,
+  /**
+   * 1: of several unexplained words, the first that names a man-made thing (the dictionary's artifacts: "helmets",
+   * "bottles") names the kind, as one unexplained word does.
+   */
+  goodsKinds: 1,
   /** The whole a part belongs to (`order` of `order_line`) rises to this share of the part. */
   parent: 0.97,
   /**
@@ -739,7 +744,11 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     };
     const [first, second] = nouns.map((w) => positionOf(parsed, w) ?? -9);
     const one = (nouns.length === 1 || (nouns.length === 2 && Math.abs(first! - second!) === 2)) && kindLike(nouns[0]!);
+    // Of several, a man-made thing ("helmets and water bottles", "the accessories range") names the kind: the rest of
+    // the question says who asks and why.
+    const goods = one || !(RANKING.goodsKinds > 0) ? [] : nouns.filter((w) => data.lexicon.isArtifact(w));
     if (one) ranked = addTaxonomy(data, ranked, limit, nouns[0]!, st, allowed);
+    else if (goods.length > 0) ranked = addTaxonomy(data, ranked, limit, goods[0]!, st, allowed);
   }
   // The join set once more: tables that rose since the first pass (the rows asked for, kind lists, names) need the
   // tables between them and the rest ("the cities where customers rented": `address` between `customer` and `city`).
