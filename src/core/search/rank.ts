@@ -323,6 +323,8 @@ export const RANKING = {
    * written, not vocabulary: no synonym, dictionary sense or longer catalog word stands in for them.
    */
   quotedLiteral: 1,
+  /** 1: the last word of a title in quotes ("'Different Class'") names no kind of thing, as "Glastonbury Festival" does. */
+  quotedTitles: 1,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -1429,7 +1431,10 @@ function laterSenses(data: IndexData, parsed: ParsedQuery, t: ParsedQuery['terms
 /** Lower-cased last words of the names in the question (titles and mentions). */
 function nameHeads(parsed: ParsedQuery): Set<string> {
   const out = new Set<string>();
+  // A title in quotes is the whole name as written ("'Different Class'"): its last word names no kind of thing.
+  const quoted = RANKING.quotedTitles > 0 ? new Set(parsed.quoted) : NO_WORDS;
   for (const name of [...parsed.titles, ...parsed.mentions.map((m) => m.text)]) {
+    if (quoted.has(name.toLowerCase())) continue;
     const words = name.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0);
     if (words.length > 0) out.add(words[words.length - 1]!.toLowerCase());
   }

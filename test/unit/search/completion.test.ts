@@ -911,3 +911,28 @@ describe('search: a vocabulary the catalog shares, named by the question', () =>
     assert.ok(!whyOf(plain, 'tag').includes('what release_group_tag relates'), reasons(plain));
   });
 });
+
+describe('search: a title in quotes', () => {
+  it('reads no kind of thing in the last word of a quoted title', () => {
+    const index = buildSearchIndex({
+      tables: src([
+        t('artist_credit', ['id', 'name', 'artist_count']),
+        t('release_status', ['id', 'name']),
+        t('release', ['id', 'gid', 'name', 'artist_credit', 'status', 'barcode'], [fk(['artist_credit'], 'artist_credit'), fk(['status'], 'release_status')]),
+        t('medium_format', ['id', 'name', 'year']),
+        t('medium', ['id', 'release', 'position', 'format', 'name'], [fk(['release'], 'release'), fk(['format'], 'medium_format')]),
+        t('genre', ['id', 'gid', 'name', 'comment']),
+        t('link', ['id', 'link_type', 'begin_date_year']),
+        t('l_genre_release', ['id', 'link', 'entity0', 'entity1'], [fk(['link'], 'link'), fk(['entity0'], 'genre'), fk(['entity1'], 'release')]),
+      ]),
+    });
+    const q = "Any releases of Pulp's 'Different Class' with status promotional, on cassette?";
+    // "Class" is no genre (a thesaurus word for kinds) here: the genres lose the weight it gave them.
+    const score = (on: number, table: string): number => withRanking('quotedTitles', on, () => index.search(q, { limit: 8 }).hits).find((h) => h.qualifiedName === `public.${table}`)?.score ?? 0;
+    for (const table of ['genre', 'l_genre_release']) assert.ok(score(1, table) < score(0, table) * 0.8, `${table}: ${score(1, table)} vs ${score(0, table)}`);
+    const top = names(index.search(q, { limit: 5 }).hits);
+    for (const table of ['medium', 'medium_format', 'release', 'release_status']) assert.ok(top.includes(table), top.join(', '));
+    // Unquoted, the last word of a name still says what it names ("the Glastonbury Festival lineup").
+    assert.deepEqual(parseQuery("Pulp's 'Different Class'", loadLexicon(), loadLexicon()).titles, ['Different Class']);
+  });
+});
