@@ -3421,7 +3421,8 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
     if (text === null && qt.part !== true && !isFraming(w) && !st.literal.has(w)) {
       const id = data.postings.termIds.get(qt.term);
       const literal = id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;
-      const qc = new Set([...conceptsOf(w), ...(literal ? [] : laterSenses(data, parsed, qt))]);
+      // The senses the ranking read (wordConcepts): a word of a name or a title reads none, or only a kind of thing.
+      const qc = new Set([...wordConcepts(data, parsed, qt), ...(literal ? [] : laterSenses(data, parsed, qt))]);
       const lemma = data.lexicon.lemma(w);
       if (qc.size === 0) {
         // A longer word the ranking read as made on a catalog word (prefixBase): "filmography" → `film`.

@@ -932,6 +932,10 @@ describe('search: a title in quotes', () => {
     for (const table of ['genre', 'l_genre_release']) assert.ok(score(1, table) < score(0, table) * 0.8, `${table}: ${score(1, table)} vs ${score(0, table)}`);
     const top = names(index.search(q, { limit: 5 }).hits);
     for (const table of ['medium', 'medium_format', 'release', 'release_status']) assert.ok(top.includes(table), top.join(', '));
+    // Nor do the reasons say so: they name the senses the ranking read, and a word of a title reads none.
+    const hits = index.search(q, { limit: 8 }).hits;
+    assert.ok(!hits.some((h) => h.why.some((w) => w.includes('class→'))), reasons(hits));
+    assert.ok(hits.some((h) => h.why.some((w) => w.includes('cassette→format'))), reasons(hits));
     // Unquoted, the last word of a name still says what it names ("the Glastonbury Festival lineup").
     assert.deepEqual(parseQuery("Pulp's 'Different Class'", loadLexicon(), loadLexicon()).titles, ['Different Class']);
   });
