@@ -3,7 +3,7 @@
  * probed with.
  */
 import { knownWord } from './spelling';
-import { ABBREVIATIONS, INSTRUCTION_WORDS, STANDARD_IDENTIFIERS, STOP_WORDS, identifierTerms, irregularBase, stem, type Vocabulary } from './tokenize';
+import { ABBREVIATIONS, INSTRUCTION_WORDS, STANDARD_IDENTIFIERS, STOP_WORDS, identifierTerms, spelledIdentifier, irregularBase, stem, type Vocabulary } from './tokenize';
 import { lemmaCandidates } from './lexicon';
 
 /** Weight of an implied word: `year` and `date` of a year or a decade, `language` of a language's adjective. */
@@ -328,6 +328,19 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
     if (compound === undefined || seen.has(compound)) continue;
     seen.add(compound);
     terms.push({ term: compound, surface: compound, weight: 1, position: i, phrasal: true });
+  }
+
+  // The words a standard identifier spells out ("the recording code", "a book number") name the code: the acronym is one
+  // more word of the question, as a pair of nouns the dictionary knows is.
+  const lows = words.map((w) => w.toLowerCase());
+  for (let i = 0; i + 1 < lows.length; i++) {
+    for (const n of [2, 3]) {
+      if (i + n > lows.length) continue;
+      const code = spelledIdentifier(lows.slice(i, i + n).map((w) => stem(w)));
+      if (code === undefined || seen.has(code)) continue;
+      seen.add(code);
+      terms.push({ term: stem(code), surface: code, weight: 1, position: i, phrasal: true });
+    }
   }
 
   // A word the question implies without writing it, unless it writes it.

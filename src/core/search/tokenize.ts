@@ -23,6 +23,17 @@ const STANDARD_IDENTIFIER_TABLE: Readonly<Record<string, readonly string[]>> = {
 };
 export const STANDARD_IDENTIFIERS: ReadonlySet<string> = new Set(Object.keys(STANDARD_IDENTIFIER_TABLE));
 
+/**
+ * The standard identifier whose spelled-out words, stemmed, are `stems` in that order ("recording codes": `isrc`), or
+ * undefined.
+ */
+export function spelledIdentifier(stems: readonly string[]): string | undefined {
+  for (const [code, words] of Object.entries(STANDARD_IDENTIFIER_TABLE)) {
+    if (words.length === stems.length && words.every((w, k) => stem(w) === stems[k])) return code;
+  }
+  return undefined;
+}
+
 /** Abbreviations seen in real schemas, mapped to the words a question would use. */
 const ABBREVIATION_TABLE: Readonly<Record<string, readonly string[]>> = {
   qty: ['quantity'],

@@ -136,6 +136,13 @@ describe('search: tokeniser', () => {
     const top = names(index.search('which recordings share one recording code', { limit: 3 }).hits);
     assert.equal(top[0], 'public.isrc', top.join(', '));
     assert.ok(top.includes('public.recording') && !top.includes('public.label'), top.join(', '));
+    // The spelled-out words name the code itself: the acronym is a word of the question.
+    const lexicon2 = loadLexicon();
+    const terms = parseQuery('lengths and recording codes of the recordings', lexicon2, lexicon2).terms;
+    assert.ok(terms.some((t) => t.surface === 'isrc' && t.phrasal === true), terms.map((t) => t.surface).join(' '));
+    assert.ok(!parseQuery('the codes of the recordings', lexicon2, lexicon2).terms.some((t) => t.surface === 'isrc'));
+    const codes = names(index.search('lengths and recording codes of the recordings', { limit: 10 }).hits);
+    assert.ok(codes.indexOf('public.isrc') >= 0 && codes.indexOf('public.isrc') < 2, codes.join(', '));
   });
 
   it('stems singular, plural and simple verb forms to one term', () => {
