@@ -332,11 +332,11 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
 
   // The words a standard identifier spells out ("the recording code", "a book number") name the code: the acronym is one
   // more word of the question, as a pair of nouns the dictionary knows is.
-  const lows = words.map((w) => w.toLowerCase());
-  for (let i = 0; i + 1 < lows.length; i++) {
+  const wordStems = words.map((w) => stem(w.toLowerCase()));
+  for (let i = 0; i + 1 < wordStems.length; i++) {
     for (const n of [2, 3]) {
-      if (i + n > lows.length) continue;
-      const code = spelledIdentifier(lows.slice(i, i + n).map((w) => stem(w)));
+      if (i + n > wordStems.length) continue;
+      const code = spelledIdentifier(wordStems.slice(i, i + n));
       if (code === undefined || seen.has(code)) continue;
       seen.add(code);
       terms.push({ term: stem(code), surface: code, weight: 1, position: i, phrasal: true });

@@ -27,11 +27,10 @@ export const STANDARD_IDENTIFIERS: ReadonlySet<string> = new Set(Object.keys(STA
  * The standard identifier whose spelled-out words, stemmed, are `stems` in that order ("recording codes": `isrc`), or
  * undefined.
  */
+let spelled: Map<string, string> | null = null;
 export function spelledIdentifier(stems: readonly string[]): string | undefined {
-  for (const [code, words] of Object.entries(STANDARD_IDENTIFIER_TABLE)) {
-    if (words.length === stems.length && words.every((w, k) => stem(w) === stems[k])) return code;
-  }
-  return undefined;
+  spelled ??= new Map(Object.entries(STANDARD_IDENTIFIER_TABLE).map(([code, words]) => [words.map((w) => stem(w)).join(' '), code]));
+  return spelled.get(stems.join(' '));
 }
 
 /** Abbreviations seen in real schemas, mapped to the words a question would use. */
