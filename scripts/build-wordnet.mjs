@@ -331,9 +331,13 @@ const languageNames = nounIndex
 // Man-made things: nouns whose first or second sense WordNet files under noun.artifact (`helmet`, `bottle`, `tire`,
 // `guitar`). A catalog that sorts its goods into kinds holds such a word as the name of a kind: "helmets and water
 // bottles" are products of a subcategory, where the word names no table.
+// Not a word whose noun senses the tagged corpus never met while its verb or adjective senses it did ("separate",
+// "keep"): the counts are the index entries' tagged senses.
 const ARTIFACT_FILE = 6;
+const otherUses = new Map();
+for (const pos of ['v', 'a']) for (const { lemma, tagCnt } of readIndex(pos)) otherUses.set(lemma, Math.max(otherUses.get(lemma) ?? 0, tagCnt));
 const artifacts = nounIndex
-  .filter((e) => /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => data.n.get(o)?.lex === ARTIFACT_FILE))
+  .filter((e) => /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => data.n.get(o)?.lex === ARTIFACT_FILE) && (e.tagCnt > 0 || (otherUses.get(e.lemma) ?? 0) === 0))
   .map((e) => e.lemma)
   .sort();
 
