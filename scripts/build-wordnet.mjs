@@ -332,12 +332,10 @@ const languageNames = nounIndex
 // `guitar`). A catalog that sorts its goods into kinds holds such a word as the name of a kind: "helmets and water
 // bottles" are products of a subcategory, where the word names no table.
 // Not a word whose noun senses the tagged corpus never met while its verb or adjective senses it did ("separate",
-// "keep"): the counts are the index entries' tagged senses.
+// "keep": taggedPos).
 const ARTIFACT_FILE = 6;
-const otherUses = new Map();
-for (const pos of ['v', 'a']) for (const { lemma, tagCnt } of readIndex(pos)) otherUses.set(lemma, Math.max(otherUses.get(lemma) ?? 0, tagCnt));
 const artifacts = nounIndex
-  .filter((e) => /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => data.n.get(o)?.lex === ARTIFACT_FILE) && (e.tagCnt > 0 || (otherUses.get(e.lemma) ?? 0) === 0))
+  .filter((e) => /^[a-z]{3,}$/.test(e.lemma) && e.offsets.slice(0, 2).some((o) => data.n.get(o)?.lex === ARTIFACT_FILE) && (e.tagCnt > 0 || !/[va]/.test(taggedPos.get(e.lemma) ?? '')))
   .map((e) => e.lemma)
   .sort();
 

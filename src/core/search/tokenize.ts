@@ -23,11 +23,12 @@ const STANDARD_IDENTIFIER_TABLE: Readonly<Record<string, readonly string[]>> = {
 };
 export const STANDARD_IDENTIFIERS: ReadonlySet<string> = new Set(Object.keys(STANDARD_IDENTIFIER_TABLE));
 
+/** STANDARD_IDENTIFIER_TABLE keyed by its stemmed words, built on first use. */
+let spelled: Map<string, string> | null = null;
 /**
  * The standard identifier whose spelled-out words, stemmed, are `stems` in that order ("recording codes": `isrc`), or
  * undefined.
  */
-let spelled: Map<string, string> | null = null;
 export function spelledIdentifier(stems: readonly string[]): string | undefined {
   spelled ??= new Map(Object.entries(STANDARD_IDENTIFIER_TABLE).map(([code, words]) => [words.map((w) => stem(w)).join(' '), code]));
   return spelled.get(stems.join(' '));

@@ -556,6 +556,15 @@ describe('search: a kind within wider kinds', () => {
   ]);
   const index = buildSearchIndex({ tables });
   const kinds = (q: string) => index.search(q, { limit: 8 }).hits.filter((h) => h.why.some((w) => /kind of product, may hold/.test(w))).map((h) => h.qualifiedName);
+  /** Products in kinds within kinds, and the orders and people that buy them. */
+  const orderTables = () => [
+    table('productcategory', ['id', 'name']),
+    table('productsubcategory', ['id', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory')]),
+    table('product', ['id', 'name', 'color', 'listprice', 'productsubcategoryid'], [fk(['productsubcategoryid'], 'productsubcategory')]),
+    table('person', ['id', 'firstname', 'lastname', 'persontype']),
+    table('salesorderheader', ['id', 'personid', 'orderdate', 'onlineorderflag', 'totaldue'], [fk(['personid'], 'person')]),
+    table('salesorderdetail', ['salesorderid', 'id', 'productid', 'orderqty'], [fk(['salesorderid'], 'salesorderheader'), fk(['productid'], 'product')]),
+  ];
 
   it('reads the one word the catalog does not hold as a kind of the things, and raises both levels of kinds', () => {
     const q = 'average product lead time from vendors for handlebars';
@@ -567,12 +576,7 @@ describe('search: a kind within wider kinds', () => {
 
   it('leaves out a word a thesaurus synonym explains or a pronoun, and raises the thing of the kinds from below the leading tables', () => {
     const catalog = src([
-      table('productcategory', ['id', 'name']),
-      table('productsubcategory', ['id', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory')]),
-      table('product', ['id', 'name', 'color', 'listprice', 'productsubcategoryid'], [fk(['productsubcategoryid'], 'productsubcategory')]),
-      table('person', ['id', 'firstname', 'lastname', 'persontype']),
-      table('salesorderheader', ['id', 'personid', 'orderdate', 'onlineorderflag', 'totaldue'], [fk(['personid'], 'person')]),
-      table('salesorderdetail', ['salesorderid', 'id', 'productid', 'orderqty'], [fk(['salesorderid'], 'salesorderheader'), fk(['productid'], 'product')]),
+      ...orderTables(),
       table('shoppingcartitem', ['id', 'shoppingcartid', 'quantity', 'productid', 'datecreated'], [fk(['productid'], 'product')]),
     ]);
     const carts = buildSearchIndex({ tables: catalog });
@@ -600,16 +604,7 @@ describe('search: a kind within wider kinds', () => {
     // Nor a word the tagged corpus met only as a verb or an adjective, whatever its rare noun senses ("separate" is a
     // garment, a "keep" a tower).
     for (const w of ['separate', 'keep']) assert.ok(!lexicon.isArtifact(w), w);
-    const orders = buildSearchIndex({
-      tables: src([
-        table('productcategory', ['id', 'name']),
-        table('productsubcategory', ['id', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory')]),
-        table('product', ['id', 'name', 'color', 'listprice', 'productsubcategoryid'], [fk(['productsubcategoryid'], 'productsubcategory')]),
-        table('person', ['id', 'firstname', 'lastname', 'persontype']),
-        table('salesorderheader', ['id', 'personid', 'orderdate', 'onlineorderflag', 'totaldue'], [fk(['personid'], 'person')]),
-        table('salesorderdetail', ['salesorderid', 'id', 'productid', 'orderqty'], [fk(['salesorderid'], 'salesorderheader'), fk(['productid'], 'product')]),
-      ]),
-    });
+    const orders = buildSearchIndex({ tables: src(orderTables()) });
     const q = 'which helmets and water bottles do riders tend to buy together in one order';
     const on = orders.search(q, { limit: 8 }).hits;
     assert.ok(on.some((h) => h.qualifiedName === 'public.productsubcategory' && h.why.includes("kind of product, may hold 'helmets'")), reasons(on));
