@@ -49,6 +49,8 @@ export interface ParsedQuery {
    * can I find them"): the tables of places count, as those of people do for "who".
    */
   readonly asksPlace: boolean;
+  /** The question asks when something happened ("when did it come out"): a time of the rows it is about. */
+  readonly asksTime: boolean;
   /** Nouns for kinds of people that a "which"/"what" question asks for ("which purchasing agent"). */
   readonly personNouns: readonly (readonly string[])[];
   /** The same for kinds of places: "which cities", "what kind of venues". */
@@ -251,7 +253,7 @@ function joinedHyphens(text: string, vocab: Vocabulary, common: Vocabulary): str
 
 export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary = vocab): ParsedQuery {
   const trimmed = joinedHyphens(withoutContractions(query.trim()), vocab, common);
-  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], issuers: [], versionsOf: [], classedAs: [], countWords: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
+  if (trimmed === '*') return { isListAll: true, terms: [], valueProbes: [], quoted: [], mentions: [], asksPerson: false, personPronoun: false, asksPlace: false, asksTime: false, personNouns: [], placeNouns: [], asksNames: false, kindNouns: { place: [], person: [] }, properWords: new Set(), titles: [], wholes: [], onTitles: [], issuedOn: [], issuers: [], versionsOf: [], classedAs: [], countWords: [], focus: [], roleVerbs: [], madeOf: [], jobTitles: [] };
   const quoted: string[] = [];
   // A quoted value's words weigh more ("customers in 'LATAM'"); a quoted title ("'One More Time'") is a name like an
   // unquoted one ("Blue Monday"), and its words weigh as much.
@@ -454,6 +456,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const aboutSomeone = asksPerson || mentions.some((m) => m.kind === 'person');
   const roleVerbs = aboutSomeone ? [...new Set(words.filter((w) => pastTense(w) && common.isRoleVerb?.(w) === true))] : [];
   const asksPlace = WHERE_ASKS_PLACE.test(trimmed);
+  const asksTime = WHEN_ASKS_TIME.test(trimmed);
   const madeOf = [...new Set(words.filter((w, k) => /^\p{Ll}{4,}$/u.test(w) && words[k + 1]?.toLowerCase() === 'of' && !common.has(w) && !common.has(w.replace(/e?s$/, ''))))];
   const personPronoun = words.some((w) => PERSON_PRONOUNS.has(w.toLowerCase()));
   // A part of a quoted title ("Memphis" of 'Dusty in Memphis', whose first word a name took) stands for the whole.
@@ -463,7 +466,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const onTitles = titles.filter((t) => isWholeTitle(trimmed, t, true));
   // "the number of …", "the total number of …"; not "the phone number of …".
   const countWords = [...new Set(lower.filter((w, k) => COUNT_NOUNS.has(w) && lower[k + 1] === 'of' && (k === 0 || STOP_WORDS.has(lower[k - 1]!) || COUNT_MODIFIERS.has(lower[k - 1]!))))];
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), issuers: [...trimmed.matchAll(ISSUED_BY_NAME)].filter((m) => !STOP_WORDS.has(m[1]!.toLowerCase())).map((m) => ({ name: m[2]!, thing: m[1]!.toLowerCase() })), versionsOf: titles.filter((t) => VERSION_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), classedAs: [...trimmed.matchAll(CLASSED_AS)].map((m) => ({ kind: m[2]!.toLowerCase(), ...(m[1] === undefined ? {} : { of: m[1].toLowerCase() }) })), focus, roleVerbs, madeOf, jobTitles };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, asksTime, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), issuers: [...trimmed.matchAll(ISSUED_BY_NAME)].filter((m) => !STOP_WORDS.has(m[1]!.toLowerCase())).map((m) => ({ name: m[2]!, thing: m[1]!.toLowerCase() })), versionsOf: titles.filter((t) => VERSION_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), classedAs: [...trimmed.matchAll(CLASSED_AS)].map((m) => ({ kind: m[2]!.toLowerCase(), ...(m[1] === undefined ? {} : { of: m[1].toLowerCase() }) })), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**
@@ -697,6 +700,9 @@ const WHICH_WORDS: ReadonlySet<string> = new Set(['which', 'what']);
 const NAMING_WORDS: ReadonlySet<string> = new Set(['which', 'top', 'list', 'name', 'names', 'who', 'whom', 'whose', 'whoever', 'each', 'every', 'per']);
 /** "where", unless it asks where to find or see something ("where can I find", "where is the data"). */
 const WHERE_ASKS_PLACE = /\bwhere\b(?!\s+(?:can|do|could|would|should|might|may|will)\s+(?:i|we|you|one)\b)(?!\s+(?:is|are)\s+(?:the|that|this|these|those|it)\s+(?:data|info|information|table|tables|record|records|stuff|kept|stored))/i;
+
+/** "when" asking a question ("when did it come out", "and when was each granted"), not a clause ("what happens when two merge"). */
+const WHEN_ASKS_TIME = /\bwhen\s+(?:did|was|were|is|are|does|do|has|have|had)\b/i;
 
 const PERSON_PRONOUNS: ReadonlySet<string> = new Set(['he', 'she', 'him', 'his', 'her', 'hers', 'himself', 'herself']);
 const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);

@@ -271,6 +271,8 @@ export const RANKING = {
   madeOf: 0.9,
   /** The hub's attribute junction and list (attributeList) rise with a role to this share of its people. */
   roleAttributes: 0.85,
+  /** 1: a question that asks when (parsed.asksTime) asks a time of its leading rows, held in a table of their own when theirs holds none. */
+  askedTime: 1,
   /** 1: only a role of playing or singing brings the attributes (isPerforming); producing or conducting does not. */
   performingAttributes: 1,
   /** …and the code lists that only a guess of a word's label raised keep this share of their score: the word is an attribute of the role. */
@@ -2947,6 +2949,18 @@ function columnWords(data: IndexData, d: number): ReadonlySet<string> {
  * (`release_country.date_year`, `recording_first_release_date.year`). The best such table for each word rises to
  * `attributeHome` of the entity's score.
  */
+/** Stems of the words of columns that hold a time or a part of one (`date_year`, `begin_time`, `month`). */
+const TIME_TERMS: ReadonlySet<string> = new Set(['dat', 'year', 'tim', 'month', 'day', 'hour']);
+
+/** How many of a table's own columns (not its keys) hold a time or a part of one. */
+function timeColumns(data: IndexData, d: number): number {
+  const doc = data.docs[d]!;
+  const keys = new Set(doc.table.foreignKeys.flatMap((k) => k.columns));
+  let n = 0;
+  for (const c of doc.table.columns) if (!keys.has(c.name) && cachedTerms(data.termCache, data.vocab, c.name).some((t) => TIME_TERMS.has(t.term))) n++;
+  return n;
+}
+
 function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuery, mentionWords: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): number[] {
   // "Number of events" counts the events: no column holds that number.
   const words = parsed.terms.filter((t) => !t.part && !mentionWords.has(t.surface) && !parsed.properWords.has(t.surface) && !(RANKING.countWords > 0 && parsed.countWords.includes(t.surface)));
@@ -2984,6 +2998,24 @@ function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuer
         const prev = best.get(t.surface);
         if (prev === undefined || st.score[c]! > st.score[prev]!) best.set(t.surface, c);
       }
+    }
+    // "When did it come out": a time of the rows, kept in a table of their own when theirs holds none (a release's
+    // dates per country).
+    if (RANKING.askedTime > 0 && parsed.asksTime && !best.has('when') && timeColumns(data, f) === 0) {
+      // The table whose columns hold most of a time (a date in its year, month and day parts: when it happened) rather
+      // than one stamp (`date_added`: when the row was written); then the stronger, then the first.
+      let home = -1;
+      let most = 0;
+      for (const e of data.edges[f]!) {
+        const c = e.to;
+        if (e.outgoing || c === f || !allowed(c) || !isOwnTable(fd, data.docs[c]!)) continue;
+        const n = timeColumns(data, c);
+        if (n > 0 && (n > most || (n === most && (st.score[c]! > st.score[home]! || (st.score[c]! === st.score[home]! && data.order[c]! < data.order[home]!))))) {
+          home = c;
+          most = n;
+        }
+      }
+      if (home >= 0) best.set('when', home);
     }
     for (const [w, c] of best) boosts.push([c, st.score[f]! * RANKING.attributeHome, `holds the '${w}' of ${fd.name}`]);
   }

@@ -437,3 +437,42 @@ describe('search: the code list behind a named column', () => {
     assert.ok(after.at >= 0 && after.at < 5, String(after.at));
   });
 });
+
+describe('search: a question that asks when', () => {
+  // A shipment holds no time of its own: when it left is kept per port in `shipment_departure` (a date in its parts),
+  // and `shipment_meta` only stamps when the row was written.
+  const index = buildSearchIndex({
+    tables: src([
+      table('shipment', ['id', 'tracking_code', 'weight']),
+      table('shipment_departure', ['shipment', 'port', 'date_year', 'date_month', 'date_day'], [fk(['shipment'], 'shipment')]),
+      table('shipment_meta', ['id', 'date_added', 'carrier_note'], [fk(['id'], 'shipment')]),
+      table('shipment_tag', ['shipment', 'tag', 'count'], [fk(['shipment'], 'shipment')]),
+      table('customer', ['id', 'name', 'email']),
+      table('invoice', ['id', 'customer', 'issued_on', 'total'], [fk(['customer'], 'customer')]),
+    ]),
+  });
+  const q = 'I have a parcel with tracking code ZX-4471 on it. Which shipment is it and when did it leave?';
+
+  it('brings the table that holds a time of the rows asked about, the date in its parts before a stamp of the row', () => {
+    const hits = (on: number) => withRanking('askedTime', on, () => index.search(q, { limit: 6 }).hits);
+    const share = (hs: ReturnType<typeof hits>): number => (hs.find((h) => h.qualifiedName === 'public.shipment_departure')?.score ?? 0) / hs[0]!.score;
+    const before = hits(0);
+    const after = hits(1);
+    assert.equal(after[0]?.qualifiedName, 'public.shipment');
+    assert.equal(after[1]?.qualifiedName, 'public.shipment_departure', names(after).join(', '));
+    assert.ok(after[1]!.why.includes("holds the 'when' of shipment"), after[1]!.why.join('; '));
+    // Without the rule the departures are only a neighbour of the shipment, no nearer than its tags or its stamp.
+    assert.ok(!before.some((h) => h.why.some((w) => w.includes("'when'"))), before.map((h) => h.why.join('; ')).join(' / '));
+    assert.ok(share(after) > 2 * share(before), `${share(before).toFixed(3)} → ${share(after).toFixed(3)}`);
+    const meta = after.find((h) => h.qualifiedName === 'public.shipment_meta');
+    assert.ok(meta === undefined || !meta.why.some((w) => w.includes("'when'")), meta?.why.join('; '));
+  });
+
+  it('reads "when" only as a question: a clause ("what happens when") and a table with its own dates ask for nothing more', () => {
+    const clause = withRanking('askedTime', 1, () => index.search('what happens to a shipment when the tracking code is wrong', { limit: 6 }).hits);
+    assert.ok(!clause.some((h) => h.why.some((w) => w.includes("'when'"))), clause.map((h) => h.why.join('; ')).join(' / '));
+    const own = withRanking('askedTime', 1, () => index.search('when was the invoice issued', { limit: 6 }).hits);
+    assert.equal(own[0]?.qualifiedName, 'public.invoice');
+    assert.ok(!own.some((h) => h.why.some((w) => w.includes("'when'"))), own.map((h) => h.why.join('; ')).join(' / '));
+  });
+});
