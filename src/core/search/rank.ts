@@ -165,8 +165,11 @@ export const RANKING = {
    * wider kinds, names one of those kinds: both lists rise below the thing (addTaxonomy). Scales `kindLookup`.
    */
   taxonomy: 1,
-  /** How many leading tables addTaxonomy looks at for a thing sorted into kinds within wider kinds. */
-  taxonomyTop: 5,
+  /**
+   * How many leading tables addTaxonomy looks at for a thing sorted into kinds within wider kinds: seven, so that the
+   * tables of places a "where" brings ("where are the helmets kept") do not hide it (five missed it).
+   */
+  taxonomyTop: 7,
   /** …and that thing rises to this share of the best table (0: it keeps its own score). */
   taxonomyLead: 0.6,
   /** 1: a word a thesaurus synonym explains (`baskets`: the catalog's `cart`) is no unexplained word there. */

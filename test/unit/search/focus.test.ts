@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { buildSearchIndex, loadLexicon, type SearchHit } from '../../../src/core/search/index';
 import { parseQuery } from '../../../src/core/search/query';
+import { RANKING } from '../../../src/core/search/rank';
 import { catalogBuilders, fk, keyed, names, reasons, src, whyOf, withRanking } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|year|count/.test(name) ? 'integer' : 'text'));
@@ -631,6 +632,27 @@ describe('search: a kind within wider kinds', () => {
     assert.deepEqual(kinds("I'm an intern on the brochure team: which vendors supply us, and their lead time?"), []);
     assert.deepEqual(kinds('vendor lead time in ounces'), []);
     assert.deepEqual(kinds('vendor lead time in june'), []);
+  });
+
+  it('finds the thing the kinds sort among the first seven leading tables, behind the places a "where" brings', () => {
+    const catalog = src([
+      ...orderTables(),
+      table('location', ['id', 'name', 'costrate', 'availability']),
+      table('productinventory', ['productid', 'locationid', 'shelf', 'bin', 'quantity'], [fk(['productid'], 'product'), fk(['locationid'], 'location')]),
+      table('countryregion', ['code', 'name']),
+      table('stateprovince', ['id', 'name', 'countryregioncode'], [fk(['countryregioncode'], 'countryregion')]),
+      table('address', ['id', 'addressline1', 'city', 'stateprovinceid', 'postalcode'], [fk(['stateprovinceid'], 'stateprovince')]),
+      table('salesterritory', ['id', 'name', 'countryregioncode', 'salesytd'], [fk(['countryregioncode'], 'countryregion')]),
+      table('store', ['id', 'name', 'addressid'], [fk(['addressid'], 'address')]),
+    ]);
+    const stock = buildSearchIndex({ tables: catalog });
+    const q = 'How many helmets have we got sitting on the shelves right now, and where are they kept?';
+    const lead = (top: number) => withRanking('taxonomyTop', top, () => stock.search(q, { limit: 10 }).hits);
+    const kindOf = (hs: readonly SearchHit[]): boolean => hs.some((h) => h.why.includes("kind of product, may hold 'helmets'"));
+    // The shelves are the inventory's; every table of places answers "where"; the product is below five of them.
+    assert.ok(!kindOf(lead(5)), reasons(lead(5)));
+    assert.ok(kindOf(lead(RANKING.taxonomyTop)), reasons(lead(RANKING.taxonomyTop)));
+    assert.ok(RANKING.taxonomyTop >= 7);
   });
 });
 
