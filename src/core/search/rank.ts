@@ -274,6 +274,13 @@ export const RANKING = {
   madeOf: 0.9,
   /** The hub's attribute junction and list (attributeList) rise with a role to this share of its people. */
   roleAttributes: 0.85,
+  /** 1: a role the only thing a question names that the catalog reaches ("theremin players"): the people of the relationships stand in (addRoleLookups). */
+  roleAlone: 1,
+  /**
+   * 1: a role that a thesaurus synonym places with what it makes ("lyricist": a work) brings no attributes only where the
+   * catalog holds that synonym; "players", grouped with athletes, is a role of playing in a catalog of music.
+   */
+  roleSynonymsHeld: 1,
   /** 1: a question that asks when (parsed.asksTime) asks a time of its leading rows, held in a table of their own when theirs holds none. */
   askedTime: 1,
   /** 1: only a role of playing or singing brings the attributes (isPerforming); producing or conducting does not. */
@@ -2642,7 +2649,16 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
   // people of the relationships taking part in it: they stand in below the best table, and the junction goes towards
   // what the question names (`l_artist_event`).
   const joining = (belonging || (RANKING.rolePeople > 0 && !modifier)) && RANKING.lineupOfThings > 0 && ranked[0] !== undefined && !ranked.slice(0, limit).some((d) => isPeopleEntity(data, d)) ? mostJoined(data, ends, allowed) : -1;
-  const first = joining >= 0 ? joining : ranked.slice(0, limit).find((d) => isPeopleEntity(data, d));
+  // A question no word of which reached a table ("theremin players") asks only for people in a role: the people of
+  // the relationships stand in, as the whole answer.
+  const alone = RANKING.roleAlone > 0 && ranked[0] === undefined && !modifier ? mostJoined(data, ends, allowed) : -1;
+  if (alone >= 0) {
+    st.touch(alone);
+    st.score[alone] = 1;
+    pushExtra(st, alone, { weight: 1, text: `holds the people of relationships, for '${word}'`, show: 1.2 });
+    ranked = topCandidates(data, st, RANKING.candidates);
+  }
+  const first = joining >= 0 ? joining : alone >= 0 ? alone : ranked.slice(0, limit).find((d) => isPeopleEntity(data, d));
   if (first === undefined) return ranked;
   // Belonging is otherwise of people to people.
   const towards = belonging && joining < 0 ? (): boolean => false : named;
@@ -2679,7 +2695,9 @@ function addRoleLookups(data: IndexData, ranked: number[], limit: number, word: 
   // A role is a type of relationship and the attributes it is qualified by (an instrument played, a guest part): the
   // hub's junction to its most referenced list of attributes (`link_attribute` → `link_attribute_type`).
   // A role the thesaurus places with what it makes ("lyricist": a work) needs none.
-  const attributes = RANKING.roleAttributes > 0 && thesaurusConcepts(data, word).size === 0 && (!(RANKING.performingAttributes > 0) || performing) ? attributeList(data, rel.hub) : null;
+  // (A synonym the catalog does not hold places it with nothing: "players" beside athletes, in a catalog of music.)
+  const makes = RANKING.roleSynonymsHeld > 0 ? synonymHeld(data, word) : thesaurusConcepts(data, word).size > 0;
+  const attributes = RANKING.roleAttributes > 0 && !makes && (!(RANKING.performingAttributes > 0) || performing) ? attributeList(data, rel.hub) : null;
   if (attributes !== null && allowed(attributes.via) && allowed(attributes.list)) {
     boosts.push([attributes.via, value * RANKING.roleAttributes, `attributes of ${data.docs[rel.hub]!.name}, for '${word}'`], [attributes.list, value * RANKING.roleAttributes * 0.95, `attribute types of ${data.docs[rel.hub]!.name}, for '${word}'`]);
     // The words the catalog does not hold are then the role's attributes ("played drums as a guest"), not labels of the

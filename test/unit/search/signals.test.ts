@@ -549,6 +549,28 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(attributes("Who is credited as the lyricist of the song 'Yesterday'?", 0.85), []);
   });
 
+  it('answers a question that names only a role ("theremin players") with the people of the relationships, not the central tables', () => {
+    const index = buildSearchIndex({ tables: [...relationshipCatalog(), ...attributeTables()] });
+    const q = 'theremin players';
+    const off = withRanking('roleAlone', 0, () => index.search(q, { limit: 8 }).hits);
+    const on = withRanking('roleAlone', 1, () => index.search(q, { limit: 8 }).hits);
+    // No word reaches a table by itself: without the rule the answer is the catalog's most joined tables.
+    assert.ok(off.every((h) => h.why.some((w) => w.startsWith('no word of the question'))), reasons(off));
+    assert.equal(on[0]?.qualifiedName, 'public.artist', reasons(on));
+    assert.ok(on[0]!.why.includes("holds the people of relationships, for 'players'"), reasons(on));
+    for (const t of ['link', 'link_type', 'link_attribute', 'link_attribute_type']) assert.ok(on.some((h) => h.qualifiedName === `public.${t}`), `${t}: ${reasons(on)}`);
+  });
+
+  it('reads a role whose thesaurus synonyms name nothing in the catalog ("players", beside athletes) as one the attributes qualify', () => {
+    const music = [...relationshipCatalog(), ...attributeTables()];
+    const attributes = (tables: SearchTableInput[], held: number): boolean =>
+      withRanking('roleSynonymsHeld', held, () => buildSearchIndex({ tables }).search('Who were the bass players in The Who?', { limit: 10 }).hits.some((h) => h.why.some((w) => w.startsWith('attributes of link'))));
+    assert.equal(attributes(music, 0), false);
+    assert.equal(attributes(music, 1), true);
+    // Where the catalog holds the synonym, the role is placed with what it names there, and brings no attributes.
+    assert.equal(attributes([...music, ...src([table('athlete', ['id', 'name', 'sport'])])], 1), false);
+  });
+
   it('brings the attributes of the relationships only with a role of playing or singing', () => {
     const tables = [
       ...relationshipCatalog(),
