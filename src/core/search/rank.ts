@@ -276,6 +276,8 @@ export const RANKING = {
   roleAttributes: 0.85,
   /** 1: a role the only thing a question names that the catalog reaches ("theremin players"): the people of the relationships stand in (addRoleLookups). */
   roleAlone: 1,
+  /** 1: a question that reaches no table is read once more with slips of the thesaurus synonyms of catalog words corrected to them. */
+  synonymSlips: 1,
   /**
    * 1: a role that a thesaurus synonym places with what it makes ("lyricist": a work) brings no attributes only where the
    * catalog holds that synonym; "players", grouped with athletes, is a role of playing in a catalog of music.
@@ -379,11 +381,27 @@ interface QueryState {
 }
 
 export function searchIndex(data: IndexData, query: string, opts: SearchOptions = {}): SearchResult {
+  // "prodcuts", "adress": a slip of one letter is read as the catalog's word, unless the catalog stores it as a value.
+  const isValue = (w: string): boolean => data.values.has(valueKey(w));
+  const corrected = correctQuestion(query, data.vocab, isValue);
+  const result = searchText(data, query, corrected, opts);
+  // A question that reaches nothing so may have slipped on a synonym of a catalog word ("longest moveis", where the
+  // catalog says `film`): read so, only where that reaches a table.
+  if (result.totalMatches === 0 && RANKING.synonymSlips > 0) {
+    const again = correctQuestion(query, data.vocab, isValue, true);
+    if (again !== corrected) {
+      const second = searchText(data, query, again, opts);
+      if (second.totalMatches > 0) return second;
+    }
+  }
+  return result;
+}
+
+function searchText(data: IndexData, query: string, corrected: string, opts: SearchOptions): SearchResult {
   const limit = Math.max(0, Math.floor(opts.limit ?? DEFAULT_LIMIT));
   const mask = filterMask(data, opts);
   const allowed = mask === null ? (): boolean => true : (d: number): boolean => mask[d] === 1;
-  // "prodcuts", "adress": a slip of one letter is read as the catalog's word, unless the catalog stores it as a value.
-  const text = withoutStructureWords(data, correctQuestion(query, data.vocab, (w) => data.values.has(valueKey(w))));
+  const text = withoutStructureWords(data, corrected);
   const parsed = withoutCatalogNames(data, withNegatedTerms(data, parseQuery(text, data.vocab, data.lexicon)));
   if (parsed.isListAll) return listAll(data, allowed, limit, opts);
   if (parsed.terms.length === 0 && parsed.quoted.length === 0 && parsed.mentions.length === 0) {

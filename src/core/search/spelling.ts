@@ -6,6 +6,7 @@
  * A word that is none of the catalog's may be a slip of a function word ("evry", "thier"), which then counts for nothing.
  */
 import type { Lexicon } from './lexicon';
+import { THESAURUS } from './thesaurus';
 import { STOP_WORDS, type Vocabulary } from './tokenize';
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -56,12 +57,13 @@ function catalogBase(w: string, inCatalog: (w: string) => boolean): string | nul
  * The catalog's word `word` most likely stands for, or null where the word is known, not a plain lower-case word,
  * or not exactly one of the catalog's words (in some inflection) is one edit away.
  */
-export function correctSpelling(word: string, vocab: Lexicon): string | null {
-  let memo = memos.get(vocab);
-  if (memo === undefined) memos.set(vocab, (memo = new Map()));
+export function correctSpelling(word: string, vocab: Lexicon, synonyms = false): string | null {
+  const memoOf = synonyms ? synonymMemos : memos;
+  let memo = memoOf.get(vocab);
+  if (memo === undefined) memoOf.set(vocab, (memo = new Map()));
   const hit = memo.get(word);
   if (hit !== undefined) return hit;
-  const found = correct(word, vocab);
+  const found = correct(word, vocab, synonyms);
   if (memo.size >= MEMO_MAX) memo.clear();
   memo.set(word, found);
   return found;
@@ -69,10 +71,26 @@ export function correctSpelling(word: string, vocab: Lexicon): string | null {
 
 /** Corrections by vocabulary (each index has its own catalog words): the same words come back query after query. */
 const memos = new WeakMap<Lexicon, Map<string, string | null>>();
+const synonymMemos = new WeakMap<Lexicon, Map<string, string | null>>();
 const MEMO_MAX = 10000;
 
-function correct(word: string, vocab: Lexicon): string | null {
-  const inCatalog = vocab.inCatalog;
+/**
+ * The catalog's words and the single-word members of the thesaurus groups the catalog holds a word of ("movies" where
+ * the catalog says `film`), worked out once per vocabulary.
+ */
+function withSynonyms(vocab: Lexicon, inCatalog: (w: string) => boolean): (w: string) => boolean {
+  let held = synonymWords.get(vocab);
+  if (held === undefined) {
+    held = new Set(THESAURUS.filter((group) => group.some((w) => inCatalog(w))).flat().filter((w) => /^[a-z]+$/.test(w)));
+    synonymWords.set(vocab, held);
+  }
+  const words = held;
+  return (w) => inCatalog(w) || words.has(w);
+}
+const synonymWords = new WeakMap<Lexicon, ReadonlySet<string>>();
+
+function correct(word: string, vocab: Lexicon, synonyms: boolean): string | null {
+  const inCatalog = vocab.inCatalog === undefined ? undefined : synonyms ? withSynonyms(vocab, vocab.inCatalog) : vocab.inCatalog;
   if (inCatalog === undefined || word.length < MIN_LENGTH || word.length > MAX_LENGTH || !/^[a-z]+$/.test(word) || knownWord(word, vocab) || catalogBase(word, inCatalog) !== null) return null;
   let found: string | null = null;
   let foundBase = '';
@@ -108,6 +126,6 @@ function slipOfFunctionWord(word: string): string | null {
  * The question with its misspelt words read as the catalog's (see correctSpelling), leaving alone a word that is a
  * stored value (`isValue`).
  */
-export function correctQuestion(text: string, vocab: Lexicon, isValue: (word: string) => boolean): string {
-  return text.replace(/(?<![\p{L}\p{N}_'’-])[a-z]{4,}(?![\p{L}\p{N}_-]|['’]\p{L})/gu, (w) => (isValue(w) ? w : (correctSpelling(w, vocab) ?? w)));
+export function correctQuestion(text: string, vocab: Lexicon, isValue: (word: string) => boolean, synonyms = false): string {
+  return text.replace(/(?<![\p{L}\p{N}_'’-])[a-z]{4,}(?![\p{L}\p{N}_-]|['’]\p{L})/gu, (w) => (isValue(w) ? w : (correctSpelling(w, vocab, synonyms) ?? w)));
 }

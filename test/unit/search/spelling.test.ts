@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { buildIndexData } from '../../../src/core/search/build';
 import { buildSearchIndex } from '../../../src/core/search/index';
 import { correctQuestion, correctSpelling } from '../../../src/core/search/spelling';
-import { catalogBuilders, fk, names, src } from './builders';
+import { catalogBuilders, fk, names, src, withRanking } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|qty|year/.test(name) ? 'integer' : 'text'));
 
@@ -78,5 +78,32 @@ describe('search: a table name is no slip', () => {
     const vocab = buildIndexData({ tables: src([table('superhero', ['id', 'superhero_name']), table('hero_power', ['hero_id', 'power_id'])]) }).vocab;
     assert.equal(correctSpelling('superhero', vocab), null);
     assert.equal(correctSpelling('superheros', vocab), null);
+  });
+});
+
+describe('search: a slip of a synonym, where nothing else is reached', () => {
+  const films = () =>
+    src([
+      table('film', ['film_id', 'title', 'length', 'rental_rate']),
+      table('actor', ['actor_id', 'first_name', 'last_name']),
+      table('film_actor', ['actor_id', 'film_id'], [fk(['actor_id'], 'actor'), fk(['film_id'], 'film')]),
+      table('payment', ['payment_id', 'amount', 'payment_date']),
+    ]);
+
+  it('reads a slip of a thesaurus synonym of a catalog word ("moveis": movies, the catalog\'s film) only when the question reaches no table', () => {
+    const index = buildSearchIndex({ tables: films() });
+    const hits = (on: number, q: string) => withRanking('synonymSlips', on, () => index.search(q, { limit: 3 }).hits);
+    // Without it every word misses and the answer is the catalog's most joined tables.
+    const off = hits(0, 'longest moveis');
+    assert.ok(off.every((h) => h.why.some((w) => w.startsWith('no word of the question'))), off.map((h) => h.why.join('; ')).join(' / '));
+    const on = hits(1, 'longest moveis');
+    assert.equal(on[0]?.qualifiedName, 'public.film');
+    assert.ok(on[0]!.why.some((w) => w.includes('movie→film')), on[0]!.why.join('; '));
+    // A question that reaches a table as written keeps its words: the slip is not read as a synonym there.
+    const reached = hits(1, 'actors in the longest moveis');
+    assert.ok(!reached.some((h) => h.why.some((w) => w.includes('movie'))), reached.map((h) => h.why.join('; ')).join(' / '));
+    // The plain correction towards the catalog's own words is unchanged.
+    assert.equal(correctSpelling('moveis', buildIndexData({ tables: films() }).vocab), null);
+    assert.equal(correctSpelling('moveis', buildIndexData({ tables: films() }).vocab, true), 'movies');
   });
 });
