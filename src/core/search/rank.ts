@@ -5,6 +5,7 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
+import type { ColumnInfo } from '../catalog/model';
 import { BM25F, cachedConcepts, cachedTerms, isMirror, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
@@ -2969,9 +2970,7 @@ function isOwnTable(owner: DocData, d: DocData): boolean {
 function columnWords(data: IndexData, d: number): ReadonlySet<string> {
   const out = new Set<string>();
   const doc = data.docs[d]!;
-  const keys = new Set(doc.table.foreignKeys.flatMap((k) => k.columns));
-  for (const c of doc.table.columns) {
-    if (keys.has(c.name)) continue;
+  for (const c of ownColumns(doc)) {
     for (const t of cachedTerms(data.termCache, data.vocab, c.name)) {
       // The table's own name in a column's (`recording_attribute_text`) says whose it is, not what it holds.
       if (doc.nameStems.includes(t.term)) continue;
@@ -2982,24 +2981,26 @@ function columnWords(data: IndexData, d: number): ReadonlySet<string> {
   return out;
 }
 
+/** A table's columns other than its keys to other tables (`recording_attribute.recording` holds no recording of its own). */
+function ownColumns(doc: DocData): readonly ColumnInfo[] {
+  const keys = new Set(doc.table.foreignKeys.flatMap((k) => k.columns));
+  return doc.table.columns.filter((c) => !keys.has(c.name));
+}
+
+/** Stems of the words of columns that hold a time or a part of one (`date_year`, `begin_time`, `month`). */
+const TIME_TERMS: ReadonlySet<string> = new Set(['dat', 'year', 'tim', 'month', 'day', 'hour']);
+
+/** How many of a table's own columns (not its keys) hold a time or a part of one. */
+function timeColumns(data: IndexData, d: number): number {
+  return ownColumns(data.docs[d]!).filter((c) => cachedTerms(data.termCache, data.vocab, c.name).some((t) => TIME_TERMS.has(t.term))).length;
+}
+
 /**
  * An attribute asked of the leading rows that their table does not hold ("albums from the 70s": MusicBrainz `release`
  * has no date) lives in a table of their own: one that points at them and whose name starts with theirs
  * (`release_country.date_year`, `recording_first_release_date.year`). The best such table for each word rises to
  * `attributeHome` of the entity's score.
  */
-/** Stems of the words of columns that hold a time or a part of one (`date_year`, `begin_time`, `month`). */
-const TIME_TERMS: ReadonlySet<string> = new Set(['dat', 'year', 'tim', 'month', 'day', 'hour']);
-
-/** How many of a table's own columns (not its keys) hold a time or a part of one. */
-function timeColumns(data: IndexData, d: number): number {
-  const doc = data.docs[d]!;
-  const keys = new Set(doc.table.foreignKeys.flatMap((k) => k.columns));
-  let n = 0;
-  for (const c of doc.table.columns) if (!keys.has(c.name) && cachedTerms(data.termCache, data.vocab, c.name).some((t) => TIME_TERMS.has(t.term))) n++;
-  return n;
-}
-
 function addAttributeHomes(data: IndexData, ranked: number[], parsed: ParsedQuery, mentionWords: ReadonlySet<string>, st: QueryState, allowed: (d: number) => boolean): number[] {
   // "Number of events" counts the events: no column holds that number.
   const words = parsed.terms.filter((t) => !t.part && !mentionWords.has(t.surface) && !parsed.properWords.has(t.surface) && !(RANKING.countWords > 0 && parsed.countWords.includes(t.surface)));
