@@ -9,7 +9,7 @@ import type { ColumnInfo } from '../catalog/model';
 import { BM25F, cachedConcepts, cachedTerms, isMirror, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
-import { CALENDAR_NAMES, parseQuery, type Mention, type ParsedQuery } from './query';
+import { CALENDAR_NAMES, parseQuery, type Mention, type ParsedQuery, type QueryTerm } from './query';
 import { correctQuestion, knownWord } from './spelling';
 import { LABEL_GROUPS, THESAURUS } from './thesaurus';
 import { isIrregularVerbForm, stem, textTerms } from './tokenize';
@@ -147,6 +147,8 @@ export const RANKING = {
    */
   pathFloor: 0.1,
   pathMaxHops: 3,
+  /** 1: a word related to another word the question writes brings no second match of that word (scoreTerms). */
+  ownWordsOnce: 1,
   /** Qualifiers of a junction in the answer (its relationship record or code list) rise to this share of it. */
   qualifier: 0.9,
   /** A non-lookup FK target of junctions is a shared qualifier when at least this many junctions point at it. */
@@ -540,7 +542,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
       const head = labelGroupHead(concept, qt.term);
       if (head !== null) labelHeads.add(head);
-      for (const term of words.keys()) if (term !== qt.term && (related.get(term) ?? 0) < factor) related.set(term, factor);
+      for (const term of words.keys()) if (term !== qt.term && !(RANKING.ownWordsOnce > 0 && besides(parsed, qt).has(term)) && (related.get(term) ?? 0) < factor) related.set(term, factor);
     }
     // A word the catalog does not write and the dictionary does not relate to it may be a longer word made on a
     // catalog word ("filmography" on `film`): that word counts at the weight of a related one.
@@ -1410,6 +1412,16 @@ function catalogPrefix(data: IndexData, word: string): string | null {
 const FRAMING_WORDS: ReadonlySet<string> = new Set(
   'hey hi hello thanks thank help try figure wonder curious check pull mind remember happen swear guess bet sure okay ok quick question ask wondering interested'.split(' '),
 );
+
+/**
+ * The words written beside a question word: one that qualifies the next ("purchase orders") is no second match of it
+ * through a relation between the two (`purchase` is no second `order` for the sales orders).
+ */
+function besides(parsed: ParsedQuery, qt: QueryTerm): ReadonlySet<string> {
+  const at = qt.position;
+  if (at === undefined) return new Set();
+  return new Set(parsed.terms.filter((t) => t.implied !== true && !t.phrasal && t.position !== undefined && Math.abs(t.position - at) === 1).map((t) => t.term));
+}
 
 /** The question's own word (not implied, not a phrasal verb) at a position, if there is one. */
 function termAt(parsed: ParsedQuery, position: number): ParsedQuery['terms'][number] | undefined {
@@ -3503,7 +3515,8 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
         if (nameWord !== undefined) reasons.push({ weight: 2 * qt.weight, text: `word made on '${nameWord.surface}': ${w}` });
         continue;
       }
-      const related = (word: string): boolean => conceptsOf(word).some((c) => qc.has(c));
+      const near = RANKING.ownWordsOnce > 0 ? besides(parsed, qt) : new Set<string>();
+      const related = (word: string): boolean => !near.has(stem(word)) && conceptsOf(word).some((c) => qc.has(c));
       const viaThesaurus = (word: string): boolean => conceptsOf(word).some((c) => isThesaurusConcept(c) && qc.has(c));
       const kind = (word: string): string => (viaThesaurus(word) ? 'synonym' : 'related word');
       const nameWord = nameTerms.find((x) => related(x.surface));

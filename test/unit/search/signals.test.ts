@@ -934,3 +934,33 @@ describe('search: large catalogs', () => {
     assert.ok(index.search('name', { limit: 3 }).hits.length === 3);
   });
 });
+
+describe('search: a qualifying word beside the word it qualifies', () => {
+  const types = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : name.endsWith('date') ? 'timestamp' : 'text'));
+  const { table: t } = types;
+  const orders = (): SearchTableInput[] =>
+    src([
+      t('product', ['productid', 'name', 'listprice']),
+      t('vendor', ['vendorid', 'name', 'creditrating']),
+      t('customer', ['customerid', 'name']),
+      t('salesorderheader', ['salesorderid', 'customerid', 'orderdate', 'duedate'], [fk(['customerid'], 'customer', ['customerid'])]),
+      t('salesorderdetail', ['salesorderid', 'productid', 'orderqty', 'unitprice'], [fk(['salesorderid'], 'salesorderheader', ['salesorderid']), fk(['productid'], 'product', ['productid'])]),
+      t('purchaseorderheader', ['purchaseorderid', 'vendorid', 'orderdate', 'shipdate'], [fk(['vendorid'], 'vendor', ['vendorid'])]),
+      t('purchaseorderdetail', ['purchaseorderid', 'productid', 'orderqty', 'receivedqty', 'rejectedqty'], [fk(['purchaseorderid'], 'purchaseorderheader', ['purchaseorderid']), fk(['productid'], 'product', ['productid'])]),
+    ]);
+
+  it('does not match the qualified word a second time through a relation between the two ("purchase orders" are no sales orders twice)', () => {
+    const index = buildSearchIndex({ tables: orders() });
+    const q = 'which purchase orders from last month are late';
+    const score = (hits: readonly SearchHit[], name: string): number => hits.find((h) => h.qualifiedName === `public.${name}`)?.score ?? 0;
+    const before = withRanking('ownWordsOnce', 0, () => index.search(q, { limit: 6 }).hits);
+    const after = index.search(q, { limit: 6 }).hits;
+    // Without the rule, `purchase` also counts as a synonym of `order` at the sales orders.
+    assert.ok(whyOf(before, 'salesorderdetail').includes('synonym purchase→order'), reasons(before));
+    assert.deepEqual(whyOf(after, 'salesorderdetail'), ["name matches 'orders'"], reasons(after));
+    assert.deepEqual(names(after).slice(0, 2), ['public.purchaseorderheader', 'public.purchaseorderdetail']);
+    // The purchase orders keep their score; the sales orders fall to two thirds of theirs or less.
+    assert.ok(Math.abs(score(after, 'purchaseorderheader') - score(before, 'purchaseorderheader')) < 1e-9);
+    assert.ok(score(after, 'salesorderdetail') < 0.7 * score(before, 'salesorderdetail'), reasons(after));
+  });
+});
