@@ -923,7 +923,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // works: titles, not people.
     else if (!possessive && !article && (/^\p{Lu}.*['’]s$/u.test(tokens[i - 1] ?? '') || roleVerb(prev) || (prev === 'on' && roleBefore(tokens[i - 2] ?? ''))) && !words.some((w) => personName(w))) {
       // a title
-    } else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike) out.push({ kind: 'person', text: spanText });
+    } else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike && !(PLACE_PREPOSITIONS.has(before) && namesPlace(words, common))) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });
     // One unknown name that did something ("what Radiohead played", "songs Prince wrote"): someone, not a place.
@@ -942,7 +942,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // After `of`, a name is more often the work or group something belongs to ("pressings of Dark Side of the Moon",
     // "side B of the Rumours vinyl"): only after a noun of places ("the city of Pisek") is an unknown name a place.
     // A word the dictionary defines but not as a place ("names in Cyrillic", "sales in Helmets") is none either.
-    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common) || common.isPlaceName?.(last) === true)) || common.isPlace?.(last) === true)) out.push({ kind: 'place', text: spanText });
+    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common) || common.isPlaceName?.(last) === true)) || (words.length > 1 && namesPlace(words, common)) || (words.length > 1 && common.isFirstPlace !== undefined ? common.isFirstPlace(last.toLowerCase()) : common.isPlace?.(last)) === true)) out.push({ kind: 'place', text: spanText });
     // "going to Nashville", "touring across Europe", "artists of Iceland": after a preposition of motion or extent, or
     // after `of`, only a name the dictionary knows as a place is one ("credited to Prince" names someone).
     else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });

@@ -52,6 +52,19 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions("What is the score of John Salvatier's posts?", lexicon), [{ kind: 'person', text: 'John Salvatier' }]);
   });
 
+  it('reads a known place after "from" as a place, and a business named after a place as no place', () => {
+    // Two words the common vocabulary lacks read as a person's name, except where the dictionary knows them as a place.
+    assert.deepEqual(findMentions('Which labels from San Francisco put out the most singles?', lexicon), [{ kind: 'place', text: 'San Francisco' }]);
+    assert.deepEqual(findMentions('bands from Buenos Aires', lexicon), [{ kind: 'place', text: 'Buenos Aires' }]);
+    // A name that opens with a city and ends in a common noun whose first sense is no place is a business's
+    // ("Chicago City Saddles": a saddle is a ridge only in its later senses); one that ends in a place's noun stays a place.
+    assert.deepEqual(findMentions('For every product we buy from Chicago City Saddles: the standard price', lexicon), []);
+    assert.deepEqual(findMentions('we buy from Chicago Saddles', lexicon), []);
+    assert.deepEqual(findMentions('Imprint labels in the United Kingdom that have a label code', lexicon), [{ kind: 'place', text: 'United Kingdom' }]);
+    assert.deepEqual(findMentions('gigs in Mexico City', lexicon), [{ kind: 'place', text: 'Mexico City' }]);
+    assert.deepEqual(findMentions('we buy from Chicago', lexicon), [{ kind: 'place', text: 'Chicago' }]);
+  });
+
   it('reads an adjective of a named place before a noun or after a copula as a place, not as a language', () => {
     assert.deepEqual(findMentions('Which producers worked on releases from German labels?', lexicon), [{ kind: 'place', text: 'German', adjective: true }]);
     assert.deepEqual(findMentions('Icelandic artists with the most albums', lexicon), [{ kind: 'place', text: 'Icelandic', adjective: true }]);
