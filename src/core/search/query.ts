@@ -923,7 +923,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // works: titles, not people.
     else if (!possessive && !article && (/^\p{Lu}.*['’]s$/u.test(tokens[i - 1] ?? '') || roleVerb(prev) || (prev === 'on' && roleBefore(tokens[i - 2] ?? ''))) && !words.some((w) => personName(w))) {
       // a title
-    } else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike && !(PLACE_PREPOSITIONS.has(before) && namesPlace(words, common))) out.push({ kind: 'person', text: spanText });
+    } else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike && !(PLACE_PREPOSITIONS.has(before) && (namesPlace(words, common) || common.isPlaceName?.(spanText) === true))) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });
     // One unknown name that did something ("what Radiohead played", "songs Prince wrote"): someone, not a place.

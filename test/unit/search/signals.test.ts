@@ -56,6 +56,8 @@ describe('search: proper names in questions', () => {
     // Two words the common vocabulary lacks read as a person's name, except where the dictionary knows them as a place.
     assert.deepEqual(findMentions('Which labels from San Francisco put out the most singles?', lexicon), [{ kind: 'place', text: 'San Francisco' }]);
     assert.deepEqual(findMentions('bands from Buenos Aires', lexicon), [{ kind: 'place', text: 'Buenos Aires' }]);
+    assert.deepEqual(findMentions('venues in Rio de Janeiro', lexicon), [{ kind: 'place', text: 'Rio de Janeiro' }]);
+    assert.deepEqual(findMentions('songs by Paco de Lucia', lexicon), [{ kind: 'person', text: 'Paco de Lucia' }]);
     // A name that opens with a city and ends in a common noun whose first sense is no place is a business's
     // ("Chicago City Saddles": a saddle is a ridge only in its later senses); one that ends in a place's noun stays a place.
     assert.deepEqual(findMentions('For every product we buy from Chicago City Saddles: the standard price', lexicon), []);
