@@ -149,6 +149,8 @@ export const RANKING = {
   pathMaxHops: 3,
   /** 1: a word related to another word the question writes brings no second match of that word (scoreTerms). */
   ownWordsOnce: 1,
+  /** 1: a junction's end reached only by an implied key (through another junction) rises as its end only where a word reached it. */
+  impliedEnds: 1,
   /** Qualifiers of a junction in the answer (its relationship record or code list) rise to this share of it. */
   qualifier: 0.9,
   /** A non-lookup FK target of junctions is a shared qualifier when at least this many junctions point at it. */
@@ -1885,6 +1887,9 @@ function addJunctionEnds(data: IndexData, ranked: number[], lexical: ReadonlySet
       const sharedNamed = RANKING.namedShared > 0 && isSharedVocabulary(data, e.to) && data.docs[e.to]!.nameStems.every((w) => named.has(w));
       if (!e.outgoing || e.to === b || !allowed(e.to) || !(sharedNamed || (RANKING.namedEnds > 0 ? isThing(data, e.to) : data.docs[e.to]!.role === 'entity')) || isBareSupertype(data, e.to)) continue;
       if (thing && !(people && data.personTable[e.to] > 0) && !(places && data.placeTable[e.to] > 0)) continue;
+      // An end reached only through a key of another junction (`salesorderdetail` → `specialofferproduct` →
+      // `specialoffer`) is what that junction relates, not this one: only where the question's words reach it.
+      if (RANKING.impliedEnds > 0 && e.implied !== undefined && !lexical.has(e.to)) continue;
       if (st.score[e.to]! < value) boosts.push([e.to, value, `what ${bd.name} relates`]);
     }
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, parseQuery, serializeIndex, type SearchHit, type SearchTableInput } from '../../../src/core/search/index';
-import { catalogBuilders, fk, reasons, src, whyOf, withRanking } from './builders';
+import { catalogBuilders, fk, keyed, reasons, src, whyOf, withRanking } from './builders';
 
 const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : 'text'));
 const names = (hits: ReadonlyArray<{ qualifiedName: string }>): string[] => hits.map((h) => h.qualifiedName);
@@ -977,5 +977,32 @@ describe('search: a qualifying word beside the word it qualifies', () => {
     // The purchase orders keep their score; the sales orders fall to two thirds of theirs or less.
     assert.ok(Math.abs(score(after, 'purchaseorderheader') - score(before, 'purchaseorderheader')) < 1e-9);
     assert.ok(score(after, 'salesorderdetail') < 0.7 * score(before, 'salesorderdetail'), reasons(after));
+  });
+});
+
+describe('search: the ends of a junction known only through another junction', () => {
+  const { table: t } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : name.endsWith('date') ? 'timestamp' : 'text'));
+  // Order lines point at the offer-product pair (one key of two columns), which points at offers and products: the
+  // lines reach `product` and `specialoffer` only through that pair's keys (implied edges).
+  const orders = (): SearchTableInput[] =>
+    src([
+      keyed(t('product', ['productid', 'name', 'listprice', 'color']), ['productid']),
+      keyed(t('specialoffer', ['specialofferid', 'description', 'discountpct', 'startdate', 'enddate']), ['specialofferid']),
+      keyed(t('specialofferproduct', ['specialofferid', 'productid'], [fk(['specialofferid'], 'specialoffer', ['specialofferid']), fk(['productid'], 'product', ['productid'])]), ['specialofferid', 'productid']),
+      keyed(t('customer', ['customerid', 'accountnumber']), ['customerid']),
+      keyed(t('salesorderheader', ['salesorderid', 'customerid', 'orderdate', 'duedate'], [fk(['customerid'], 'customer', ['customerid'])]), ['salesorderid']),
+      keyed(t('salesorderdetail', ['salesorderid', 'salesorderdetailid', 'specialofferid', 'productid', 'orderqty', 'unitprice'], [fk(['salesorderid'], 'salesorderheader', ['salesorderid']), fk(['specialofferid', 'productid'], 'specialofferproduct', ['specialofferid', 'productid'])]), ['salesorderid', 'salesorderdetailid']),
+    ]);
+
+  it('raises such an end as what the junction relates only where a word of the question reaches it', () => {
+    const index = buildSearchIndex({ tables: orders() });
+    const q = 'which order lines got a discount';
+    const before = withRanking('impliedEnds', 0, () => index.search(q, { limit: 6 }).hits);
+    const after = index.search(q, { limit: 6 }).hits;
+    assert.ok(whyOf(before, 'product').includes('what salesorderdetail relates'), reasons(before));
+    assert.ok(!whyOf(after, 'product').includes('what salesorderdetail relates'), reasons(after));
+    // The offer, which "discount" reaches, and the direct end of the lines keep their places.
+    assert.deepEqual(names(after).slice(0, 4), names(before).slice(0, 4));
+    assert.ok(names(after).indexOf('public.product') > names(after).indexOf('public.specialoffer'), reasons(after));
   });
 });
