@@ -761,6 +761,30 @@ const NAMING_VERBS: ReadonlySet<string> = new Set(['called', 'named', 'nicknamed
 /** Nouns that end the name of a venue: a name that ends in one is a place. */
 const VENUE_HEADS: ReadonlySet<string> = new Set(['hall', 'arena', 'theatre', 'theater', 'stadium', 'studio', 'studios', 'ballroom', 'auditorium', 'amphitheatre', 'amphitheater', 'cathedral', 'chapel', 'palladium', 'coliseum', 'colosseum', 'bandshell', 'fieldhouse', 'playhouse', 'opry']);
 
+/** Last words of the name of a company or an institution ("… Consulting Group", "… Hospital", "… Records", "… Inc"). */
+const ORG_HEADS: ReadonlySet<string> = new Set('group hospital university college school bank inc ltd llc plc gmbh corp corporation company co records airlines airways pharma pharmaceuticals insurance partners foundation institute clinic agency bureau club society association federation council ministry department'.split(' '));
+/** First words of such a name ("University of Texas", "Bank of America"). */
+const ORG_FIRSTS: ReadonlySet<string> = new Set('university bank college institute ministry department'.split(' '));
+
+/** Last words of the name of a street, a district or a feature of the land ("Oxford Street", "Cayman Islands", "Oak Park"). */
+const GEO_HEADS: ReadonlySet<string> = new Set('street road avenue boulevard lane square park garden gardens island islands county canal bay valley heights hills airport harbour harbor beach district borough quarter'.split(' '));
+/** First words of such a name ("County Cork", "Port Elizabeth", "Mount Pleasant", "Lake Tahoe"). */
+const GEO_FIRSTS: ReadonlySet<string> = new Set('county port mount fort lake cape'.split(' '));
+
+/**
+ * How many lower-case words from `i` on name a place the dictionary knows (three, two or one; 0 for none): several
+ * words when they name one ("san francisco"), one when being a place is its first sense or it is no English word.
+ */
+function lowerPlace(tokens: readonly string[], i: number, common: Vocabulary): number {
+  for (let n = 3; n >= 1; n--) {
+    const span = tokens.slice(i, i + n);
+    if (span.length < n || !span.every((t) => /^\p{Ll}+$/u.test(t)) || STOP_WORDS.has(span[0]!)) continue;
+    if (common.isPlaceName?.(span.join(' ')) !== true) continue;
+    if (n > 1 || common.isFirstPlace?.(span[0]!) === true || !common.has(span[0]!)) return n;
+  }
+  return 0;
+}
+
 /** Nouns of belonging to a group, before `of` or `in`: the name after them is a group's. */
 const MEMBERSHIP_NOUNS: ReadonlySet<string> = new Set(['member', 'members', 'membership', 'lineup', 'lineups', 'bandmates', 'bandmate', 'guys']);
 
@@ -838,6 +862,17 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // A sentence starts with a capital: there a known word or a function word ("Which German cities") begins no name.
     // …unless the next word is title-case too: then the capital is the name's ("Ken Sánchez pay history").
     const nameFirst = startsSentence && nameAtStart(tokens, i);
+    // "nba teams in texas", "flights to san francisco": a place the dictionary knows, written in lower case after a
+    // preposition of place or motion. One word only where being a place is its first sense or it is no English word
+    // ("in texas", "to anchorage"; not "in nice condition", "in reading").
+    if (/^\p{Ll}/u.test(tokens[i]!) && i > 0 && (PLACE_PREPOSITIONS.has(tokens[i - 1]!) || MOTION_PREPOSITIONS.has(tokens[i - 1]!)) && tokens[i - 1] !== 'of') {
+      const span = lowerPlace(tokens, i, common);
+      if (span > 0) {
+        out.push({ kind: 'place', text: tokens.slice(i, i + span).join(' ') });
+        i += span;
+        continue;
+      }
+    }
     if (!CAPITALISED.test(first) || (startsSentence && !nameFirst && ((!unknown(first) && !placeAdjective(first)) || STOP_WORDS.has(first.toLowerCase())))) {
       i++;
       continue;
@@ -897,6 +932,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const aboutLanguage = common.isLanguageAdjective?.(last) === true && (after.some((t) => LANGUAGE_CONTEXT.has(t)) || (COPULAS.has(prev) && LANGUAGE_CONTEXT.has(tokens[i - 2]?.toLowerCase() ?? '')) || (prev === 'in' && words.length === 1 && endsPhrase));
     if (aboutLanguage) {
       // a word of the question, not a place
+    } else if (words.length >= 2 && (ORG_HEADS.has(last.toLowerCase()) || ORG_FIRSTS.has(words[0]!.toLowerCase())) && !VENUE_HEADS.has(last.toLowerCase())) {
+      // The name of a company or an institution ("Boston Consulting Group", "Johns Hopkins Hospital", "University of
+      // Texas"): no place, whatever place its words name.
     } else if (!possessive && words.every(unknown) && /^(?:1[5-9]|20)\d\d$/.test(tokens.slice(j, j + 4).join('')) && !/^\d$/.test(tokens[j + 4] ?? '')) {
       // A name the dictionary does not know with a year after it ("Glastonbury 2017", "Coachella 2019") names one
       // occurrence of something (a festival, an edition, a season), not a person or a place: it is left to the
@@ -923,7 +961,12 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // works: titles, not people.
     else if (!possessive && !article && (/^\p{Lu}.*['’]s$/u.test(tokens[i - 1] ?? '') || roleVerb(prev) || (prev === 'on' && roleBefore(tokens[i - 2] ?? ''))) && !words.some((w) => personName(w))) {
       // a title
-    } else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike && !(PLACE_PREPOSITIONS.has(before) && (namesPlace(words, common) || common.isPlaceName?.(spanText) === true))) out.push({ kind: 'person', text: spanText });
+    }
+    // A name that ends in a noun of a street, a district or a feature of the land, or opens with one ("Oxford Street",
+    // "the Cayman Islands", "County Cork"), is a place; after the works above ("who played on Abbey Road" names an album).
+    // What someone played or sang on is a work, even named like a road ("who played drums on Abbey Road").
+    else if (words.length >= 2 && words.length <= 5 && !possessive && (GEO_HEADS.has(last.toLowerCase()) || GEO_FIRSTS.has(words[0]!.toLowerCase())) && before !== 'by' && !(prev === 'on' && tokens.slice(Math.max(0, i - 4), i - 1).some((t) => roleVerb(t.toLowerCase()) || roleBefore(t)))) out.push({ kind: 'place', text: spanText });
+    else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike && !((PLACE_PREPOSITIONS.has(before) || MOTION_PREPOSITIONS.has(before)) && (namesPlace(words, common) || common.isPlaceName?.(spanText) === true))) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });
     // One unknown name that did something ("what Radiohead played", "songs Prince wrote"): someone, not a place.
@@ -942,7 +985,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // After `of`, a name is more often the work or group something belongs to ("pressings of Dark Side of the Moon",
     // "side B of the Rumours vinyl"): only after a noun of places ("the city of Pisek") is an unknown name a place.
     // A word the dictionary defines but not as a place ("names in Cyrillic", "sales in Helmets") is none either.
-    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common) || common.isPlaceName?.(last) === true)) || (words.length > 1 && namesPlace(words, common)) || (words.length > 1 && common.isFirstPlace !== undefined ? common.isFirstPlace(last.toLowerCase()) : common.isPlace?.(last)) === true)) out.push({ kind: 'place', text: spanText });
+    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common) || common.isPlaceName?.(last) === true)) || common.isPlaceName?.(spanText) === true || (words.length > 1 && common.isFirstPlace !== undefined ? common.isFirstPlace(last.toLowerCase()) : common.isPlace?.(last)) === true)) out.push({ kind: 'place', text: spanText });
     // "going to Nashville", "touring across Europe", "artists of Iceland": after a preposition of motion or extent, or
     // after `of`, only a name the dictionary knows as a place is one ("credited to Prince" names someone).
     else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });
