@@ -404,7 +404,13 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   }
   const names = (w: string): boolean => common.isPerson?.(w.toLowerCase()) === true;
   // "customers who paid": a relative clause about people the question already names is not a question for people.
-  const asksPerson = words.some((w, i) => PERSON_QUESTION_WORDS.has(w.toLowerCase()) && !(i > 0 && PERSON_RELATIVE.has(w.toLowerCase()) && names(words[i - 1]!)));
+  // So is one about a thing: "products whose weight", "orders whose customer" (a relative pronoun right after a noun
+  // that is no person's is about that noun's rows).
+  const thingBefore = (w: string): boolean => /^\p{Ll}{3,}$/u.test(w) && !STOP_WORDS.has(w) && common.has(w) && !names(w) && common.isRole?.(w) !== true;
+  const asksPerson = [...trimmed.matchAll(PERSON_QUESTION)].some((m) => {
+    const before = /(\p{L}+)\s+$/u.exec(trimmed.slice(0, m.index))?.[1];
+    return !(before !== undefined && PERSON_RELATIVE.has(m[0].toLowerCase()) && (names(before) || thingBefore(before)));
+  });
   // "Which purchasing agent …", "what kind of engineer …": the nouns for kinds of people within three words of the
   // question word; the ranker decides whether the catalog names them itself.
   const nounsAfterWhich = (isKind: (w: string, before: string) => boolean): string[][] =>
@@ -705,7 +711,8 @@ const WHERE_ASKS_PLACE = /\bwhere\b(?!\s+(?:can|do|could|would|should|might|may|
 const WHEN_ASKS_TIME = /\bwhen\s+(?:did|was|were|is|are|does|do|has|have|had)\b/i;
 
 const PERSON_PRONOUNS: ReadonlySet<string> = new Set(['he', 'she', 'him', 'his', 'her', 'hers', 'himself', 'herself']);
-const PERSON_QUESTION_WORDS: ReadonlySet<string> = new Set(['who', 'whom', 'whose', 'whoever', "who's"]);
+/** The question words that ask for people ("who", "whom", "whose", "whoever", "who's"), as words of the text. */
+const PERSON_QUESTION = /(?<![\p{L}'’])(?:who(?:m|se|ever|['’]s)?)(?![\p{L}'’])/giu;
 /** The question words that also open a relative clause after a noun ("customers who", "artists whose"). */
 const PERSON_RELATIVE: ReadonlySet<string> = new Set(['who', 'whom', 'whose']);
 

@@ -159,6 +159,9 @@ describe('search: query words', () => {
     const asks = (q: string): boolean => parseQuery(q, lexicon).asksPerson;
     for (const q of ['who sold the most bikes?', 'Tell me who wrote Yesterday', 'whose albums sold best', 'the store whoever placed order 42 shops at']) assert.equal(asks(q), true, q);
     for (const q of ['customers who paid with a card', 'employees whose pay rose', 'artists who were members of bands']) assert.equal(asks(q), false, q);
+    // After a thing, too: the clause is about that thing's rows. A comma ends the noun's phrase: "who" asks again.
+    for (const q of ['List products whose weight is measured in grams', 'store contacts whose role is Purchasing Manager']) assert.equal(asks(q), false, q);
+    for (const q of ['Which documents are pending approval, who owns them?', "For the stores that bought last year, who's the owner?"]) assert.equal(asks(q), true, q);
   });
 
   it('reads a year or a decade as a question about dates', () => {
