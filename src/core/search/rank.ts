@@ -538,13 +538,14 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const named = parsed.properWords.has(qt.surface);
     const literalOnly = st.literal.has(qt.surface);
     const later = from === to && !literalOnly ? laterSenses(data, parsed, qt) : [];
+    const near = RANKING.ownWordsOnce > 0 ? besides(parsed, qt) : NO_WORDS;
     for (const concept of literalOnly ? [] : later.length > 0 ? [...wordConcepts(data, parsed, qt), ...later] : wordConcepts(data, parsed, qt)) {
       const words = data.conceptTerms.get(concept);
       if (words === undefined) continue;
       const factor = isThesaurusConcept(concept) ? RANKING.thesaurus : RANKING.wordnet;
       const head = labelGroupHead(concept, qt.term);
       if (head !== null) labelHeads.add(head);
-      for (const term of words.keys()) if (term !== qt.term && !(RANKING.ownWordsOnce > 0 && besides(parsed, qt).has(term)) && (related.get(term) ?? 0) < factor) related.set(term, factor);
+      for (const term of words.keys()) if (term !== qt.term && !near.has(term) && (related.get(term) ?? 0) < factor) related.set(term, factor);
     }
     // A word the catalog does not write and the dictionary does not relate to it may be a longer word made on a
     // catalog word ("filmography" on `film`): that word counts at the weight of a related one.
