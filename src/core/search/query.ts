@@ -768,6 +768,19 @@ const NAMING_VERBS: ReadonlySet<string> = new Set(['called', 'named', 'nicknamed
 /** Nouns that end the name of a venue: a name that ends in one is a place. */
 const VENUE_HEADS: ReadonlySet<string> = new Set(['hall', 'arena', 'theatre', 'theater', 'stadium', 'studio', 'studios', 'ballroom', 'auditorium', 'amphitheatre', 'amphitheater', 'cathedral', 'chapel', 'palladium', 'coliseum', 'colosseum', 'bandshell', 'fieldhouse', 'playhouse', 'opry']);
 
+/** Last words of the name of an event or an award ("… Festival", "… Awards", "… Prize", "… Cup"). */
+const EVENT_HEADS: ReadonlySet<string> = new Set('festival festivals fest awards award prize prizes cup championship championships olympics games expo fair conference summit ceremony ceremonies marathon'.split(' '));
+
+/**
+ * The character ranges inside quotation marks: a quote that opens after a space or a bracket and closes before a space,
+ * a punctuation mark or the end (so the apostrophe of "Williams' Zodiac Suite" opens none).
+ */
+function quotedSpans(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  for (const m of text.matchAll(/(?<=^|[\s(])(['‘"“])([^'‘’"“”]+?)['’"”](?=$|[\s.,;:!?)])/gu)) out.push([m.index! + 1, m.index! + 1 + m[2]!.length]);
+  return out;
+}
+
 /** Last words of the name of a company or an institution ("… Consulting Group", "… Hospital", "… Records", "… Inc"). */
 const ORG_HEADS: ReadonlySet<string> = new Set('group hospital university college school bank inc ltd llc plc gmbh corp corporation company co records airlines airways pharma pharmaceuticals insurance partners foundation institute clinic agency bureau club society association federation council ministry department'.split(' '));
 /** First words of such a name ("University of Texas", "Bank of America"). */
@@ -843,7 +856,9 @@ const CAPITALISED = /^(?:\p{Lu}\p{Ll}+(?:\p{Lu}\p{Ll}+)*(?:-\p{Lu}\p{Ll}*)*|Mc\p
 export function findMentions(text: string, common: Vocabulary): Mention[] {
   const out: Mention[] = [];
   // A hyphen between letters joins one word ("Sci-Fi", "Jay-Z"): its parts name nothing alone.
-  const tokens = [...text.matchAll(/[\p{L}][\p{L}\p{N}]*(?:['’][\p{L}\p{N}]+)*(?:-\p{L}+)*|[^\s\p{L}]/gu)].map((m) => m[0]);
+  const matches = [...text.matchAll(/[\p{L}][\p{L}\p{N}]*(?:['’][\p{L}\p{N}]+)*(?:-\p{L}+)*|[^\s\p{L}]/gu)];
+  const tokens = matches.map((m) => m[0]);
+  const quotes = quotedSpans(text);
   const unknown = (w: string): boolean => !common.has(w.toLowerCase().replace(/['’]s$/, ''));
   const placeAdjective = (w: string): boolean => common.isPlaceAdjective?.(w) === true;
   const personName = (w: string): boolean => common.isPersonName?.(w) === true;
@@ -939,6 +954,11 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const aboutLanguage = common.isLanguageAdjective?.(last) === true && (after.some((t) => LANGUAGE_CONTEXT.has(t)) || (COPULAS.has(prev) && LANGUAGE_CONTEXT.has(tokens[i - 2]?.toLowerCase() ?? '')) || (prev === 'in' && words.length === 1 && endsPhrase));
     if (aboutLanguage) {
       // a word of the question, not a place
+    } else if (quotes.some(([a, b]) => a <= matches[i]!.index! && matches[j - 1]!.index! + tokens[j - 1]!.length <= b && (a < matches[i]!.index! || matches[j - 1]!.index! + tokens[j - 1]!.length < b))) {
+      // A word of a quoted title ("'Dusty in Memphis'", "'Journey in Satchidananda'"): the title's, not a place.
+    } else if (words.length >= 2 && EVENT_HEADS.has(last.toLowerCase())) {
+      // The name of an event or an award ("Roskilde Festival", "the Grammy Awards", "Polaris Music Prize"): no place
+      // and no one, whatever its first words name; the thesaurus reads its last word as the kind of thing it is.
     } else if (words.length >= 2 && (ORG_HEADS.has(last.toLowerCase()) || ORG_FIRSTS.has(words[0]!.toLowerCase())) && !VENUE_HEADS.has(last.toLowerCase())) {
       // The name of a company or an institution ("Boston Consulting Group", "Johns Hopkins Hospital", "University of
       // Texas"): no place, whatever place its words name.
@@ -995,7 +1015,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common) || common.isPlaceName?.(last) === true)) || common.isPlaceName?.(spanText) === true || (words.length > 1 && common.isFirstPlace !== undefined ? common.isFirstPlace(last.toLowerCase()) : common.isPlace?.(last)) === true)) out.push({ kind: 'place', text: spanText });
     // "going to Nashville", "touring across Europe", "artists of Iceland": after a preposition of motion or extent, or
     // after `of`, only a name the dictionary knows as a place is one ("credited to Prince" names someone).
-    else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && namesPlace(words, common)) out.push({ kind: 'place', text: spanText });
+    else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && (namesPlace(words, common) && (words.length === 1 || !placeAdjective(words[0]!) || common.isPlaceName?.(spanText) === true))) out.push({ kind: 'place', text: spanText });
     // Any other one name the dictionary does not know, written like a name inside a sentence ("tags Björk", "tags on
     // Metalica"), and does not define either ("with Cyrillic script", "the Sport-100 Helmet"), is someone's (a person
     // or a group): not a quoted value, not after a copula ("district is Tabor"), not a piece of an identifier

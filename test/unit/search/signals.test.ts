@@ -81,6 +81,17 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('books translated from French', lexicon), []);
   });
 
+  it('reads no place in a word of a quoted title, in the name of an event or an award, or in an adjective of a place before a noun after "to"', () => {
+    assert.deepEqual(findMentions("For 'Heaven or Las Vegas', could you list every edition", lexicon), []);
+    assert.deepEqual(findMentions("Who arranged the strings on Dusty Springfield's 'Dusty in Memphis'?", lexicon), [{ kind: 'person', text: 'Dusty Springfield', maker: true }]);
+    // A plural's apostrophe opens no quotation ("Mary Lou Williams' Zodiac Suite").
+    assert.deepEqual(findMentions("producer of Mary Lou Williams' Zodiac Suite recordings", lexicon).map((m) => m.text), ['Zodiac Suite']);
+    assert.deepEqual(findMentions('Which artists who performed at Roskilde Festival in 2019 come from Sweden', lexicon), [{ kind: 'place', text: 'Sweden' }]);
+    assert.deepEqual(findMentions('For albums that won at the Grammy Awards ceremonies', lexicon), []);
+    assert.deepEqual(findMentions('who penned the lyrics to Bohemian Rhapsody', lexicon), []);
+    assert.deepEqual(findMentions('going to South Korea', lexicon), [{ kind: 'place', text: 'South Korea' }]);
+  });
+
   it('reads an adjective of a named place before a noun or after a copula as a place, not as a language', () => {
     assert.deepEqual(findMentions('Which producers worked on releases from German labels?', lexicon), [{ kind: 'place', text: 'German', adjective: true }]);
     assert.deepEqual(findMentions('Icelandic artists with the most albums', lexicon), [{ kind: 'place', text: 'Icelandic', adjective: true }]);
