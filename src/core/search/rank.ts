@@ -3521,8 +3521,8 @@ function explain(data: IndexData, parsed: ParsedQuery, st: QueryState, d: number
         if (nameWord !== undefined) reasons.push({ weight: 2 * qt.weight, text: `word made on '${nameWord.surface}': ${w}` });
         continue;
       }
-      const near = RANKING.ownWordsOnce > 0 ? besides(parsed, qt) : new Set<string>();
-      const related = (word: string): boolean => !near.has(stem(word)) && conceptsOf(word).some((c) => qc.has(c));
+      const near = RANKING.ownWordsOnce > 0 ? besides(parsed, qt) : NO_WORDS;
+      const related = (word: string): boolean => conceptsOf(word).some((c) => qc.has(c)) && (near.size === 0 || !near.has(stem(word)));
       const viaThesaurus = (word: string): boolean => conceptsOf(word).some((c) => isThesaurusConcept(c) && qc.has(c));
       const kind = (word: string): string => (viaThesaurus(word) ? 'synonym' : 'related word');
       const nameWord = nameTerms.find((x) => related(x.surface));
