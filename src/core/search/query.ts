@@ -199,6 +199,31 @@ const ISSUED_BEFORE = /\b(?:released|issued|reissued|put\s+out|came\s+out|publis
  */
 const ISSUED_BY_NAME = /\b(\p{L}+)\s+(?:that|which|did|has|have|had)\s+((?:\p{Lu}[\p{L}\p{N}.&'’-]*)(?:\s+\p{Lu}[\p{L}\p{N}.&'’-]*){0,2})\s+(?:(?:has|have|had)\s+)?(?:put\s+out|released|issued|reissued|pressed|published|release|issue|reissue|press|publish)\b/gu;
 
+/**
+ * The same said the other way round: "albums put out by Harvest", "recordings released by Ninja Tune", "releases issued
+ * through Sun Records".
+ */
+const ISSUED_BY_PASSIVE = /\b(\p{L}+)\s+(?:(?:that|which)\s+)?(?:(?:were|was|are|is|got|have\s+been|had\s+been)\s+)?(?:put\s+out|released|issued|reissued|pressed|published)\s+(?:by|through|via)\s+((?:\p{Lu}[\p{L}\p{N}.&'’/-]*)(?:\s+(?:\p{Lu}[\p{L}\p{N}.&'’/-]*|&)){0,3})/gu;
+/**
+ * A name that ends like a record company's or a publisher's ("Mute Records", "Smithsonian Folkways Recordings", "Numero
+ * Group") before the plural of what it issued ("Mute Records releases").
+ */
+const ISSUER_BEFORE_THINGS = /((?:\p{Lu}[\p{L}\p{N}.&'’-]*\s+){1,3}(?:Records|Recordings|Music|Publishing|Group|Label|Editions))(?:['’]s?)?\s+(?:[^\s.,;:!?]+\s+){0,2}?(\p{Ll}{3,}s)\b/gu;
+
+/** Who issued what, in the three ways a question says it (ParsedQuery.issuers). */
+function issuersOf(text: string): Array<{ name: string; thing: string }> {
+  const out: Array<{ name: string; thing: string }> = [];
+  for (const m of text.matchAll(ISSUED_BY_NAME)) if (!STOP_WORDS.has(m[1]!.toLowerCase())) out.push({ name: m[2]!, thing: m[1]!.toLowerCase() });
+  for (const m of text.matchAll(ISSUED_BY_PASSIVE)) if (!STOP_WORDS.has(m[1]!.toLowerCase())) out.push({ name: m[2]!, thing: m[1]!.toLowerCase() });
+  for (const m of text.matchAll(ISSUER_BEFORE_THINGS)) {
+    // "Which Creation Records singles": a question word that opens the sentence is no word of the name.
+    const words = m[1]!.split(/\s+/);
+    while (words.length > 2 && STOP_WORDS.has(words[0]!.toLowerCase())) words.shift();
+    out.push({ name: words.join(' '), thing: m[2]! });
+  }
+  return out;
+}
+
 /** "classed as", "classified as an", "registered as": the word after names a kind of the rows (ParsedQuery.classedAs). */
 const CLASSED_AS = /(?:([\p{L}]+)\s+(?:(?:are|is|was|were|be|been|being|get|got)\s+)?)?\b(?:class(?:ed|ified)|categori[sz]ed|designated|registered)\s+as\s+(?:an?\s+)?([\p{L}][\p{L}-]*)/giu;
 
@@ -472,7 +497,7 @@ export function parseQuery(query: string, vocab: Vocabulary, common: Vocabulary 
   const onTitles = titles.filter((t) => isWholeTitle(trimmed, t, true));
   // "the number of …", "the total number of …"; not "the phone number of …".
   const countWords = [...new Set(lower.filter((w, k) => COUNT_NOUNS.has(w) && lower[k + 1] === 'of' && (k === 0 || STOP_WORDS.has(lower[k - 1]!) || COUNT_MODIFIERS.has(lower[k - 1]!))))];
-  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, asksTime, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), issuers: [...trimmed.matchAll(ISSUED_BY_NAME)].filter((m) => !STOP_WORDS.has(m[1]!.toLowerCase())).map((m) => ({ name: m[2]!, thing: m[1]!.toLowerCase() })), versionsOf: titles.filter((t) => VERSION_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), classedAs: [...trimmed.matchAll(CLASSED_AS)].map((m) => ({ kind: m[2]!.toLowerCase(), ...(m[1] === undefined ? {} : { of: m[1].toLowerCase() }) })), focus, roleVerbs, madeOf, jobTitles };
+  return { isListAll: false, terms, valueProbes: [...probes], quoted, mentions, asksPerson, personPronoun, asksPlace, asksTime, personNouns, placeNouns, asksNames, kindNouns: { place: kindNouns(common.isPlace), person: kindNouns(common.isPerson) }, properWords: proper, titles, wholes: titles.filter((t) => isWholeTitle(trimmed, t)), onTitles, countWords, issuedOn: onTitles.filter((t) => ISSUED_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), issuers: issuersOf(trimmed), versionsOf: titles.filter((t) => VERSION_BEFORE.test(trimmed.slice(0, trimmed.indexOf(t)))), classedAs: [...trimmed.matchAll(CLASSED_AS)].map((m) => ({ kind: m[2]!.toLowerCase(), ...(m[1] === undefined ? {} : { of: m[1].toLowerCase() }) })), focus, roleVerbs, madeOf, jobTitles };
 }
 
 /**

@@ -796,6 +796,23 @@ describe('search: a name that issued something', () => {
     assert.ok(names(hits(1)).includes('artist'), reasons(hits(1)));
     assert.ok(!whyOf(hits(0), 'label').includes("holds who issued it, for 'Warp'"), reasons(hits(0)));
   });
+
+  it('reads who issued them said the other way round, and a name that ends like a record company before what it issued', () => {
+    const lexicon = loadLexicon();
+    const issuers = (q: string) => parseQuery(q, lexicon, lexicon).issuers;
+    assert.deepEqual(issuers('Pink Floyd albums put out by Harvest'), [{ name: 'Harvest', thing: 'albums' }]);
+    assert.deepEqual(issuers('share of recordings released by Ninja Tune that have no code'), [{ name: 'Ninja Tune', thing: 'recordings' }]);
+    assert.deepEqual(issuers('releases that were issued through Sun Records in the UK'), [{ name: 'Sun Records', thing: 'releases' }]);
+    assert.deepEqual(issuers('mastering engineers credited on Mute Records releases'), [{ name: 'Mute Records', thing: 'releases' }]);
+    assert.deepEqual(issuers('Which Creation Records 7" vinyl singles have cover art'), [{ name: 'Creation Records', thing: 'singles' }]);
+    assert.deepEqual(issuers('Which Numero Group reissues were packaged in gatefold sleeves?'), [{ name: 'Numero Group', thing: 'reissues' }]);
+    // A name with no such ending before a plural is a maker's, not an issuer's ("Beatles albums").
+    assert.deepEqual(issuers('Beatles albums on vinyl'), []);
+    const index = buildSearchIndex({ tables });
+    const hits = index.search('Which releases were put out by Ninja Tune?', { limit: 6 }).hits;
+    assert.ok(whyOf(hits, 'label').includes("holds who issued it, for 'Ninja Tune'"), reasons(hits));
+    assert.ok(whyOf(hits, 'release_label').includes("joins release to label, for 'Ninja Tune'"), reasons(hits));
+  });
 });
 
 describe('search: a title other things are versions of', () => {
