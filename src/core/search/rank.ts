@@ -147,7 +147,7 @@ export const RANKING = {
    */
   pathFloor: 0.1,
   pathMaxHops: 3,
-  /** 1: a word related to another word the question writes brings no second match of that word (scoreTerms). */
+  /** 1: a word brings no second match, through a relation, of the word written beside it ("purchase orders"; besides). */
   ownWordsOnce: 1,
   /** 1: a junction's end reached only by an implied key (through another junction) rises as its end only where a word reached it. */
   impliedEnds: 1,
@@ -1422,7 +1422,7 @@ const FRAMING_WORDS: ReadonlySet<string> = new Set(
  */
 function besides(parsed: ParsedQuery, qt: QueryTerm): ReadonlySet<string> {
   const at = qt.position;
-  if (at === undefined) return new Set();
+  if (at === undefined) return NO_WORDS;
   return new Set(parsed.terms.filter((t) => t.implied !== true && !t.phrasal && t.position !== undefined && Math.abs(t.position - at) === 1).map((t) => t.term));
 }
 
