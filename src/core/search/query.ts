@@ -793,6 +793,9 @@ const NAMING_VERBS: ReadonlySet<string> = new Set(['called', 'named', 'nicknamed
 /** Nouns that end the name of a venue: a name that ends in one is a place. */
 const VENUE_HEADS: ReadonlySet<string> = new Set(['hall', 'arena', 'theatre', 'theater', 'stadium', 'studio', 'studios', 'ballroom', 'auditorium', 'amphitheatre', 'amphitheater', 'cathedral', 'chapel', 'palladium', 'coliseum', 'colosseum', 'bandshell', 'fieldhouse', 'playhouse', 'opry']);
 
+/** Words that join a second name to a first one of the same kind ("Bath or Reading", "Brooklyn vs Queens"). */
+const PLACE_JOINERS: ReadonlySet<string> = new Set(['and', 'or', 'vs', 'versus', '&', ',']);
+
 /** Last words of the name of an event or an award ("… Festival", "… Awards", "… Prize", "… Cup"). */
 const EVENT_HEADS: ReadonlySet<string> = new Set('festival festivals fest awards award prize prizes cup championship championships olympics games expo fair conference summit ceremony ceremonies marathon'.split(' '));
 
@@ -896,8 +899,11 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
   };
   // A verb of naming is no role ("a bass player called Marisol Quintero" names her).
   const roleVerb = (w: string): boolean => pastTense(w) && !NAMING_VERBS.has(w) && common.isRoleVerb?.(w) === true;
+  // Where the last place read ends (the token after it), for a name joined to it.
+  let placeEnd = -1;
   let i = 0;
   while (i < tokens.length) {
+    const found = out.length;
     const startsSentence = i === 0 || /^[.?!:;"“(]$/.test(tokens[i - 1]!);
     const first = tokens[i]!.replace(/['’]s$/, '');
     // A name written in capitals or with digits owns what follows it ("U2's", "ABBA's"): someone, not a place.
@@ -981,6 +987,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
       // a word of the question, not a place
     } else if (quotes.some(([a, b]) => a <= matches[i]!.index! && matches[j - 1]!.index! + tokens[j - 1]!.length <= b && (a < matches[i]!.index! || matches[j - 1]!.index! + tokens[j - 1]!.length < b))) {
       // A word of a quoted title ("'Dusty in Memphis'", "'Journey in Satchidananda'"): the title's, not a place.
+    } else if (placeEnd === i - 1 && i >= 2 && PLACE_JOINERS.has(prev) && words.length <= 3 && !possessive && (words.every(unknown) || common.isPlaceName?.(spanText) === true)) {
+      // A name joined to a place just read ("in Bath or Reading", "Brooklyn vs Queens"): a place too.
+      out.push({ kind: 'place', text: spanText });
     } else if (words.length >= 2 && EVENT_HEADS.has(last.toLowerCase())) {
       // The name of an event or an award ("Roskilde Festival", "the Grammy Awards", "Polaris Music Prize"): no place
       // and no one, whatever its first words name; the thesaurus reads its last word as the kind of thing it is.
@@ -1048,6 +1057,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // title does, and a name the catalog holds as a value or a word is dropped as a maker's is. What someone owns
     // ("Björk's Homogenic") is their work, a title.
     else if (words.length === 1 && /^\p{Lu}\p{Ll}{2,}$/u.test(first) && midSentence && !possessive && unknown(first) && !hasSenses(first) && !COPULAS.has(prev) && !/['’]s$/.test(prev) && !QUOTE_OR_JOIN.test(tokens[i - 1] ?? '') && !/^['"‘’“”_(-]$/.test(tokens[j] ?? '') && !namesPlace(words, common)) out.push({ kind: 'person', text: spanText, maker: true });
+    if (out.length > found && out[out.length - 1]!.kind === 'place') placeEnd = j;
     i = j;
   }
   return out;

@@ -79,6 +79,10 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('consultants who worked at Boston Consulting Group', lexicon), []);
     assert.deepEqual(findMentions('court cases filed in Delaware', lexicon), [{ kind: 'place', text: 'Delaware' }]);
     assert.deepEqual(findMentions('books translated from French', lexicon), []);
+    // A name joined to a place just read is a place too, known or not.
+    assert.deepEqual(findMentions('stores in Ohio and Kentucky', lexicon).map((m) => m.text), ['Ohio', 'Kentucky']);
+    assert.deepEqual(findMentions('customers in Texas, Ohio and Utah', lexicon).map((m) => m.text), ['Texas', 'Ohio', 'Utah']);
+    assert.deepEqual(findMentions('suppliers located in Bath or Reading', lexicon), [{ kind: 'place', text: 'Bath' }, { kind: 'place', text: 'Reading' }]);
   });
 
   it('reads no place in a word of a quoted title, in the name of an event or an award, or in an adjective of a place before a noun after "to"', () => {
