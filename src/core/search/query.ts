@@ -1027,6 +1027,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // "the Cayman Islands", "County Cork"), is a place; not what someone played or sang on, a work even when named like
     // a road ("who played drums on Abbey Road").
     else if (words.length >= 2 && words.length <= 5 && !possessive && (GEO_HEADS.has(last.toLowerCase()) || GEO_FIRSTS.has(words[0]!.toLowerCase())) && before !== 'by' && !(prev === 'on' && tokens.slice(Math.max(0, i - 4), i - 1).some((t) => roleVerb(t.toLowerCase()) || roleBefore(t)))) out.push({ kind: 'place', text: spanText });
+    // A name of several words the dictionary knows as a place's ("Los Angeles", "Salt Lake City", "Buenos Aires") is
+    // that place wherever it stands; not the maker after "by".
+    else if (words.length >= 2 && !possessive && before !== 'by' && common.isPlaceName?.(spanText) === true) out.push({ kind: 'place', text: spanText });
     else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike && !((PLACE_PREPOSITIONS.has(before) || MOTION_PREPOSITIONS.has(before)) && (namesPlace(words, common) || common.isPlaceName?.(spanText) === true))) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });

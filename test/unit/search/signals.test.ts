@@ -79,6 +79,10 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('consultants who worked at Boston Consulting Group', lexicon), []);
     assert.deepEqual(findMentions('court cases filed in Delaware', lexicon), [{ kind: 'place', text: 'Delaware' }]);
     assert.deepEqual(findMentions('books translated from French', lexicon), []);
+    // A known place of several words is a place wherever it stands, never a person ("Paris Hilton" is no place).
+    assert.deepEqual(findMentions('freight costs on the Los Angeles to Chicago lane', lexicon), [{ kind: 'place', text: 'Los Angeles' }, { kind: 'place', text: 'Chicago' }]);
+    assert.deepEqual(findMentions('List the labels whose area is South Africa', lexicon), [{ kind: 'place', text: 'South Africa' }]);
+    assert.deepEqual(findMentions('Paris Hilton perfume sales', lexicon), [{ kind: 'person', text: 'Paris Hilton' }]);
     // A name joined to a place just read is a place too, known or not.
     assert.deepEqual(findMentions('stores in Ohio and Kentucky', lexicon).map((m) => m.text), ['Ohio', 'Kentucky']);
     assert.deepEqual(findMentions('customers in Texas, Ohio and Utah', lexicon).map((m) => m.text), ['Texas', 'Ohio', 'Utah']);
