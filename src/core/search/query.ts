@@ -987,6 +987,9 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
       // a word of the question, not a place
     } else if (quotes.some(([a, b]) => a <= matches[i]!.index! && matches[j - 1]!.index! + tokens[j - 1]!.length <= b && (a < matches[i]!.index! || matches[j - 1]!.index! + tokens[j - 1]!.length < b))) {
       // A word of a quoted title ("'Dusty in Memphis'", "'Journey in Satchidananda'"): the title's, not a place.
+    } else if (i > 0 && /^\p{Lu}{2,3}$/u.test(tokens[i - 1]!) && !namesPlace([tokens[i - 1]!], common) && common.isPlaceName?.(tokens[i - 1]!) !== true && !possessive) {
+      // A name after a grade or size code in capitals ("HL Crankarm", "LL Bottom Brackets", "ML Headset") is a
+      // product's: no person and no place.
     } else if (placeEnd === i - 1 && i >= 2 && PLACE_JOINERS.has(prev) && words.length <= 3 && !possessive && (words.every(unknown) || common.isPlaceName?.(spanText) === true)) {
       // A name joined to a place just read ("in Bath or Reading", "Brooklyn vs Queens"): a place too.
       out.push({ kind: 'place', text: spanText });

@@ -83,6 +83,9 @@ describe('search: proper names in questions', () => {
     assert.deepEqual(findMentions('freight costs on the Los Angeles to Chicago lane', lexicon), [{ kind: 'place', text: 'Los Angeles' }, { kind: 'place', text: 'Chicago' }]);
     assert.deepEqual(findMentions('List the labels whose area is South Africa', lexicon), [{ kind: 'place', text: 'South Africa' }]);
     assert.deepEqual(findMentions('Paris Hilton perfume sales', lexicon), [{ kind: 'person', text: 'Paris Hilton' }]);
+    // A name after a grade or size code in capitals names a product: no one, nowhere.
+    assert.deepEqual(findMentions('Which vendor sells us the HL Crankarm cheapest?', lexicon), []);
+    assert.deepEqual(findMentions('how many LL Bottom Brackets do we have in stock', lexicon), []);
     // A name joined to a place just read is a place too, known or not.
     assert.deepEqual(findMentions('stores in Ohio and Kentucky', lexicon).map((m) => m.text), ['Ohio', 'Kentucky']);
     assert.deepEqual(findMentions('customers in Texas, Ohio and Utah', lexicon).map((m) => m.text), ['Texas', 'Ohio', 'Utah']);
