@@ -793,6 +793,14 @@ const NAMING_VERBS: ReadonlySet<string> = new Set(['called', 'named', 'nicknamed
 /** Nouns that end the name of a venue: a name that ends in one is a place. */
 const VENUE_HEADS: ReadonlySet<string> = new Set(['hall', 'arena', 'theatre', 'theater', 'stadium', 'studio', 'studios', 'ballroom', 'auditorium', 'amphitheatre', 'amphitheater', 'cathedral', 'chapel', 'palladium', 'coliseum', 'colosseum', 'bandshell', 'fieldhouse', 'playhouse', 'opry']);
 
+/**
+ * Whether the word at `j` qualifies the noun after it ("studio album", "shop window"): then it names no premises.
+ */
+function modifiesNext(tokens: readonly string[], j: number): boolean {
+  const next = tokens[j + 1] ?? '';
+  return /^\p{Ll}{3,}$/u.test(next) && !STOP_WORDS.has(next);
+}
+
 /** Words that join a second name to a first one of the same kind ("Bath or Reading", "Brooklyn vs Queens"). */
 const PLACE_JOINERS: ReadonlySet<string> = new Set(['and', 'or', 'vs', 'versus', '&', ',']);
 
@@ -1008,7 +1016,7 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // Studio") is a place, wherever it stands; not the maker after "by".
     else if (words.length >= 2 && words.length <= 5 && !possessive && VENUE_HEADS.has(last.toLowerCase()) && before !== 'by') out.push({ kind: 'place', text: spanText });
     // A name before a noun of premises ("the Lethbridge shop", "our Nashville studio") is where those premises are.
-    else if (words.length <= 3 && !possessive && !article && (words.every(unknown) || namesPlace(words, common)) && PREMISES.has(tokens[j] ?? '')) out.push({ kind: 'place', text: spanText });
+    else if (words.length <= 3 && !possessive && !article && (words.every(unknown) || namesPlace(words, common)) && PREMISES.has(tokens[j] ?? '') && !modifiesNext(tokens, j)) out.push({ kind: 'place', text: spanText });
     // "studios in Los Angeles": after `in`, `at` or `near`, unknown capitalised words are a place, not a person; after
     // `at` or `near`, English words too ("gigs at the Royal Albert Hall", "recorded at Abbey Road Studios").
     // A capitalised article inside a sentence opens the name of a band or a work ("in The Who"), not a place.

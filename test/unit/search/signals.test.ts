@@ -86,6 +86,9 @@ describe('search: proper names in questions', () => {
     // A name after a grade or size code in capitals names a product: no one, nowhere.
     assert.deepEqual(findMentions('Which vendor sells us the HL Crankarm cheapest?', lexicon), []);
     assert.deepEqual(findMentions('how many LL Bottom Brackets do we have in stock', lexicon), []);
+    // A noun of premises that qualifies the next noun ("studio album") names no premises.
+    assert.deepEqual(findMentions('the artwork of every Kraftwerk studio album', lexicon), [{ kind: 'person', text: 'Kraftwerk', maker: true }]);
+    assert.deepEqual(findMentions('sales at the Lethbridge shop', lexicon), [{ kind: 'place', text: 'Lethbridge' }]);
     // A name joined to a place just read is a place too, known or not.
     assert.deepEqual(findMentions('stores in Ohio and Kentucky', lexicon).map((m) => m.text), ['Ohio', 'Kentucky']);
     assert.deepEqual(findMentions('customers in Texas, Ohio and Utah', lexicon).map((m) => m.text), ['Texas', 'Ohio', 'Utah']);
