@@ -798,7 +798,8 @@ const VENUE_HEADS: ReadonlySet<string> = new Set(['hall', 'arena', 'theatre', 't
  */
 function modifiesNext(tokens: readonly string[], j: number): boolean {
   const next = tokens[j + 1] ?? '';
-  return /^\p{Ll}{3,}$/u.test(next) && !STOP_WORDS.has(next);
+  // A noun, not a verb of the sentence ("Berlin venues hosted …").
+  return /^\p{Ll}{3,}$/u.test(next) && !STOP_WORDS.has(next) && !/(?:ed|ing)$/.test(next) && irregularBase(next) === null;
 }
 
 /** Words that join a second name to a first one of the same kind ("Bath or Reading", "Brooklyn vs Queens"). */
