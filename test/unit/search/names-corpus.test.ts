@@ -8,7 +8,7 @@ import { findMentions, loadLexicon } from '../../../src/core/search/index';
  * The question reader's proper names against a corpus labelled from outside (test/fixtures/names-corpus): how many of
  * the labelled places it reads as places, and how many names of other kinds (companies, works, events…) it wrongly
  * reads as places, on each half. The floors are the figures the reader reached, rounded down; before the rules for
- * lower-case places, streets and institutions it read 56% of the places (65 of 116).
+ * lower-case places, streets, joined names and institutions it read 56% of the places (65 of 116); with them, 102.
  */
 interface Labelled {
   readonly id: string;
@@ -56,8 +56,8 @@ describe('search: proper names of a corpus labelled from outside', () => {
   });
 
   for (const [part, floor] of [
-    ['dev', { placeRecall: 0.8, otherAsPlace: 0.15, personRecall: 0.8 }],
-    ['heldout', { placeRecall: 0.8, otherAsPlace: 0.05, personRecall: 0.8 }],
+    ['dev', { placeRecall: 0.88, otherAsPlace: 0.15, personRecall: 0.8 }],
+    ['heldout', { placeRecall: 0.84, otherAsPlace: 0.05, personRecall: 0.8 }],
   ] as const) {
     it(`reads most labelled places as places and few other names as places (${part} half)`, () => {
       const m = measure(corpus.filter((q) => heldout(q.id) === (part === 'heldout')));
