@@ -259,7 +259,7 @@ or bicycles only) with their 322 proper names labelled by kind (person, place, o
 writer who saw nothing of this repository, split in halves by a hash of the id; the question reader's rules below
 were made on its dev half, and a unit test holds both halves to what they reached.
 
-Seven changes, each with a unit test that fails without it, each checked as held-out aggregates. (1) A word written
+Eight changes, each with a unit test that fails without it, each checked as held-out aggregates. (1) A word written
 beside another one brings no second match of it through a relation between the two ("purchase orders": \`purchase\` is
 no synonym-match of \`order\` at the sales orders; \`ownWordsOnce\`): dev AdventureWorks +2, MusicBrainz −1; held-out
 AdventureWorks +2, MusicBrainz −2; untuned AdventureWorks +1. (2) A name the dictionary knows as a place after "from"
@@ -282,14 +282,22 @@ place that begins a name after "to" ("the lyrics to Bohemian Rhapsody"): dev Mus
 untuned MusicBrainz R@10 0.730 → 0.734. (7) Who issued the rows is read when a question says it the other way round
 ("albums put out by Harvest", "recordings released by Ninja Tune") and from a name that ends like a record company's
 before what it issued ("Mute Records releases", "Numero Group reissues"): the table of who issued them and its junction
-rise beside the people, as for "releases did Warp put out": dev MusicBrainz +1; held-out and untuned unchanged.
+rise beside the people, as for "releases did Warp put out": dev MusicBrainz +1; held-out and untuned unchanged. (8) More
+of the names corpus's dev half: a name joined to a place just read by "and", "or", "vs" or a comma is a place too
+("stores in Ohio and Kentucky" read Ohio only); a place the dictionary knows by a name of several words is that place
+wherever it stands, never a person ("on the Los Angeles to Chicago lane", "whose area is South Africa"); a name after a
+grade code in capitals is a product's ("HL Crankarm", read as a person); a noun of premises that qualifies the next
+noun names no premises ("every Kraftwerk studio album"): dev MusicBrainz +1, held-out AdventureWorks +1, nothing lost; the
+corpus's places 96 → 102 of 116 (held-out half 38 → 39). A further rule, a name after "in" and a plural role noun read
+as a group ("the drummers in Status Quo"), lost a place on the corpus's held-out half and was dropped.
 
 Over every blind round, round 33 included, in process (the start's engine run the same way on the same sets): dev
-halves MusicBrainz 394 → 395 of 795, AdventureWorks 679 → 685 of 760, Pagila 203 of 210; held-out halves MusicBrainz
-366 → 364 of 855, AdventureWorks 680 → 682 of 800, Pagila 223 of 240; the untuned rounds 11 and 12 MusicBrainz 44
+halves MusicBrainz 394 → 396 of 795, AdventureWorks 679 → 685 of 760, Pagila 203 of 210; held-out halves MusicBrainz
+366 → 364 of 855, AdventureWorks 680 → 683 of 800, Pagila 223 of 240; the untuned rounds 11 and 12 MusicBrainz 44
 (R@10 0.731 → 0.734), AdventureWorks 83 → 84 of 100, Pagila 76 of 80. Spider pooled MRR 0.946 → 0.950, BIRD pooled
-R@5 0.916 → 0.918 and Full@10 0.917 → 0.919; the rest of Spider, BIRD and Spider 2.0-lite unchanged. Pooled held-out
-through the tool (\`retrieval-mcp.md\`): MusicBrainz 0.428 → 0.426 (855 questions), AdventureWorks 0.848 → 0.850 (800),
+R@5 0.916 → 0.918 and Full@10 0.917 → 0.919, BIRD pooled MRR 0.900 → 0.899 and Spider 2.0-lite R@10 0.861 → 0.859
+(both from (8), on questions outside the dev parts); the rest of Spider, BIRD and Spider 2.0-lite unchanged. Pooled
+held-out through the tool (\`retrieval-mcp.md\`): MusicBrainz 0.428 → 0.426 (855 questions), AdventureWorks 0.848 → 0.851 (800),
 Pagila 0.929 (240); no empty answer. The goals (0.60, 0.90, 0.90) are still met only on Pagila: the AdventureWorks gains
 are in the shapes the changes came from, and MusicBrainz lost two held-out answers to (1) and (4), which read English
 better but move near-ties.
