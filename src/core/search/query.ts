@@ -828,20 +828,6 @@ const GEO_HEADS: ReadonlySet<string> = new Set('street road avenue boulevard lan
 /** First words of such a name ("County Cork", "Port Elizabeth", "Mount Pleasant", "Lake Tahoe"). */
 const GEO_FIRSTS: ReadonlySet<string> = new Set('county port mount fort lake cape'.split(' '));
 
-/**
- * How many lower-case words from `i` on name a place the dictionary knows (three, two or one; 0 for none): several
- * words when they name one ("san francisco"), one when being a place is its first sense or it is no English word.
- */
-function lowerPlace(tokens: readonly string[], i: number, common: Vocabulary): number {
-  for (let n = 3; n >= 1; n--) {
-    const span = tokens.slice(i, i + n);
-    if (span.length < n || !span.every((t) => /^\p{Ll}+$/u.test(t)) || STOP_WORDS.has(span[0]!)) continue;
-    if (common.isPlaceName?.(span.join(' ')) !== true) continue;
-    if (n > 1 || common.isFirstPlace?.(span[0]!) === true || !common.has(span[0]!)) return n;
-  }
-  return 0;
-}
-
 /** Nouns of belonging to a group, before `of` or `in`: the name after them is a group's. */
 const MEMBERSHIP_NOUNS: ReadonlySet<string> = new Set(['member', 'members', 'membership', 'lineup', 'lineups', 'bandmates', 'bandmate', 'guys']);
 
@@ -924,17 +910,6 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // A sentence starts with a capital: there a known word or a function word ("Which German cities") begins no name.
     // …unless the next word is title-case too: then the capital is the name's ("Ken Sánchez pay history").
     const nameFirst = startsSentence && nameAtStart(tokens, i);
-    // "nba teams in texas", "flights to san francisco": a place the dictionary knows, written in lower case after a
-    // preposition of place or motion. One word only where being a place is its first sense or it is no English word
-    // ("in texas", "to anchorage"; not "in nice condition", "in reading").
-    if (/^\p{Ll}/u.test(tokens[i]!) && i > 0 && (PLACE_PREPOSITIONS.has(tokens[i - 1]!) || MOTION_PREPOSITIONS.has(tokens[i - 1]!)) && tokens[i - 1] !== 'of') {
-      const span = lowerPlace(tokens, i, common);
-      if (span > 0) {
-        out.push({ kind: 'place', text: tokens.slice(i, i + span).join(' ') });
-        i += span;
-        continue;
-      }
-    }
     if (!CAPITALISED.test(first) || (startsSentence && !nameFirst && ((!unknown(first) && !placeAdjective(first)) || STOP_WORDS.has(first.toLowerCase())))) {
       i++;
       continue;

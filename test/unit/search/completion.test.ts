@@ -192,6 +192,8 @@ describe('search: names written in lower case', () => {
     assert.deepEqual(mentions('stephen jiang quota history'), [{ kind: 'person', text: 'stephen jiang' }]);
     assert.deepEqual(mentions('ken sanchez phone number'), [{ kind: 'person', text: 'ken sanchez' }]);
     assert.deepEqual(mentions('stores in canada'), [{ kind: 'place', text: 'canada' }]);
+    assert.deepEqual(mentions('nba teams in texas'), [{ kind: 'place', text: 'texas' }]);
+    assert.deepEqual(mentions('cheap flights to san francisco'), [{ kind: 'place', text: 'san francisco' }]);
     for (const q of ['cheapest rentals per day', 'digital media versus cds', 'scary moveis in french', 'biggest spender of all time']) assert.deepEqual(mentions(q), [], q);
     // A capitalised name found already is not read again.
     assert.deepEqual(mentions('Stephen Jiang quota history'), [{ kind: 'person', text: 'Stephen Jiang' }]);
