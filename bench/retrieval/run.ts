@@ -268,12 +268,13 @@ with a city and ends in a noun whose first sense is no place is a business's ("w
 AdventureWorks +1, held-out unchanged. (3) A junction's end known only through another junction's key
 (\`salesorderdetail\` → \`specialofferproduct\` → \`specialoffer\`) rises as what the junction relates only where a
 word of the question reaches it (\`impliedEnds\`): dev AdventureWorks +2 with no loss on any set, held-out
-AdventureWorks +1. (4) From the names corpus's dev half: known places in lower case after a preposition ("nba teams in
-texas"; one word only where a place is its first sense), known places after "to" read as people before ("to Buenos
+AdventureWorks +1. (4) From the names corpus's dev half: known places after "to" read as people before ("to Buenos
 Aires"), a single known place the common vocabulary also knows ("in Delaware"), names of streets and of the land
 ("Oxford Street", "the Cayman Islands", "County Cork"; not what someone played on: "Abbey Road"), and no place in the
-name of a company or an institution ("Boston Consulting Group", "University of Texas"): places read 65 → 96 of the
-corpus's 116 (its held-out half 28 → 38 of 46), other names read as places 22 → 18 of 206; retrieval dev unchanged,
+name of a company or an institution ("Boston Consulting Group", "University of Texas"): places read 70 → 96 of the
+corpus's 116 (its held-out half 30 → 38 of 46), other names read as places 22 → 19 of 206 (as the ranker reads them,
+with the lower-case names parseQuery already found; a rule for lower-case places added here beside that one was a
+duplicate and went in the review); retrieval dev unchanged,
 held-out MusicBrainz −1. (5) "whose" or "who" right after a noun of things opens a relative clause about that noun's rows
 ("products whose weight …"), not a question for people; after a comma it still asks: dev AdventureWorks +1; held-out
 MusicBrainz +1, AdventureWorks −1. (6) No place in a word of a quoted title ("'Heaven or Las Vegas'", "'Dusty in
