@@ -147,6 +147,8 @@ export const RANKING = {
    */
   pathFloor: 0.1,
   pathMaxHops: 3,
+  /** Exponent of the higher end's score in the share a single table between two others gets (0: the lower end only). */
+  pathMean: 0.1,
   /** 1: a word brings no second match, through a relation, of the word written beside it ("purchase orders"; besides). */
   ownWordsOnce: 1,
   /** 1: a junction's end reached only by an implied key (through another junction) rises as its end only where a word reached it. */
@@ -344,6 +346,10 @@ export const RANKING = {
   quotedLiteral: 1,
   /** 1: the last word of a title in quotes ("'Different Class'") names no kind of thing, as "Glastonbury Festival" does. */
   quotedTitles: 1,
+  /** 1: a number word ("two", "five") or an irregular verb's past form ("came", "wrote") is no label a code list holds. */
+  labelForms: 1,
+  /** 1: the words of a name that issued something ("ECM releases") are no labels of a code list, as a person's are not. */
+  issuerWords: 1,
   /** Candidates that get the name-coverage and graph treatment. */
   candidates: 300,
   /** Candidates whose adjacent junction tables are checked. */
@@ -512,7 +518,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const literalless = new Set<string>();
   // Words of a proper name ("Dolly Parton") live in the table of people or places, not in a code list.
   // So are the words of a title ("Blue Monday"): they name a row, not a code list's label.
-  const mentionWords = new Set([...parsed.mentions.filter((m) => m.adjective !== true).map((m) => m.text), ...parsed.titles].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
+  const mentionWords = new Set([...parsed.mentions.filter((m) => m.adjective !== true).map((m) => m.text), ...parsed.titles, ...(RANKING.issuerWords > 0 ? parsed.issuers.map((i) => i.name) : [])].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
   let kindSynonym: { word: string; terms: ReadonlySet<string> } | null = null;
   let kindThing: string | null = null;
   for (const { qt, df } of ordered) {
@@ -1556,6 +1562,15 @@ function addTaxonomy(data: IndexData, ranked: number[], limit: number, word: str
 const TIME_WORDS: ReadonlySet<string> = new Set('now today tonight yesterday tomorrow currently presently nowadays ever yet still anymore lately recently soon'.split(' '));
 
 /** Units of time and proportions: what a question measures rows by ("per quarter", "in minutes", "the ratio of"). */
+/**
+ * Past forms of irregular verbs that are no participle ("came", "wrote", "went"): what happened, never a state a row
+ * is labelled with (participles can be: "sold", "lost", "broken").
+ */
+const PAST_FORMS: ReadonlySet<string> = new Set('came went wrote gave took ran sang began chose drove flew grew knew rode ate forgot hid broke spoke stole became got sat stood told met saw did said swam threw wore tore drew shook rose fell'.split(' '));
+
+/** Cardinal numbers written as words: how many rows, not which. */
+const NUMBER_WORDS: ReadonlySet<string> = new Set('one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions'.split(' '));
+
 const UNIT_WORDS: ReadonlySet<string> = new Set('second seconds minute minutes hour hours day days week weeks month months quarter quarters year years decade decades century centuries half halves ratio ratios percentage percentages percent proportion proportions share'.split(' '));
 
 /**
@@ -1564,6 +1579,7 @@ const UNIT_WORDS: ReadonlySet<string> = new Set('second seconds minute minutes h
  * the dictionary does not know can be.
  */
 function isLabelWord(data: IndexData, word: string): boolean {
+  if (RANKING.labelForms > 0 && (NUMBER_WORDS.has(word) || PAST_FORMS.has(word))) return false;
   return !FUNCTION_WORDS.has(word) && !UNIT_WORDS.has(word) && !data.lexicon.isNotNominal(word);
 }
 
@@ -3406,7 +3422,9 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
         walked.set(pair, path);
       }
       if (path === null || path.length <= 2) continue;
-      const target = RANKING.pathFill * Math.min(st.score[a]!, st.score[b]!);
+      const lo = Math.min(st.score[a]!, st.score[b]!);
+      const hi = Math.max(st.score[a]!, st.score[b]!);
+      const target = RANKING.pathFill * (path.length === 3 && RANKING.pathMean > 0 ? lo ** (1 - RANKING.pathMean) * hi ** RANKING.pathMean : lo);
       for (let i = 1; i < path.length - 1; i++) {
         const mid = path[i]!;
         if (passedOnKey(data, path, i)) continue;

@@ -63,7 +63,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['owner', 'proprietor', 'holder'],
   ['transaction', 'payment', 'transfer', 'movement'],
   ['contract', 'agreement'],
-  ['tag', 'keyword'],
+  ['tag', 'keyword', 'genre'],
   ['link', 'relationship', 'relation', 'association'],
   ['alias', 'nickname', 'pseudonym'],
   ['redirect', 'merge', 'duplicate'],

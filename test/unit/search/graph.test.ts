@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, findMentions, isThesaurusConcept, loadLexicon, openPersistedIndex, parseQuery, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { RANKING } from '../../../src/core/search/rank';
 import { catalogBuilders, fk, keyed, names, reasons, src, whyOf, withRanking } from './builders';
 
 const { table } = catalogBuilders((name) => (/id$|_id$|position|count|year|order|pending|qty/.test(name) ? 'integer' : /updated|date/.test(name) ? 'timestamp' : 'text'));
@@ -79,6 +80,31 @@ describe('search: completing the join set', () => {
     const unrelated = top.indexOf('author_note');
     assert.ok(top.indexOf('copy') >= 0 && (unrelated < 0 || top.indexOf('copy') < unrelated), reasons(res.hits));
     assert.ok(res.hits.find((h) => h.qualifiedName === 'public.copy')!.why.some((w) => /^joins (fine|member|loan) and title$/.test(w)), reasons(res.hits));
+  });
+
+  it('gives the one table between two found ones a share that leans a little on the stronger of them', () => {
+    const music = src([
+      table('release', ['id', 'name', 'barcode', 'status'], [fk(['status'], 'release_status')]),
+      table('release_status', ['id', 'name']),
+      table('medium', ['id', 'release', 'position', 'format'], [fk(['release'], 'release')]),
+      table('track', ['id', 'medium', 'position', 'name', 'length'], [fk(['medium'], 'medium')]),
+      table('editor', ['id', 'name', 'email']),
+    ]);
+    const index = buildSearchIndex({ tables: music });
+    const q = 'average track length of each release';
+    const share = (): number => {
+      const hits = index.search(q, { limit: 5 }).hits;
+      const mid = hits.find((h) => h.qualifiedName === 'public.medium');
+      assert.ok(mid !== undefined && mid.why.some((w) => /^joins (track and release|release and track)$/.test(w)), reasons(hits));
+      const ends = hits.filter((h) => h.qualifiedName === 'public.track' || h.qualifiedName === 'public.release').map((h) => h.score);
+      assert.equal(ends.length, 2, reasons(hits));
+      return mid.score / Math.min(...ends);
+    };
+    const lowerEnd = withRanking('pathMean', 0, share);
+    const leaning = share();
+    // Off, the share follows the weaker end alone (0.85 of it); on, the stronger end lifts it, never past the stronger.
+    assert.ok(Math.abs(lowerEnd - RANKING.pathFill) < 0.02, `${lowerEnd}`);
+    assert.ok(leaning > lowerEnd, `${leaning} vs ${lowerEnd}`);
   });
 
   it('follows a key of several columns through the junction it points at, and keeps that way when persisted', () => {
@@ -609,6 +635,19 @@ describe('search: tables of people and places', () => {
     // The dictionary still relates the two words; the thesaurus no longer makes them synonyms.
     const tagged = buildSearchIndex({ tables: music }).search('releases tagged shoegaze', { limit: 4 }).hits;
     assert.ok(!tagged.some((h) => h.why.some((w) => w.includes('synonym tagged→label'))), reasons(tagged));
+  });
+
+  it('reads a genre as a tag, where genres are kept as tags', () => {
+    const music = src([
+      table('artist', ['id', 'name', 'sort_name']),
+      table('artist_tag', ['artist', 'tag', 'count'], [fk(['artist'], 'artist'), fk(['tag'], 'tag')]),
+      table('tag', ['id', 'name', 'ref_count']),
+      table('release', ['id', 'name', 'barcode']),
+      table('editor', ['id', 'name', 'email']),
+    ]);
+    const hits = buildSearchIndex({ tables: music }).search('Which genres is Björk known for?', { limit: 3 }).hits;
+    assert.ok(names(hits).includes('tag') && names(hits).includes('artist_tag'), reasons(hits));
+    assert.ok(whyOf(hits, 'tag').some((w) => w.includes('genre→tag')), reasons(hits));
   });
 
   it('reads a librettist as one who writes works', () => {
