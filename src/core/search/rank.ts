@@ -1561,16 +1561,16 @@ function addTaxonomy(data: IndexData, ranked: number[], limit: number, word: str
 /** Words of when, not of what: never a label of a code list. */
 const TIME_WORDS: ReadonlySet<string> = new Set('now today tonight yesterday tomorrow currently presently nowadays ever yet still anymore lately recently soon'.split(' '));
 
-/** Units of time and proportions: what a question measures rows by ("per quarter", "in minutes", "the ratio of"). */
 /**
  * Past forms of irregular verbs that are no participle ("came", "wrote", "went"): what happened, never a state a row
  * is labelled with (participles can be: "sold", "lost", "broken").
  */
-const PAST_FORMS: ReadonlySet<string> = new Set('came went wrote gave took ran sang began chose drove flew grew knew rode ate forgot hid broke spoke stole became got sat stood told met saw did said swam threw wore tore drew shook rose fell'.split(' '));
+const PAST_FORMS: ReadonlySet<string> = new Set('came went wrote gave took ran sang began chose drove flew grew knew rode ate forgot hid broke spoke stole became got sat stood told met did said swam threw wore tore drew shook fell'.split(' '));
 
 /** Cardinal numbers written as words: how many rows, not which. */
 const NUMBER_WORDS: ReadonlySet<string> = new Set('one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions'.split(' '));
 
+/** Units of time and proportions: what a question measures rows by ("per quarter", "in minutes", "the ratio of"). */
 const UNIT_WORDS: ReadonlySet<string> = new Set('second seconds minute minutes hour hours day days week weeks month months quarter quarters year years decade decades century centuries half halves ratio ratios percentage percentages percent proportion proportions share'.split(' '));
 
 /**
