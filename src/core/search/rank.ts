@@ -151,6 +151,8 @@ export const RANKING = {
   pathMean: 0.1,
   /** 1: a word only comments write may name a kind of the catalog's things, as a word it does not write at all may. */
   commentKinds: 1,
+  /** 1: a word before a noun of places ("bike shops") names no kind of the catalog's things. */
+  kindOfHolder: 1,
   /** 1: a word brings no second match, through a relation, of the word written beside it ("purchase orders"; besides). */
   ownWordsOnce: 1,
   /** 1: a junction's end reached only by an implied key (through another junction) rises as its end only where a word reached it. */
@@ -783,7 +785,14 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (RANKING.taxonomy > 0) {
     const kindWords = (words: ReadonlySet<string>): string[] => [...words].filter((w) => !mentionWords.has(w) && !(RANKING.taxonomySynonyms > 0 && synonymHeld(data, w)) && !TIME_WORDS.has(w) && !CALENDAR_WORDS.has(w) && !MEASURE_UNITS.has(w) && w.length > 2 && (data.lexicon.concepts(w).length > 0 || !data.lexicon.has(w)) && !isVerbForm(w) && !isMeasureWord(data, w) && isLabelWord(data, w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w) && !data.lexicon.isPlaceAdjective(w) && !data.lexicon.isLanguageName(w));
     // Words only comments write are kinds only where the question has no word the catalog does not write at all.
-    const nouns = kindWords(literalless).length > 0 || !(RANKING.commentKinds > 0) ? kindWords(literalless) : kindWords(commentOnly);
+    const found = kindWords(literalless).length > 0 || !(RANKING.commentKinds > 0) ? kindWords(literalless) : kindWords(commentOnly);
+    // A word before a noun of places says what kind of place that is ("bike shops"), not a kind of the catalog's
+    // things; before a noun of people it may well be one ("tire suppliers": the people who supply tires).
+    const beforeHolder = (w: string): boolean => {
+      const next = termAfter(parsed, w);
+      return next !== undefined && data.lexicon.isPlace(next.surface);
+    };
+    const nouns = RANKING.kindOfHolder > 0 ? found.filter((w) => !beforeHolder(w)) : found;
     // One word the catalog leaves unexplained, or two joined by "and"/"or" ("tires and tubes"): a question with more
     // has other things to say (who is asking, what for), and its words need not name a kind at all.
     // A kind is written as a plural ("handlebars"), as a word no dictionary has ("seatpost"), or before a noun of the

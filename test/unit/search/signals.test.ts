@@ -517,6 +517,23 @@ describe('search: proper names in questions', () => {
     assert.ok(!index.search('diagram inventory transactions', { limit: 5 }).hits.some((h) => h.why.some((w) => w.includes("may hold 'diagram'"))));
   });
 
+  it('reads a word before a noun of places as the kind of place, not a kind of the catalog\'s things', () => {
+    const tables = src([
+      table('productcategory', ['productcategoryid', 'name']),
+      table('productsubcategory', ['productsubcategoryid', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory', ['productcategoryid'])]),
+      table('product', ['productid', 'name', 'color', 'listprice', 'productsubcategoryid'], [fk(['productsubcategoryid'], 'productsubcategory', ['productsubcategoryid'])]),
+      table('vendor', ['vendorid', 'name', 'creditrating']),
+      table('productvendor', ['productid', 'vendorid', 'standardprice'], [fk(['productid'], 'product', ['productid']), fk(['vendorid'], 'vendor', ['vendorid'])]),
+      table('store', ['storeid', 'name', 'demographics']),
+    ]);
+    const index = buildSearchIndex({ tables });
+    const kinds = (q: string, on: number): string[] => withRanking('kindOfHolder', on, () => index.search(q, { limit: 6 }).hits.flatMap((h) => h.why.filter((w) => w.includes("may hold 'bike'") || w.includes("may hold 'tire'"))));
+    assert.deepEqual(kinds('names of the bike shops in Ohio', 1), []);
+    assert.ok(kinds('names of the bike shops in Ohio', 0).length > 0, 'the control: without the rule, bike was read as a kind');
+    // Before a noun of people the word may still be a kind of the things they deal in.
+    assert.ok(kinds('contacts at our tire suppliers', 1).length > 0, reasons(index.search('contacts at our tire suppliers', { limit: 6 }).hits));
+  });
+
   it('passes over a table of places that has no kind code list for the next one that has', () => {
     // MusicBrainz: `medium` reads as a place noun and ranks between `area` and `place` for a city's name; it has no
     // kind list, so the second list is the place's, not nothing.
