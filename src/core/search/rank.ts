@@ -153,8 +153,6 @@ export const RANKING = {
   commentKinds: 1,
   /** 1: a word before a noun of places ("bike shops") names no kind of the catalog's things. */
   kindOfHolder: 1,
-  /** Weight of a plural noun's match with a name's -ing word before another word ("shops", `shoppingcartitem`); 1: as any match. */
-  gerundNames: 0.4,
   /** 1: a word brings no second match, through a relation, of the word written beside it ("purchase orders"; besides). */
   ownWordsOnce: 1,
   /** 1: a junction's end reached only by an implied key (through another junction) rises as its end only where a word reached it. */
@@ -537,13 +535,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const refineOnly = df > commonDf && st.touched.length > 0;
     local.length = 0;
     const w = qt.weight * idf;
-    // A plural noun ("shops") meets a name's -ing word of the same stem (`shoppingcartitem`) only as a related word
-    // would: the gerund before another noun names an act (shopping), not the thing.
-    const plural = RANKING.gerundNames < 1 && /[^s]s$/.test(qt.surface);
     for (let i = from; i < to; i++) {
       const d = doc[i]!;
       if (!allowed(d) || (refineOnly && data.scratch.seen[d] === 0)) continue;
-      best[d] = w * sat[i]! * (plural && namedByGerund(data.docs[d]!, qt.term, qt.surface.slice(0, -1)) ? RANKING.gerundNames : 1);
+      best[d] = w * sat[i]!;
       local.push(d);
     }
     // Related catalog words (shared WordNet/thesaurus concept) count at a reduced weight; each table keeps the
@@ -1184,23 +1179,6 @@ function isNameTerm(data: IndexData, word: string): boolean {
 function isCatalogTerm(data: IndexData, word: string): boolean {
   const id = data.postings.termIds.get(stem(word.toLowerCase()));
   return id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;
-}
-
-/**
- * Whether the table's name has the term only as a word in -ing before another word (`shopping` of
- * `shoppingcartitem`), which is not the question's noun itself (`singular`: "recordings" is `recording_alias`'s).
- */
-function namedByGerund(doc: DocData, term: string, singular: string): boolean {
-  let gerund = false;
-  // The words as written, or the pieces of a run-together name (`shopping`, `cart`, `item`).
-  const words = doc.nameStems.includes(term) ? doc.nameWords : doc.nameParts;
-  for (let i = 0; i < words.length; i++) {
-    const word = words[i]!;
-    if (stem(word) !== term) continue;
-    if (!word.endsWith('ing') || word === singular || i === words.length - 1) return false;
-    gerund = true;
-  }
-  return gerund;
 }
 
 /** Whether no table or column is named by the term whose postings are [from, to): only comments write it. */

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { buildSearchIndex, deserializeIndex, findMentions, loadLexicon, parseQuery, serializeIndex, type SearchHit, type SearchTableInput } from '../../../src/core/search/index';
-import { RANKING } from '../../../src/core/search/rank';
 import { catalogBuilders, fk, keyed, reasons, src, whyOf, withRanking } from './builders';
 
 const { column, table } = catalogBuilders((name) => (name.endsWith('id') ? 'integer' : 'text'));
@@ -533,26 +532,6 @@ describe('search: proper names in questions', () => {
     assert.ok(kinds('names of the bike shops in Ohio', 0).length > 0, 'the control: without the rule, bike was read as a kind');
     // Before a noun of people the word may still be a kind of the things they deal in.
     assert.ok(kinds('contacts at our tire suppliers', 1).length > 0, reasons(index.search('contacts at our tire suppliers', { limit: 6 }).hits));
-  });
-
-  it('meets a plural noun with a name\'s -ing word before another word only as a related word', () => {
-    const tables = src([
-      table('store', ['businessentityid', 'name', 'demographics']),
-      table('shoppingcartitem', ['shoppingcartitemid', 'shoppingcartid', 'quantity', 'productid']),
-      table('product', ['productid', 'name', 'listprice']),
-      table('recording', ['id', 'name', 'length']),
-      table('recording_alias', ['id', 'recording', 'name'], [fk(['recording'], 'recording')]),
-    ]);
-    const index = buildSearchIndex({ tables });
-    const order = (q: string, on: number): string[] => withRanking('gerundNames', on, () => names(index.search(q, { limit: 5 }).hits));
-    const shops = order('which shops sell the most', RANKING.gerundNames);
-    assert.ok(shops.indexOf('public.store') >= 0 && shops.indexOf('public.store') < shops.indexOf('public.shoppingcartitem'), shops.join(', '));
-    const before = order('which shops sell the most', 1);
-    assert.ok(before.indexOf('public.shoppingcartitem') < before.indexOf('public.store'), `the control: ${before.join(', ')}`);
-    // The noun itself, though written in -ing, is matched in full ("recordings", `recording_alias`).
-    const aliases = withRanking('gerundNames', RANKING.gerundNames, () => index.search('aliases of recordings', { limit: 3 }).hits);
-    assert.equal(names(aliases)[0], 'public.recording_alias', reasons(aliases));
-    assert.deepEqual(withRanking('gerundNames', RANKING.gerundNames, () => index.search('aliases of recordings', { limit: 3 }).hits.map((h) => h.score)), withRanking('gerundNames', 1, () => index.search('aliases of recordings', { limit: 3 }).hits.map((h) => h.score)));
   });
 
   it('passes over a table of places that has no kind code list for the next one that has', () => {
