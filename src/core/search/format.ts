@@ -51,7 +51,6 @@
  * of stock): the stored terms and concept terms change. v39: `po` (a purchase order) and `bom` (a bill of materials) are
  * schema abbreviations, whose expansions a name's terms hold. v40: a login is a password (a thesaurus group whose concept
  * terms the stored index holds, which renumbers the groups after it). v41: standard identifiers are schema abbreviations
- * (`isrc` a recording code, `iswc` a work code, `isbn` a book number…), whose expansions a name's terms hold. v42: a genre is a tag (`genre` joined the thesaurus group of tags, where catalogs
- * keep genres as folksonomy tags): the concept terms the stored index holds change.
+ * (`isrc` a recording code, `iswc` a work code, `isbn` a book number…), whose expansions a name's terms hold.
  */
-export const INDEX_FORMAT = 42;
+export const INDEX_FORMAT = 41;

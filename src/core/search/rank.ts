@@ -149,8 +149,6 @@ export const RANKING = {
   pathMaxHops: 3,
   /** Exponent of the higher end's score in the share a single table between two others gets (0: the lower end only). */
   pathMean: 0.1,
-  /** 1: a word only comments write may name a kind of the catalog's things, as a word it does not write at all may. */
-  commentKinds: 1,
   /** 1: a word before a noun of places ("bike shops") names no kind of the catalog's things. */
   kindOfHolder: 1,
   /** 1: a word brings no second match, through a relation, of the word written beside it ("purchase orders"; besides). */
@@ -520,8 +518,6 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   const unmatched: string[] = [];
   // Words with no literal match anywhere in the catalog (a related word may still match): candidate values.
   const literalless = new Set<string>();
-  // Words only comments write (`bicycle` in AdventureWorks' notes): no table or column is named by them.
-  const commentOnly = new Set<string>();
   // Words of a proper name ("Dolly Parton") live in the table of people or places, not in a code list.
   // So are the words of a title ("Blue Monday"): they name a row, not a code list's label.
   const mentionWords = new Set([...parsed.mentions.filter((m) => m.adjective !== true).map((m) => m.text), ...parsed.titles, ...(RANKING.issuerWords > 0 ? parsed.issuers.map((i) => i.name) : [])].flatMap((t) => t.toLowerCase().split(/[^\p{L}\p{N}]+/u)));
@@ -573,7 +569,6 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     let viewsOnly = RANKING.viewWords > 0 && from < to;
     for (let i = from; viewsOnly && i < to; i++) if (!data.docs[doc[i]!]!.derived) viewsOnly = false;
     if ((from === to || viewsOnly) && !qt.phrasal && !codePiece && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface) && isLabelWord(data, qt.surface)) literalless.add(qt.surface);
-    else if (RANKING.commentKinds > 0 && from < to && !qt.phrasal && !codePiece && !mentionWords.has(qt.surface) && !parsed.properWords.has(qt.surface) && isLabelWord(data, qt.surface) && onlyInComments(data, qt.term, from, to)) commentOnly.add(qt.surface);
     // "choirs", "orchestras": a plural the catalog does not write, a thesaurus synonym of a table's name, names a kind
     // of that table's rows. Without such a synonym, a plural for a thing that only related words find ("bikes", which
     // the comments call bicycles) names a kind of the rows of the best table in the answer that keeps kinds.
@@ -783,9 +778,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d), kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   if (RANKING.taxonomy > 0) {
-    const kindWords = (words: ReadonlySet<string>): string[] => [...words].filter((w) => !mentionWords.has(w) && !(RANKING.taxonomySynonyms > 0 && synonymHeld(data, w)) && !TIME_WORDS.has(w) && !CALENDAR_WORDS.has(w) && !MEASURE_UNITS.has(w) && w.length > 2 && (data.lexicon.concepts(w).length > 0 || !data.lexicon.has(w)) && !isVerbForm(w) && !isMeasureWord(data, w) && isLabelWord(data, w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w) && !data.lexicon.isPlaceAdjective(w) && !data.lexicon.isLanguageName(w));
-    // Words only comments write are kinds only where the question has no word the catalog does not write at all.
-    const found = kindWords(literalless).length > 0 || !(RANKING.commentKinds > 0) ? kindWords(literalless) : kindWords(commentOnly);
+    const found = [...literalless].filter((w) => !mentionWords.has(w) && !(RANKING.taxonomySynonyms > 0 && synonymHeld(data, w)) && !TIME_WORDS.has(w) && !CALENDAR_WORDS.has(w) && !MEASURE_UNITS.has(w) && w.length > 2 && (data.lexicon.concepts(w).length > 0 || !data.lexicon.has(w)) && !isVerbForm(w) && !isMeasureWord(data, w) && isLabelWord(data, w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w) && !data.lexicon.isPlaceAdjective(w) && !data.lexicon.isLanguageName(w));
     // A word before a noun of places says what kind of place that is ("bike shops"), not a kind of the catalog's
     // things; before a noun of people it may well be one ("tire suppliers": the people who supply tires).
     const beforeHolder = (w: string): boolean => {
@@ -1179,17 +1172,6 @@ function isNameTerm(data: IndexData, word: string): boolean {
 function isCatalogTerm(data: IndexData, word: string): boolean {
   const id = data.postings.termIds.get(stem(word.toLowerCase()));
   return id !== undefined && data.postings.start[id + 1]! > data.postings.start[id]!;
-}
-
-/** Whether no table or column is named by the term whose postings are [from, to): only comments write it. */
-function onlyInComments(data: IndexData, term: string, from: number, to: number): boolean {
-  if (to - from > 64) return false;
-  for (let i = from; i < to; i++) {
-    const doc = data.docs[data.postings.doc[i]!]!;
-    if (doc.nameStems.includes(term)) return false;
-    for (const c of doc.table.columns) if (cachedTerms(data.termCache, data.vocab, c.name).some((t) => t.term === term)) return false;
-  }
-  return true;
 }
 
 /** The column holds a code list's labels (a small table read whole; see ColumnInfo.codeValues). */

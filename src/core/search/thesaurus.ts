@@ -63,7 +63,7 @@ export const THESAURUS: readonly (readonly string[])[] = [
   ['owner', 'proprietor', 'holder'],
   ['transaction', 'payment', 'transfer', 'movement'],
   ['contract', 'agreement'],
-  ['tag', 'keyword', 'genre'],
+  ['tag', 'keyword'],
   ['link', 'relationship', 'relation', 'association'],
   ['alias', 'nickname', 'pseudonym'],
   ['redirect', 'merge', 'duplicate'],

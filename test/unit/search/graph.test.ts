@@ -637,19 +637,6 @@ describe('search: tables of people and places', () => {
     assert.ok(!tagged.some((h) => h.why.some((w) => w.includes('synonym tagged→label'))), reasons(tagged));
   });
 
-  it('reads a genre as a tag, where genres are kept as tags', () => {
-    const music = src([
-      table('artist', ['id', 'name', 'sort_name']),
-      table('artist_tag', ['artist', 'tag', 'count'], [fk(['artist'], 'artist'), fk(['tag'], 'tag')]),
-      table('tag', ['id', 'name', 'ref_count']),
-      table('release', ['id', 'name', 'barcode']),
-      table('editor', ['id', 'name', 'email']),
-    ]);
-    const hits = buildSearchIndex({ tables: music }).search('Which genres is Björk known for?', { limit: 3 }).hits;
-    assert.ok(names(hits).includes('tag') && names(hits).includes('artist_tag'), reasons(hits));
-    assert.ok(whyOf(hits, 'tag').some((w) => w.includes('genre→tag')), reasons(hits));
-  });
-
   it('reads a librettist as one who writes works', () => {
     const music = src([
       table('artist', ['id', 'name', 'sort_name']),

@@ -498,25 +498,6 @@ describe('search: proper names in questions', () => {
     assert.ok(!index.search('products that come in red', { limit: 5 }).hits.some((h) => h.why.some((w) => w.includes('kind of'))));
   });
 
-  it('reads a word only comments write as a kind of thing, where the question has no word the catalog does not write', () => {
-    const tables = src([
-      { ...table('productcategory', ['productcategoryid', 'name']), comment: 'High-level product categorization.' },
-      { ...table('productsubcategory', ['productsubcategoryid', 'productcategoryid', 'name'], [fk(['productcategoryid'], 'productcategory', ['productcategoryid'])]), comment: 'Product subcategories.' },
-      table('product', ['productid', 'name', 'color', 'listprice', 'productsubcategoryid'], [fk(['productsubcategoryid'], 'productsubcategory', ['productsubcategoryid'])]),
-      { ...table('illustration', ['illustrationid', 'diagram']), comment: 'Bicycle assembly diagrams.' },
-      table('transactionhistory', ['transactionid', 'productid', 'transactiondate', 'quantity'], [fk(['productid'], 'product', ['productid'])]),
-      table('location', ['locationid', 'name', 'costrate']),
-      table('productinventory', ['productid', 'locationid', 'quantity'], [fk(['productid'], 'product', ['productid']), fk(['locationid'], 'location', ['locationid'])]),
-    ]);
-    const index = buildSearchIndex({ tables });
-    const q = 'bicycle inventory transactions June 2014';
-    const kinds = (on: number): readonly string[] => withRanking('commentKinds', on, () => whyOf(index.search(q, { limit: 5 }).hits, 'productsubcategory'));
-    assert.ok(kinds(1).includes("kind of product, may hold 'bicycle'"), reasons(index.search(q, { limit: 5 }).hits));
-    assert.ok(!kinds(0).some((w) => w.includes("may hold 'bicycle'")), kinds(0).join('; '));
-    // A word a table's name or column writes names no kind.
-    assert.ok(!index.search('diagram inventory transactions', { limit: 5 }).hits.some((h) => h.why.some((w) => w.includes("may hold 'diagram'"))));
-  });
-
   it('reads a word before a noun of places as the kind of place, not a kind of the catalog\'s things', () => {
     const tables = src([
       table('productcategory', ['productcategoryid', 'name']),
