@@ -1584,8 +1584,8 @@ const UNIT_WORDS: ReadonlySet<string> = new Set('second seconds minute minutes h
 
 /**
  * Whether a word could be a label a code list holds: not a function word, nor a word the dictionary knows only as a
- * verb or an adverb ("what happens to", "I remember", "never"), nor a unit of time or a proportion. Names and codes
- * the dictionary does not know can be.
+ * verb or an adverb ("what happens to", "I remember", "never"), nor a unit of time or a proportion, nor (labelForms) a
+ * number word or an irregular verb's past form ("two", "came"). Names and codes the dictionary does not know can be.
  */
 function isLabelWord(data: IndexData, word: string): boolean {
   if (RANKING.labelForms > 0 && (NUMBER_WORDS.has(word) || PAST_FORMS.has(word))) return false;
