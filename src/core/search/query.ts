@@ -213,8 +213,10 @@ const ISSUER_BEFORE_THINGS = /((?:\p{Lu}[\p{L}\p{N}.&'’-]*\s+){1,3}(?:Records|
 /** Who issued what, in the three ways a question says it (ParsedQuery.issuers). */
 function issuersOf(text: string): Array<{ name: string; thing: string }> {
   const out: Array<{ name: string; thing: string }> = [];
-  for (const m of text.matchAll(ISSUED_BY_NAME)) if (!STOP_WORDS.has(m[1]!.toLowerCase())) out.push({ name: m[2]!, thing: m[1]!.toLowerCase() });
-  for (const m of text.matchAll(ISSUED_BY_PASSIVE)) if (!STOP_WORDS.has(m[1]!.toLowerCase())) out.push({ name: m[2]!, thing: m[1]!.toLowerCase() });
+  // The thing, then the name, either way round: "labels that put out …", "albums put out by …".
+  for (const pattern of [ISSUED_BY_NAME, ISSUED_BY_PASSIVE]) {
+    for (const m of text.matchAll(pattern)) if (!STOP_WORDS.has(m[1]!.toLowerCase())) out.push({ name: m[2]!, thing: m[1]!.toLowerCase() });
+  }
   for (const m of text.matchAll(ISSUER_BEFORE_THINGS)) {
     // "Which Creation Records singles": a question word that opens the sentence is no word of the name.
     const words = m[1]!.split(/\s+/);
@@ -818,6 +820,11 @@ function quotedSpans(text: string): Array<[number, number]> {
   return out;
 }
 
+/** Whether the characters [from, to) lie inside one of `spans` and are not the whole of it (a word of a quoted title). */
+function insideQuote(spans: ReadonlyArray<[number, number]>, from: number, to: number): boolean {
+  return spans.some(([a, b]) => a <= from && to <= b && (a < from || to < b));
+}
+
 /** Last words of the name of a company or an institution ("… Consulting Group", "… Hospital", "… Records", "… Inc"). */
 const ORG_HEADS: ReadonlySet<string> = new Set('group hospital university college school bank inc ltd llc plc gmbh corp corporation company co records airlines airways pharma pharmaceuticals insurance partners foundation institute clinic agency bureau club society association federation council ministry department'.split(' '));
 /** First words of such a name ("University of Texas", "Bank of America"). */
@@ -941,6 +948,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const prev = i > 0 ? tokens[i - 1]!.toLowerCase() : '';
     const before = prev === 'the' && i > 1 && PLACE_PREPOSITIONS.has(tokens[i - 2]!.toLowerCase()) ? tokens[i - 2]!.toLowerCase() : prev;
     const spanText = tokens.slice(i, j).join(' ').replace(/ \./g, '.').replace(/['’]s$/, '');
+    // The whole name as a place the dictionary knows ("Los Angeles", "Buenos Aires").
+    const knownPlace = common.isPlaceName?.(spanText) === true;
     const last = words[words.length - 1]!;
     // "the city of Pisek", "the province of Ontario": a noun of places before `of`.
     const ofAt = prev === 'of' ? i - 2 : prev === 'the' && tokens[i - 2]?.toLowerCase() === 'of' ? i - 3 : -1;
@@ -969,12 +978,12 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     const aboutLanguage = common.isLanguageAdjective?.(last) === true && (after.some((t) => LANGUAGE_CONTEXT.has(t)) || (COPULAS.has(prev) && LANGUAGE_CONTEXT.has(tokens[i - 2]?.toLowerCase() ?? '')) || (prev === 'in' && words.length === 1 && endsPhrase));
     if (aboutLanguage) {
       // a word of the question, not a place
-    } else if (quotes.some(([a, b]) => a <= matches[i]!.index! && matches[j - 1]!.index! + tokens[j - 1]!.length <= b && (a < matches[i]!.index! || matches[j - 1]!.index! + tokens[j - 1]!.length < b))) {
+    } else if (insideQuote(quotes, matches[i]!.index!, matches[j - 1]!.index! + tokens[j - 1]!.length)) {
       // A word of a quoted title ("'Dusty in Memphis'", "'Journey in Satchidananda'"): the title's, not a place.
     } else if (i > 0 && /^\p{Lu}{2,3}$/u.test(tokens[i - 1]!) && !namesPlace([tokens[i - 1]!], common) && common.isPlaceName?.(tokens[i - 1]!) !== true && !possessive) {
       // A name after a grade or size code in capitals ("HL Crankarm", "LL Bottom Brackets", "ML Headset") is a
       // product's: no person and no place.
-    } else if (placeEnd === i - 1 && i >= 2 && PLACE_JOINERS.has(prev) && words.length <= 3 && !possessive && (words.every(unknown) || common.isPlaceName?.(spanText) === true)) {
+    } else if (placeEnd === i - 1 && i >= 2 && PLACE_JOINERS.has(prev) && words.length <= 3 && !possessive && (words.every(unknown) || knownPlace)) {
       // A name joined to a place just read ("in Bath or Reading", "Brooklyn vs Queens"): a place too.
       out.push({ kind: 'place', text: spanText });
     } else if (words.length >= 2 && EVENT_HEADS.has(last.toLowerCase())) {
@@ -1016,8 +1025,8 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     else if (words.length >= 2 && words.length <= 5 && !possessive && (GEO_HEADS.has(last.toLowerCase()) || GEO_FIRSTS.has(words[0]!.toLowerCase())) && before !== 'by' && !(prev === 'on' && tokens.slice(Math.max(0, i - 4), i - 1).some((t) => roleVerb(t.toLowerCase()) || roleBefore(t)))) out.push({ kind: 'place', text: spanText });
     // A name of several words the dictionary knows as a place's ("Los Angeles", "Salt Lake City", "Buenos Aires") is
     // that place wherever it stands; not the maker after "by".
-    else if (words.length >= 2 && !possessive && before !== 'by' && common.isPlaceName?.(spanText) === true) out.push({ kind: 'place', text: spanText });
-    else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike && !((PLACE_PREPOSITIONS.has(before) || MOTION_PREPOSITIONS.has(before)) && (namesPlace(words, common) || common.isPlaceName?.(spanText) === true))) out.push({ kind: 'person', text: spanText });
+    else if (words.length >= 2 && !possessive && before !== 'by' && knownPlace) out.push({ kind: 'place', text: spanText });
+    else if (words.length >= 2 && words.length <= 4 && particles.length <= 2 && nameLike && !((PLACE_PREPOSITIONS.has(before) || MOTION_PREPOSITIONS.has(before)) && (namesPlace(words, common) || knownPlace))) out.push({ kind: 'person', text: spanText });
     // One unknown name in the possessive ("Radiohead's", "Björk's") owns something: a person or a group, not a place.
     else if (words.length === 1 && possessive && unknown(first) && !STOP_WORDS.has(first.toLowerCase())) out.push({ kind: 'person', text: spanText });
     // One unknown name that did something ("what Radiohead played", "songs Prince wrote"): someone, not a place.
@@ -1036,10 +1045,10 @@ export function findMentions(text: string, common: Vocabulary): Mention[] {
     // After `of`, a name is more often the work or group something belongs to ("pressings of Dark Side of the Moon",
     // "side B of the Rumours vinyl"): only after a noun of places ("the city of Pisek") is an unknown name a place.
     // A word the dictionary defines but not as a place ("names in Cyrillic", "sales in Helmets") is none either.
-    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common) || common.isPlaceName?.(last) === true)) || common.isPlaceName?.(spanText) === true || (words.length > 1 && common.isFirstPlace !== undefined ? common.isFirstPlace(last.toLowerCase()) : common.isPlace?.(last)) === true)) out.push({ kind: 'place', text: spanText });
+    else if (!article && PLACE_PREPOSITIONS.has(before) && (before !== 'of' || placeBeforeOf) && words.length <= 3 && ((unknown(last) && (!hasSenses(last) || namesPlace(words, common) || common.isPlaceName?.(last) === true)) || knownPlace || (words.length > 1 && common.isFirstPlace !== undefined ? common.isFirstPlace(last.toLowerCase()) : common.isPlace?.(last)) === true)) out.push({ kind: 'place', text: spanText });
     // "going to Nashville", "touring across Europe", "artists of Iceland": after a preposition of motion or extent, or
     // after `of`, only a name the dictionary knows as a place is one ("credited to Prince" names someone).
-    else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && (namesPlace(words, common) && (words.length === 1 || !placeAdjective(words[0]!) || common.isPlaceName?.(spanText) === true))) out.push({ kind: 'place', text: spanText });
+    else if (!article && (MOTION_PREPOSITIONS.has(before) || before === 'of') && words.length <= 3 && !possessive && (namesPlace(words, common) && (words.length === 1 || !placeAdjective(words[0]!) || knownPlace))) out.push({ kind: 'place', text: spanText });
     // Any other one name the dictionary does not know, written like a name inside a sentence ("tags Björk", "tags on
     // Metalica"), and does not define either ("with Cyrillic script", "the Sport-100 Helmet"), is someone's (a person
     // or a group): not a quoted value, not after a copula ("district is Tabor"), not a piece of an identifier
