@@ -32,7 +32,7 @@ function readQuestions(file: string): BlindQuestion[] {
 /**
  * Rounds of blind questions: the first (`blind/`) is split into dev and held-out halves; the second (`blind/round2/`)
  * was written after the engine was tuned on the first round's dev halves and is held-out as a whole; the third
- * (`blind/round3/`), the fourth (`blind/round4/`), the fifth (`blind/round5/`), the sixth (`blind/round6/`), the seventh (`blind/round7/`), the eighth (`blind/round8/`), the ninth (`blind/round9/`), the tenth (`blind/round10/`), the eleventh (`blind/round11/`), the twelfth (`blind/round12/`), the thirteenth (`blind/round13/`), the fourteenth (`blind/round14/`), the fifteenth (`blind/round15/`), the sixteenth (`blind/round16/`), the seventeenth (`blind/round17/`), the eighteenth (`blind/round18/`), the nineteenth (`blind/round19/`), the twentieth (`blind/round20/`), the twenty-first (`blind/round21/`), the twenty-second (`blind/round22/`), the twenty-third (`blind/round23/`), the twenty-fourth (`blind/round24/`), the twenty-fifth (`blind/round25/`), the twenty-sixth (`blind/round26/`), the twenty-seventh (`blind/round27/`), the twenty-eighth (`blind/round28/`), the twenty-ninth (`blind/round29/`), the thirtieth (`blind/round30/`), the thirty-first (`blind/round31/`), the thirty-second (`blind/round32/`), the thirty-third (`blind/round33/`) and the thirty-fourth (`blind/round34/`; these twenty-one MusicBrainz and AdventureWorks only) are split again, so that tuning can
+ * (`blind/round3/`), the fourth (`blind/round4/`), the fifth (`blind/round5/`), the sixth (`blind/round6/`), the seventh (`blind/round7/`), the eighth (`blind/round8/`), the ninth (`blind/round9/`), the tenth (`blind/round10/`), the eleventh (`blind/round11/`), the twelfth (`blind/round12/`), the thirteenth (`blind/round13/`), the fourteenth (`blind/round14/`), the fifteenth (`blind/round15/`), the sixteenth (`blind/round16/`), the seventeenth (`blind/round17/`), the eighteenth (`blind/round18/`), the nineteenth (`blind/round19/`), the twentieth (`blind/round20/`), the twenty-first (`blind/round21/`), the twenty-second (`blind/round22/`), the twenty-third (`blind/round23/`), the twenty-fourth (`blind/round24/`), the twenty-fifth (`blind/round25/`), the twenty-sixth (`blind/round26/`), the twenty-seventh (`blind/round27/`), the twenty-eighth (`blind/round28/`), the twenty-ninth (`blind/round29/`), the thirtieth (`blind/round30/`), the thirty-first (`blind/round31/`), the thirty-second (`blind/round32/`), the thirty-third (`blind/round33/`), the thirty-fourth (`blind/round34/`) and the thirty-fifth (`blind/round35/`; these twenty-two MusicBrainz and AdventureWorks only) are split again, so that tuning can
  * go on with questions the engine was not fitted to.
  */
 const ROUNDS: ReadonlyArray<{ dir: string; suffix: string }> = [
@@ -70,6 +70,7 @@ const ROUNDS: ReadonlyArray<{ dir: string; suffix: string }> = [
   { dir: path.join(BLIND_DIR, 'round32'), suffix: '-blind32' },
   { dir: path.join(BLIND_DIR, 'round33'), suffix: '-blind33' },
   { dir: path.join(BLIND_DIR, 'round34'), suffix: '-blind34' },
+  { dir: path.join(BLIND_DIR, 'round35'), suffix: '-blind35' },
 ];
 
 /**
