@@ -81,3 +81,46 @@ export function calibrationRows(split: string, table: CalibrationTable): string[
     return c === undefined || c.n === 0 ? [] : [`| ${split} | ${level} | ${c.n} | ${(c.firstRight / c.n).toFixed(3)} | ${(c.complete / c.n).toFixed(3)} |`];
   });
 }
+
+/**
+ * The 95% Wilson score interval of `k` successes in `n` trials (E. B. Wilson, "Probable inference, the law of
+ * succession, and statistical inference", JASA 22, 1927): how far a share measured on a few hundred questions may
+ * sit from the share on questions like them. Unlike the normal approximation it stays inside [0, 1] near the ends.
+ */
+export function wilson(k: number, n: number, z = 1.96): [number, number] {
+  if (n <= 0) return [0, 1];
+  const p = k / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z / (1 + z2 / n)) * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n));
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/**
+ * Means of means weighted by question counts: the scores of several sets (or splits) as one pool. For a share such
+ * as Full@10, `Math.round(full10 * n)` of the pool is the number of complete answers.
+ */
+export function pool(list: readonly Scores[]): Scores {
+  const n = list.reduce((k, s) => k + s.n, 0);
+  const w = (f: (s: Scores) => number): number => (n === 0 ? 0 : list.reduce((k, s) => k + f(s) * s.n, 0) / n);
+  return { n, r1: w((s) => s.r1), r3: w((s) => s.r3), r5: w((s) => s.r5), r10: w((s) => s.r10), full5: w((s) => s.full5), full10: w((s) => s.full10), mrr: w((s) => s.mrr) };
+}
+
+/** Held-out Full@10 each blind database must reach (the retrieval goals). */
+export const BLIND_GOALS: Readonly<Record<string, number>> = { musicbrainz: 0.6, adventureworks: 0.9, pagila: 0.9 };
+
+/**
+ * Complete answers (Full@10) of scores pooled from per-set means: each set's Full@10 times its questions, rounded,
+ * summed; with their share and its 95% Wilson interval.
+ */
+export function completeAnswers(list: readonly Scores[]): { n: number; k: number; share: number; lo: number; hi: number } {
+  const n = list.reduce((m, s) => m + s.n, 0);
+  const k = list.reduce((m, s) => m + Math.round(s.full10 * s.n), 0);
+  const [lo, hi] = wilson(k, n);
+  return { n, k, share: n === 0 ? 0 : k / n, lo, hi };
+}
+
+/** `0.420 [0.388–0.453]`, or a dash for no questions. */
+export function shareWithInterval(c: { n: number; share: number; lo: number; hi: number }): string {
+  return c.n === 0 ? '—' : `${c.share.toFixed(3)} [${c.lo.toFixed(3)}–${c.hi.toFixed(3)}]`;
+}

@@ -23,9 +23,9 @@ import { getTestPostgres } from '../../test/support/pg';
 import { loadDataset, type DatasetName } from '../../test/support/datasets';
 import { DIST, runOk, startStdioServer, tempDir, writeResults } from '../core/measure';
 import { ensureBuilt } from '../core/musicbrainz';
-import { blindSets } from './blind-sets';
+import { blindSets, isUntuned } from './blind-sets';
 import { key, ownSets, type BenchQuestion, type BenchSet } from './datasets';
-import { calibrationRows, mean, poolCalibration, scoreQuestion as score, tallyConfidence, type CalibrationTable, type Scores } from './scores';
+import { BLIND_GOALS, calibrationRows, completeAnswers, mean, poolCalibration, scoreQuestion as score, shareWithInterval, tallyConfidence, type CalibrationTable, type Scores } from './scores';
 
 const devOnly = process.argv.includes('--dev-only');
 // Dev questions that are complete in-process but not through the tool, with both answers (for inspection).
@@ -167,6 +167,26 @@ function markdown(results: readonly SetResult[]): string {
       rows.push(`| ${r.name} | ${label} | ${s.mcp.n} | ${f(s.mcp.full10)} | ${f(s.inProcess.full10)} | ${f(s.mcp.r10)} | ${f(s.inProcess.r10)} | ${f(s.mcp.r5)} | ${f(s.inProcess.r5)} | ${f(s.mcp.mrr)} | ${f(s.inProcess.mrr)} | ${s.differentTop10} | ${s.notOk} | ${s.empty} |`);
     }
   }
+  // The goals: every blind round of a database pooled, as the tool answered and as the engine did in-process.
+  const goals: string[] = [];
+  for (const [db, goal] of Object.entries(BLIND_GOALS)) {
+    const sets = results.filter((r) => new RegExp(`^${db}-blind\\d*$`).test(r.name));
+    if (sets.length === 0) continue;
+    const tuned = sets.filter((r) => !isUntuned(r.name));
+    const untuned = sets.filter((r) => isUntuned(r.name));
+    const parts: Array<[string, SplitResult[], boolean]> = [
+      ['held-out', tuned.flatMap((r) => (r.heldOut ? [r.heldOut] : [])), true],
+      ['dev', tuned.flatMap((r) => (r.dev ? [r.dev] : [])), false],
+      ['untuned rounds', untuned.flatMap((r) => [r.dev, r.heldOut].filter((x): x is SplitResult => x !== null)), false],
+    ];
+    for (const [label, list, judged] of parts) {
+      if (list.length === 0) continue;
+      const mcp = completeAnswers(list.map((x) => x.mcp));
+      const inProcess = completeAnswers(list.map((x) => x.inProcess));
+      const verdict = judged ? `${goal.toFixed(2)} | ${mcp.share >= goal ? 'met' : `not met (${(goal - mcp.share).toFixed(3)} short)`}` : ' | ';
+      goals.push(`| ${db} | ${label} | ${mcp.n} | ${shareWithInterval(mcp)} | ${mcp.k} | ${inProcess.share.toFixed(3)} (${inProcess.k}) | ${verdict} |`);
+    }
+  }
   // What an agent reads as the answer's confidence, against whether the answer is right: pooled over every set.
   const calibration = [...calibrationRows('dev', poolCalibration(results.map((r) => r.dev?.byConfidence))), ...calibrationRows('held-out', poolCalibration(results.map((r) => r.heldOut?.byConfidence)))];
   const seen = new Set<string>();
@@ -184,6 +204,18 @@ Gold and metrics are those of \`run.ts\`; held-out questions are scored as aggre
 
 The live catalogs hold what the pg_dump parse leaves out: ${catalogs}. The in-process catalogs have tables only (and
 Pagila's code-list labels from its data dump), so the two paths rank the same questions over different relations.
+
+## Against the goals
+
+Every blind round of a database pooled. "held-out": the held-out halves of the rounds open to tuning, only ever scored
+as aggregates; "dev": their dev halves, tuned on; "untuned rounds": rounds 11 and 12, both halves, kept out of tuning.
+Brackets: 95% Wilson interval of the share answered through the tool.
+
+| database | part | n | MCP Full@10 [95% interval] | complete | in-process Full@10 (complete) | goal (held-out Full@10) | verdict |
+|---|---|---|---|---|---|---|---|
+${goals.join('\n')}
+
+## Every set
 
 | set | split | n | MCP Full@10 | in-process Full@10 | MCP R@10 | in-process R@10 | MCP R@5 | in-process R@5 | MCP MRR | in-process MRR | top 10 differs | not \`success\` | no table |
 |---|---|---|---|---|---|---|---|---|---|---|---|---|---|

@@ -1,0 +1,29 @@
+import assert from 'node:assert/strict';
+import { pool, wilson } from '../../../bench/retrieval/scores';
+
+describe('bench retrieval scores: intervals and pools', () => {
+  it('gives the Wilson interval of a share, inside [0, 1] at the ends', () => {
+    const [lo0, hi0] = wilson(0, 10);
+    assert.equal(lo0, 0);
+    assert.ok(Math.abs(hi0 - 0.2775) < 1e-4, `upper bound of 0/10 is ${hi0}`);
+    const [lo, hi] = wilson(5, 10);
+    assert.ok(Math.abs(lo - 0.2366) < 1e-4 && Math.abs(hi - 0.7634) < 1e-4, `5/10 gives ${lo}–${hi}`);
+    const [lo10, hi10] = wilson(10, 10);
+    assert.ok(Math.abs(lo10 - 0.7225) < 1e-4, `lower bound of 10/10 is ${lo10}`);
+    assert.equal(hi10, 1);
+    // A few hundred questions still leave a few points either way.
+    const [a, b] = wilson(370, 880);
+    assert.ok(a < 0.42 && b > 0.42 && b - a > 0.06 && b - a < 0.07, `370/880 gives ${a}–${b}`);
+    assert.deepEqual(wilson(0, 0), [0, 1]);
+  });
+
+  it('pools per-set means weighted by their question counts', () => {
+    const s = (n: number, full10: number, r10: number) => ({ n, r1: 0, r3: 0, r5: 0, r10, full5: 0, full10, mrr: 0 });
+    const p = pool([s(25, 0.2, 0.5), s(75, 0.6, 0.9)]);
+    assert.equal(p.n, 100);
+    assert.ok(Math.abs(p.full10 - 0.5) < 1e-12);
+    assert.ok(Math.abs(p.r10 - 0.8) < 1e-12);
+    assert.equal(pool([]).n, 0);
+    assert.equal(pool([]).full10, 0);
+  });
+});
