@@ -84,6 +84,11 @@ export function isUntuned(setName: string): boolean {
   return UNTUNED_ROUNDS.some((suffix) => setName.endsWith(suffix));
 }
 
+/** The database a blind set's questions are asked of (`musicbrainz` for `musicbrainz-blind12`), or null for another set. */
+export function blindDatabase(setName: string): string | null {
+  return /^(.+)-blind\d*$/.exec(setName)?.[1] ?? null;
+}
+
 /** The blind sets that have both questions and gold labels, on the catalogs of `ownSets()`. */
 export function blindSets(catalogs: readonly BenchSet[] = ownSets()): BenchSet[] {
   return ROUNDS.flatMap(({ dir, suffix }) => roundSets(dir, suffix, catalogs));

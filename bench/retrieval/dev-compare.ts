@@ -9,7 +9,7 @@
  */
 import { buildSearchIndex } from '../../src/core/search/index';
 import { RANKING } from '../../src/core/search/rank';
-import { blindSets, isUntuned } from './blind-sets';
+import { blindDatabase, blindSets, isUntuned } from './blind-sets';
 import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchQuestion, type BenchSet } from './datasets';
 import { mean, scoreQuestion, type Scores } from './scores';
 
@@ -34,7 +34,7 @@ const own = ownSets();
 const sets: Array<{ set: BenchSet; group: string; metric: 'full10' | 'r5' }> = [
   ...blindSets(own)
     .filter((set) => !isUntuned(set.name))
-    .map((set) => ({ set, group: set.name.replace(/-blind\d*$/, ''), metric: 'full10' as const })),
+    .map((set) => ({ set, group: blindDatabase(set.name) ?? set.name, metric: 'full10' as const })),
   ...(blindOnly
     ? []
     : [

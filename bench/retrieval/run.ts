@@ -9,10 +9,10 @@ import path from 'node:path';
 import { confidenceFromScore } from '../../src/core/envelope/confidence';
 import { buildSearchIndex, loadLexicon } from '../../src/core/search/index';
 import { buildBaseline } from './baseline';
-import { blindSets, isUntuned } from './blind-sets';
+import { blindDatabase, blindSets, isUntuned } from './blind-sets';
 import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchQuestion, type BenchSet } from './datasets';
 import { scaleFigures } from './scale';
-import { BLIND_GOALS, calibrationRows, completeAnswers, mean, pool, poolCalibration, recallAt, scoreQuestion, shareWithInterval, tallyConfidence, type CalibrationTable, type Scores } from './scores';
+import { BLIND_GOALS, calibrationRows, completeAnswers, goalVerdict, mean, pool, poolCalibration, recallAt, scoreQuestion, shareWithInterval, tallyConfidence, type CalibrationTable, type Scores } from './scores';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -195,13 +195,12 @@ function goalsSection(results: readonly SetResult[]): string[] {
     return `${c.n} | ${shareWithInterval(c)} | ${c.k} | ${pool(e).r10.toFixed(3)} | ${pool(b).full10.toFixed(3)}`;
   };
   for (const [db, goal] of Object.entries(BLIND_GOALS)) {
-    const sets = results.filter((r) => new RegExp(`^${db}-blind\\d*$`).test(r.name));
+    const sets = results.filter((r) => blindDatabase(r.name) === db);
     if (sets.length === 0) continue;
     const tuned = sets.filter((r) => !isUntuned(r.name));
     const untuned = sets.filter((r) => isUntuned(r.name));
     const held = tuned.map((r) => r.engine.heldOut);
-    const heldShare = completeAnswers(held).share;
-    lines.push(`| ${db} | held-out | ${cell(held, tuned.map((r) => r.baseline.heldOut))} | ${goal.toFixed(2)} | ${heldShare >= goal ? 'met' : `not met (${(goal - heldShare).toFixed(3)} short)`} |`);
+    lines.push(`| ${db} | held-out | ${cell(held, tuned.map((r) => r.baseline.heldOut))} | ${goal.toFixed(2)} | ${goalVerdict(completeAnswers(held).share, goal)} |`);
     lines.push(`| ${db} | dev | ${cell(tuned.map((r) => r.engine.dev), tuned.map((r) => r.baseline.dev))} | | |`);
     if (untuned.length > 0) lines.push(`| ${db} | untuned rounds | ${cell(untuned.map((r) => r.engine.all), untuned.map((r) => r.baseline.all))} | | |`);
   }
@@ -240,10 +239,10 @@ function styleSection(results: readonly SetResult[]): string[] {
   type Pool = { dev: Scores[]; heldOut: Scores[]; gold: number; overTen: number };
   const pools = new Map<string, Map<string, Pool>>();
   for (const r of results) {
-    const m = /^(.+)-blind\d*$/.exec(r.name);
-    if (m === null) continue;
-    const db = pools.get(m[1]!) ?? new Map<string, Pool>();
-    pools.set(m[1]!, db);
+    const name = blindDatabase(r.name);
+    if (name === null) continue;
+    const db = pools.get(name) ?? new Map<string, Pool>();
+    pools.set(name, db);
     for (const [label, s] of Object.entries(r.byStyle)) {
       const style = styleName(label);
       const p = db.get(style) ?? { dev: [], heldOut: [], gold: 0, overTen: 0 };
@@ -255,12 +254,6 @@ function styleSection(results: readonly SetResult[]): string[] {
     }
   }
   if (pools.size === 0) return [];
-  // Means of means, weighted by their question counts.
-  const pooled = (list: readonly Scores[]): { n: number; full10: number; r10: number } => {
-    const n = list.reduce((k, s) => k + s.n, 0);
-    const w = (f: (s: Scores) => number): number => (n === 0 ? 0 : list.reduce((k, s) => k + f(s) * s.n, 0) / n);
-    return { n, full10: w((s) => s.full10), r10: w((s) => s.r10) };
-  };
   const cell = (x: { n: number; full10: number; r10: number }): string => (x.n === 0 ? '— | — | 0' : `${x.full10.toFixed(3)} | ${x.r10.toFixed(3)} | ${x.n}`);
   const lines = ['## By way of asking (blind rounds)', ''];
   lines.push('Each blind question carries its writer\'s main style label (round 2 has none and is left out here; labels spelled differently across rounds are merged). Every round of a database pooled; held-out halves are aggregates only. "gold tables" is the mean number of tables a question of that style needs, both halves together; "over 10" counts its questions that need more than ten, which no answer of ten can hold.', '');
@@ -268,7 +261,7 @@ function styleSection(results: readonly SetResult[]): string[] {
   for (const [db, styles] of pools) {
     for (const style of [...styles.keys()].sort()) {
       const p = styles.get(style)!;
-      const [held, dev] = [pooled(p.heldOut), pooled(p.dev)];
+      const [held, dev] = [pool(p.heldOut), pool(p.dev)];
       lines.push(`| ${db} | ${style} | ${cell(held)} | ${cell(dev)} | ${(p.gold / Math.max(1, held.n + dev.n)).toFixed(1)} | ${p.overTen} |`);
     }
   }

@@ -120,6 +120,11 @@ export function completeAnswers(list: readonly Scores[]): { n: number; k: number
   return { n, k, share: n === 0 ? 0 : k / n, lo, hi };
 }
 
+/** Whether a held-out share reaches its goal, and by how much it falls short when it does not. */
+export function goalVerdict(share: number, goal: number): string {
+  return share >= goal ? 'met' : `not met (${(goal - share).toFixed(3)} short)`;
+}
+
 /** `0.420 [0.388–0.453]`, or a dash for no questions. */
 export function shareWithInterval(c: { n: number; share: number; lo: number; hi: number }): string {
   return c.n === 0 ? '—' : `${c.share.toFixed(3)} [${c.lo.toFixed(3)}–${c.hi.toFixed(3)}]`;

@@ -23,9 +23,9 @@ import { getTestPostgres } from '../../test/support/pg';
 import { loadDataset, type DatasetName } from '../../test/support/datasets';
 import { DIST, runOk, startStdioServer, tempDir, writeResults } from '../core/measure';
 import { ensureBuilt } from '../core/musicbrainz';
-import { blindSets, isUntuned } from './blind-sets';
+import { blindDatabase, blindSets, isUntuned } from './blind-sets';
 import { key, ownSets, type BenchQuestion, type BenchSet } from './datasets';
-import { BLIND_GOALS, calibrationRows, completeAnswers, mean, poolCalibration, scoreQuestion as score, shareWithInterval, tallyConfidence, type CalibrationTable, type Scores } from './scores';
+import { BLIND_GOALS, calibrationRows, completeAnswers, goalVerdict, mean, poolCalibration, scoreQuestion as score, shareWithInterval, tallyConfidence, type CalibrationTable, type Scores } from './scores';
 
 const devOnly = process.argv.includes('--dev-only');
 // Dev questions that are complete in-process but not through the tool, with both answers (for inspection).
@@ -170,7 +170,7 @@ function markdown(results: readonly SetResult[]): string {
   // The goals: every blind round of a database pooled, as the tool answered and as the engine did in-process.
   const goals: string[] = [];
   for (const [db, goal] of Object.entries(BLIND_GOALS)) {
-    const sets = results.filter((r) => new RegExp(`^${db}-blind\\d*$`).test(r.name));
+    const sets = results.filter((r) => blindDatabase(r.name) === db);
     if (sets.length === 0) continue;
     const tuned = sets.filter((r) => !isUntuned(r.name));
     const untuned = sets.filter((r) => isUntuned(r.name));
@@ -183,7 +183,7 @@ function markdown(results: readonly SetResult[]): string {
       if (list.length === 0) continue;
       const mcp = completeAnswers(list.map((x) => x.mcp));
       const inProcess = completeAnswers(list.map((x) => x.inProcess));
-      const verdict = judged ? `${goal.toFixed(2)} | ${mcp.share >= goal ? 'met' : `not met (${(goal - mcp.share).toFixed(3)} short)`}` : ' | ';
+      const verdict = judged ? `${goal.toFixed(2)} | ${goalVerdict(mcp.share, goal)}` : ' | ';
       goals.push(`| ${db} | ${label} | ${mcp.n} | ${shareWithInterval(mcp)} | ${mcp.k} | ${inProcess.share.toFixed(3)} (${inProcess.k}) | ${verdict} |`);
     }
   }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { pool, wilson } from '../../../bench/retrieval/scores';
+import { blindDatabase } from '../../../bench/retrieval/blind-sets';
+import { goalVerdict, pool, wilson } from '../../../bench/retrieval/scores';
 
 describe('bench retrieval scores: intervals and pools', () => {
   it('gives the Wilson interval of a share, inside [0, 1] at the ends', () => {
@@ -25,5 +26,14 @@ describe('bench retrieval scores: intervals and pools', () => {
     assert.ok(Math.abs(p.r10 - 0.8) < 1e-12);
     assert.equal(pool([]).n, 0);
     assert.equal(pool([]).full10, 0);
+  });
+
+  it('names the database of a blind set and says how far a share falls short of its goal', () => {
+    assert.equal(blindDatabase('musicbrainz-blind'), 'musicbrainz');
+    assert.equal(blindDatabase('adventureworks-blind35'), 'adventureworks');
+    assert.equal(blindDatabase('spider-dev-per-db'), null);
+    assert.equal(goalVerdict(0.929, 0.9), 'met');
+    assert.equal(goalVerdict(0.9, 0.9), 'met');
+    assert.equal(goalVerdict(0.413, 0.6), 'not met (0.187 short)');
   });
 });
