@@ -232,13 +232,6 @@ export interface Scratch {
   readonly seen: Uint8Array;
   /** Tables touched by one query word (reused; its length is reset per word). */
   readonly local: number[];
-  /**
-   * Breadth-first walks of the FK graph (rank.ts, pathToAny): the walk that last reached a table and at which depth
-   * (1-based; 0 for the start), so that a walk marks what it visited without a map of its own.
-   */
-  readonly walkOf: Int32Array;
-  readonly walkDepth: Int32Array;
-  walks: number;
 }
 
 /**
@@ -335,9 +328,6 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
     best: new Float64Array(n),
     seen: new Uint8Array(n),
     local: [],
-    walkOf: new Int32Array(n),
-    walkDepth: new Int32Array(n),
-    walks: 0,
   };
   const tables = frame.docs.reduce((k, doc) => (doc.derived ? k : k + 1), 0);
   const viewsOnly = tables === 0;

@@ -2328,50 +2328,85 @@ function addContainment(data: IndexData, ranked: number[], limit: number, mentio
  * `release_country` → `country_area` → `area`, not `release` → `release_group` → `l_area_release_group` → `area`).
  */
 function pathToAny(data: IndexData, from: number, targets: ReadonlySet<number>, allowed: (d: number) => boolean, st: QueryState, ownFirst = false, prefer?: Float32Array): number[] | null {
-  // Every table reached keeps all its parents in the layer before it (bestPath chooses among them); what a walk has
-  // visited, and at which depth, is stamped in the index's scratch arrays.
-  const { walkOf, walkDepth } = data.scratch;
-  const walk = ++data.scratch.walks;
-  const parents = new Map<number, number[]>([[from, []]]);
-  walkOf[from] = walk;
-  walkDepth[from] = 0;
-  let frontier = [from];
-  // Tables entered from a subtype of theirs that has no name of its own (`person` → `businessentity`): their other
-  // subtypes (`vendor`, `store`) are other rows, not related ones (EdgeData.subtype).
-  let abstractUp: Set<number> | null = null;
-  const bare = bareMarks(data);
-  for (let depth = 0; depth < RANKING.pathMaxHops && frontier.length > 0; depth++) {
+  return new FkWalk(data, from, allowed, ownFirst).pathToAny(targets, st, prefer);
+}
+
+/**
+ * A breadth-first walk of FK edges from one table, by layers of up to `pathMaxHops` edges, extended only as far as a
+ * question needs: the first layer that reaches a target ends it, and a later question asked of the same walk
+ * (fillPaths asks one walk for each other table it pairs `from` with) extends it from there. Every table reached
+ * keeps all its parents in the layer before it (bestPath chooses among them); a layer never changes what earlier
+ * layers hold, so the answer for a target is the same whichever question extended the walk first.
+ */
+class FkWalk {
+  private readonly parents = new Map<number, number[]>();
+  private readonly depth = new Map<number, number>();
+  private frontier: number[];
+  private layers = 0;
+  /** No further layer: the hops are spent, nothing is left to reach, or a layer grew past 2000 tables. */
+  private done = false;
+  /** Tables entered from a subtype of theirs that has no name of its own (`person` → `businessentity`): their other
+   * subtypes (`vendor`, `store`) are other rows, not related ones (EdgeData.subtype). */
+  private abstractUp: Set<number> | null = null;
+
+  constructor(
+    private readonly data: IndexData,
+    private readonly from: number,
+    private readonly allowed: (d: number) => boolean,
+    private readonly ownFirst: boolean,
+  ) {
+    this.parents.set(from, []);
+    this.depth.set(from, 0);
+    this.frontier = [from];
+  }
+
+  /** The best path to the nearest of `targets` (the best-scored of those equally near), or null past the hops. */
+  pathToAny(targets: ReadonlySet<number>, st: QueryState, prefer?: Float32Array): number[] | null {
+    let layer = 1;
+    for (;;) {
+      if (layer > this.layers && !this.extend()) return null;
+      const reached: number[] = [];
+      for (const t of targets) if (this.depth.get(t) === layer) reached.push(t);
+      if (reached.length > 0) {
+        reached.sort((x, y) => st.score[y]! - st.score[x]! || this.data.order[x]! - this.data.order[y]!);
+        return bestPath(this.data, this.parents, this.from, reached[0]!, st, prefer);
+      }
+      layer++;
+    }
+  }
+
+  /** Adds the next layer; false when there is none. */
+  private extend(): boolean {
+    const data = this.data;
+    if (this.done || this.layers >= RANKING.pathMaxHops || this.frontier.length === 0) return false;
+    const bare = bareMarks(data);
     const next: number[] = [];
-    const layer = depth + 1;
-    for (const u of frontier) {
-      const up = abstractUp !== null && abstractUp.has(u);
+    const layer = this.layers + 1;
+    for (const u of this.frontier) {
+      const up = this.abstractUp !== null && this.abstractUp.has(u);
       for (const e of data.edges[u]!) {
         const v = e.to;
         if (up && !e.outgoing && e.subtype) continue;
-        if (walkOf[v] === walk) {
-          if (walkDepth[v] === layer) {
-            const ps = parents.get(v)!;
+        const seen = this.depth.get(v);
+        if (seen !== undefined) {
+          if (seen === layer) {
+            const ps = this.parents.get(v)!;
             if (!ps.includes(u)) ps.push(u);
           }
           continue;
         }
-        if (!allowed(v) || (ownFirst && depth === 0 && !e.outgoing && !(RANKING.ownTables > 0 && isOwnTable(data.docs[from]!, data.docs[v]!)))) continue;
-        walkOf[v] = walk;
-        walkDepth[v] = layer;
-        parents.set(v, [u]);
+        if (!this.allowed(v) || (this.ownFirst && layer === 1 && !e.outgoing && !(RANKING.ownTables > 0 && isOwnTable(data.docs[this.from]!, data.docs[v]!)))) continue;
+        this.depth.set(v, layer);
+        this.parents.set(v, [u]);
         next.push(v);
-        if (e.outgoing && e.subtype && bare !== null && isBareSupertype(data, v, bare)) (abstractUp ??= new Set()).add(v);
+        if (e.outgoing && e.subtype && bare !== null && isBareSupertype(data, v, bare)) (this.abstractUp ??= new Set()).add(v);
       }
     }
-    const reached = next.filter((v) => targets.has(v));
-    if (reached.length > 0) {
-      reached.sort((x, y) => st.score[y]! - st.score[x]! || data.order[x]! - data.order[y]!);
-      return bestPath(data, parents, from, reached[0]!, st, prefer);
-    }
-    if (next.length > 2000) return null;
-    frontier = next;
+    this.layers = layer;
+    this.frontier = next;
+    if (next.length > 2000) this.done = true;
+    return true;
   }
-  return null;
 }
 
 /** Whether the join path passes its `i`-th table on a key alone: a bare table of keys, or keyPassesThrough. */
@@ -3418,6 +3453,8 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
   // Views have no keys of their own to join by: they take no place among the tables a join set is completed for.
   const top = (RANKING.pathViews > 0 ? ranked.filter((d) => !data.docs[d]!.derived) : ranked).slice(0, RANKING.pathTop).filter((d) => st.score[d]! >= RANKING.pathFloor * topScore);
   let changed = false;
+  // One walk from each table, asked for each table it is paired with.
+  const walks = new Map<number, FkWalk>();
   for (let i = 0; i < top.length; i++) {
     for (let j = i + 1; j < top.length; j++) {
       const a = top[i]!;
@@ -3427,7 +3464,9 @@ function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySet<numbe
       const pair = Math.min(a, b) * data.docs.length + Math.max(a, b);
       let path = walked.get(pair);
       if (path === undefined) {
-        path = pathToAny(data, a, new Set([b]), allowed, st);
+        let walk = walks.get(a);
+        if (walk === undefined) walks.set(a, (walk = new FkWalk(data, a, allowed, false)));
+        path = walk.pathToAny(new Set([b]), st);
         walked.set(pair, path);
       }
       if (path === null || path.length <= 2) continue;
