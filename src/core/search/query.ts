@@ -166,7 +166,17 @@ const IDIOMS: ReadonlyArray<ReadonlyArray<{ readonly words: ReadonlySet<string>;
   '*break|*breaks|*broke|*broken|*breaking down',
 ].map((idiom) => idiom.split(' ').map((w) => ({ words: new Set(w.replace(/\*/g, '').split('|')), drop: w.startsWith('*') })));
 
-/** Positions (in `words`) of the nouns of set phrases (IDIOMS) and of what the asker says they are doing. */
+/** Words that count a period back or forward from now, before its unit ("last month", "the next two weeks"). */
+const RELATIVE_TIME: ReadonlySet<string> = new Set(['last', 'past', 'previous', 'next', 'coming', 'recent', 'prior', 'preceding', 'following']);
+/** Units of time a question counts periods in. */
+const TIME_UNITS: ReadonlySet<string> = new Set(['day', 'days', 'week', 'weeks', 'fortnight', 'month', 'months', 'quarter', 'quarters', 'year', 'years', 'decade', 'decades', 'season', 'seasons', 'semester', 'hour', 'hours', 'weekend']);
+/** How many of them ("the last three years", "the past 6 months"). */
+const COUNT_WORDS = /^(?:\d+|few|several|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty|thirty|fifty|hundred)$/;
+
+/**
+ * Positions (in `words`) of the nouns of set phrases (IDIOMS), of what the asker says they are doing and of the words
+ * of a period counted from now.
+ */
 function idiomWords(words: readonly string[]): Set<number> {
   const out = new Set<number>();
   const lower = words.map((w) => w.toLowerCase());
@@ -174,6 +184,18 @@ function idiomWords(words: readonly string[]): Set<number> {
   for (let i = 1; i < lower.length; i++) {
     const after = lower[i - 1] === 'i' ? 1 : lower[i - 1] === 'am' && lower[i - 2] === 'i' ? 2 : 0;
     if (after > 0 && /^\p{Ll}{3,}ing$/u.test(words[i]!)) out.add(i);
+  }
+  // A period counted back or forward from now ("last month", "the past three years", "two weeks ago") filters the rows
+  // by a date: its words name nothing the catalog holds (`lastname`, `lastreceiptcost` hold no "last").
+  for (let i = 0; i + 1 < lower.length; i++) {
+    if (RELATIVE_TIME.has(lower[i]!)) {
+      const unit = COUNT_WORDS.test(lower[i + 1]!) ? i + 2 : i + 1;
+      if (unit < lower.length && TIME_UNITS.has(lower[unit]!)) for (let k = i; k < unit; k++) out.add(k);
+    }
+    if (lower[i + 1] === 'ago' && TIME_UNITS.has(lower[i]!)) {
+      out.add(i + 1);
+      if (i > 0 && COUNT_WORDS.test(lower[i - 1]!)) out.add(i - 1);
+    }
   }
   for (const idiom of IDIOMS) {
     for (let i = 0; i + idiom.length <= lower.length; i++) {

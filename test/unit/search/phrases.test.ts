@@ -67,6 +67,29 @@ describe('search: phrasal verbs, irregular verbs and instruction words', () => {
     assert.ok(surfaces('3D films').includes('films'));
   });
 
+  it('reads a period counted from now as a date filter, not as words of the catalog ("last month", "two weeks ago")', () => {
+    const surfaces = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
+    assert.deepEqual(surfaces('stock movements last month'), ['stock', 'movements', 'month']);
+    assert.deepEqual(surfaces('revenue by category for the past three years'), ['revenue', 'category', 'years']);
+    assert.deepEqual(surfaces('loans returned 6 weeks ago'), ['loans', 'returned', 'weeks']);
+    assert.deepEqual(surfaces('members who joined in the next two quarters'), ['members', 'joined', 'quarters']);
+    // The same words name things when no period follows them.
+    assert.deepEqual(surfaces('customers by last name'), ['customers', 'last', 'name']);
+    assert.deepEqual(surfaces('the last loan of each member'), ['last', 'loan', 'member']);
+    assert.deepEqual(surfaces('three branches'), ['three', 'branches']);
+    // A catalog whose columns start with the word no longer answers the period with them.
+    const tables = [
+      table('person', ['id', 'first_name', 'last_name']),
+      table('vendor', ['id', 'name', 'last_receipt_cost', 'last_receipt_date']),
+      table('stock_transaction', ['id', 'product_id', 'quantity', 'transaction_date'], [fk(['product_id'], 'product')]),
+      table('product', ['id', 'name', 'list_price']),
+    ];
+    const index = buildSearchIndex({ tables: src(tables) });
+    const hits = index.search('stock transactions last month', { limit: 4 }).hits;
+    assert.equal(hits[0]?.qualifiedName, 'public.stock_transaction', reasons(hits));
+    assert.ok(!hits.some((h) => h.why.some((w) => w.includes("'last'"))), reasons(hits));
+  });
+
   it('drops an instruction verb that gives an instruction, keeps one inside a noun phrase', () => {
     const surfaces = (q: string): string[] => parseQuery(q, lexicon).terms.map((t) => t.surface);
     assert.ok(!surfaces('List the items of each branch').includes('list'));
