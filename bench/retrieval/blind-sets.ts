@@ -89,6 +89,32 @@ export function blindDatabase(setName: string): string | null {
   return /^(.+)-blind\d*$/.exec(setName)?.[1] ?? null;
 }
 
+/** One of the three parts a blind database's goal is read from, with the halves of its sets that make it up. */
+export interface GoalPart<S> {
+  readonly label: 'held-out' | 'dev' | 'untuned rounds';
+  readonly halves: S[];
+  /** Whether the goal is judged on this part (the held-out halves of the rounds open to tuning). */
+  readonly judged: boolean;
+}
+
+/**
+ * Every blind round of database `db` pooled three ways: the held-out halves of the rounds open to tuning (the goal is
+ * judged on these), their dev halves, and both halves of the untuned rounds. `half` gives a set's result for one half,
+ * or null when the set has none; a part with no halves is left out.
+ */
+export function goalParts<R extends { readonly name: string }, S>(results: readonly R[], db: string, half: (r: R, split: 'dev' | 'heldOut') => S | null): GoalPart<S>[] {
+  const sets = results.filter((r) => blindDatabase(r.name) === db);
+  const tuned = sets.filter((r) => !isUntuned(r.name));
+  const untuned = sets.filter((r) => isUntuned(r.name));
+  const halves = (list: readonly R[], splits: ReadonlyArray<'dev' | 'heldOut'>): S[] => list.flatMap((r) => splits.map((x) => half(r, x)).filter((h): h is S => h !== null));
+  const parts: GoalPart<S>[] = [
+    { label: 'held-out', halves: halves(tuned, ['heldOut']), judged: true },
+    { label: 'dev', halves: halves(tuned, ['dev']), judged: false },
+    { label: 'untuned rounds', halves: halves(untuned, ['dev', 'heldOut']), judged: false },
+  ];
+  return parts.filter((p) => p.halves.length > 0);
+}
+
 /** The blind sets that have both questions and gold labels, on the catalogs of `ownSets()`. */
 export function blindSets(catalogs: readonly BenchSet[] = ownSets()): BenchSet[] {
   return ROUNDS.flatMap(({ dir, suffix }) => roundSets(dir, suffix, catalogs));

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { confidenceFromScore } from '../../src/core/envelope/confidence';
 import { buildSearchIndex, loadLexicon } from '../../src/core/search/index';
 import { buildBaseline } from './baseline';
-import { blindDatabase, blindSets, isUntuned } from './blind-sets';
+import { blindDatabase, blindSets, goalParts } from './blind-sets';
 import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchQuestion, type BenchSet } from './datasets';
 import { scaleFigures } from './scale';
 import { BLIND_GOALS, calibrationRows, completeAnswers, goalVerdict, mean, pool, poolCalibration, recallAt, scoreQuestion, shareWithInterval, tallyConfidence, type CalibrationTable, type Scores } from './scores';
@@ -195,14 +195,11 @@ function goalsSection(results: readonly SetResult[]): string[] {
     return `${c.n} | ${shareWithInterval(c)} | ${c.k} | ${pool(e).r10.toFixed(3)} | ${pool(b).full10.toFixed(3)}`;
   };
   for (const [db, goal] of Object.entries(BLIND_GOALS)) {
-    const sets = results.filter((r) => blindDatabase(r.name) === db);
-    if (sets.length === 0) continue;
-    const tuned = sets.filter((r) => !isUntuned(r.name));
-    const untuned = sets.filter((r) => isUntuned(r.name));
-    const held = tuned.map((r) => r.engine.heldOut);
-    lines.push(`| ${db} | held-out | ${cell(held, tuned.map((r) => r.baseline.heldOut))} | ${goal.toFixed(2)} | ${goalVerdict(completeAnswers(held).share, goal)} |`);
-    lines.push(`| ${db} | dev | ${cell(tuned.map((r) => r.engine.dev), tuned.map((r) => r.baseline.dev))} | | |`);
-    if (untuned.length > 0) lines.push(`| ${db} | untuned rounds | ${cell(untuned.map((r) => r.engine.all), untuned.map((r) => r.baseline.all))} | | |`);
+    for (const { label, halves, judged } of goalParts(results, db, (r, split) => ({ engine: r.engine[split], baseline: r.baseline[split] }))) {
+      const engine = halves.map((h) => h.engine);
+      const verdict = judged ? `${goal.toFixed(2)} | ${goalVerdict(completeAnswers(engine).share, goal)}` : '|';
+      lines.push(`| ${db} | ${label} | ${cell(engine, halves.map((h) => h.baseline))} | ${verdict} |`);
+    }
   }
   lines.push('', '| set | n | R@5 (all) | R@5 (held-out part) | BM25 R@5 | goal (R@5) | verdict |', '|---|---|---|---|---|---|---|');
   for (const g of PER_DB_GOALS) {

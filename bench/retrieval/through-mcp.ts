@@ -23,7 +23,7 @@ import { getTestPostgres } from '../../test/support/pg';
 import { loadDataset, type DatasetName } from '../../test/support/datasets';
 import { DIST, runOk, startStdioServer, tempDir, writeResults } from '../core/measure';
 import { ensureBuilt } from '../core/musicbrainz';
-import { blindDatabase, blindSets, isUntuned } from './blind-sets';
+import { blindSets, goalParts } from './blind-sets';
 import { key, ownSets, type BenchQuestion, type BenchSet } from './datasets';
 import { BLIND_GOALS, calibrationRows, completeAnswers, goalVerdict, mean, poolCalibration, scoreQuestion as score, shareWithInterval, tallyConfidence, type CalibrationTable, type Scores } from './scores';
 
@@ -170,19 +170,9 @@ function markdown(results: readonly SetResult[]): string {
   // The goals: every blind round of a database pooled, as the tool answered and as the engine did in-process.
   const goals: string[] = [];
   for (const [db, goal] of Object.entries(BLIND_GOALS)) {
-    const sets = results.filter((r) => blindDatabase(r.name) === db);
-    if (sets.length === 0) continue;
-    const tuned = sets.filter((r) => !isUntuned(r.name));
-    const untuned = sets.filter((r) => isUntuned(r.name));
-    const parts: Array<[string, SplitResult[], boolean]> = [
-      ['held-out', tuned.flatMap((r) => (r.heldOut ? [r.heldOut] : [])), true],
-      ['dev', tuned.flatMap((r) => (r.dev ? [r.dev] : [])), false],
-      ['untuned rounds', untuned.flatMap((r) => [r.dev, r.heldOut].filter((x): x is SplitResult => x !== null)), false],
-    ];
-    for (const [label, list, judged] of parts) {
-      if (list.length === 0) continue;
-      const mcp = completeAnswers(list.map((x) => x.mcp));
-      const inProcess = completeAnswers(list.map((x) => x.inProcess));
+    for (const { label, halves, judged } of goalParts(results, db, (r, split) => r[split])) {
+      const mcp = completeAnswers(halves.map((x) => x.mcp));
+      const inProcess = completeAnswers(halves.map((x) => x.inProcess));
       const verdict = judged ? `${goal.toFixed(2)} | ${goalVerdict(mcp.share, goal)}` : ' | ';
       goals.push(`| ${db} | ${label} | ${mcp.n} | ${shareWithInterval(mcp)} | ${mcp.k} | ${inProcess.share.toFixed(3)} (${inProcess.k}) | ${verdict} |`);
     }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { blindDatabase } from '../../../bench/retrieval/blind-sets';
+import { blindDatabase, goalParts } from '../../../bench/retrieval/blind-sets';
 import { goalVerdict, pool, wilson } from '../../../bench/retrieval/scores';
 
 describe('bench retrieval scores: intervals and pools', () => {
@@ -35,5 +35,24 @@ describe('bench retrieval scores: intervals and pools', () => {
     assert.equal(goalVerdict(0.929, 0.9), 'met');
     assert.equal(goalVerdict(0.9, 0.9), 'met');
     assert.equal(goalVerdict(0.413, 0.6), 'not met (0.187 short)');
+  });
+
+  it('pools a database\'s blind sets into held-out halves (judged), dev halves and the untuned rounds whole', () => {
+    const results = [
+      { name: 'pagila-blind', dev: 'p1d', heldOut: 'p1h' },
+      { name: 'pagila-blind11', dev: 'p11d', heldOut: 'p11h' },
+      { name: 'pagila-blind5', dev: 'p5d', heldOut: null },
+      { name: 'musicbrainz-blind', dev: 'm1d', heldOut: 'm1h' },
+      { name: 'spider-dev-per-db', dev: 'sd', heldOut: 'sh' },
+    ];
+    const parts = goalParts(results, 'pagila', (r, split) => r[split]);
+    assert.deepEqual(parts, [
+      { label: 'held-out', halves: ['p1h'], judged: true },
+      { label: 'dev', halves: ['p1d', 'p5d'], judged: false },
+      { label: 'untuned rounds', halves: ['p11d', 'p11h'], judged: false },
+    ]);
+    // A part with no halves is left out; a database with no sets has no parts.
+    assert.deepEqual(goalParts(results, 'musicbrainz', (r, split) => r[split]).map((p) => p.label), ['held-out', 'dev']);
+    assert.deepEqual(goalParts(results, 'adventureworks', (r, split) => r[split]), []);
   });
 });
