@@ -170,8 +170,13 @@ const IDIOMS: ReadonlyArray<ReadonlyArray<{ readonly words: ReadonlySet<string>;
 const RELATIVE_TIME: ReadonlySet<string> = new Set(['last', 'past', 'previous', 'next', 'coming', 'recent', 'prior', 'preceding', 'following']);
 /** Units of time a question counts periods in. */
 const TIME_UNITS: ReadonlySet<string> = new Set(['day', 'days', 'week', 'weeks', 'fortnight', 'month', 'months', 'quarter', 'quarters', 'year', 'years', 'decade', 'decades', 'season', 'seasons', 'semester', 'hour', 'hours', 'weekend']);
-/** How many of them ("the last three years", "the past 6 months"). */
-const COUNT_WORDS = /^(?:\d+|few|several|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|eighteen|twenty|thirty|fifty|hundred)$/;
+/** Cardinal numbers written as words: how many rows or periods, never which. */
+export const NUMBER_WORDS: ReadonlySet<string> = new Set('one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions'.split(' '));
+
+/** How many of them ("the last three years", "the past 6 months", "a few weeks ago"). */
+function isCountWord(w: string): boolean {
+  return NUMBER_WORDS.has(w) || w === 'few' || w === 'several' || /^\d+$/.test(w);
+}
 
 /**
  * Positions (in `words`) of the nouns of set phrases (IDIOMS), of what the asker says they are doing and of the words
@@ -189,12 +194,12 @@ function idiomWords(words: readonly string[]): Set<number> {
   // by a date: its words name nothing the catalog holds (`lastname`, `lastreceiptcost` hold no "last").
   for (let i = 0; i + 1 < lower.length; i++) {
     if (RELATIVE_TIME.has(lower[i]!)) {
-      const unit = COUNT_WORDS.test(lower[i + 1]!) ? i + 2 : i + 1;
+      const unit = isCountWord(lower[i + 1]!) ? i + 2 : i + 1;
       if (unit < lower.length && TIME_UNITS.has(lower[unit]!)) for (let k = i; k < unit; k++) out.add(k);
     }
     if (lower[i + 1] === 'ago' && TIME_UNITS.has(lower[i]!)) {
       out.add(i + 1);
-      if (i > 0 && COUNT_WORDS.test(lower[i - 1]!)) out.add(i - 1);
+      if (i > 0 && isCountWord(lower[i - 1]!)) out.add(i - 1);
     }
   }
   for (const idiom of IDIOMS) {

@@ -9,7 +9,7 @@ import type { ColumnInfo } from '../catalog/model';
 import { BM25F, cachedConcepts, cachedTerms, isMirror, mayHoldText, valueKey, type DocData, type DocDerived, type IndexData } from './build';
 import { schemaAreas } from './areas';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
-import { CALENDAR_NAMES, parseQuery, type Mention, type ParsedQuery, type QueryTerm } from './query';
+import { CALENDAR_NAMES, NUMBER_WORDS, parseQuery, type Mention, type ParsedQuery, type QueryTerm } from './query';
 import { correctQuestion, knownWord } from './spelling';
 import { LABEL_GROUPS, THESAURUS } from './thesaurus';
 import { isIrregularVerbForm, stem, textTerms } from './tokenize';
@@ -1576,8 +1576,6 @@ const TIME_WORDS: ReadonlySet<string> = new Set('now today tonight yesterday tom
  */
 const PAST_FORMS: ReadonlySet<string> = new Set('came went wrote gave took ran sang began chose drove flew grew knew rode ate forgot hid broke spoke stole became got sat stood told met did said swam threw wore tore drew shook fell'.split(' '));
 
-/** Cardinal numbers written as words: how many rows, not which. */
-const NUMBER_WORDS: ReadonlySet<string> = new Set('one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions'.split(' '));
 
 /** Units of time and proportions: what a question measures rows by ("per quarter", "in minutes", "the ratio of"). */
 const UNIT_WORDS: ReadonlySet<string> = new Set('second seconds minute minutes hour hours day days week weeks month months quarter quarters year years decade decades century centuries half halves ratio ratios percentage percentages percent proportion proportions share'.split(' '));

@@ -73,6 +73,9 @@ describe('search: phrasal verbs, irregular verbs and instruction words', () => {
     assert.deepEqual(surfaces('revenue by category for the past three years'), ['revenue', 'category', 'years']);
     assert.deepEqual(surfaces('loans returned 6 weeks ago'), ['loans', 'returned', 'weeks']);
     assert.deepEqual(surfaces('members who joined in the next two quarters'), ['members', 'joined', 'quarters']);
+    // Every cardinal written as a word counts, as do 'a few' and 'several'.
+    assert.deepEqual(surfaces('album sales over the past forty years'), ['album', 'sales', 'years']);
+    assert.deepEqual(surfaces('tickets closed a few weeks ago'), ['tickets', 'closed', 'weeks']);
     // The same words name things when no period follows them.
     assert.deepEqual(surfaces('customers by last name'), ['customers', 'last', 'name']);
     assert.deepEqual(surfaces('the last loan of each member'), ['last', 'loan', 'member']);
