@@ -339,7 +339,12 @@ labels of code lists (no complete answer moved); (5) the default ten ranked with
 −4 to −9, AdventureWorks 0 to −4); (6) the ten tables joined into one tree through the shortest paths between them, counted as part of the
 answer: at most MusicBrainz +2, AdventureWorks +5, Pagila +2, for 1.24 extra tables per AdventureWorks answer, and
 \`suggest_joins\` already gives that tree; (7) reading the catalog file and compiling the SQLite engine on other
-threads while the server shakes hands, which moved no figure above this machine's noise on two cores.
+threads while the server shakes hands, which moved no figure above this machine's noise on two cores. Smaller
+probes, also dropped: WordNet words related only as co-hyponyms (sharing a hypernym and no sense) at half or none of
+the related-word weight (MusicBrainz −1 and −2, AdventureWorks −3 and −1, Pagila 0 and +1); the chain from a part to
+its whole (\`track\` → \`medium\` → \`release\`) when the part itself is in the answer (MusicBrainz +1, held-out
+unchanged); code lists raised by a guessed label alone capped at none, one or two in the ten (MusicBrainz −13 to +1,
+AdventureWorks −35 to −1).
 
 Previous run. **A period counted from now read as a date filter, one walk of the key graph per table, what bounds the
 long questions, and four more ideas that did not hold** (engine b2db7e4 → a103e42).
