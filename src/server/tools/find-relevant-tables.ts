@@ -12,7 +12,7 @@ const input = z.strictObject({
     .max(1000)
     .regex(/\S/, "the query is blank: ask in words, or pass '*' to list every table")
     .describe("The question in the user's words; '*' lists every table."),
-  limit: z.number().int().min(1).max(100).default(10).describe('Tables returned at most.'),
+  limit: z.number().int().min(1).max(100).default(10).describe('Tables returned at most; a limit above ten keeps the default ten first.'),
   source: sourceArg,
   schema: z.string().min(1).max(200).optional().describe('Only tables of this schema.'),
   with_join_tree: z.boolean().default(false).describe('Also return the FK joins connecting the hits.'),
