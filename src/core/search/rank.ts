@@ -457,19 +457,19 @@ function searchText(data: IndexData, query: string, corrected: string, opts: Sea
  * the tail is shown with no higher a score than the table before it, so scores still fall down the list.
  */
 function extendAnswer(data: IndexData, head: SearchResult, tail: SearchResult, limit: number, opts: SearchOptions): SearchResult {
-  const seen = new Set(head.hits.map((h) => `${h.sourceName}\u0000${h.qualifiedName}`));
+  const shown = head.hits.map((h) => docOf(data, h.sourceName, h.qualifiedName));
   const hits = [...head.hits];
   let floor = hits.length > 0 ? hits[hits.length - 1]!.score : 1;
   for (const h of tail.hits) {
     if (hits.length >= limit) break;
-    const k = `${h.sourceName}\u0000${h.qualifiedName}`;
-    if (seen.has(k)) continue;
-    seen.add(k);
+    const d = docOf(data, h.sourceName, h.qualifiedName);
+    if (shown.includes(d)) continue;
+    shown.push(d);
     floor = Math.min(floor, h.score);
     hits.push(h.score > floor ? { ...h, score: floor } : h);
   }
   const result: SearchResult = { ...head, hits, totalMatches: Math.max(head.totalMatches, tail.totalMatches) };
-  return opts.withJoinTree ? { ...result, joinTree: joinTree(data, hits.map((h) => docOf(data, h.sourceName, h.qualifiedName))) } : result;
+  return opts.withJoinTree ? { ...result, joinTree: joinTree(data, shown) } : result;
 }
 
 const docsByKey = new WeakMap<IndexData, ReadonlyMap<string, number>>();

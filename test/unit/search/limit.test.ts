@@ -11,18 +11,18 @@ import { catalogBuilders, fk, keyed, src } from './builders';
  * would bring forward.
  */
 function staffCatalog(): ReturnType<typeof src> {
-  type Fixture = { tables: Array<{ name: string; comment: string | null; columns: string[][]; foreignKeys: string[][][] | Array<[string[], string, string[]]>; primaryKey: string[] }> };
+  type Fixture = { tables: Array<{ name: string; comment: string | null; columns: Array<[string, string, string?]>; foreignKeys: Array<[string[], string, string[]]>; primaryKey: string[] }> };
   const fixture = JSON.parse(readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'adventureworks-staff.json'), 'utf8')) as Fixture;
   const types = new Map<string, string>();
-  for (const t of fixture.tables) for (const [name, type] of t.columns) types.set(name!, type!);
+  for (const t of fixture.tables) for (const [name, type] of t.columns) types.set(name, type);
   const { table, column } = catalogBuilders((c) => types.get(c) ?? 'text');
   return src(
     fixture.tables.map((t) => ({
       ...keyed(
         table(
           t.name,
-          t.columns.map(([name, , comment]) => column(name!, { comment: comment ?? null })),
-          (t.foreignKeys as Array<[string[], string, string[]]>).map(([columns, target, targetColumns]) => fk(columns, target, targetColumns)),
+          t.columns.map(([name, , comment]) => column(name, { comment: comment ?? null })),
+          t.foreignKeys.map(([columns, target, targetColumns]) => fk(columns, target, targetColumns)),
         ),
         t.primaryKey,
       ),
