@@ -195,9 +195,9 @@ export interface IndexData extends IndexFrame, IndexBody {
   readonly areaCache: Map<string, readonly SchemaArea[]>;
   /** Source/schema filter → membership bytes, filled on first use by rank.ts. */
   readonly filterMasks: Map<string, Uint8Array>;
-  /** Tokenised table text for explanations, by doc (bounded; rank.ts fills it). */
+  /** Tokenised table text for explanations, by doc (bounded; answer.ts fills it). */
   readonly explainCache: Map<number, ExplainTokens>;
-  /** Per doc, what rank.ts derives from its table alone the first time a query needs it. */
+  /** Per doc, what the ranking derives from its table alone the first time a query needs it (table-shape.ts). */
   readonly docCache: Map<number, DocDerived>;
   /** Per-index scratch for queries (single-threaded), so that a query allocates nothing proportional to the catalog. */
   readonly scratch: Scratch;
@@ -206,15 +206,15 @@ export interface IndexData extends IndexFrame, IndexBody {
 export interface DocDerived {
   /** Stems of `nameParts`. */
   partStems?: readonly string[];
-  /** The table a subset table extends, or -1 (rank.ts, subsetOf). */
+  /** The table a subset table extends, or -1 (table-shape.ts, subsetOf). */
   subsetOf?: number;
-  /** For a view: the relations of its source that its SQL reads (rank.ts, viewBases). */
+  /** For a view: the relations of its source that its SQL reads (table-shape.ts, viewBases). */
   bases?: readonly number[];
-  /** How many junctions point at the table (rank.ts, junctionsAt). */
+  /** How many junctions point at the table (table-shape.ts, junctionsAt). */
   junctions?: number;
-  /** Whether the table is a record shared by junctions that only points at code lists (rank.ts, isQualifierRecord). */
+  /** Whether the table is a record shared by junctions that only points at code lists (table-shape.ts, isQualifierRecord). */
   qualifierRecord?: boolean;
-  /** FK degree for the hub prior (rank.ts, hubDegree). */
+  /** FK degree for the hub prior (table-shape.ts, hubDegree). */
   hubDegree?: number;
 }
 
