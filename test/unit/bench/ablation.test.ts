@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { constantDescriptions } from '../../../bench/retrieval/ablation';
+import { RANKING } from '../../../src/core/search/rank';
+
+describe('bench retrieval ablation: what each constant is', () => {
+  it('takes the first sentence of the doc comment right before each constant', () => {
+    const src = [
+      'export const RANKING = {',
+      '  /** One line. More after it. */',
+      '  alpha: 0.5,',
+      '  beta: 2,',
+      '  /**',
+      '   * Several lines: the first sentence',
+      '   * runs on. Then another.',
+      '   */',
+      '  gamma: 1,',
+      '};',
+    ].join('\n');
+    const d = constantDescriptions(src);
+    assert.equal(d.get('alpha'), 'One line.');
+    assert.equal(d.get('beta'), undefined, 'a constant with no comment of its own borrows none');
+    assert.equal(d.get('gamma'), 'Several lines: the first sentence runs on.');
+  });
+
+  it('describes most constants of the real RANKING', () => {
+    const dir = path.join(__dirname, '..', '..', '..', 'src', 'core', 'search');
+    const file = ['ranking.ts', 'rank.ts'].map((f) => path.join(dir, f)).find((f) => {
+      try {
+        return readFileSync(f, 'utf8').includes('export const RANKING');
+      } catch {
+        return false;
+      }
+    });
+    assert.ok(file, 'the file that defines RANKING');
+    const d = constantDescriptions(readFileSync(file, 'utf8'));
+    const names = Object.keys(RANKING);
+    const described = names.filter((n) => (d.get(n) ?? '').length > 0);
+    assert.ok(described.length >= names.length * 0.6, `${described.length} of ${names.length} constants described`);
+    assert.match(d.get('thesaurus') ?? '', /^Concept matches count this much of a literal match/);
+  });
+});
