@@ -1,5 +1,6 @@
 /**
- * What each ranking constant is worth, on the dev splits only: `npx tsx bench/retrieval/ablation.ts`.
+ * What each ranking constant is worth, on the dev splits only: `npx tsx bench/retrieval/ablation.ts [--render]`
+ * (`--render` writes the report again from the committed JSON, without measuring).
  *
  * Sets one constant of `RANKING` at a time to 0 (the others at their values) and counts what changes against the
  * engine as it is: complete answers of ten (Full@10) on the pooled dev halves of each blind database, and the summed
@@ -13,6 +14,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { BM25F } from '../../src/core/search/build';
 import { buildSearchIndex } from '../../src/core/search/index';
 import { RANKING } from '../../src/core/search/rank';
 import { blindDatabase, blindSets, isUntuned } from './blind-sets';
@@ -29,9 +31,18 @@ interface Group {
   readonly parts: Array<{ set: BenchSet; index: ReturnType<typeof buildSearchIndex> }>;
 }
 
-/** The first sentence of each constant's doc comment in the file that defines RANKING. */
-export function constantDescriptions(source: string): Map<string, string> {
+/**
+ * The first sentence of each constant's doc comment in the file that defines RANKING. A constant of `names` with no
+ * comment of its own gets the first sentence of the first comment that names it in backticks, marked with the constant
+ * that comment belongs to.
+ */
+export function constantDescriptions(source: string, names: readonly string[] = []): Map<string, string> {
   const out = new Map<string, string>();
+  const comments: Array<{ owner: string; text: string }> = [];
+  const firstSentence = (text: string): string => {
+    const first = /^(.+?\.)(?:\s|$)/.exec(text)?.[1] ?? text;
+    return first.length > 150 ? `${first.slice(0, 147)}…` : first;
+  };
   for (const m of source.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*(\w+):/g)) {
     const text = m[1]!
       .split('\n')
@@ -39,8 +50,13 @@ export function constantDescriptions(source: string): Map<string, string> {
       .join(' ')
       .replace(/\s+/g, ' ')
       .trim();
-    const first = /^(.+?\.)(?:\s|$)/.exec(text)?.[1] ?? text;
-    out.set(m[2]!, first.length > 150 ? `${first.slice(0, 147)}…` : first);
+    comments.push({ owner: m[2]!, text });
+    out.set(m[2]!, firstSentence(text));
+  }
+  for (const name of names) {
+    if (out.has(name)) continue;
+    const c = comments.find((x) => x.text.includes(`\`${name}\``));
+    if (c !== undefined) out.set(name, `(with \`${c.owner}\`) ${firstSentence(c.text)}`);
   }
   return out;
 }
@@ -107,15 +123,35 @@ function fmt(x: number, metric: 'full10' | 'r5'): string {
   return v === 0 ? '0' : v > 0 ? `+${v}` : String(v);
 }
 
-function main(): void {
+interface Row {
+  readonly constant: string;
+  readonly value: number;
+  readonly about: string;
+  /** Per group, the change in its metric against the base. */
+  readonly delta: Readonly<Record<string, number>>;
+}
+
+interface Ablation {
+  readonly generated: string;
+  readonly commit: string;
+  readonly groups: ReadonlyArray<{ readonly name: string; readonly metric: 'full10' | 'r5' }>;
+  readonly base: Readonly<Record<string, number>>;
+  readonly devQuestions: Readonly<Record<string, number>>;
+  /** Constants the index reads when it is built (BM25F): zeroing them at search time would show nothing. */
+  readonly buildTime: readonly string[];
+  readonly rows: readonly Row[];
+}
+
+function measureAll(): Ablation {
   const constants = RANKING as unknown as Record<string, number>;
   const defaults: Record<string, number> = { ...constants };
-  const about = constantDescriptions(rankingSource());
+  const about = constantDescriptions(rankingSource(), Object.keys(defaults));
+  const buildTime = Object.keys(BM25F);
   const gs = groups();
   const base = measure(gs);
-  const rows: Array<{ constant: string; value: number; about: string; delta: Record<string, number> }> = [];
+  const rows: Row[] = [];
   for (const [name, value] of Object.entries(defaults)) {
-    if (typeof value !== 'number' || value === 0) continue;
+    if (typeof value !== 'number' || value === 0 || buildTime.includes(name)) continue;
     constants[name] = 0;
     try {
       const m = measure(gs);
@@ -126,50 +162,66 @@ function main(): void {
     process.stderr.write('.');
   }
   process.stderr.write('\n');
-  const blind = gs.filter((g) => g.metric === 'full10');
-  const other = gs.filter((g) => g.metric === 'r5');
-  const blindSum = (r: (typeof rows)[number]): number => blind.reduce((s, g) => s + r.delta[g.name]!, 0);
-  const moved = (r: (typeof rows)[number], g: Group): boolean => (g.metric === 'full10' ? Math.round(r.delta[g.name]!) !== 0 : Math.abs(r.delta[g.name]!) >= 0.05);
-  rows.sort((a, b) => blindSum(a) - blindSum(b) || a.constant.localeCompare(b.constant));
-  const generated = new Date().toISOString();
-  const n = devCounts(gs);
-  writeFileSync(path.join(RESULTS, 'retrieval-ablation.json'), `${JSON.stringify({ generated, commit: commit(), base, devQuestions: n, rows }, null, 2)}\n`);
+  return { generated: new Date().toISOString(), commit: commit(), groups: gs.map((g) => ({ name: g.name, metric: g.metric })), base, devQuestions: devCounts(gs), buildTime, rows };
+}
 
+/** The report for people, from the measured JSON. */
+export function renderAblation(a: Ablation): string {
+  const gs = a.groups;
+  const blind = gs.filter((g) => g.metric === 'full10');
+  const blindSum = (r: Row): number => blind.reduce((s, g) => s + r.delta[g.name]!, 0);
+  const moved = (r: Row, g: Ablation['groups'][number]): boolean => (g.metric === 'full10' ? Math.round(r.delta[g.name]!) !== 0 : Math.abs(r.delta[g.name]!) >= 0.05);
+  const gainsOn = (r: Row): Ablation['groups'] => gs.filter((g) => moved(r, g) && r.delta[g.name]! > 0);
+  const lossesOn = (r: Row): Ablation['groups'] => gs.filter((g) => moved(r, g) && r.delta[g.name]! < 0);
+  const rows = [...a.rows].sort((x, y) => blindSum(x) - blindSum(y) || x.constant.localeCompare(y.constant));
   const none = rows.filter((r) => gs.every((g) => !moved(r, g)));
-  const gains = rows.filter((r) => gs.some((g) => r.delta[g.name]! > 0 && moved(r, g)));
-  const small = rows.filter((r) => !none.includes(r) && gs.every((g) => (g.metric === 'full10' ? Math.abs(r.delta[g.name]!) <= 3 : Math.abs(r.delta[g.name]!) < 1)));
+  const onlyGains = rows.filter((r) => gainsOn(r).length > 0 && lossesOn(r).length === 0);
+  const mixed = rows.filter((r) => gainsOn(r).length > 0 && lossesOn(r).length > 0);
+  const small = rows.filter((r) => !none.includes(r) && !onlyGains.includes(r) && gs.every((g) => (g.metric === 'full10' ? Math.abs(r.delta[g.name]!) <= 3 : Math.abs(r.delta[g.name]!) < 1)));
+  const changes = (r: Row, on: Ablation['groups']): string => on.map((g) => `${g.name} ${fmt(r.delta[g.name]!, g.metric)}`).join(', ');
+  const names = (list: readonly Row[]): string => list.map((r) => `\`${r.constant}\``).join(', ') || 'none';
   const head = `| constant | value | what it is | ${gs.map((g) => `${g.name} (${g.metric === 'full10' ? 'Full@10' : 'R@5'})`).join(' | ')} |\n| --- | ---: | --- | ${gs.map(() => '---:').join(' | ')} |\n`;
-  const line = (r: (typeof rows)[number]): string => `| \`${r.constant}\` | ${r.value} | ${r.about.replace(/\|/g, '\\|')} | ${gs.map((g) => fmt(r.delta[g.name]!, g.metric)).join(' | ')} |`;
-  const md = [
+  const line = (r: Row): string => `| \`${r.constant}\` | ${r.value} | ${r.about.replace(/\|/g, '\\|')} | ${gs.map((g) => fmt(r.delta[g.name]!, g.metric)).join(' | ')} |`;
+  return [
     '# What each ranking constant is worth (dev splits only)',
     '',
-    `Generated by \`npx tsx bench/retrieval/ablation.ts\` on ${generated}, commit ${commit()}.`,
+    `Generated by \`npx tsx bench/retrieval/ablation.ts\` on ${a.generated}, commit ${a.commit}.`,
     '',
     'Each row sets one constant of `RANKING` (`src/core/search/ranking.ts`) to 0, the others at their values, and counts',
-    'the change against the engine as it is. Blind databases: complete answers of ten (Full@10) on the pooled dev halves of the rounds',
-    'open to tuning. Spider and BIRD per database and Spider 2.0-lite: the summed R@5 of their dev questions (one question',
-    'whose gold moves from four of five tables to five counts +0.2). Held-out halves and untuned rounds are never run.',
-    'Zero switches a raise, a share or a rule off; for a count or a threshold it means something else (zero `candidates` ranks',
-    'nothing), so read each row with the constant\'s own description.',
+    'the change against the engine as it is. Blind databases: complete answers of ten (Full@10) on the pooled dev halves of',
+    'the rounds open to tuning. Spider and BIRD per database and Spider 2.0-lite: the summed R@5 of their dev questions (one',
+    'question whose gold moves from four of five tables to five counts +0.2). Held-out halves and untuned rounds are never',
+    'run. Zero switches a raise, a share or a rule off; for a count or a threshold it means something else (zero',
+    '`candidates` ranks nothing; zero `commonMinTables` applies the rule for common words to every catalog), so read each',
+    `row with the constant's own description. ${a.buildTime.map((k) => `\`${k}\``).join(', ')} ${a.buildTime.length === 1 ? 'is' : 'are'} read when the index is built and left out here.`,
     '',
-    `Base (the engine as it is): ${gs.map((g) => `${g.name} ${fmt(base[g.name]!, g.metric).replace(/^\+/, '')} of ${n[g.name]}`).join(' · ')}.`,
+    `Base (the engine as it is): ${gs.map((g) => `${g.name} ${fmt(a.base[g.name]!, g.metric).replace(/^\+/, '')} of ${a.devQuestions[g.name]}`).join(' · ')}.`,
     '',
     '## Summary',
     '',
-    `- ${rows.length} constants are not zero; ${none.length} of them change no dev answer on any of these sets when zeroed: ${none.map((r) => `\`${r.constant}\``).join(', ') || 'none'}. They are kept for the question shapes their unit tests describe, which these sets do not hold.`,
-    `- ${small.length} more move at most three complete answers of a blind database and less than one unit of R@5 elsewhere.`,
-    `- Zeroing gains somewhere for ${gains.length}: ${gains.map((r) => `\`${r.constant}\` (${gs.filter((g) => moved(r, g)).map((g) => `${g.name} ${fmt(r.delta[g.name]!, g.metric)}`).join(', ')})`).join('; ') || 'none'}.`,
-    `- The largest losses come from: ${rows.slice(0, 8).map((r) => `\`${r.constant}\` (${fmt(blindSum(r), 'full10')})`).join(', ')} (blind databases together).`,
+    `- ${rows.length} constants measured. ${none.length} change no dev answer on any of these sets when zeroed: ${names(none)}. They are kept for the question shapes their unit tests describe, which these sets do not hold.`,
+    `- ${small.length} more move at most three complete answers of any blind database and less than one unit of R@5 elsewhere: the long tail of the ranking.`,
+    `- Zeroing gains and loses nothing for ${onlyGains.length}: ${onlyGains.map((r) => `\`${r.constant}\` (${changes(r, gainsOn(r))})`).join('; ') || 'none'}.`,
+    `- Zeroing gains on one set and loses on another for ${mixed.length}: ${mixed.map((r) => `\`${r.constant}\` (${changes(r, [...gainsOn(r), ...lossesOn(r)])})`).join('; ') || 'none'}.`,
+    `- The largest losses, blind databases together: ${rows.slice(0, 8).map((r) => `\`${r.constant}\` (${fmt(blindSum(r), 'full10')})`).join(', ')}.`,
     '',
     '## Every constant, largest loss first (blind databases together)',
     '',
     head + rows.map(line).join('\n'),
     '',
-    other.length > 0 ? `Spider, BIRD and Spider 2.0-lite count ${other.map((g) => `${n[g.name]} dev questions (${g.name})`).join(', ')}.` : '',
-    '',
   ].join('\n');
-  writeFileSync(path.join(RESULTS, 'retrieval-ablation.md'), md);
-  process.stdout.write(`${rows.length} constants; ${none.length} with no effect; written to bench/results/retrieval-ablation.md\n`);
+}
+
+function main(): void {
+  const jsonFile = path.join(RESULTS, 'retrieval-ablation.json');
+  // --render: the report again from the committed JSON, without measuring.
+  let a = process.argv.includes('--render') ? (JSON.parse(readFileSync(jsonFile, 'utf8')) as Ablation) : measureAll();
+  // The descriptions come from the source as it is now, measured or not.
+  const about = constantDescriptions(rankingSource(), a.rows.map((r) => r.constant));
+  a = { ...a, rows: a.rows.map((r) => ({ ...r, about: about.get(r.constant) ?? '' })) };
+  if (!process.argv.includes('--render')) writeFileSync(jsonFile, `${JSON.stringify(a, null, 2)}\n`);
+  writeFileSync(path.join(RESULTS, 'retrieval-ablation.md'), renderAblation(a));
+  process.stdout.write(`${a.rows.length} constants; written to bench/results/retrieval-ablation.md\n`);
 }
 
 if (require.main === module) main();

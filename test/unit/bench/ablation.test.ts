@@ -11,6 +11,9 @@ describe('bench retrieval ablation: what each constant is', () => {
       '  /** One line. More after it. */',
       '  alpha: 0.5,',
       '  beta: 2,',
+      '  /** Paths up to `delta` steps. */',
+      '  epsilon: 3,',
+      '  delta: 4,',
       '  /**',
       '   * Several lines: the first sentence',
       '   * runs on. Then another.',
@@ -18,9 +21,10 @@ describe('bench retrieval ablation: what each constant is', () => {
       '  gamma: 1,',
       '};',
     ].join('\n');
-    const d = constantDescriptions(src);
+    const d = constantDescriptions(src, ['alpha', 'beta', 'gamma', 'delta', 'epsilon']);
     assert.equal(d.get('alpha'), 'One line.');
-    assert.equal(d.get('beta'), undefined, 'a constant with no comment of its own borrows none');
+    assert.equal(d.get('beta'), undefined, 'a constant no comment names has no description');
+    assert.equal(d.get('delta'), '(with `epsilon`) Paths up to `delta` steps.', 'one named by another constant\'s comment borrows it, marked');
     assert.equal(d.get('gamma'), 'Several lines: the first sentence runs on.');
   });
 
@@ -34,8 +38,8 @@ describe('bench retrieval ablation: what each constant is', () => {
       }
     });
     assert.ok(file, 'the file that defines RANKING');
-    const d = constantDescriptions(readFileSync(file, 'utf8'));
     const names = Object.keys(RANKING);
+    const d = constantDescriptions(readFileSync(file, 'utf8'), names);
     const described = names.filter((n) => (d.get(n) ?? '').length > 0);
     assert.ok(described.length >= names.length * 0.6, `${described.length} of ${names.length} constants described`);
     assert.match(d.get('thesaurus') ?? '', /^Concept matches count this much of a literal match/);
