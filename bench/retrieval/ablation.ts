@@ -199,7 +199,7 @@ export function renderAblation(a: Ablation): string {
     '',
     '## Summary',
     '',
-    `- ${rows.length} constants measured. ${none.length} change no dev answer on any of these sets when zeroed: ${names(none)}. They are kept for the question shapes their unit tests describe, which these sets do not hold.`,
+    `- ${rows.length} constants measured. ${none.length} change no dev answer on any of these sets when zeroed: ${names(none)}. Each has a unit test of the question shape it serves (\`test/unit/search\`), a shape these sets do not hold.`,
     `- ${small.length} more move at most three complete answers of any blind database and less than one unit of R@5 elsewhere: the long tail of the ranking.`,
     `- Zeroing gains and loses nothing for ${onlyGains.length}: ${onlyGains.map((r) => `\`${r.constant}\` (${changes(r, gainsOn(r))})`).join('; ') || 'none'}.`,
     `- Zeroing gains on one set and loses on another for ${mixed.length}: ${mixed.map((r) => `\`${r.constant}\` (${changes(r, [...gainsOn(r), ...lossesOn(r)])})`).join('; ') || 'none'}.`,
