@@ -61,16 +61,13 @@ export function constantDescriptions(source: string, names: readonly string[] = 
   return out;
 }
 
+/** The source of the file that defines RANKING, for the constants' descriptions ('' when it cannot be read). */
 function rankingSource(): string {
-  for (const f of ['ranking.ts', 'rank.ts']) {
-    try {
-      const text = readFileSync(path.join(ROOT, 'src', 'core', 'search', f), 'utf8');
-      if (text.includes('export const RANKING')) return text;
-    } catch {
-      // try the next file
-    }
+  try {
+    return readFileSync(path.join(ROOT, 'src', 'core', 'search', 'ranking.ts'), 'utf8');
+  } catch {
+    return '';
   }
-  return '';
 }
 
 function groups(): Group[] {
@@ -89,7 +86,7 @@ function groups(): Group[] {
   ];
 }
 
-/** Per group: the metric summed over its dev questions, and how many there are. */
+/** Per group: its metric summed over its dev questions. */
 function measure(gs: readonly Group[]): Record<string, number> {
   const out: Record<string, number> = {};
   for (const g of gs) {

@@ -29,15 +29,8 @@ describe('bench retrieval ablation: what each constant is', () => {
   });
 
   it('describes most constants of the real RANKING', () => {
-    const dir = path.join(__dirname, '..', '..', '..', 'src', 'core', 'search');
-    const file = ['ranking.ts', 'rank.ts'].map((f) => path.join(dir, f)).find((f) => {
-      try {
-        return readFileSync(f, 'utf8').includes('export const RANKING');
-      } catch {
-        return false;
-      }
-    });
-    assert.ok(file, 'the file that defines RANKING');
+    const file = path.join(__dirname, '..', '..', '..', 'src', 'core', 'search', 'ranking.ts');
+    assert.ok(readFileSync(file, 'utf8').includes('export const RANKING'), 'ranking.ts defines RANKING');
     const names = Object.keys(RANKING);
     const d = constantDescriptions(readFileSync(file, 'utf8'), names);
     const described = names.filter((n) => (d.get(n) ?? '').length > 0);
