@@ -8,6 +8,7 @@ export const RANKING = {
   ...BM25F,
   /** Concept matches count this much of a literal match (thesaurus groups are curated, WordNet is broader). */
   thesaurus: 0.6,
+  /** A WordNet concept match (a synonym, hypernym or derivation of a word) counts this much of a literal match. */
   wordnet: 0.4,
   /** A label group's member ("vinyl") matches the list its group's first word names (`format`) this much (LABEL_GROUPS). */
   labelMember: 0.8,
@@ -49,6 +50,7 @@ export const RANKING = {
    */
   namedNeighbour: 0.75,
   neighbour: 0.12,
+  /** How many of the best hits lend their FK neighbours `namedNeighbour` or `neighbour` of their score. */
   neighbourTop: 3,
   /**
    * Auxiliary tables (history, aliases, raw imports, redirects, edits…) keep this share of their score unless the
@@ -78,6 +80,7 @@ export const RANKING = {
   codeValueNamed: 0.3,
   /** The tables that reference a code list whose label the question names gain this share of its boost. */
   codeValueReferrer: 0.5,
+  /** How many of the best hits offer their lookup tables `valueLookup` of their score for a word the catalog does not hold. */
   valueLookupTop: 3,
   /**
    * A lookup that already scores above that share (its name shares the entity's words: `release_packaging`) adds this
@@ -93,6 +96,7 @@ export const RANKING = {
    * "vinyl LPs", "night shift"), is a value of one of that table's code lists: its lookups rise to this share of it.
    */
   modifierLookup: 0.95,
+  /** How many of the tables the noun names outright (the best ranked first) offer their code lists for the word before it. */
   modifierNamed: 2,
   /** Whether an irregular verb form ("bought") is no value word before a noun (1) or may be one (0). */
   irregularVerbs: 1,
@@ -106,6 +110,7 @@ export const RANKING = {
   guessKeep: 3,
   /** …counting those for which the guess gave at least this share of the score; the others keep this share of theirs. */
   guessShare: 0.5,
+  /** The share of its score that such a further list keeps when the guess reached it through another table (spreadGuesses). */
   guessSpread: 0.8,
   /** Below this share of the question's idf covered by the best hit, the answer is a weak match and maps the areas. */
   weakCoverage: 0.2,
@@ -129,12 +134,14 @@ export const RANKING = {
   bridge: 0.5,
   /** Intermediate tables on a short FK path between top hits, relative to the weaker endpoint. */
   pathFill: 0.85,
+  /** Join paths are completed between pairs of the first `pathTop` hits (views aside when `pathViews` is set). */
   pathTop: 6,
   /**
    * Paths are completed between top hits scoring at least this share of the best one: a table the question reaches
    * only through a column ("what rentals they were for" → the film's rental rate) still ends a path worth joining.
    */
   pathFloor: 0.1,
+  /** The longest join path completed between two hits, in FK steps. */
   pathMaxHops: 3,
   /** Exponent of the higher end's score in the share a single table between two others gets (0: the lower end only). */
   pathMean: 0.1,
@@ -216,6 +223,7 @@ export const RANKING = {
   /** People named elsewhere: among the `nameHolderTop` best tables, a kind of person's table of names rises to this share of it. */
   nameHolder: 0.8,
   nameHolderTop: 3,
+  /** A title in the question is looked for among the tables pointed at by the first `titleTop` leading tables (addTitleHolders). */
   titleTop: 3,
   /** 1: a title after "on"/"of"/"from" with a part kept in order among the best hits names that part's whole (wholesOf). */
   partWholes: 1,
