@@ -11,14 +11,14 @@
  * Zero switches a raise, a share or a rule off; for a count or a threshold (`candidates`, `pathMaxHops`) it means
  * something else, which the table shows with the constant's own description.
  */
-import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { BM25F } from '../../src/core/search/build';
 import { buildSearchIndex } from '../../src/core/search/index';
 import { RANKING } from '../../src/core/search/rank';
-import { blindDatabase, blindSets, isUntuned } from './blind-sets';
-import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchSet } from './datasets';
+import { machineFacts, writeResults } from '../core/measure';
+import { tuningSets } from './blind-sets';
+import { key, type BenchSet } from './datasets';
 import { scoreQuestion } from './scores';
 
 const ROOT = path.resolve(__dirname, '..', '..');
@@ -70,20 +70,15 @@ function rankingSource(): string {
   }
 }
 
+/** The tuning sets pooled by group, each with its index, in their order. */
 function groups(): Group[] {
-  const byDb = new Map<string, Group['parts']>();
-  for (const set of blindSets(ownSets())) {
-    if (isUntuned(set.name)) continue;
-    const db = blindDatabase(set.name) ?? set.name;
-    byDb.set(db, [...(byDb.get(db) ?? []), { set, index: buildSearchIndex({ tables: set.tables }) }]);
+  const out = new Map<string, Group>();
+  for (const { set, group, metric } of tuningSets()) {
+    const g = out.get(group) ?? { name: group, metric, parts: [] };
+    g.parts.push({ set, index: buildSearchIndex({ tables: set.tables }) });
+    out.set(group, g);
   }
-  const one = (set: BenchSet): Group['parts'] => [{ set, index: buildSearchIndex({ tables: set.tables }) }];
-  return [
-    ...[...byDb].map(([name, parts]) => ({ name, metric: 'full10' as const, parts })),
-    { name: 'spider per database', metric: 'r5', parts: one(spiderSets().find((s) => s.name === 'spider-dev-per-db')!) },
-    { name: 'bird per database', metric: 'r5', parts: one(birdSets().find((s) => s.name === 'bird-dev-per-db')!) },
-    { name: 'spider 2.0-lite', metric: 'r5', parts: one(spider2Set()) },
-  ];
+  return [...out.values()];
 }
 
 /** Per group: its metric summed over its dev questions. */
@@ -105,14 +100,6 @@ function measure(gs: readonly Group[]): Record<string, number> {
 
 function devCounts(gs: readonly Group[]): Record<string, number> {
   return Object.fromEntries(gs.map((g) => [g.name, g.parts.reduce((n, p) => n + p.set.questions.filter((q) => q.dev && q.gold.length > 0).length, 0)]));
-}
-
-function commit(): string {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
-  } catch {
-    return 'unknown';
-  }
 }
 
 function fmt(x: number, metric: 'full10' | 'r5'): string {
@@ -142,7 +129,6 @@ interface Ablation {
 function measureAll(): Ablation {
   const constants = RANKING as unknown as Record<string, number>;
   const defaults: Record<string, number> = { ...constants };
-  const about = constantDescriptions(rankingSource(), Object.keys(defaults));
   const buildTime = Object.keys(BM25F);
   const gs = groups();
   const base = measure(gs);
@@ -152,14 +138,15 @@ function measureAll(): Ablation {
     constants[name] = 0;
     try {
       const m = measure(gs);
-      rows.push({ constant: name, value, about: about.get(name) ?? '', delta: Object.fromEntries(gs.map((g) => [g.name, m[g.name]! - base[g.name]!])) });
+      // main() describes each constant from the source.
+      rows.push({ constant: name, value, about: '', delta: Object.fromEntries(gs.map((g) => [g.name, m[g.name]! - base[g.name]!])) });
     } finally {
       constants[name] = value;
     }
     process.stderr.write('.');
   }
   process.stderr.write('\n');
-  return { generated: new Date().toISOString(), commit: commit(), groups: gs.map((g) => ({ name: g.name, metric: g.metric })), base, devQuestions: devCounts(gs), buildTime, rows };
+  return { generated: new Date().toISOString(), commit: machineFacts().commit, groups: gs.map((g) => ({ name: g.name, metric: g.metric })), base, devQuestions: devCounts(gs), buildTime, rows };
 }
 
 /** The report for people, from the measured JSON. */
@@ -210,14 +197,12 @@ export function renderAblation(a: Ablation): string {
 }
 
 function main(): void {
-  const jsonFile = path.join(RESULTS, 'retrieval-ablation.json');
   // --render: the report again from the committed JSON, without measuring.
-  let a = process.argv.includes('--render') ? (JSON.parse(readFileSync(jsonFile, 'utf8')) as Ablation) : measureAll();
+  const measured = process.argv.includes('--render') ? (JSON.parse(readFileSync(path.join(RESULTS, 'retrieval-ablation.json'), 'utf8')) as Ablation) : measureAll();
   // The descriptions come from the source as it is now, measured or not.
-  const about = constantDescriptions(rankingSource(), a.rows.map((r) => r.constant));
-  a = { ...a, rows: a.rows.map((r) => ({ ...r, about: about.get(r.constant) ?? '' })) };
-  if (!process.argv.includes('--render')) writeFileSync(jsonFile, `${JSON.stringify(a, null, 2)}\n`);
-  writeFileSync(path.join(RESULTS, 'retrieval-ablation.md'), renderAblation(a));
+  const about = constantDescriptions(rankingSource(), measured.rows.map((r) => r.constant));
+  const a: Ablation = { ...measured, rows: measured.rows.map((r) => ({ ...r, about: about.get(r.constant) ?? '' })) };
+  writeResults('retrieval-ablation', a, renderAblation(a));
   process.stdout.write(`${a.rows.length} constants; written to bench/results/retrieval-ablation.md\n`);
 }
 

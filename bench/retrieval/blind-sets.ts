@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { key, ownSets, type BenchQuestion, type BenchSet } from './datasets';
+import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchQuestion, type BenchSet } from './datasets';
 
 const BLIND_DIR = path.join(__dirname, 'blind');
 
@@ -147,4 +147,32 @@ function roundSets(dir: string, suffix: string, catalogs: readonly BenchSet[]): 
     });
   }
   return out;
+}
+
+/** A set the tuning aids run on the dev questions of, the group its figures pool into and the metric they count. */
+export interface TuningSet {
+  readonly set: BenchSet;
+  readonly group: string;
+  /** `full10`: complete answers of ten (blind databases); `r5`: recall at five (Spider, BIRD, Spider 2.0-lite). */
+  readonly metric: 'full10' | 'r5';
+}
+
+/**
+ * The sets tuning may look at (dev-compare.ts, ablation.ts): every blind round open to tuning (UNTUNED_ROUNDS left
+ * out) grouped by database, then, unless `blindOnly`, Spider and BIRD per database and Spider 2.0-lite. Only their dev
+ * questions are to be run.
+ */
+export function tuningSets(blindOnly = false): TuningSet[] {
+  return [
+    ...blindSets(ownSets())
+      .filter((set) => !isUntuned(set.name))
+      .map((set) => ({ set, group: blindDatabase(set.name) ?? set.name, metric: 'full10' as const })),
+    ...(blindOnly
+      ? []
+      : [
+          ...spiderSets().filter((s) => s.name === 'spider-dev-per-db').map((set) => ({ set, group: 'spider per database', metric: 'r5' as const })),
+          ...birdSets().filter((s) => s.name === 'bird-dev-per-db').map((set) => ({ set, group: 'bird per database', metric: 'r5' as const })),
+          { set: spider2Set(), group: 'spider 2.0-lite', metric: 'r5' as const },
+        ]),
+  ];
 }

@@ -9,8 +9,8 @@
  */
 import { buildSearchIndex } from '../../src/core/search/index';
 import { RANKING } from '../../src/core/search/rank';
-import { blindDatabase, blindSets, isUntuned } from './blind-sets';
-import { birdSets, key, ownSets, spider2Set, spiderSets, type BenchQuestion, type BenchSet } from './datasets';
+import { tuningSets } from './blind-sets';
+import { key, type BenchQuestion } from './datasets';
 import { mean, scoreQuestion, type Scores } from './scores';
 
 const args = process.argv.slice(2);
@@ -30,19 +30,7 @@ function apply(list: readonly string[]): void {
   }
 }
 
-const own = ownSets();
-const sets: Array<{ set: BenchSet; group: string; metric: 'full10' | 'r5' }> = [
-  ...blindSets(own)
-    .filter((set) => !isUntuned(set.name))
-    .map((set) => ({ set, group: blindDatabase(set.name) ?? set.name, metric: 'full10' as const })),
-  ...(blindOnly
-    ? []
-    : [
-        ...spiderSets().filter((s) => s.name === 'spider-dev-per-db').map((set) => ({ set, group: 'spider per database', metric: 'r5' as const })),
-        ...birdSets().filter((s) => s.name === 'bird-dev-per-db').map((set) => ({ set, group: 'bird per database', metric: 'r5' as const })),
-        { set: spider2Set(), group: 'spider 2.0-lite', metric: 'r5' as const },
-      ]),
-];
+const sets = tuningSets(blindOnly);
 
 const short = (ranked: readonly string[]): string => ranked.map((t) => t.replace(/^.*\./, '')).join(', ');
 const ranking = (index: ReturnType<typeof buildSearchIndex>, q: BenchQuestion): string[] => index.search(q.text, { limit: 10, source: q.source }).hits.map((h) => key(h.sourceName, h.qualifiedName));
