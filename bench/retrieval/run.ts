@@ -42,7 +42,10 @@ interface SetResult {
   longer?: { dev: Longer; heldOut: Longer };
 }
 
-/** Questions, and how many of them an answer of ten, fifteen and twenty tables completes. */
+/**
+ * Questions, how many of them an answer of ten, fifteen, twenty and thirty tables completes, and how many any reordering
+ * of the first twenty or thirty could complete at ten.
+ */
 interface Longer {
   n: number;
   full10: number;
@@ -74,7 +77,7 @@ function runSet(set: BenchSet): SetResult {
   let weakAnswers = 0;
   const calibration: SetResult['calibration'] = { dev: {}, heldOut: {} };
   const eng: Array<{ q: BenchQuestion; s: Scores }> = [];
-  const longer = blindDatabase(set.name) === undefined ? undefined : { dev: emptyLonger(), heldOut: emptyLonger() };
+  const longer = blindDatabase(set.name) === null ? undefined : { dev: emptyLonger(), heldOut: emptyLonger() };
   const base: Array<{ q: BenchQuestion; s: Scores }> = [];
   const lat: number[] = [];
   // CPU time of the search calls alone: on a shared machine wall-clock percentiles include time spent waiting.
@@ -255,7 +258,7 @@ function longerSection(results: readonly SetResult[]): string[] {
   for (const db of Object.keys(BLIND_GOALS)) {
     for (const { label, halves } of goalParts(results, db, (r, split) => r.longer?.[split] ?? null)) {
       const t = emptyLonger();
-      for (const h of halves) for (const k of keys) t[k] += h[k] ?? 0;
+      for (const h of halves) for (const k of keys) t[k] += h[k];
       if (t.n === 0) continue;
       const share = (k: number): string => `${(k / t.n).toFixed(3)} (${k})`;
       lines.push(`| ${db} | ${label} | ${t.n} | ${keys.slice(1).map((k) => share(t[k])).join(' | ')} |`);
