@@ -54,7 +54,7 @@ function searchText(data: IndexData, query: string, corrected: string, opts: Sea
     return query.trim() === '' ? { hits: [], totalMatches: 0, terms: [] } : noMatch(data, parsed, allowed, limit, opts, 'no_words');
   }
   const literal = literalWords(parsed);
-  const ranking = (window: number, shown: number, o: SearchOptions): SearchResult => {
+  const ranking = (shown: number, o: SearchOptions): SearchResult => {
     const { score, evidenceBits, seen } = data.scratch;
     const touched: number[] = [];
     const touch = (d: number): void => {
@@ -65,7 +65,7 @@ function searchText(data: IndexData, query: string, corrected: string, opts: Sea
     };
     const st: QueryState = { score, evidenceBits, pieces: [], wordPieces: new Map(), extra: new Map(), touched, touch, guesses: new Map(), prefixes: new Map(), literal };
     try {
-      return rankQuery(data, parsed, st, allowed, window, shown, o);
+      return rankQuery(data, parsed, st, allowed, shown, o);
     } finally {
       // The scratch arrays are shared by every query on this index: clear only what this one wrote.
       for (const d of touched) {
@@ -78,9 +78,9 @@ function searchText(data: IndexData, query: string, corrected: string, opts: Sea
   // The steps that complete an answer (join paths, code lists, parents) look at its first `limit` places. An answer
   // longer than the default starts with the default answer whole and goes on with a ranking completed for the longer
   // one: asking for more than the default never reorders what the default showed.
-  if (limit <= DEFAULT_LIMIT) return ranking(limit, limit, opts);
+  if (limit <= DEFAULT_LIMIT) return ranking(limit, opts);
   const plain = { ...opts, withJoinTree: false };
-  return extendAnswer(data, ranking(DEFAULT_LIMIT, DEFAULT_LIMIT, plain), ranking(limit, limit, plain), limit, opts);
+  return extendAnswer(data, ranking(DEFAULT_LIMIT, plain), ranking(limit, plain), limit, opts);
 }
 
 /**
@@ -117,10 +117,10 @@ function docOf(data: IndexData, source: string, qualifiedName: string): number {
 }
 
 /**
- * Ranks the catalog for one parsed question. The steps that complete an answer look at its first `window` places;
- * `limit` tables are returned.
+ * Ranks the catalog for one parsed question and returns its first `limit` tables; the steps that complete an answer
+ * look at those places.
  */
-function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, window: number, limit: number, opts: SearchOptions): SearchResult {
+function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed: (d: number) => boolean, limit: number, opts: SearchOptions): SearchResult {
   const n = data.searchable;
   const { termIds, start, doc, sat } = data.postings;
   const best = data.scratch.best;
@@ -308,22 +308,22 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   ranked = topCandidates(data, st, RANKING.candidates);
   const pathPairs = new Map<number, number[] | null>();
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed, pathPairs);
-  ranked = addQualifiers(data, ranked, window, evidence, st, allowed, parsed);
-  ranked = addParents(data, ranked, window, unasked, st, allowed);
+  ranked = addQualifiers(data, ranked, limit, evidence, st, allowed, parsed);
+  ranked = addParents(data, ranked, limit, unasked, st, allowed);
   ranked = addJunctionEnds(data, ranked, lexical, st, allowed, parsed);
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
   if (parsed.titles.length > 0 || parsed.issuers.length > 0) ranked = addTitleHolders(data, ranked, parsed, st, allowed);
   for (const kind of ['person', 'place'] as const) {
     const m = namedMention(parsed, kind);
-    if (m !== undefined) ranked = addMentionPaths(data, ranked, window, m, unasked, st, allowed);
+    if (m !== undefined) ranked = addMentionPaths(data, ranked, limit, m, unasked, st, allowed);
   }
   if (RANKING.levelTable > 0) {
     const m = namedMention(parsed, 'place');
-    if (m !== undefined) ranked = addLevelTable(data, ranked, window, m, st, allowed);
+    if (m !== undefined) ranked = addLevelTable(data, ranked, limit, m, st, allowed);
   }
   if (RANKING.containment > 0 && parsed.kindNouns.place.length > 0) {
     const m = namedMention(parsed, 'place') ?? parsed.mentions.find((x) => x.kind === 'place');
-    if (m !== undefined) ranked = addContainment(data, ranked, window, m, parsed.kindNouns.place[0]!, st, allowed);
+    if (m !== undefined) ranked = addContainment(data, ranked, limit, m, parsed.kindNouns.place[0]!, st, allowed);
   }
   // A role that no table or column names ("producers", "the lyricist"), or its verb in a question about someone ("songs
   // Quincy Jones produced", "who composed"), is a type of relationship, where the catalog keeps people's roles in one
@@ -346,20 +346,20 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const modifier = next !== undefined && !data.lexicon.isPerson(next.surface);
     // Whether any role of the question is one of playing or singing ("recordings made at … a guest guitarist").
     const performing = parsed.terms.some((t) => !t.part && !parsed.properWords.has(t.surface) && isPerforming(data, t.surface));
-    ranked = addRoleLookups(data, ranked, window, role, named, st, allowed, modifier, performing);
+    ranked = addRoleLookups(data, ranked, limit, role, named, st, allowed, modifier, performing);
   }
   if (!roleDone && RANKING.roleJunctions > 0) {
     // A column may hold a role's word (`document.owner`) where the role of people at a thing is kept elsewhere.
     const part = role ?? roleWord((t) => !inTableName(data, t.term));
     // The word right behind the role: a role that modifies it ("dealer network") is no one's part.
     // The word after a job title is no noun that the role modifies.
-    if (part !== undefined) ranked = addRoleJunctions(data, ranked, window, part, part === jobRole ? undefined : termAfter(parsed, part)?.term, lexical, st, allowed);
+    if (part !== undefined) ranked = addRoleJunctions(data, ranked, limit, part, part === jobRole ? undefined : termAfter(parsed, part)?.term, lexical, st, allowed);
   }
-  if (RANKING.madeOf > 0 && parsed.madeOf.length > 0) ranked = addSelfRelations(data, ranked, window, parsed.madeOf[0]!, st, allowed);
+  if (RANKING.madeOf > 0 && parsed.madeOf.length > 0) ranked = addSelfRelations(data, ranked, limit, parsed.madeOf[0]!, st, allowed);
   // A kind of place or person that no table or column names ("recording studios") is a label of a kind code list.
   for (const [nouns, strength] of [[parsed.kindNouns.place, data.placeTable], [parsed.kindNouns.person, data.personTable]] as const) {
     const word = nouns.find((w) => !isCatalogTerm(data, w) && !(roleDone && w === role));
-    if (word !== undefined) ranked = addKindLookups(data, ranked, window, (d) => strength[d]! > 0, word, lexical, st, allowed);
+    if (word !== undefined) ranked = addKindLookups(data, ranked, limit, (d) => strength[d]! > 0, word, lexical, st, allowed);
   }
   // The rows asked for first: a kind of them ("which choirs") is a label of their kind list, below.
   const focus = addFocusTables(data, ranked, parsed, st, allowed);
@@ -369,7 +369,7 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
   if (classed !== undefined) {
     const ofStem = classed.of === undefined ? undefined : stem(classed.of);
     const things = focus.asked.length > 0 ? focus.asked : ranked.filter((d) => ofStem !== undefined && isWholeName(data.docs[d]!, ofStem));
-    if (things.length > 0) ranked = addKindLookups(data, ranked, window, (d) => things.includes(d) && isThing(data, d), classed.kind, lexical, st, allowed);
+    if (things.length > 0) ranked = addKindLookups(data, ranked, limit, (d) => things.includes(d) && isThing(data, d), classed.kind, lexical, st, allowed);
   }
   // A word the catalog does not hold, in a question about those rows ("which … releases came in a digipak"), is most
   // likely a label of one of their own code lists.
@@ -393,10 +393,10 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     const at = positionOf(parsed, word);
     const before = at === undefined ? undefined : termAt(parsed, at - 1);
     const said = before !== undefined && !parsed.properWords.has(before.surface);
-    ranked = addKindLookups(data, ranked, window, (d) => isThing(data, d) && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed, focusScore(ranked, parsed, word, st), !(RANKING.synonymKinds > 0) || said);
+    ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d) && data.docs[d]!.nameStems.some((t) => terms.has(t)), word, lexical, st, allowed, focusScore(ranked, parsed, word, st), !(RANKING.synonymKinds > 0) || said);
   }
   // Not for people, places or roles: those have their own kind lists above.
-  else if (kindThing !== null) ranked = addKindLookups(data, ranked, window, (d) => isThing(data, d), kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
+  else if (kindThing !== null) ranked = addKindLookups(data, ranked, limit, (d) => isThing(data, d), kindThing, lexical, st, allowed, focusScore(ranked, parsed, kindThing, st));
   if (keepShares(modifierLinks, st)) ranked = topCandidates(data, st, RANKING.candidates);
   if (RANKING.taxonomy > 0) {
     const found = [...literalless].filter((w) => !mentionWords.has(w) && !(RANKING.taxonomySynonyms > 0 && synonymHeld(data, w)) && !TIME_WORDS.has(w) && !CALENDAR_WORDS.has(w) && !MEASURE_UNITS.has(w) && w.length > 2 && (data.lexicon.concepts(w).length > 0 || !data.lexicon.has(w)) && !isVerbForm(w) && !isMeasureWord(data, w) && isLabelWord(data, w) && !data.lexicon.isPerson(w) && !data.lexicon.isPlace(w) && !data.lexicon.isRole(w) && !data.lexicon.isPlaceAdjective(w) && !data.lexicon.isLanguageName(w));
@@ -421,21 +421,21 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
     // Of several, a man-made thing ("helmets and water bottles", "the accessories range") names the kind: the rest of
     // the question says who asks and why.
     const goods = one || !(RANKING.goodsKinds > 0) ? [] : nouns.filter((w) => data.lexicon.isArtifact(w));
-    if (one) ranked = addTaxonomy(data, ranked, window, nouns[0]!, st, allowed);
-    else if (goods.length > 0) ranked = addTaxonomy(data, ranked, window, goods[0]!, st, allowed);
+    if (one) ranked = addTaxonomy(data, ranked, limit, nouns[0]!, st, allowed);
+    else if (goods.length > 0) ranked = addTaxonomy(data, ranked, limit, goods[0]!, st, allowed);
   }
   // The join set once more: tables that rose since the first pass (the rows asked for, kind lists, names) need the
   // tables between them and the rest ("the cities where customers rented": `address` between `customer` and `city`).
   ranked = fillPaths(data, ranked, lexical, unasked, st, allowed, pathPairs);
-  if (RANKING.partChains > 0) ranked = addPartChains(data, ranked, window, lexical, st, allowed);
+  if (RANKING.partChains > 0) ranked = addPartChains(data, ranked, limit, lexical, st, allowed);
   // A junction that only the signals since then brought into the answer (the path to a named person, a role, the rows
   // asked for) needs its qualifiers as much as one the question's words found; a kind of person asked for by name
   // ("which employee placed each order") needs the table that holds the names.
-  ranked = addQualifiers(data, ranked, window, evidence, st, allowed, parsed);
+  ranked = addQualifiers(data, ranked, limit, evidence, st, allowed, parsed);
   if (parsed.asksNames) ranked = addNameHolders(data, ranked, st, allowed);
-  ranked = spreadGuesses(data, ranked, window, st);
-  ranked = placeViews(data, ranked, window, queryTerms, st);
-  ranked = placeApart(data, ranked, window, queryTerms, st);
+  ranked = spreadGuesses(data, ranked, limit, st);
+  ranked = placeViews(data, ranked, limit, queryTerms, st);
+  ranked = placeApart(data, ranked, limit, queryTerms, st);
 
   const top = ranked[0];
   const coverageTop = top === undefined ? 0 : coverage(st, top);
