@@ -165,6 +165,12 @@ export interface IndexFrame {
   readonly maxDegree: number;
   /** FK role words per doc (see F_ROLE), with the referencing `table.column` each came from. */
   readonly roleWords: ReadonlyArray<ReadonlyArray<{ readonly word: string; readonly via: string }> | undefined>;
+  /**
+   * For a persisted frame: every stem of a table name → the docs, ascending, whose name has it and whose postings hold
+   * it (what nameDocs works out from the postings of a built index). A restored doc unpacks its words on first use; a
+   * question that asks which tables are named with a common word would otherwise unpack thousands.
+   */
+  readonly nameDocs?: ReadonlyMap<string, readonly number[]>;
 }
 
 /** The expensive part (tokenisation, lexicon look-ups), which serialize.ts persists. */
@@ -335,6 +341,27 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
   const searchable = viewsOnly ? frame.docs.reduce((k, doc) => (isMirror(doc) ? k : k + 1), 0) : tables;
   const tableDf = new Int32Array(hasViews && !viewsOnly ? body.postings.termIds.size : 0).fill(-1);
   return { ...frame, ...body, lexicon, searchable, tableDf, viewsOnly, hasViews, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
+}
+
+const NO_DOCS: readonly number[] = [];
+
+/** The docs, ascending, whose name has the stem `term` and whose postings hold it (see IndexFrame.nameDocs). */
+export function nameDocs(data: IndexData, term: string): readonly number[] {
+  if (data.nameDocs !== undefined) return data.nameDocs.get(term) ?? NO_DOCS;
+  const id = data.postings.termIds.get(term);
+  if (id === undefined) return NO_DOCS;
+  const { start, doc } = data.postings;
+  const out: number[] = [];
+  for (let i = start[id]!; i < start[id + 1]!; i++) if (data.docs[doc[i]!]!.nameStems.includes(term)) out.push(doc[i]!);
+  return out;
+}
+
+/** nameDocs for every stem of a table name, for persisting (IndexFrame.nameDocs). */
+export function allNameDocs(data: IndexData): Map<string, readonly number[]> {
+  const out = new Map<string, readonly number[]>();
+  for (const d of data.docs) for (const s of d.nameStems) if (!out.has(s)) out.set(s, nameDocs(data, s));
+  for (const [s, list] of out) if (list.length === 0) out.delete(s);
+  return out;
 }
 
 /**

@@ -51,6 +51,8 @@
  * of stock): the stored terms and concept terms change. v39: `po` (a purchase order) and `bom` (a bill of materials) are
  * schema abbreviations, whose expansions a name's terms hold. v40: a login is a password (a thesaurus group whose concept
  * terms the stored index holds, which renumbers the groups after it). v41: standard identifiers are schema abbreviations
- * (`isrc` a recording code, `iswc` a work code, `isbn` a book number…), whose expansions a name's terms hold.
+ * (`isrc` a recording code, `iswc` a work code, `isbn` a book number…), whose expansions a name's terms hold. v42:
+ * the frame lists, per stem of a table name, the tables named with it (IndexFrame.nameDocs), so a first question does
+ * not unpack the words of every table that a common word's postings hold.
  */
-export const INDEX_FORMAT = 41;
+export const INDEX_FORMAT = 42;

@@ -4,7 +4,7 @@
  * forms, units, words of time and number, words that may be labels), where a word stands and what is beside it, the
  * senses and thesaurus synonyms a word brings, place levels, and whether the catalog writes a word.
  */
-import { cachedConcepts, cachedTerms, valueKey, type DocData, type IndexData } from './build';
+import { cachedConcepts, cachedTerms, nameDocs, valueKey, type DocData, type IndexData } from './build';
 import { isThesaurusConcept, lemmaCandidates } from './lexicon';
 import { CALENDAR_NAMES, type Mention, type ParsedQuery, type QueryTerm } from './query';
 import { LABEL_GROUPS, THESAURUS } from './thesaurus';
@@ -99,11 +99,7 @@ const NAME_TERM_TABLES = 64;
  * 10,000 tables, reading every table's name words on a first question costs more than the question.
  */
 export function inTableName(data: IndexData, term: string): boolean {
-  const id = data.postings.termIds.get(term);
-  if (id === undefined) return false;
-  const { start, doc } = data.postings;
-  for (let i = start[id]!; i < start[id + 1]!; i++) if (data.docs[doc[i]!]!.nameStems.includes(term)) return true;
-  return false;
+  return nameDocs(data, term).length > 0;
 }
 
 /**

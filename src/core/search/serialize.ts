@@ -13,7 +13,7 @@
  */
 import { WORDNET_SOURCE } from './data/wordnet-data';
 import { INDEX_FORMAT } from './format';
-import { assemble, buildFrame, impliedColumns, impliedName, withCatalogWords, type DocData, type EdgeData, type IndexBody, type IndexData, type IndexFrame, type TableRole, type ValueEntry } from './build';
+import { allNameDocs, assemble, buildFrame, impliedColumns, impliedName, withCatalogWords, type DocData, type EdgeData, type IndexBody, type IndexData, type IndexFrame, type TableRole, type ValueEntry } from './build';
 import { loadLexicon, type Lexicon } from './lexicon';
 import type { ForeignKeyInfo, PiiTag, TableInfo } from '../catalog/model';
 import { formatName } from '../catalog/names';
@@ -86,6 +86,8 @@ interface PersistedFrame {
   /** Concept ids of every catalog word the build looked up (build.ts, conceptCache): ranking asks for them again. */
   readonly wordConcepts: ReadonlyArray<readonly [string, readonly string[]]>;
   readonly roles: ReadonlyArray<readonly [number, ReadonlyArray<readonly [string, string]>]>;
+  /** IndexFrame.nameDocs: [stem, ascending docs]. */
+  readonly nameDocs: ReadonlyArray<readonly [string, readonly number[]]>;
 }
 
 const SEP = '\u0001';
@@ -156,6 +158,7 @@ function persistFrame(data: IndexData): PersistedFrame {
     columnNames: data.columnNames,
     wordConcepts: [...data.conceptCache],
     roles,
+    nameDocs: [...(data.nameDocs ?? allNameDocs(data))],
   };
 }
 
@@ -276,6 +279,7 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
   if (sourceBuf.byteLength !== 4 * n || orderBuf.byteLength !== 4 * n || personBuf.byteLength !== 4 * n || placeBuf.byteLength !== 4 * n || fkBuf.byteLength % 12 !== 0) return null;
   const indices = (list: unknown, end: number): list is number[] => Array.isArray(list) && list.every((i) => Number.isInteger(i) && i >= 0 && i < end);
   if (!indices(f.derived, n) || !indices(f.named, n) || !indices(f.ordered, n) || !indices(f.subtypes, fkBuf.byteLength / 12 + impliedBuf.byteLength / 20)) return null;
+  if (!Array.isArray(f.nameDocs) || !f.nameDocs.every((e) => Array.isArray(e) && typeof e[0] === 'string' && indices(e[1], n))) return null;
   const derived = new Set(f.derived);
   const named = new Set(f.named);
   const ordered = new Set(f.ordered);
@@ -336,6 +340,7 @@ function restoreFrame(f: PersistedFrame, lexicon: Lexicon, table: (d: number) =>
     catalogWords: words,
     columnNames: f.columnNames,
     roleWords,
+    nameDocs: new Map(f.nameDocs),
     maxDegree: edges.reduce((m, e) => Math.max(m, e.length), 0),
   };
 }

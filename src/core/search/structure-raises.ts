@@ -4,7 +4,7 @@
  * and titles, chains of ordered parts, paths to named people and places, places within places, the rows asked for and
  * the homes of their attributes; and the places of views and of tables kept apart.
  */
-import { cachedTerms, isMirror, type IndexData } from './build';
+import { cachedTerms, isMirror, nameDocs, type IndexData } from './build';
 import { isThesaurusConcept } from './lexicon';
 import type { Mention, ParsedQuery } from './query';
 import { knownWord } from './spelling';
@@ -478,7 +478,7 @@ export function addFocusTables(data: IndexData, ranked: number[], parsed: Parsed
     if (!asked.includes(d)) asked.push(d);
     if (st.score[d]! < value) boosts.push([d, value, text]);
   };
-  const { termIds, start, doc } = data.postings;
+  const { termIds } = data.postings;
   for (const word of parsed.focus) {
     const t = stem(word);
     const id = termIds.get(t);
@@ -486,8 +486,7 @@ export function addFocusTables(data: IndexData, ranked: number[], parsed: Parsed
       // An entity or a code list ("Rank genres by …": the rows are the list's) whose whole name is the noun, or a table
       // of keys named so (AdventureWorks `customer`: a person or a store in a territory).
       const before = asked.length;
-      for (let i = start[id]!; i < start[id + 1]!; i++) {
-        const d = doc[i]!;
+      for (const d of nameDocs(data, t)) {
         const dd = data.docs[d]!;
         const kind = dd.role === 'entity' || dd.role === 'lookup' || (RANKING.focusBridges > 0 && dd.role === 'bridge');
         if (!allowed(d) || dd.source !== source || !kind || dd.nameStems.length !== 1 || dd.nameStems[0] !== t) continue;

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import type { TableInfo } from '../../../src/core/catalog/model';
+import { nameDocs, type IndexData } from '../../../src/core/search/build';
+import { decodeStamped } from '../../../src/core/search/serialize';
+import { stem } from '../../../src/core/search/tokenize';
+import { buildSearchIndex, openPersistedIndex, serializeIndex, type SearchTableInput } from '../../../src/core/search/index';
+import { catalogBuilders, fk, src } from './builders';
+
+const { table } = catalogBuilders((c) => (c === 'id' || c.endsWith('_id') ? 'integer' : c.endsWith('_at') || c.endsWith('_date') ? 'timestamp' : 'text'));
+
+/**
+ * A catalog where the common words sit in many names and many more comments: the persisted frame answers which tables
+ * are named with a word (IndexFrame.nameDocs) without unpacking every table that mentions it.
+ */
+function catalog(): SearchTableInput[] {
+  const tables: TableInfo[] = [
+    table('customer', ['id', 'name', 'email']),
+    table('order', ['id', 'customer_id', 'placed_at', 'total'], [fk(['customer_id'], 'customer')]),
+    table('order_line', ['id', 'order_id', 'product_id', 'quantity'], [fk(['order_id'], 'order'), fk(['product_id'], 'product')]),
+    table('product', ['id', 'name', 'price']),
+    table('record_label', ['id', 'name']),
+    table('data_table', ['id', 'label']),
+    table('customer_order_record', ['id', 'customer_id', 'order_id'], [fk(['customer_id'], 'customer'), fk(['order_id'], 'order')]),
+    table('store', ['id', 'name', 'city']),
+  ];
+  for (let i = 0; i < 60; i++) {
+    const t = table(`ledger_${i}`, ['id', 'customer_id', 'amount', 'note'], [fk(['customer_id'], 'customer')]);
+    tables.push({ ...t, comment: `one record per customer order of ledger ${i}; the data of this table is kept per month` });
+  }
+  return src(tables);
+}
+
+const QUESTIONS = [
+  'which customers placed orders last month',
+  'what tables hold records of customer data',
+  'list the columns of the order table',
+  'which record labels are there',
+  'how many stores per city',
+  'total amount per customer in the ledgers',
+  'products ordered by each customer',
+  'show the data table labels',
+];
+
+describe('persisted search frames', () => {
+  const tables = catalog();
+  const built = buildSearchIndex({ tables });
+  const stamped = {
+    generation: 4,
+    tables: tables.map((x) => ({ source: { name: x.sourceName }, qualifiedName: `${x.table.schema}.${x.table.name}` })),
+    isBlocked: () => false,
+    table: (d: number) => tables[d]!.table,
+  };
+  const bytes = serializeIndex(built, { generation: 4, tags: [] });
+
+  it('list, per stem of a table name, the tables named with it, as the postings of a built index say', () => {
+    const restored = decodeStamped(bytes, stamped);
+    assert.ok(restored !== null);
+    assert.ok(restored.nameDocs !== undefined && restored.nameDocs.size > 5, 'the frame carries the name lists');
+    // The same lists worked out from the postings and each table's own words, on a frame without them.
+    const fromPostings: IndexData = { ...restored, nameDocs: undefined };
+    const stems = new Set(restored.docs.flatMap((d) => [...d.nameStems]));
+    for (const s of [...stems, ...['table', 'record', 'data', 'column', 'nowhere'].map(stem)]) assert.deepEqual(nameDocs(restored, s), nameDocs(fromPostings, s), s);
+    assert.deepEqual(nameDocs(restored, stem('customer')), [0, 6], 'customer and customer_order_record, not the ledgers that mention customers');
+    assert.equal(nameDocs(restored, stem('ledger')).length, 60);
+  });
+
+  it('answer every question exactly as the index they were saved from', () => {
+    const opened = openPersistedIndex(bytes, stamped);
+    assert.ok(opened !== null);
+    for (const q of QUESTIONS) assert.deepEqual(opened.search(q, { limit: 10, withJoinTree: true }), built.search(q, { limit: 10, withJoinTree: true }), q);
+  });
+
+  it('are refused when the name lists are damaged', () => {
+    const text = new TextDecoder().decode(bytes);
+    const broken = text.replace(/"nameDocs":\[\[/, '"nameDocs":[[7,');
+    assert.notEqual(broken, text);
+    assert.equal(openPersistedIndex(broken, stamped), null);
+    const outOfRange = text.replace(/"nameDocs":\[\["([^"]+)",\[/, '"nameDocs":[["$1",[9999,');
+    assert.notEqual(outOfRange, text);
+    assert.equal(openPersistedIndex(outOfRange, stamped), null);
+  });
+});
