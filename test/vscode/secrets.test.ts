@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { CatalogStore } from '../../src/core/catalog/store';
 import type { IndexOutcome } from '../../src/extension/indexing/run-index';
 import { COMMAND_IDS } from '../../src/extension/constants';
 import { activateApi, addThroughForm, fixtures, waitFor } from './helpers';
@@ -23,11 +24,26 @@ function* filesUnder(dir: string, depth = 0): Generator<string> {
   }
 }
 
-function contains(file: string, needle: Buffer): boolean {
+/** Whether the file holds the needle: its bytes, and for a catalog also its relation bodies, which are stored deflated. */
+async function contains(file: string, needle: Buffer): Promise<boolean> {
+  let bytes: Buffer;
   try {
-    return fs.readFileSync(file).includes(needle);
+    bytes = fs.readFileSync(file);
   } catch {
     return false;
+  }
+  if (bytes.includes(needle)) return true;
+  if (!bytes.subarray(0, 16).equals(Buffer.from('SQLite format 3\0', 'latin1'))) return false;
+  let store: CatalogStore;
+  try {
+    store = await CatalogStore.open(file);
+  } catch {
+    return false; // not a catalog: its bytes were searched above
+  }
+  try {
+    return JSON.stringify(store.loadAllTables()).includes(needle.toString('utf8'));
+  } finally {
+    store.close();
   }
 }
 
@@ -64,17 +80,17 @@ describe('Secrets', () => {
     for (const root of roots) {
       for (const f of filesUnder(root)) {
         scanned++;
-        if (contains(f, needle)) hits.push(f);
+        if (await contains(f, needle)) hits.push(f);
       }
     }
-    if (contains(settingsFile, needle)) hits.push(settingsFile);
+    if (await contains(settingsFile, needle)) hits.push(settingsFile);
     assert.ok(!JSON.stringify(vscode.workspace.getConfiguration('schemabrain').get('connections')).includes(s.canary), 'settings');
     // argv and environment of every process we can see (the MCP server and indexer included).
     let procs = 0;
     for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
       for (const what of ['cmdline', 'environ']) {
         const f = `/proc/${pid}/${what}`;
-        if (contains(f, needle)) hits.push(f);
+        if (await contains(f, needle)) hits.push(f);
       }
       procs++;
     }

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { catalogSummaryPath, CatalogStore, decodeTableBody, encodeTableBody, readCatalogSummary } from '../../../src/core/catalog/store';
+import zlib from 'node:zlib';
+import { CatalogError, catalogSummaryPath, CatalogStore, decodeTableBody, encodeTableBody, readCatalogSummary } from '../../../src/core/catalog/store';
+import type { TableInfo } from '../../../src/core/catalog/model';
+import { loadSqlJs } from '../../../src/core/catalog/sqljs';
 import { runIndex } from '../../../src/core/indexing/run-index';
 import { indexDigest } from '../../../src/core/indexing/unchanged';
 import { INDEX_FORMAT } from '../../../src/core/search/format';
@@ -70,18 +73,56 @@ describe('catalog summary and compact relation bodies', () => {
       assert.ok(tables.length >= 11);
       for (const t of tables) {
         const body = encodeTableBody(t);
-        assert.ok(!body.includes('"isGenerated":false'), 'default fields are left out');
+        const text = typeof body === 'string' ? body : zlib.inflateRawSync(body).toString('utf8');
+        assert.ok(!text.includes('"isGenerated":false'), 'default fields are left out');
+        // Long bodies are deflated, short ones stay text.
+        assert.equal(typeof body === 'string', text.length < 512, `${t.name}: ${text.length} bytes stored as ${typeof body}`);
         const back = decodeTableBody(body);
         assert.deepEqual(back, t);
         // A code list's labels, where a column has them, come last.
         for (const c of back.columns) assert.deepEqual(Object.keys(c), ['name', 'ordinal', 'dataType', 'isNullable', 'defaultExpr', 'isGenerated', 'isIdentity', 'comment', 'enumLabels', 'stats', 'pii', ...(c.codeValues !== undefined ? ['codeValues'] : [])]);
       }
       assert.ok(tables.some((t) => t.columns.some((c) => c.codeValues !== undefined)), 'small tables keep their labels');
+      assert.ok(tables.some((t) => typeof encodeTableBody(t) !== 'string'), 'Chinook has bodies long enough to deflate');
       // A body written in full (older catalogs) reads the same.
       const t = tables[0]!;
+      const tiny: TableInfo = { ...t, comment: null, columns: [], foreignKeys: [] };
+      assert.equal(typeof encodeTableBody(tiny), 'string', 'a short body stays text');
+      assert.deepEqual(decodeTableBody(encodeTableBody(tiny)), tiny);
       assert.deepEqual(decodeTableBody(JSON.stringify(t)), t);
+      // Damaged deflated bytes are a typed error, not a crash.
+      assert.throws(() => decodeTableBody(new Uint8Array([1, 2, 3, 4, 5])), (e: unknown) => e instanceof CatalogError && e.code === 'corrupt');
     } finally {
       store.close();
     }
+  });
+  it('reads a catalog of schema v1, whose bodies are all JSON text, the same; refuses a newer schema as too new', async () => {
+    const store = await CatalogStore.open(catalogPath);
+    const tables = store.loadAllTables();
+    store.close();
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database(fs.readFileSync(catalogPath));
+    const deflated = Number(db.exec(`SELECT count(*) FROM relations WHERE typeof(body) = 'blob'`)[0]!.values[0]![0]);
+    assert.ok(deflated > 0, 'this version deflates long bodies');
+    // The same catalog as a v1 writer left it: every body its JSON text.
+    for (const { sourceId, table } of tables) {
+      const body = encodeTableBody(table);
+      db.run(`UPDATE relations SET body = ? WHERE source_id = ? AND schema = ? AND name = ?`, [typeof body === 'string' ? body : zlib.inflateRawSync(body).toString('utf8'), sourceId, table.schema, table.name]);
+    }
+    db.run(`UPDATE meta SET value = '1' WHERE key = 'schema_version'`);
+    const v1 = path.join(tmp, 'v1.sqlite');
+    fs.writeFileSync(v1, db.export());
+    db.run(`UPDATE meta SET value = '3' WHERE key = 'schema_version'`);
+    const v3 = path.join(tmp, 'v3.sqlite');
+    fs.writeFileSync(v3, db.export());
+    db.close();
+    const old = await CatalogStore.open(v1);
+    try {
+      assert.deepEqual(old.loadAllTables(), tables);
+      assert.deepEqual(old.loadTable(tables[0]!.sourceId, tables[0]!.table.schema, tables[0]!.table.name), tables[0]!.table);
+    } finally {
+      old.close();
+    }
+    await assert.rejects(CatalogStore.open(v3), (e: unknown) => e instanceof CatalogError && e.code === 'too_new' && /schema v3/.test(e.message));
   });
 });
