@@ -97,6 +97,9 @@ function compactColumn(c: ColumnInfo): Record<string, unknown> {
  */
 const DEFLATE_FROM = 512;
 
+/** The most a stored body may inflate to: a damaged or crafted file fails as corrupt instead of exhausting memory. */
+export const MAX_BODY_BYTES = 64 * 1024 * 1024;
+
 /** The stored body of a relation (column fields at their usual value left out): its JSON, deflated when long. */
 export function encodeTableBody(t: TableInfo): string | Uint8Array {
   const text = JSON.stringify({ ...t, columns: t.columns.map(compactColumn) });
@@ -111,12 +114,17 @@ export function decodeTableBody(body: string | Uint8Array): TableInfo {
   if (typeof body === 'string') text = body;
   else {
     try {
-      text = zlib.inflateRawSync(body).toString('utf8');
+      text = zlib.inflateRawSync(body, { maxOutputLength: MAX_BODY_BYTES }).toString('utf8');
     } catch (e) {
       throw new CatalogError('corrupt', `a stored relation cannot be inflated: ${(e as Error).message}`);
     }
   }
-  const t = JSON.parse(text) as TableInfo;
+  let t: TableInfo;
+  try {
+    t = JSON.parse(text) as TableInfo;
+  } catch (e) {
+    throw new CatalogError('corrupt', `a stored relation is not readable JSON: ${(e as Error).message}`);
+  }
   const columns = t.columns.map((c): ColumnInfo => {
     const full: ColumnInfo = {
       name: c.name,

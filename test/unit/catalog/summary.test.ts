@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { CatalogError, catalogSummaryPath, CatalogStore, decodeTableBody, encodeTableBody, readCatalogSummary } from '../../../src/core/catalog/store';
+import { CatalogError, catalogSummaryPath, CatalogStore, decodeTableBody, encodeTableBody, MAX_BODY_BYTES, readCatalogSummary } from '../../../src/core/catalog/store';
 import type { TableInfo } from '../../../src/core/catalog/model';
 import { loadSqlJs } from '../../../src/core/catalog/sqljs';
 import { runIndex } from '../../../src/core/indexing/run-index';
@@ -92,6 +92,11 @@ describe('catalog summary and compact relation bodies', () => {
       assert.deepEqual(decodeTableBody(JSON.stringify(t)), t);
       // Damaged deflated bytes are a typed error, not a crash.
       assert.throws(() => decodeTableBody(new Uint8Array([1, 2, 3, 4, 5])), (e: unknown) => e instanceof CatalogError && e.code === 'corrupt');
+      assert.throws(() => decodeTableBody('{"schema": "main", "na'), (e: unknown) => e instanceof CatalogError && e.code === 'corrupt');
+      // A body that would inflate past MAX_BODY_BYTES (a few KiB of deflated zeros) is refused the same way.
+      const bomb = zlib.deflateRawSync(Buffer.alloc(MAX_BODY_BYTES + 1024));
+      assert.ok(bomb.length < 200_000);
+      assert.throws(() => decodeTableBody(bomb), (e: unknown) => e instanceof CatalogError && e.code === 'corrupt' && /inflated/.test(e.message));
     } finally {
       store.close();
     }
