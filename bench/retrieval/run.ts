@@ -329,8 +329,19 @@ function styleName(label: string): string {
 }
 
 const CHANGES = `## What changed in this run
-**The ranking in modules, what each ranking constant is worth, and how far reordering alone could go** (engine 91cd34b →
-this run).
+**No answer changed; a first question on a large persisted catalog unpacks fewer tables** (engine 20adbb0 → this run).
+
+Every ranking in \`retrieval.json\` is identical to the previous run's once timings and load averages are left out;
+only the size of a persisted index grew (10,000 tables: 5,653 → 5,868 KiB), by the list of the tables named with each
+stem of a table name that its frame now carries (index format 42). A process that opens a persisted index leaves each
+table's words packed until a question needs them; two steps read them for every table whose postings hold a word
+(whether a word names a table, and which tables a related word names whole), and now read that list instead. On the
+10,000-table catalog the 40 questions of the speed benchmark, each the first of a fresh process, unpack 396 tables on
+average instead of 542 (the first speed question 682 instead of 3,594). The same figures through the MCP tool
+(\`retrieval-mcp.md\`, catalogs indexed by the CLI, so the persisted path) are unchanged too.
+
+**The run before: the ranking in modules, what each ranking constant is worth, and how far reordering alone could go**
+(engine 91cd34b → 20adbb0).
 
 The ranking, one file of 3,724 lines (\`rank.ts\`), is now \`rank.ts\` (the entry points and the order of a
 question's steps) and eight modules it reads: the constants (\`ranking.ts\`), a question's state, its words, facts

@@ -356,6 +356,17 @@ export function nameDocs(data: IndexData, term: string): readonly number[] {
   return out;
 }
 
+const nameSetMemo = new WeakMap<IndexData, Map<string, ReadonlySet<number>>>();
+
+/** nameDocs as a set, worked out once per index and term (terms are the catalog's, so the memo is bounded). */
+export function nameDocSet(data: IndexData, term: string): ReadonlySet<number> {
+  let memo = nameSetMemo.get(data);
+  if (memo === undefined) nameSetMemo.set(data, (memo = new Map()));
+  let set = memo.get(term);
+  if (set === undefined) memo.set(term, (set = new Set(nameDocs(data, term))));
+  return set;
+}
+
 /** nameDocs for every stem of a table name, for persisting (IndexFrame.nameDocs). */
 export function allNameDocs(data: IndexData): Map<string, readonly number[]> {
   const out = new Map<string, readonly number[]>();
