@@ -146,8 +146,10 @@ export function topCandidates(data: IndexData, st: QueryState, k: number): numbe
       let i = heap.length - 1;
       while (i > 0) {
         const p = (i - 1) >> 1;
-        if (!better(heap[p]!, heap[i]!)) break;
-        [heap[p], heap[i]] = [heap[i]!, heap[p]!];
+        const up = heap[p]!;
+        if (!better(up, heap[i]!)) break;
+        heap[p] = heap[i]!;
+        heap[i] = up;
         i = p;
       }
     } else if (better(d, heap[0]!)) {
@@ -160,7 +162,9 @@ export function topCandidates(data: IndexData, st: QueryState, k: number): numbe
         if (l < heap.length && better(heap[worst]!, heap[l]!)) worst = l;
         if (r < heap.length && better(heap[worst]!, heap[r]!)) worst = r;
         if (worst === i) break;
-        [heap[worst], heap[i]] = [heap[i]!, heap[worst]!];
+        const down = heap[worst]!;
+        heap[worst] = heap[i]!;
+        heap[i] = down;
         i = worst;
       }
     }
