@@ -37,8 +37,11 @@ export function pathToAny(data: IndexData, from: number, targets: ReadonlySet<nu
  * layers hold, so the answer for a target is the same whichever question extended the walk first.
  */
 class FkWalk {
-  private readonly parents = new Map<number, number[]>();
-  private readonly depth = new Map<number, number>();
+  /** Per table, 0 when not reached, else its layer + 1 (`from` is layer 0). */
+  private readonly depth: Uint8Array;
+  /** Per reached table, its first parent in the layer before it; further parents in `moreParents`. */
+  private readonly parent: Int32Array;
+  private readonly moreParents = new Map<number, number[]>();
   private frontier: number[];
   private layers = 0;
   /** No further layer: the hops are spent, nothing is left to reach, or a layer grew past 2000 tables. */
@@ -53,8 +56,11 @@ class FkWalk {
     private readonly allowed: (d: number) => boolean,
     private readonly ownFirst: boolean,
   ) {
-    this.parents.set(from, []);
-    this.depth.set(from, 0);
+    const n = data.docs.length;
+    this.depth = new Uint8Array(n);
+    this.parent = new Int32Array(n);
+    this.depth[from] = 1;
+    this.parent[from] = -1;
     this.frontier = [from];
   }
 
@@ -64,13 +70,21 @@ class FkWalk {
     for (;;) {
       if (layer > this.layers && !this.extend()) return null;
       const reached: number[] = [];
-      for (const t of targets) if (this.depth.get(t) === layer) reached.push(t);
+      for (const t of targets) if (this.depth[t] === layer + 1) reached.push(t);
       if (reached.length > 0) {
         reached.sort((x, y) => st.score[y]! - st.score[x]! || this.data.order[x]! - this.data.order[y]!);
-        return bestPath(this.data, this.parents, this.from, reached[0]!, st, prefer);
+        return bestPath(this.data, (v) => this.parentsOf(v), this.from, reached[0]!, st, prefer);
       }
       layer++;
     }
+  }
+
+  /** The parents of a reached table in the layer before it, in the order the walk met them. */
+  private parentsOf(v: number): readonly number[] {
+    const first = this.parent[v]!;
+    if (first < 0) return [];
+    const more = this.moreParents.get(v);
+    return more === undefined ? [first] : [first, ...more];
   }
 
   /** Adds the next layer; false when there is none. */
@@ -85,17 +99,18 @@ class FkWalk {
       for (const e of data.edges[u]!) {
         const v = e.to;
         if (up && !e.outgoing && e.subtype) continue;
-        const seen = this.depth.get(v);
-        if (seen !== undefined) {
-          if (seen === layer) {
-            const ps = this.parents.get(v)!;
-            if (!ps.includes(u)) ps.push(u);
+        const seen = this.depth[v]!;
+        if (seen !== 0) {
+          if (seen === layer + 1 && this.parent[v] !== u) {
+            const more = this.moreParents.get(v);
+            if (more === undefined) this.moreParents.set(v, [u]);
+            else if (!more.includes(u)) more.push(u);
           }
           continue;
         }
         if (!this.allowed(v) || (this.ownFirst && layer === 1 && !e.outgoing && !(RANKING.ownTables > 0 && isOwnTable(data.docs[this.from]!, data.docs[v]!)))) continue;
-        this.depth.set(v, layer);
-        this.parents.set(v, [u]);
+        this.depth[v] = layer + 1;
+        this.parent[v] = u;
         next.push(v);
         if (e.outgoing && e.subtype && bare !== null && isBareSupertype(data, v, bare)) (this.abstractUp ??= new Set()).add(v);
       }
@@ -185,7 +200,7 @@ export function fillPaths(data: IndexData, ranked: number[], lexical: ReadonlySe
   return changed ? topCandidates(data, st, RANKING.candidates) : ranked;
 }
 
-function bestPath(data: IndexData, parents: Map<number, number[]>, from: number, to: number, st: QueryState, prefer?: Float32Array): number[] {
+function bestPath(data: IndexData, parents: (v: number) => readonly number[], from: number, to: number, st: QueryState, prefer?: Float32Array): number[] {
   // Each path is scored first by how few tables it meets from both sides (converges), then by how surely its
   // intermediates hold what `prefer` measures, then by their scores.
   type Walk = { path: number[]; c: number; p: number; s: number };
@@ -196,7 +211,7 @@ function bestPath(data: IndexData, parents: Map<number, number[]>, from: number,
     if (v === from) return { path: [from], c: 0, p: 0, s: 0 };
     let best: Walk | null = null;
     let bestParent = -1;
-    for (const par of parents.get(v)!) {
+    for (const par of parents(v)) {
       const r = walk(par);
       const mid = v !== to;
       const before = r.path.length >= 2 ? r.path[r.path.length - 2]! : -1;
