@@ -139,7 +139,9 @@ export function topCandidates(data: IndexData, st: QueryState, k: number): numbe
   // better(a, b): a ranks before b.
   const better = (a: number, b: number): boolean => score[a]! > score[b]! || (score[a] === score[b] && order[a]! < order[b]!);
   const heap: number[] = [];
-  for (const d of st.touched) {
+  const touched = st.touched;
+  for (let t = 0; t < touched.length; t++) {
+    const d = touched[t]!;
     if (score[d]! <= 0) continue;
     if (heap.length < k) {
       heap.push(d);

@@ -68,7 +68,8 @@ function searchText(data: IndexData, query: string, corrected: string, opts: Sea
       return rankQuery(data, parsed, st, allowed, shown, o);
     } finally {
       // The scratch arrays are shared by every query on this index: clear only what this one wrote.
-      for (const d of touched) {
+      for (let t = 0; t < touched.length; t++) {
+        const d = touched[t]!;
         score[d] = 0;
         evidenceBits[d] = 0;
         seen[d] = 0;
