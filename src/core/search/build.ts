@@ -343,28 +343,27 @@ export function assemble(frame: IndexFrame, body: IndexBody, lexicon: Lexicon, t
   return { ...frame, ...body, lexicon, searchable, tableDf, viewsOnly, hasViews, termCache, conceptCache, filterMasks: new Map(), areaCache: new Map(), explainCache: new Map(), docCache: new Map(), scratch };
 }
 
-const NO_DOCS: readonly number[] = [];
+/** An empty list of docs, shared. */
+export const NO_DOCS: readonly number[] = [];
+
+/** nameDocs of a built index (one without IndexFrame.nameDocs), worked out once per term of its vocabulary. */
+const nameDocsMemo = new WeakMap<IndexData, Map<string, readonly number[]>>();
 
 /** The docs, ascending, whose name has the stem `term` and whose postings hold it (see IndexFrame.nameDocs). */
 export function nameDocs(data: IndexData, term: string): readonly number[] {
   if (data.nameDocs !== undefined) return data.nameDocs.get(term) ?? NO_DOCS;
   const id = data.postings.termIds.get(term);
   if (id === undefined) return NO_DOCS;
-  const { start, doc } = data.postings;
-  const out: number[] = [];
-  for (let i = start[id]!; i < start[id + 1]!; i++) if (data.docs[doc[i]!]!.nameStems.includes(term)) out.push(doc[i]!);
-  return out;
-}
-
-const nameSetMemo = new WeakMap<IndexData, Map<string, ReadonlySet<number>>>();
-
-/** nameDocs as a set, worked out once per index and term (terms are the catalog's, so the memo is bounded). */
-export function nameDocSet(data: IndexData, term: string): ReadonlySet<number> {
-  let memo = nameSetMemo.get(data);
-  if (memo === undefined) nameSetMemo.set(data, (memo = new Map()));
-  let set = memo.get(term);
-  if (set === undefined) memo.set(term, (set = new Set(nameDocs(data, term))));
-  return set;
+  let memo = nameDocsMemo.get(data);
+  if (memo === undefined) nameDocsMemo.set(data, (memo = new Map()));
+  let list = memo.get(term);
+  if (list === undefined) {
+    const { start, doc } = data.postings;
+    const out: number[] = [];
+    for (let i = start[id]!; i < start[id + 1]!; i++) if (data.docs[doc[i]!]!.nameStems.includes(term)) out.push(doc[i]!);
+    memo.set(term, (list = out));
+  }
+  return list;
 }
 
 /** nameDocs for every stem of a table name, for persisting (IndexFrame.nameDocs). */

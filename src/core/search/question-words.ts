@@ -95,8 +95,8 @@ export function namedMention(parsed: ParsedQuery, kind: Mention['kind']): Mentio
 const NAME_TERM_TABLES = 64;
 
 /**
- * Whether a term (stemmed) is a word of some table's name. Only the tables whose postings hold the term are read: at
- * 10,000 tables, reading every table's name words on a first question costs more than the question.
+ * Whether a term (stemmed) is a word of some table's name: whether nameDocs lists a table for it (a persisted frame
+ * carries the lists, so a first question at 10,000 tables unpacks no table's words to tell).
  */
 export function inTableName(data: IndexData, term: string): boolean {
   return nameDocs(data, term).length > 0;

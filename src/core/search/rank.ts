@@ -5,7 +5,7 @@
  * deterministic order. BM25F as in Robertson & Zaragoza, "The Probabilistic Relevance Framework" (2009), §3.
  * Scores accumulate in typed arrays; reasons are worked out afterwards for the returned hits only.
  */
-import { cachedConcepts, nameDocSet, valueKey, type IndexData } from './build';
+import { cachedConcepts, nameDocs, NO_DOCS, valueKey, type IndexData } from './build';
 import { isThesaurusConcept } from './lexicon';
 import { parseQuery, type ParsedQuery } from './query';
 import { correctQuestion } from './spelling';
@@ -213,11 +213,14 @@ function rankQuery(data: IndexData, parsed: ParsedQuery, st: QueryState, allowed
       // counts with the word's own rarity, not with that of a name many tables share (`release_label`, `l_artist_release`).
       const fNamed = factor === RANKING.thesaurus ? qt.weight * factor * Math.min(Math.max(idfOf(n, rDf), idf), idf + 1) : f;
       // Only a table named with the term can be named by it whole or be its list: the others keep their words packed.
-      const inName = fNamed !== f || labelHeads.has(term) ? nameDocSet(data, term) : null;
+      // Both lists are ascending, so one pass over the named ones follows the postings.
+      const withName = fNamed !== f || labelHeads.has(term) ? nameDocs(data, term) : NO_DOCS;
+      let j = 0;
       for (let i = rFrom; i < rTo; i++) {
         const d = doc[i]!;
         if (!allowed(d) || (refineOnly && data.scratch.seen[d] === 0)) continue;
-        const dd = inName !== null && inName.has(d) ? data.docs[d]! : null;
+        while (j < withName.length && withName[j]! < d) j++;
+        const dd = j < withName.length && withName[j] === d ? data.docs[d]! : null;
         // A label group's member ("vinyl") is a label of the list its group's first word names (`medium_format`).
         const fList = dd !== null && labelHeads.has(term) && isListOf(dd, term) ? (fNamed * RANKING.labelMember) / factor : fNamed;
         const s = (fNamed !== f && dd !== null && (isWholeName(dd, term) || isListOf(dd, term)) ? fList : f) * sat[i]!;
