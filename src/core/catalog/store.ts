@@ -90,7 +90,7 @@ function compactColumn(c: ColumnInfo): Record<string, unknown> {
 }
 
 /**
- * A body of at least this many bytes of JSON is stored deflated (a BLOB); a shorter one as its JSON text, which
+ * A body whose JSON has at least this many characters is stored deflated (a BLOB); a shorter one as its text, which
  * deflate would hardly shrink. Deflated, the bodies of a wide catalog take about a quarter of their text: at 10,000
  * tables the file shrinks from 44 to 16 MiB, and with it what a reader reads and holds before its first answer (a
  * reader inflates only the relations it uses). Catalogs whose bodies are all text read the same.
@@ -104,8 +104,7 @@ export const MAX_BODY_BYTES = 64 * 1024 * 1024;
 export function encodeTableBody(t: TableInfo): string | Uint8Array {
   const text = JSON.stringify({ ...t, columns: t.columns.map(compactColumn) });
   if (text.length < DEFLATE_FROM) return text;
-  const raw = zlib.deflateRawSync(Buffer.from(text, 'utf8'));
-  return new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
+  return zlib.deflateRawSync(Buffer.from(text, 'utf8'));
 }
 
 /** A relation from its stored body, every column with all its fields in one fixed order (one object shape). */
