@@ -155,13 +155,39 @@ export function reportOutcome(outcome: IndexOutcome | UnchangedOutcome, catalogP
 /** Progress as a run goes: JSON lines, or a bar on stderr at a terminal; `finish` ends the bar's line. */
 export function progressPrinter(sourceName: string, json: boolean, io: CliIO): { onEvent: (e: IndexEvent) => void; finish: () => void } {
   const bar = json ? null : new ProgressBar(io.stderr, `indexing ${sourceName}`);
+  const line = jsonProgressThrottle();
   return {
     onEvent: (e) => {
       if (e.type !== 'progress') return;
-      if (json) io.stdout.write(`${JSON.stringify({ type: 'progress', phase: e.phase, done: e.done, total: e.total, percent: e.percent })}\n`);
+      if (json && line(e)) io.stdout.write(`${JSON.stringify({ type: 'progress', phase: e.phase, done: e.done, total: e.total, percent: e.percent })}\n`);
       bar?.update(e.percent, e.phase);
     },
     finish: () => bar?.done(),
+  };
+}
+
+/** How often a phase that reports every table (samples: one event per table) may print a JSON progress line. */
+export const JSON_PROGRESS_INTERVAL_MS = 200;
+
+/**
+ * Which progress events become JSON lines: the first and the last of each phase, every change of the whole percent,
+ * and otherwise at most one line per {@link JSON_PROGRESS_INTERVAL_MS}, so that a phase reporting each of ten thousand
+ * tables prints a heartbeat rather than ten thousand lines. `now` is injectable for tests.
+ */
+export function jsonProgressThrottle(now: () => number = Date.now): (e: { phase: string; done: number; total: number; percent: number }) => boolean {
+  let phase = '';
+  let percent = -1;
+  let at = 0;
+  return (e) => {
+    const t = now();
+    const pct = Math.floor(e.percent);
+    const print = e.phase !== phase || e.done === 0 || e.done >= e.total || pct !== percent || t - at >= JSON_PROGRESS_INTERVAL_MS;
+    if (print) {
+      phase = e.phase;
+      percent = pct;
+      at = t;
+    }
+    return print;
   };
 }
 
