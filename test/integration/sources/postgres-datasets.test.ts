@@ -167,6 +167,17 @@ describe('PostgreSQL sample databases', function () {
       assert.equal(sessions, 0, 'both connections are closed after the run');
     });
 
+    it('reads the same catalog when a structure digest came first (the second connection opens with the snapshot)', async () => {
+      // The digest counts thousands of catalog rows here, so the second connection is opened before the relations
+      // are read; the statistics are read beside the keys.
+      const source = createIntrospector(parseSourceSpec(url));
+      await source.structureDigest({ sampleRows: 50 });
+      const early = await source.introspect({ sampleRows: 50 });
+      assert.deepEqual(early.snapshot, r.snapshot);
+      const sessions = await scalar(url, `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'schemabrain' AND datname = current_database()`);
+      assert.equal(sessions, 0, 'both connections are closed after the run');
+    });
+
     it('reads the same catalog as a role allowed one connection only', async function () {
       if (pg.kind !== 'server') this.skip(); // roles and connection limits need a real server
       const role = `sb_one_conn_${process.pid}`;
@@ -179,6 +190,11 @@ describe('PostgreSQL sample databases', function () {
         u.username = role;
         const one = await introspect(u.toString(), 50);
         assert.deepEqual(one.snapshot, r.snapshot);
+        // After a digest the second connection is asked for early, and refused: the run reads on its one connection.
+        const source = createIntrospector(parseSourceSpec(u.toString()));
+        await source.structureDigest({ sampleRows: 50 });
+        const refused = await source.introspect({ sampleRows: 50 });
+        assert.deepEqual(refused.snapshot, r.snapshot);
       } finally {
         await admin.query(`DROP ROLE IF EXISTS ${role}`).catch(() => undefined);
         await admin.end();

@@ -62,6 +62,12 @@ function beginSql(timeout: number, snapshot?: string): string {
 
 /** From this many relations on, keys and indexes are read on a second connection beside the columns. */
 const PARALLEL_MIN_RELATIONS = 50;
+/**
+ * From this many catalog rows counted by the structure digest (relations, columns, keys, indexes, comments, types of
+ * the user's schemas) on, the second connection is opened as soon as the snapshot is exported, while the server,
+ * schema and relation rows are read, instead of after them: well above what PARALLEL_MIN_RELATIONS relations bring.
+ */
+const EARLY_PEER_MIN_DIGEST_ROWS = 1500;
 
 /** Bumped when what an introspection keeps or the digest query changes (v3: code-list labels; v4: integer row hashes). */
 const DIGEST_VERSION = 'pg-structure-v4';
@@ -99,6 +105,8 @@ const BERNOULLI_MAX_ROWS = 200_000;
 export class PostgresIntrospector implements Introspector {
   readonly engine = 'postgres' as const;
   private client: Client | null = null;
+  /** How many catalog rows the last structure digest counted (its size hint for the introspection that follows). */
+  private digestRows = 0;
 
   constructor(
     private readonly spec: PostgresSourceSpec,
@@ -141,6 +149,16 @@ export class PostgresIntrospector implements Introspector {
         await q(beginSql(timeout));
       }
       progress({ phase: 'connect', done: 1, total: 1 });
+      // The second connection (see snapshotPeer), opened once: early when the digest has shown a large catalog.
+      let peer: Promise<Client | null> | null = null;
+      const openPeer = (shared: string): Promise<Client | null> => {
+        if (peer === null) {
+          peer = this.snapshotPeer(shared, timeout, secondary);
+          secondary.opening = peer;
+        }
+        return peer;
+      };
+      if (snapshot !== null && this.digestRows >= EARLY_PEER_MIN_DIGEST_ROWS) void openPeer(snapshot);
 
       const [server] = await q<ServerRow>(SERVER_SQL);
       const filter = opts.schemas && opts.schemas.length > 0 ? [...opts.schemas] : null;
@@ -158,9 +176,10 @@ export class PostgresIntrospector implements Introspector {
       // Keys and indexes are read on a second connection that shares this transaction's snapshot, while this one
       // reads the columns: the two biggest catalog queries run side by side. Where no second connection can be had
       // (a connection limit, a server that cannot share snapshots), they are read here after the columns.
+      const parallel = snapshot !== null && keptOids.length >= (this.options.parallelMinRelations ?? PARALLEL_MIN_RELATIONS);
       const keys =
-        snapshot !== null && keptOids.length >= (this.options.parallelMinRelations ?? PARALLEL_MIN_RELATIONS)
-          ? (secondary.opening = this.snapshotPeer(snapshot, timeout, secondary)).then(async (side): Promise<[ConstraintRow[], IndexRow[]] | null> => {
+        parallel && snapshot !== null
+          ? openPeer(snapshot).then(async (side): Promise<[ConstraintRow[], IndexRow[]] | null> => {
               if (!side) return null;
               const cs = (await side.query<ConstraintRow>(CONSTRAINTS_SQL, [wanted])).rows;
               const ix = (await side.query<IndexRow>(INDEXES_SQL, [keptOids])).rows;
@@ -176,6 +195,11 @@ export class PostgresIntrospector implements Introspector {
       const enums = await q<EnumRow>(ENUMS_SQL);
       progress({ phase: 'columns', done: 1, total: 1, message: `${columns.length} columns` });
 
+      // With keys read beside, the statistics are read here while they are (reported in the usual phase order below).
+      const kept = relations.filter((r) => keepSchemas.has(r.schema) && !r.is_partition && r.relkind !== 'v');
+      const readStats = (): Promise<StatsRow[]> => q<StatsRow>(STATS_SQL, [kept.map((r) => r.schema), kept.map((r) => r.name)]);
+      const statsBeside = parallel ? await readStats() : null;
+
       progress({ phase: 'constraints', done: 0, total: 2 });
       const read = await keys;
       throwIfAborted(signal);
@@ -185,8 +209,7 @@ export class PostgresIntrospector implements Introspector {
       progress({ phase: 'constraints', done: 2, total: 2 });
 
       progress({ phase: 'stats', done: 0, total: 1 });
-      const kept = relations.filter((r) => keepSchemas.has(r.schema) && !r.is_partition && r.relkind !== 'v');
-      const stats = await q<StatsRow>(STATS_SQL, [kept.map((r) => r.schema), kept.map((r) => r.name)]);
+      const stats = statsBeside ?? (await readStats());
       progress({ phase: 'stats', done: 1, total: 1 });
 
       const rows: CatalogRows = { schemas, relations, columns, constraints, indexes, enums, stats };
@@ -256,6 +279,7 @@ export class PostgresIntrospector implements Introspector {
       throwIfAborted(opts.signal);
       const client = await this.connect();
       const res = await client.query<{ digest: string }>(STRUCTURE_DIGEST_SQL);
+      this.digestRows = Number.parseInt(res.rows[0]?.digest ?? '', 10) || 0;
       const parts = [DIGEST_VERSION, FINGERPRINT_VERSION, res.rows[0]?.digest ?? '', JSON.stringify(opts.schemas ?? null), String(opts.sampleRows ?? DEFAULT_SAMPLE_ROWS)];
       return createHash('sha256').update(parts.join('\n')).digest('hex');
     } catch (err) {
