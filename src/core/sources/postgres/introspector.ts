@@ -195,7 +195,7 @@ export class PostgresIntrospector implements Introspector {
       const enums = await q<EnumRow>(ENUMS_SQL);
       progress({ phase: 'columns', done: 1, total: 1, message: `${columns.length} columns` });
 
-      // With keys read beside, the statistics are read here while they are (reported in the usual phase order below).
+      // While the second connection reads keys and indexes, this one reads the statistics (reported in the usual order below).
       const kept = relations.filter((r) => keepSchemas.has(r.schema) && !r.is_partition && r.relkind !== 'v');
       const readStats = (): Promise<StatsRow[]> => q<StatsRow>(STATS_SQL, [kept.map((r) => r.schema), kept.map((r) => r.name)]);
       const statsBeside = parallel ? await readStats() : null;
