@@ -46,6 +46,9 @@ describe('PostgreSQL hard cases (quoted, mixed-case, non-ASCII names; partitions
       const sessions = async (): Promise<number> => (await admin.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [app])).rows[0].n;
       assert.match(await introspector.structureDigest(), /^[0-9a-f]{64}$/);
       assert.equal(await sessions(), 1, 'the digest ran in a session of its own');
+      // JIT would cost more than the digest query on a large catalog: it is turned off in the same round trip.
+      const last = (await admin.query('SELECT query FROM pg_stat_activity WHERE application_name = $1', [app])).rows[0].query as string;
+      assert.match(last, /^SET jit = off; /);
       const started = Date.now();
       await introspector.close();
       assert.ok(Date.now() - started < 1000, 'close does not wait long');
