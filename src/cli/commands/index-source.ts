@@ -1,10 +1,9 @@
 import { CatalogError } from '../../core/catalog/store';
 import { moveCorruptCatalogAside, runIndex } from '../../core/indexing/run-index';
 import type { IndexOutcome } from '../../core/indexing/run-index';
-import { mineExampleQueries } from '../../core/examples';
 import type { ExampleQuery } from '../../core/examples';
 import { classifyColumn, loadPolicy } from '../../core/pii';
-import { createReadOnlyPool, loadSqlGuard } from '../../core/sql';
+import { createReadOnlyPool } from '../../core/sql/pg-pool';
 import { createIntrospector } from '../../core/sources';
 import type { SourceSpec } from '../../core/sources/locator';
 import { defaultCatalogPath } from '../../core/util/home';
@@ -23,6 +22,9 @@ async function mineExamples(spec: SourceSpec, secrets: { password?: string }, si
     // Most databases do not have the extension: find out with one catalog query before loading the SQL parser.
     const ext = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_extension WHERE extname = 'pg_stat_statements'`);
     if (!ext.rows[0]?.n) return { ok: false, message: 'pg_stat_statements is not installed in this database' };
+    // The miner and the SQL guard (the PostgreSQL parser behind it) are loaded only where there is a log to read.
+    const { mineExampleQueries } = require('../../core/examples/mine') as typeof import('../../core/examples/mine');
+    const { loadSqlGuard } = require('../../core/sql/guard') as typeof import('../../core/sql/guard');
     const mined = await mineExampleQueries(pool, await loadSqlGuard(), { timeoutMs: 5000, signal });
     return mined.ok ? { ok: true, queries: mined.queries } : { ok: false, message: mined.message };
   } finally {

@@ -7,7 +7,8 @@ import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { keepsCodeValues, referencedTables } from './code-values';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
-import { buildSearchIndex, INDEX_FORMAT, SEARCH_INDEX_ARTIFACT, searchInput, serializeIndex } from '../search';
+import { INDEX_FORMAT } from '../search/format';
+import { SEARCH_INDEX_ARTIFACT, searchInput } from '../search/input';
 import { CatalogView, VIEW_FRAME_ARTIFACT } from '../catalog/view';
 import type { PiiPolicy } from '../pii/policy';
 import { saveExampleQueries } from '../examples/store';
@@ -313,6 +314,9 @@ function persistSearchIndex(store: CatalogStore, policy: PiiPolicy, fresh: { sou
     store.deleteArtifact(VIEW_FRAME_ARTIFACT);
     return;
   }
+  // The search engine is loaded only by the runs that build an index here: setting up its modules (the lexicon, the
+  // ranking tables) is a measurable part of a whole index run below PERSIST_SEARCH_MIN_TABLES.
+  const { buildSearchIndex, serializeIndex } = require('../search') as typeof import('../search');
   const names = new Map(sources.map((s) => [s.info.id, s.info.name]));
   // The source just written is taken from memory (parsing its bodies back would cost as much as writing them); the
   // others come from the store. Same order as a reader's view (source id, schema, name), so the input matches.

@@ -16,7 +16,6 @@
  *
  * Overrides are applied after classification (`applyOverrides`), so re-indexing never wipes them.
  */
-import { parse as parseYaml } from 'yaml';
 import { CATASTROPHIC_PII, PII_CATEGORIES, type PiiCategory } from '../envelope/kinds';
 import type { PiiTag } from '../catalog/model';
 import { PolicyError } from './policy-error';
@@ -182,6 +181,8 @@ function categoryArray(value: unknown, path: string): PiiCategory[] {
 export function parsePolicyYaml(text: string): PiiPolicy {
   let doc: unknown;
   try {
+    // The YAML parser is loaded only when a policy file is read: most runs have none, and every index run loads this module.
+    const { parse: parseYaml } = require('yaml') as typeof import('yaml');
     doc = parseYaml(text);
   } catch (e) {
     throw new PolicyError('yaml', '', `policy file is not valid YAML: ${(e as Error).message}`);
