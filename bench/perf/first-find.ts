@@ -2,12 +2,14 @@
  * The first find_relevant_tables after a cold start, measured on its own: CPU time (user + system, which waiting for
  * a core does not inflate) and wall time, in-process by phase and as a whole server process.
  *
- *   npx tsx bench/perf/first-find.ts --catalog <file> [--runs N] [--query TEXT] [--server dist/server.js]
+ *   npx tsx bench/perf/first-find.ts --catalog <file> [--runs N] [--query TEXT] [--server dist/server.js] [--pause MS]
  *
  * In-process (a fresh Node process per run, so nothing is warm): open the catalog and build the view, build or load
  * the search index, answer one question, then describe one of the hits. Whole process: spawn the server over stdio,
  * wait for tools/list, then time the first find_relevant_tables call and the server's CPU time it took (the server
  * starts loading the catalog after the handshake, so the call includes whatever of the load was still running).
+ * `--pause MS` waits that long after tools/list before the call, as a client does that lists the tools long before
+ * its first question: the server's warm-up after the handshake has then finished.
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -70,6 +72,8 @@ async function main(): Promise<void> {
   const query = arg('--query') ?? 'which customers placed orders last month';
   if (process.argv.includes('--child')) return inProcessChild(catalog, query);
   const runs = Number(arg('--runs') ?? 3);
+  const pauseMs = Number(arg('--pause') ?? 0);
+  if (!Number.isFinite(pauseMs) || pauseMs < 0) throw new Error('--pause takes a number of milliseconds');
   const server = path.resolve(ROOT, arg('--server') ?? 'dist/server.js');
   process.stdout.write(`load average at start: ${loadAvg().join(' / ')}\n`);
   const inProc: Array<Record<string, Phase>> = [];
@@ -85,6 +89,7 @@ async function main(): Promise<void> {
   const whole: Array<{ wallMs: number; cpuMs: number; cpuTotal: number; startWallMs: number; rssMiB: number }> = [];
   for (let i = 0; i < runs; i++) {
     const s = await startStdioServer(process.execPath, [server, '--catalog', catalog, '--no-audit'], { SCHEMABRAIN_HOME: path.dirname(catalog) });
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
     const cpu0 = cpuMsOf(s.pid);
     const t0 = performance.now();
     await s.client.callTool({ name: 'find_relevant_tables', arguments: { query } });
@@ -95,7 +100,7 @@ async function main(): Promise<void> {
     await s.close();
     whole.push({ wallMs: round(wallMs, 1), cpuMs, cpuTotal, startWallMs: round(s.firstListMs + wallMs, 1), rssMiB });
     process.stdout.write(
-      `server run ${i + 1}: first find_relevant_tables ${round(wallMs, 1)} ms wall after tools/list (server CPU ${cpuMs} ms in it); spawn → answer ${round(s.firstListMs + wallMs, 1)} ms wall, server CPU ${cpuTotal} ms; RSS ${rssMiB} MiB\n`,
+      `server run ${i + 1}: first find_relevant_tables ${round(wallMs, 1)} ms wall after tools/list${pauseMs > 0 ? ` and a ${pauseMs} ms pause` : ''} (server CPU ${cpuMs} ms in it); spawn → answer ${round(s.firstListMs + wallMs, 1)} ms wall, server CPU ${cpuTotal} ms; RSS ${rssMiB} MiB\n`,
     );
   }
   const med = (k: keyof (typeof whole)[number]): number => median(whole.map((w) => w[k]));

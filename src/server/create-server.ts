@@ -103,6 +103,8 @@ export interface SchemaBrainServer {
 /** Client log threshold until the client sends logging/setLevel: warnings and errors only. */
 const DEFAULT_LOG_LEVEL: LoggingLevel = 'warning';
 const REPLAY_DELAY_MS = 300;
+/** How long after the search index is opened the server waits for a first call before it warms the ranking itself. */
+const WARM_PROBE_DELAY_MS = 150;
 /**
  * Clients may answer reads of one resource from a short-lived cache: VS Code 1.139 keeps each mcp-resource read for
  * 3 s and does not drop it when `resources/updated` arrives, so an update within 3 s of a read re-reads the stale
@@ -331,7 +333,21 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     if (state.state !== 'ready') return false;
     // After what is already queued (tools/list sent with the handshake): opening the index is the work of no request.
     await new Promise((resolve) => setImmediate(resolve));
-    return derived.warm(state.view);
+    const ready = derived.warm(state.view);
+    // Once a first call has had time to arrive and none is running: a client that lists the tools and asks later
+    // finds the ranking code compiled. A call that comes first warms it itself, and the question is not put.
+    if (ready) setTimeout(() => void probeIdle(state.view), WARM_PROBE_DELAY_MS).unref();
+    return ready;
+  }
+
+  async function probeIdle(view: CatalogView): Promise<void> {
+    if ((deps.gate?.inFlight ?? 0) > 0) return;
+    try {
+      const now = await deps.catalog.get();
+      if (now.state === 'ready' && now.view === view && (deps.gate?.inFlight ?? 0) === 0 && derived.probe(view)) deps.logger.debug('search warm-up: one question put while idle');
+    } catch (e) {
+      deps.logger.warn(`search warm-up: ${(e as Error).message}`);
+    }
   }
 
   return { server, tools, callTool, resources, warm };

@@ -13,6 +13,7 @@ import { parseSourceSpec } from '../../src/core/sources/locator';
 import { openPersistedIndex, SEARCH_INDEX_ARTIFACT, visibleTable } from '../../src/core/search';
 import { DerivedData } from '../../src/server/derived';
 import { createPiiGate } from '../../src/server/pii-gate';
+import { silentLogger } from '../../src/core/util/logger';
 import { CHINOOK_SQLITE, indexInto, startHarness, tempDir } from '../support/server-harness';
 import type { Harness } from '../support/server-harness';
 
@@ -181,8 +182,44 @@ describe('catalog read on demand (persisted view and search frames)', function (
       return load(sourceId, schema, name);
     };
     const { view } = CatalogView.open(store);
-    assert.equal(new DerivedData(createPiiGate(DEFAULT_POLICY)).warm(view), true);
+    const derived = new DerivedData(createPiiGate(DEFAULT_POLICY));
+    assert.equal(derived.probe(view), false, 'no index opened yet: nothing to warm');
+    assert.equal(derived.warm(view), true);
     assert.equal(reads, 0);
+    // The question put while idle reads what its hits name, once per process; the answers stay those of a cold index.
+    assert.equal(derived.probe(view), true);
+    assert.ok(reads > 0, 'the warm-up question read the relations of its hits');
+    assert.equal(derived.probe(view), false, 'put once');
+    const fresh = new DerivedData(createPiiGate(DEFAULT_POLICY));
+    for (const q of ['supplier payments', 'which customers placed orders', 'order status']) {
+      assert.deepEqual(derived.searchIndex(view).search(q, { limit: 10, withJoinTree: true }), fresh.searchIndex(view).search(q, { limit: 10, withJoinTree: true }));
+    }
+    // A call that asks first warms the code itself: no question is put after it.
+    const asked = new DerivedData(createPiiGate(DEFAULT_POLICY));
+    asked.warm(view);
+    asked.searchIndex(view);
+    assert.equal(asked.probe(view), false);
+  });
+
+  it('warms the ranking once the server has been idle after the handshake, and gives the same answers', async () => {
+    const logged: string[] = [];
+    const logger = { ...silentLogger, debug: (m: string) => logged.push(m) };
+    const warmed = await startHarness({ catalogPath: catalog, deps: { logger } });
+    const busy = await startHarness({ catalogPath: catalog, deps: { logger: { ...silentLogger, debug: (m: string) => logged.push(`busy: ${m}`) } } });
+    const cold = await startHarness({ catalogPath: catalog });
+    try {
+      assert.equal(await warmed.server.warm(), true);
+      // A call that comes before the idle delay warms the code itself: that server puts no question of its own.
+      assert.equal(await busy.server.warm(), true);
+      await busy.call('find_relevant_tables', QUESTIONS[0]!);
+      await new Promise((r) => setTimeout(r, 400)); // past the idle delay
+      assert.deepEqual(logged, ['search warm-up: one question put while idle']);
+      for (const q of QUESTIONS.slice(0, 4)) assert.deepEqual(stable(await warmed.call('find_relevant_tables', q)), stable(await cold.call('find_relevant_tables', q)));
+    } finally {
+      await warmed.close();
+      await busy.close();
+      await cold.close();
+    }
   });
 
   it('answers find_relevant_tables and describe_table exactly as the catalog read whole does', async () => {
