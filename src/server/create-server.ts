@@ -103,8 +103,8 @@ export interface SchemaBrainServer {
 /** Client log threshold until the client sends logging/setLevel: warnings and errors only. */
 const DEFAULT_LOG_LEVEL: LoggingLevel = 'warning';
 const REPLAY_DELAY_MS = 300;
-/** How long after the search index is opened the server waits for a first call before it warms the ranking itself. */
-const WARM_PROBE_DELAY_MS = 150;
+/** How long after the catalog is loaded the server waits for a first call before it readies the search itself. */
+const WARM_PROBE_DELAY_MS = 500;
 /**
  * Clients may answer reads of one resource from a short-lived cache: VS Code 1.139 keeps each mcp-resource read for
  * 3 s and does not drop it when `resources/updated` arrives, so an update within 3 s of a read re-reads the stale
@@ -335,8 +335,9 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     await new Promise((resolve) => setImmediate(resolve));
     const ready = derived.warm(state.view);
     // Once a first call has had time to arrive and none is running: a client that lists the tools and asks later
-    // finds the ranking code compiled. A call that comes first warms it itself, and the question is not put.
-    if (ready) setTimeout(() => void probeIdle(state.view), WARM_PROBE_DELAY_MS).unref();
+    // finds the index ready and the ranking code compiled. A call that comes first does that itself, and the
+    // question is not put.
+    setTimeout(() => void probeIdle(state.view), WARM_PROBE_DELAY_MS).unref();
     return ready;
   }
 

@@ -37,6 +37,11 @@ export class DerivedData {
       this.withSemantic.set(view, { model: semantic, index });
       return index;
     }
+    return this.tables(view);
+  }
+
+  /** The index over the catalog's tables alone: opened from the file's frame, loaded from its postings, or built. */
+  private tables(view: CatalogView): SearchIndex {
     const opened = this.opened(view);
     if (opened) return opened;
     const input = this.tableInput(view);
@@ -55,16 +60,16 @@ export class DerivedData {
   }
 
   /**
-   * One question about the catalog's two most connected tables, put once per process and only while no call has asked
-   * for an index yet, on the index warm() opened: the first call then finds the ranking code compiled (on 10,000
-   * tables its search takes about half as long). It reads the relations its hits name, as a call would. True when
-   * it ran.
+   * For a server left idle before its first call: the index over the tables (opened, loaded or built, as a first call
+   * would) and one question about the catalog's two most connected tables, put once per process and only while no
+   * call has asked for an index yet. The first call then finds the index ready and the ranking code compiled (at
+   * 10,000 tables its search takes about half as long; at a few hundred, the build is most of a first call). It
+   * reads the relations its hits name, as a call would. True when it ran.
    */
   probe(view: CatalogView): boolean {
-    if (this.asked || this.probed) return false;
-    const index = this.search.get(view);
-    if (index === undefined) return false;
+    if (this.asked || this.probed || view.isEmpty) return false;
     this.probed = true;
+    const index = this.tables(view);
     const central = index.search('*', { limit: 2 }).hits.map((h) => {
       const name = splitName(h.qualifiedName);
       return (name.ok ? name.parts[name.parts.length - 1]! : h.qualifiedName).replace(/_/g, ' ');
