@@ -345,7 +345,10 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     if ((deps.gate?.inFlight ?? 0) > 0) return;
     try {
       const now = await deps.catalog.get();
-      if (now.state === 'ready' && now.view === view && (deps.gate?.inFlight ?? 0) === 0 && derived.probe(view)) deps.logger.debug('search warm-up: one question put while idle');
+      if (now.state !== 'ready' || now.view !== view) return;
+      // The index a first find_relevant_tables would use: with the workspace's entities and metrics when it defines any.
+      const semantic = deps.workspaceDir && deps.semantic ? (await deps.semantic.get(view)).model : undefined;
+      if ((deps.gate?.inFlight ?? 0) === 0 && derived.probe(view, semantic)) deps.logger.debug('search warm-up: one question put while idle');
     } catch (e) {
       deps.logger.warn(`search warm-up: ${(e as Error).message}`);
     }

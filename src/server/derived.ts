@@ -26,6 +26,10 @@ export class DerivedData {
    */
   searchIndex(view: CatalogView, semantic?: SemanticModel): SearchIndex {
     this.asked = true;
+    return this.indexFor(view, semantic);
+  }
+
+  private indexFor(view: CatalogView, semantic?: SemanticModel): SearchIndex {
     if (semantic && semantic.entities.size > 0) {
       const hit = this.withSemantic.get(view);
       if (hit && hit.model === semantic) return hit.index;
@@ -60,16 +64,17 @@ export class DerivedData {
   }
 
   /**
-   * For a server left idle before its first call: the index over the tables (opened, loaded or built, as a first call
-   * would) and one question about the catalog's two most connected tables, put once per process and only while no
-   * call has asked for an index yet. The first call then finds the index ready and the ranking code compiled (at
-   * 10,000 tables its search takes about half as long; at a few hundred, the build is most of a first call). It
-   * reads the relations its hits name, as a call would. True when it ran.
+   * For a server left idle before its first call: the index a first call would use (opened, loaded or built; with the
+   * workspace's semantic model when it defines entities) and one question about the catalog's two most connected
+   * tables, put once per process and only while no call has asked for an index yet. The first call then finds the
+   * index ready and the ranking code compiled (at 10,000 tables its search takes about half as long; at a few
+   * hundred, the build is most of a first call). It reads the relations its hits name, as a call would. True when it
+   * ran.
    */
-  probe(view: CatalogView): boolean {
+  probe(view: CatalogView, semantic?: SemanticModel): boolean {
     if (this.asked || this.probed || view.isEmpty) return false;
     this.probed = true;
-    const index = this.tables(view);
+    const index = this.indexFor(view, semantic);
     const central = index.search('*', { limit: 2 }).hits.map((h) => {
       const name = splitName(h.qualifiedName);
       return (name.ok ? name.parts[name.parts.length - 1]! : h.qualifiedName).replace(/_/g, ' ');

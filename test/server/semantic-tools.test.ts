@@ -109,6 +109,23 @@ describe('semantic-layer tools over the SDK client (Chinook SQLite)', function (
     assert.ok(line.why.some((w) => /metric 'line_revenue'/.test(w)), line.why.join(' | '));
   });
 
+  it('puts its warm-up question while idle with a workspace that defines entities, and the first question gets the same answer', async () => {
+    type Hits = { data: { tables: Array<{ table: string; why: string[] }> } };
+    const logged: string[] = [];
+    const idle = await startHarness({
+      catalogPath,
+      deps: { workspaceDir: ws, semantic: new SemanticModels(ws, silentLogger), logger: { ...silentLogger, debug: (m: string) => logged.push(m) } },
+    });
+    harnesses.push(idle);
+    assert.equal(await idle.server.warm(), false, 'a small catalog has no persisted index to open');
+    await new Promise((r) => setTimeout(r, 900)); // past the idle delay
+    assert.deepEqual(logged, ['search warm-up: one question put while idle']);
+    const args = { query: 'revenue by genre', limit: 3, response_format: 'detailed' };
+    const first = (await idle.call('find_relevant_tables', args)) as Hits;
+    assert.deepEqual(first.data.tables, ((await h.call('find_relevant_tables', args)) as Hits).data.tables);
+    assert.ok(first.data.tables.some((t) => t.why.some((w) => /metric 'line_revenue'/.test(w))), 'the answer uses the words of the definitions');
+  });
+
   describe('list_entities, describe_entity, find_relevant_entities', () => {
     it('lists the entities with their tables, identity and trust, and reports skipped definitions with file and line', async () => {
       const env = await call('list_entities');
