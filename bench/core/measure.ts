@@ -238,6 +238,50 @@ export async function latency(n: number, fn: (i: number) => Promise<unknown>, wa
   };
 }
 
+/** The value after `name` on the command line (its first occurrence), for the benchmark scripts' own flags. */
+export function flagValue(name: string): string | undefined {
+  return flagValues(name)[0];
+}
+
+/** Every value given after `name` on the command line, in order (a flag that may repeat). */
+export function flagValues(name: string): string[] {
+  const out: string[] = [];
+  process.argv.forEach((a, i) => {
+    if (a === name && process.argv[i + 1] !== undefined) out.push(process.argv[i + 1]!);
+  });
+  return out;
+}
+
+export interface FirstFindRun {
+  /** Wall time of the call, from the request sent to the answer. */
+  readonly wallMs: number;
+  /** Server CPU time during the call, and in all by its end. */
+  readonly cpuMs: number;
+  readonly cpuTotalMs: number;
+  /** ms from spawn to the first tools/list answer. */
+  readonly firstListMs: number;
+  readonly rssMiB: number;
+}
+
+/**
+ * A fresh stdio server (`server`, a launcher such as dist/server.js) on `catalog`, audit off: its first
+ * find_relevant_tables, sent `pauseMs` after tools/list is answered (at once by default), timed and measured.
+ */
+export async function firstFindRun(server: string, catalog: string, query: string, pauseMs = 0): Promise<FirstFindRun> {
+  const s = await startStdioServer(process.execPath, [server, '--catalog', catalog, '--no-audit'], { SCHEMABRAIN_HOME: path.dirname(catalog) });
+  try {
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
+    const cpu0 = cpuMsOf(s.pid);
+    const t0 = performance.now();
+    await s.client.callTool({ name: 'find_relevant_tables', arguments: { query } });
+    const wallMs = performance.now() - t0;
+    const cpuTotalMs = cpuMsOf(s.pid);
+    return { wallMs, cpuMs: cpuTotalMs - cpu0, cpuTotalMs, firstListMs: s.firstListMs, rssMiB: memoryOf(s.pid).rssMiB };
+  } finally {
+    await s.close();
+  }
+}
+
 export function writeResults(name: string, json: unknown, markdown: string): void {
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(path.join(RESULTS, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);

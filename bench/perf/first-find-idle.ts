@@ -9,43 +9,21 @@
  * work itself. Writes bench/results/first-find-idle.{md,json}.
  */
 import path from 'node:path';
-import { DIST, loadAvg, machineFacts, median, memoryOf, round, startStdioServer, writeResults } from '../core/measure';
+import { DIST, firstFindRun, flagValue, flagValues, loadAvg, machineFacts, median, round, writeResults, type FirstFindRun as Run } from '../core/measure';
 
-function args(name: string): string[] {
-  const out: string[] = [];
-  process.argv.forEach((a, i) => {
-    if (a === name && process.argv[i + 1] !== undefined) out.push(process.argv[i + 1]!);
-  });
-  return out;
-}
-
-interface Run {
-  readonly wallMs: number;
-  readonly rssMiB: number;
-}
-
-async function firstFind(catalog: string, query: string, pauseMs: number): Promise<Run> {
-  const s = await startStdioServer(process.execPath, [path.join(DIST, 'server.js'), '--catalog', catalog, '--no-audit'], { SCHEMABRAIN_HOME: path.dirname(catalog) });
-  try {
-    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
-    const t0 = performance.now();
-    await s.client.callTool({ name: 'find_relevant_tables', arguments: { query } });
-    return { wallMs: performance.now() - t0, rssMiB: memoryOf(s.pid).rssMiB };
-  } finally {
-    await s.close();
-  }
-}
+const SERVER = path.join(DIST, 'server.js');
+const firstFind = (catalog: string, query: string, pauseMs: number): Promise<Run> => firstFindRun(SERVER, catalog, query, pauseMs);
 
 async function main(): Promise<void> {
-  const catalogs = args('--catalog').map((c) => {
+  const catalogs = flagValues('--catalog').map((c) => {
     const eq = c.indexOf('=');
     if (eq <= 0) throw new Error(`--catalog ${c}: expected LABEL=FILE`);
     return { label: c.slice(0, eq), file: path.resolve(c.slice(eq + 1)) };
   });
   if (catalogs.length === 0) throw new Error('at least one --catalog LABEL=FILE is required');
-  const runs = Number(args('--runs')[0] ?? 5);
-  const pauseMs = Number(args('--pause')[0] ?? 1000);
-  const query = args('--query')[0] ?? 'which customers placed orders last month';
+  const runs = Number(flagValue('--runs') ?? 5);
+  const pauseMs = Number(flagValue('--pause') ?? 1000);
+  const query = flagValue('--query') ?? 'which customers placed orders last month';
   if (!Number.isInteger(runs) || runs < 1 || !Number.isFinite(pauseMs) || pauseMs <= 0) throw new Error('usage: --runs N (≥ 1) --pause MS (> 0)');
   const facts = machineFacts();
   const rows = [];
@@ -63,7 +41,7 @@ async function main(): Promise<void> {
         atOnce.push(await firstFind(file, query, 0));
       }
     }
-    const med = (xs: Run[], k: keyof Run): number => round(median(xs.map((x) => x[k])), 1);
+    const med = (xs: Run[], k: 'wallMs' | 'rssMiB'): number => round(median(xs.map((x) => x[k])), 1);
     rows.push({
       label,
       atOnceMs: med(atOnce, 'wallMs'),

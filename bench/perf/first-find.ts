@@ -17,14 +17,9 @@ import { CatalogProvider } from '../../src/core/catalog/provider';
 import { DEFAULT_POLICY } from '../../src/core/pii';
 import { DerivedData } from '../../src/server/derived';
 import { createPiiGate } from '../../src/server/pii-gate';
-import { cpuMsOf, loadAvg, median, memoryOf, round, startStdioServer } from '../core/measure';
+import { firstFindRun, flagValue as arg, loadAvg, median, memoryOf, round } from '../core/measure';
 
 const ROOT = path.resolve(__dirname, '..', '..');
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 interface Phase {
   readonly cpuMs: number;
@@ -88,19 +83,10 @@ async function main(): Promise<void> {
   process.stdout.write(`in-process median (CPU/wall ms): ${names.map((k) => `${k} ${round(median(inProc.map((p) => p[k]!.cpuMs)), 1)}/${round(median(inProc.map((p) => p[k]!.wallMs)), 1)}`).join(' · ')}\n`);
   const whole: Array<{ wallMs: number; cpuMs: number; cpuTotal: number; startWallMs: number; rssMiB: number }> = [];
   for (let i = 0; i < runs; i++) {
-    const s = await startStdioServer(process.execPath, [server, '--catalog', catalog, '--no-audit'], { SCHEMABRAIN_HOME: path.dirname(catalog) });
-    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
-    const cpu0 = cpuMsOf(s.pid);
-    const t0 = performance.now();
-    await s.client.callTool({ name: 'find_relevant_tables', arguments: { query } });
-    const wallMs = performance.now() - t0;
-    const cpuTotal = cpuMsOf(s.pid);
-    const cpuMs = cpuTotal - cpu0;
-    const { rssMiB } = memoryOf(s.pid);
-    await s.close();
-    whole.push({ wallMs: round(wallMs, 1), cpuMs, cpuTotal, startWallMs: round(s.firstListMs + wallMs, 1), rssMiB });
+    const { wallMs, cpuMs, cpuTotalMs: cpuTotal, firstListMs, rssMiB } = await firstFindRun(server, catalog, query, pauseMs);
+    whole.push({ wallMs: round(wallMs, 1), cpuMs, cpuTotal, startWallMs: round(firstListMs + wallMs, 1), rssMiB });
     process.stdout.write(
-      `server run ${i + 1}: first find_relevant_tables ${round(wallMs, 1)} ms wall after tools/list${pauseMs > 0 ? ` and a ${pauseMs} ms pause` : ''} (server CPU ${cpuMs} ms in it); spawn → answer ${round(s.firstListMs + wallMs, 1)} ms wall, server CPU ${cpuTotal} ms; RSS ${rssMiB} MiB\n`,
+      `server run ${i + 1}: first find_relevant_tables ${round(wallMs, 1)} ms wall after tools/list${pauseMs > 0 ? ` and a ${pauseMs} ms pause` : ''} (server CPU ${cpuMs} ms in it); spawn → answer ${round(firstListMs + wallMs, 1)} ms wall, server CPU ${cpuTotal} ms; RSS ${rssMiB} MiB\n`,
     );
   }
   const med = (k: keyof (typeof whole)[number]): number => median(whole.map((w) => w[k]));

@@ -13,6 +13,7 @@ import { getTestPostgres } from '../../test/support/pg';
 import type { TestPostgres } from '../../test/support/pg';
 import { COMMON_ATTRIBUTES, DOMAINS, QUALIFIERS, SUFFIXES, typeFor } from './vocabulary';
 import type { Domain } from './vocabulary';
+import { flagValue as flag } from '../core/measure';
 
 export const SYNTHETIC_DATABASE = 'sb_bench_synthetic';
 const GENERATOR_VERSION = 1;
@@ -288,11 +289,6 @@ export async function ensureSyntheticDatabase(pg: TestPostgres, opts: SyntheticO
   } finally {
     await c.end().catch(() => undefined);
   }
-}
-
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
 if (require.main === module) {

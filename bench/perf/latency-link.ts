@@ -13,12 +13,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { benchMusicBrainz, ensureBuilt, pgDumpArgs } from '../core/musicbrainz';
-import { DIST, loadAvg, machineFacts, median, round, runOk, tempDir, timeProcess, writeResults } from '../core/measure';
-
-function arg(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+import { DIST, flagValue as arg, loadAvg, machineFacts, median, round, runOk, tempDir, timeProcess, writeResults } from '../core/measure';
 
 interface Relay {
   readonly port: number;
