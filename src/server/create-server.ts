@@ -20,6 +20,7 @@ import { scrubEnvelope } from '../core/pii/secrets';
 import type { Envelope } from '../core/envelope';
 import type { ServerDeps } from './deps';
 import { DerivedData } from './derived';
+import { semanticModelsOf } from './semantic-model';
 import { annotationsFor } from './tool';
 import type { CallTrace, ToolDefinition } from './tool';
 import { allTools } from './tools';
@@ -347,7 +348,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
       const now = await deps.catalog.get();
       if (now.state !== 'ready' || now.view !== view) return;
       // The index a first find_relevant_tables would use: with the workspace's entities and metrics when it defines any.
-      const semantic = deps.workspaceDir && deps.semantic ? (await deps.semantic.get(view)).model : undefined;
+      const semantic = deps.workspaceDir ? (await semanticModelsOf(deps).get(view)).model : undefined;
       if ((deps.gate?.inFlight ?? 0) === 0 && derived.probe(view, semantic)) deps.logger.debug('search warm-up: one question put while idle');
     } catch (e) {
       deps.logger.warn(`search warm-up: ${(e as Error).message}`);

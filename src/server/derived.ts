@@ -41,11 +41,7 @@ export class DerivedData {
       this.withSemantic.set(view, { model: semantic, index });
       return index;
     }
-    return this.tables(view);
-  }
-
-  /** The index over the catalog's tables alone: opened from the file's frame, loaded from its postings, or built. */
-  private tables(view: CatalogView): SearchIndex {
+    // The tables alone: opened from the file's frame, loaded from its postings, or built.
     const opened = this.opened(view);
     if (opened) return opened;
     const input = this.tableInput(view);

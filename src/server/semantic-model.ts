@@ -10,6 +10,7 @@ import type { DefinitionLocation, EntityDef, JoinDef, MetricDef, SemanticCatalog
 import type { Logger } from '../core/util/logger';
 import { tokenEstimate } from './tool';
 import type { ToolContext } from './tool';
+import type { ServerDeps } from './deps';
 
 /**
  * The semantic model a server serves: `<workspace>/.schemabrain/**\/*.yaml` loaded against the catalog, cached per
@@ -223,12 +224,12 @@ export function definitionReport(sm: LoadedSemanticModel, detail: 'full' | 'brie
 }
 
 /** The server's semantic models; a server built without one (a bare test harness) loads per call, uncached. */
-export function semanticModelsOf(ctx: ToolContext): SemanticModels {
-  return ctx.deps.semantic ?? new SemanticModels(ctx.deps.workspaceDir, ctx.deps.logger);
+export function semanticModelsOf(deps: Pick<ServerDeps, 'semantic' | 'workspaceDir' | 'logger'>): SemanticModels {
+  return deps.semantic ?? new SemanticModels(deps.workspaceDir, deps.logger);
 }
 
 export async function loadForTool(ctx: ToolContext): Promise<LoadedSemanticModel> {
-  return semanticModelsOf(ctx).get(ctx.catalog);
+  return semanticModelsOf(ctx.deps).get(ctx.catalog);
 }
 
 /**
