@@ -25,25 +25,50 @@ const pgNodeStream = {
   },
 };
 
-// sql.js keeps the catalog database in an Emscripten in-memory file that grows by 1.125× at a time past 1 MiB,
-// copying the whole file at each step: writing a 45 MB catalog copied about 400 MB (over a second of a 10,000-table
-// index). Growing by 2× copies about twice the final size. The same expression in any other Emscripten module is left
-// as it is; a sql.js release without it fails the build, so the change is never lost silently.
-const SQLJS_GROWTH = /\b([A-Za-z_$][\w$]*)\*\(\1<1048576\?2:1\.125\)>>>0/g;
-const sqlJsFileGrowth = {
-  name: 'sql-js-file-growth',
+// sql.js, changed in the bundles only (each expression must occur exactly once in this sql.js release, or the build
+// fails, so a change is never lost silently; `node_modules` stays as it is, and the source tree runs sql.js unchanged):
+// - its in-memory file grows by 1.125× at a time past 1 MiB, copying the whole file at each step: writing a 45 MB
+//   catalog copied about 400 MB (over a second of a 10,000-table index). Growing by 2× copies about twice the final size;
+// - opening a database from bytes copies them into the in-memory file. Bytes marked with the symbol below (sqljs.ts,
+//   `handOver`: a whole buffer its caller never reads again) become the file as they are, so a 16 MB catalog is not
+//   copied a second time on open;
+// - a BLOB is copied out of the WASM heap one byte at a time in JavaScript; one slice copies it.
+const ID = '[A-Za-z_$][\\w$]*';
+const SQLJS_OWN = 'Symbol.for("schemabrain.sqljs.own")';
+const SQLJS_PATCHES = [
+  {
+    what: 'in-memory file growth',
+    find: new RegExp(`\\b(${ID})\\*\\(\\1<1048576\\?2:1\\.125\\)>>>0`, 'g'),
+    replace: '$1*2>>>0',
+  },
+  {
+    what: 'first write of a new in-memory file',
+    find: new RegExp(`else (${ID})\\.(${ID})=(${ID})\\.slice\\((${ID}),\\4\\+(${ID})\\),\\1\\.(${ID})=\\5;return \\5\\}`, 'g'),
+    replace: `else $1.$2=$3[${SQLJS_OWN}]===!0&&$4===0&&$5===$3.length&&$3.byteOffset===0&&$3.byteLength===$3.buffer.byteLength?$3:$3.slice($4,$4+$5),$1.$6=$5;return $5}`,
+  },
+  {
+    what: 'BLOB copy',
+    find: new RegExp(`for\\(var (${ID})=new Uint8Array\\((${ID})\\),(${ID})=0;\\3<\\2;\\3\\+=1\\)\\1\\[\\3\\]=(${ID})\\[(${ID})\\+\\s*\\3\\];return \\1`, 'g'),
+    replace: 'var $1=new Uint8Array($4.buffer.slice($4.byteOffset+$5,$4.byteOffset+$5+$2));return $1',
+  },
+];
+const sqlJsPatches = {
+  name: 'sql-js-patches',
   setup(build) {
     build.onLoad({ filter: /[\\/]node_modules[\\/]sql\.js[\\/]dist[\\/]sql-wasm\.js$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const matches = source.match(SQLJS_GROWTH) ?? [];
-      if (matches.length !== 1) throw new Error(`${args.path}: expected one in-memory file growth expression, found ${matches.length}; review the sql-js-file-growth plugin for this sql.js release`);
-      return { contents: source.replace(SQLJS_GROWTH, '$1*2>>>0'), loader: 'js' };
+      let source = await readFile(args.path, 'utf8');
+      for (const p of SQLJS_PATCHES) {
+        const found = source.match(p.find) ?? [];
+        if (found.length !== 1) throw new Error(`${args.path}: expected one ${p.what} expression, found ${found.length}; review SQLJS_PATCHES for this sql.js release`);
+        source = source.replace(p.find, p.replace);
+      }
+      return { contents: source, loader: 'js' };
     });
   },
 };
 
 const common = {
-  plugins: [pgNodeStream, sqlJsFileGrowth],
+  plugins: [pgNodeStream, sqlJsPatches],
   bundle: true,
   platform: 'node',
   target: 'node20',

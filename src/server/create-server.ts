@@ -335,6 +335,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     // After what is already queued (tools/list sent with the handshake): opening the index is the work of no request.
     await new Promise((resolve) => setImmediate(resolve));
     const ready = derived.warm(state.view);
+    if (ready) deps.logger.debug('search index opened from the catalog file');
     // Once a first call has had time to arrive and none is running: a client that lists the tools and asks later
     // finds the index ready and the ranking code compiled. A call that comes first does that itself, and the
     // question is not put.

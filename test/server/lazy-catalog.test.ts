@@ -14,6 +14,10 @@ import { openPersistedIndex, SEARCH_INDEX_ARTIFACT, visibleTable } from '../../s
 import { DerivedData } from '../../src/server/derived';
 import { createPiiGate } from '../../src/server/pii-gate';
 import { silentLogger } from '../../src/core/util/logger';
+import { spawnSync } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { DIST_CLI, DIST_SERVER, ensureBuilt } from '../support/build';
 import { CHINOOK_SQLITE, indexInto, startHarness, tempDir } from '../support/server-harness';
 import type { Harness } from '../support/server-harness';
 
@@ -220,7 +224,13 @@ describe('catalog read on demand (persisted view and search frames)', function (
       assert.equal(await busy.server.warm(), true);
       await busy.call('find_relevant_tables', QUESTIONS[0]!);
       await new Promise((r) => setTimeout(r, 900)); // past the idle delay
-      assert.deepEqual(logged.sort(), ['search warm-up: one question put while idle', 'small: search warm-up: one question put while idle']);
+      // Both servers of the large catalog opened its persisted index; the small one had none to open.
+      assert.deepEqual(logged.sort(), [
+        'busy: search index opened from the catalog file',
+        'search index opened from the catalog file',
+        'search warm-up: one question put while idle',
+        'small: search warm-up: one question put while idle',
+      ]);
       for (const q of QUESTIONS.slice(0, 4)) assert.deepEqual(stable(await warmed.call('find_relevant_tables', q)), stable(await cold.call('find_relevant_tables', q)));
       for (const q of ['customer invoices', 'which artists have the most tracks']) assert.deepEqual(stable(await built.call('find_relevant_tables', { query: q })), stable(await smallCold.call('find_relevant_tables', { query: q })));
     } finally {
@@ -229,6 +239,50 @@ describe('catalog read on demand (persisted view and search frames)', function (
       await cold.close();
       await built.close();
       await smallCold.close();
+    }
+  });
+
+  it('the bundles (their own sql.js build) write and read the persisted index as the source tree does', async () => {
+    ensureBuilt();
+    const source = path.join(dir, 'wide.sqlite');
+    const bundled = path.join(dir, 'bundled.sqlite');
+    const run = spawnSync(process.execPath, [DIST_CLI, 'index', '--source', source, '--name', 'wide', '--catalog', bundled, '--json'], { encoding: 'utf8', env: { ...process.env, SCHEMABRAIN_HOME: dir }, timeout: 120_000 });
+    assert.equal(run.status, 0, run.stderr);
+    // The same artifact, byte for byte, whichever wrote it; and the source tree opens the bundle's.
+    const [mine, theirs] = [await CatalogStore.open(catalog), await CatalogStore.open(bundled)];
+    try {
+      const bytes = theirs.getArtifact(SEARCH_INDEX_ARTIFACT);
+      assert.ok(bytes !== null && bytes.length > 10_000);
+      assert.deepEqual(Buffer.from(bytes), Buffer.from(mine.getArtifact(SEARCH_INDEX_ARTIFACT)!));
+    } finally {
+      mine.close();
+      theirs.close();
+    }
+    const SQL = await loadSqlJs();
+    const db = new SQL.Database(fs.readFileSync(bundled));
+    assert.deepEqual(db.exec(`SELECT typeof(value) FROM artifacts WHERE key = '${SEARCH_INDEX_ARTIFACT}'`)[0]?.values, [['blob']]);
+    db.close();
+    // The bundled server opens it from the file (its log says so) and answers as the source tree does.
+    let stderr = '';
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [DIST_SERVER, '--catalog', bundled, '--no-audit'],
+      env: { ...(process.env as Record<string, string>), SCHEMABRAIN_HOME: dir, SCHEMABRAIN_LOG_LEVEL: 'debug' },
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    const client = new Client({ name: 'bundle-check', version: '1' });
+    await client.connect(transport);
+    const cold = await startHarness({ catalogPath: catalog });
+    try {
+      for (const q of QUESTIONS) {
+        const res = await client.callTool({ name: 'find_relevant_tables', arguments: q });
+        assert.deepEqual(stable(res.structuredContent as Record<string, unknown>), stable(await cold.call('find_relevant_tables', q)), JSON.stringify(q));
+      }
+      assert.match(stderr, /search index opened from the catalog file/);
+    } finally {
+      await client.close();
+      await cold.close();
     }
   });
 

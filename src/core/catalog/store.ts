@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Database } from 'sql.js';
-import { loadSqlJs } from './sqljs';
+import { handOver, loadSqlJs } from './sqljs';
 import { CatalogError } from './errors';
 import { readCatalogSummary, writeCatalogSummary } from './summary';
 import type { ColumnInfo, EnumInfo, SchemaInfo, SourceInfo, TableInfo } from './model';
@@ -199,7 +199,7 @@ export class CatalogStore {
     const SQL = await loadSqlJs();
     let db: Database;
     try {
-      db = new SQL.Database(bytes);
+      db = new SQL.Database(handOver(bytes));
       db.exec('SELECT count(*) FROM sqlite_schema');
       // A damaged interior page is invisible to the schema query and surfaces later, in whichever query first
       // touches it; quick_check (every page, no index cross-check) finds it here, so readers and the indexer agree.
@@ -494,8 +494,9 @@ export class CatalogStore {
   }
 
   /**
-   * Stores an artifact. `text` stores UTF-8 bytes as TEXT: a reader gets megabytes of text out of sql.js natively
-   * decoded, while a BLOB is copied out byte by byte in JavaScript (about 60 ms for 6 MB on a cold start).
+   * Stores an artifact. `text` stores UTF-8 bytes as TEXT, which a reader gets out of sql.js natively decoded
+   * (getArtifactText). A BLOB comes out as bytes: in the bundles with one copy, from the source tree with sql.js's own
+   * copy, one byte at a time in JavaScript (about 60 ms for 6 MB on a cold start; esbuild.mjs, SQLJS_PATCHES).
    */
   setArtifact(key: string, value: Uint8Array, opts: { readonly text?: boolean } = {}): void {
     const stored = opts.text ? Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8') : value;

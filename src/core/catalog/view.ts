@@ -88,7 +88,7 @@ export class CatalogView {
     readonly runs: readonly IndexRun[] = [],
     readonly savedAt: string | null = null,
     /** The search index persisted by the indexer for this generation, if any (see core/search/input.ts). */
-    readonly searchIndexBytes: Uint8Array | string | null = null,
+    readonly searchIndexBytes: Uint8Array | null = null,
     /** What each source's indexing role may do, by source id (recorded at its last full read). */
     readonly privileges: ReadonlyMap<string, SourcePrivileges> = new Map(),
   ) {
@@ -207,7 +207,7 @@ export class CatalogView {
       tables,
       store.listRuns(50),
       store.getMeta('saved_at'),
-      store.getArtifactText(SEARCH_INDEX_ARTIFACT),
+      store.getArtifact(SEARCH_INDEX_ARTIFACT),
       new Map(sources.flatMap((s) => {
         const bytes = store.getArtifact(privilegesArtifact(s.info.id));
         return bytes ? [[s.info.id, JSON.parse(Buffer.from(bytes).toString('utf8')) as SourcePrivileges] as const] : [];

@@ -340,7 +340,7 @@ function persistSearchIndex(store: CatalogStore, policy: PiiPolicy, fresh: { sou
       if (!tags.has(key)) tags.set(key, [c.pii, isBlocked(c.pii)]);
     }
   }
-  store.setArtifact(SEARCH_INDEX_ARTIFACT, serializeIndex(buildSearchIndex(input), { generation, tags: [...tags.values()] }), { text: true });
+  store.setArtifact(SEARCH_INDEX_ARTIFACT, serializeIndex(buildSearchIndex(input), { generation, tags: [...tags.values()] }));
   const view = new CatalogView(generation, sources.map((s) => s.info), rows);
   store.setArtifact(VIEW_FRAME_ARTIFACT, CatalogView.encodeFrame(view, generation), { text: true });
 }

@@ -53,6 +53,8 @@
  * terms the stored index holds, which renumbers the groups after it). v41: standard identifiers are schema abbreviations
  * (`isrc` a recording code, `iswc` a work code, `isbn` a book number…), whose expansions a name's terms hold. v42:
  * the frame lists, per stem of a table name, the tables named with it (IndexFrame.nameDocs), so a first question does
- * not unpack the words of every table that a common word's postings hold.
+ * not unpack the words of every table that a common word's postings hold. v43: the arrays (postings and the frame's
+ * per-doc and per-edge numbers) are binary after the JSON header instead of base64 inside it, and the catalog stores
+ * the index as a BLOB.
  */
-export const INDEX_FORMAT = 42;
+export const INDEX_FORMAT = 43;

@@ -42,7 +42,7 @@ export function serializeIndex(index: SearchIndex, stamp: IndexStamp | null = nu
 }
 
 /** The index for `input` from serializeIndex bytes, or null when they were made from other input (then rebuild). */
-export function deserializeIndex(bytes: Uint8Array | string, input: BuildSearchIndexInput): SearchIndex | null {
+export function deserializeIndex(bytes: Uint8Array, input: BuildSearchIndexInput): SearchIndex | null {
   const data = decodeBody(bytes, input);
   return data === null ? null : wrap(data, input);
 }
@@ -53,10 +53,10 @@ export function deserializeIndex(bytes: Uint8Array | string, input: BuildSearchI
  * bytes were made for another catalog generation, other tables or another PII policy (then use deserializeIndex
  * or buildSearchIndex with the tables).
  */
-export function openPersistedIndex(bytes: Uint8Array | string, catalog: StampedCatalog): SearchIndex | null {
+export function openPersistedIndex(bytes: Uint8Array, catalog: StampedCatalog): SearchIndex | null {
   const data = decodeStamped(bytes, catalog);
   if (data === null) return null;
-  return { size: data.docs.length, search: (query, opts) => searchIndex(data, query, opts), serialize: () => (typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes) };
+  return { size: data.docs.length, search: (query, opts) => searchIndex(data, query, opts), serialize: () => bytes };
 }
 
 function wrap(data: IndexData, input: BuildSearchIndexInput): SearchIndex {

@@ -71,12 +71,55 @@ describe('persisted search frames', () => {
   });
 
   it('are refused when the name lists are damaged', () => {
-    const text = new TextDecoder().decode(bytes);
-    const broken = text.replace(/"nameDocs":\[\[/, '"nameDocs":[[7,');
-    assert.notEqual(broken, text);
+    const broken = editHeader(bytes, (json) => json.replace(/"nameDocs":\[\[/, '"nameDocs":[[7,'));
     assert.equal(openPersistedIndex(broken, stamped), null);
-    const outOfRange = text.replace(/"nameDocs":\[\["([^"]+)",\[/, '"nameDocs":[["$1",[9999,');
-    assert.notEqual(outOfRange, text);
+    const outOfRange = editHeader(bytes, (json) => json.replace(/"nameDocs":\[\["([^"]+)",\[/, '"nameDocs":[["$1",[9999,'));
     assert.equal(openPersistedIndex(outOfRange, stamped), null);
   });
+
+  it('answer the same from a copy at any offset of a larger buffer, and are refused when the binary part is damaged', () => {
+    for (const shift of [1, 2, 3, 4]) {
+      const moved = new Uint8Array(bytes.length + shift);
+      moved.set(bytes, shift);
+      const opened = openPersistedIndex(moved.subarray(shift), stamped);
+      assert.ok(opened !== null, `offset ${shift}`);
+      assert.deepEqual(opened.search(QUESTIONS[0]!, { limit: 10, withJoinTree: true }), built.search(QUESTIONS[0]!, { limit: 10, withJoinTree: true }));
+    }
+    assert.equal(openPersistedIndex(bytes.subarray(0, bytes.length - 4), stamped), null, 'truncated');
+    const grown = new Uint8Array(bytes.length + 4);
+    grown.set(bytes);
+    assert.equal(openPersistedIndex(grown, stamped), null, 'longer than its header says');
+    const header = JSON.parse(headerText(bytes)) as { binary: number; frame: { fks: [number, number] } };
+    // A section that reaches past the end, and one with a negative count.
+    assert.equal(openPersistedIndex(editHeader(bytes, (json) => json.replace(/"doc":\[(\d+),(\d+)\]/, (_, at: string, n: string) => `"doc":[${Number(at) + header.binary / 4},${n}]`)), stamped), null, 'postings past the end');
+    assert.equal(openPersistedIndex(editHeader(bytes, (json) => json.replace(/"order":\[(\d+),(\d+)\]/, '"order":[$1,-1]')), stamped), null, 'negative count');
+    // An edge whose doc is out of range.
+    const at = (bytes.indexOf(0x0a, bytes.indexOf(0x0a) + 1) + 1 + 3) & ~3;
+    const damaged = bytes.slice();
+    new DataView(damaged.buffer).setInt32(at + header.frame.fks[0] * 4, 99_999, true);
+    assert.equal(openPersistedIndex(damaged, stamped), null, 'edge out of range');
+    assert.equal(header.binary, bytes.length - at);
+  });
 });
+
+/** The JSON header of persisted index bytes (after the `SBSI<format>` line, up to the next newline). */
+function headerText(bytes: Uint8Array): string {
+  const first = bytes.indexOf(0x0a);
+  return new TextDecoder().decode(bytes.subarray(first + 1, bytes.indexOf(0x0a, first + 1)));
+}
+
+/** The same bytes with the header edited, the binary part kept and aligned again after it. */
+function editHeader(bytes: Uint8Array, edit: (json: string) => string): Uint8Array {
+  const first = bytes.indexOf(0x0a);
+  const end = bytes.indexOf(0x0a, first + 1);
+  const json = headerText(bytes);
+  const edited = edit(json);
+  assert.notEqual(edited, json, 'the edit changed the header');
+  const head = Buffer.concat([Buffer.from(bytes.subarray(0, first + 1)), Buffer.from(`${edited}\n`)]);
+  const binary = bytes.subarray((end + 1 + 3) & ~3);
+  const at = (head.length + 3) & ~3;
+  const out = new Uint8Array(at + binary.length).fill(0x20);
+  out.set(head);
+  out.set(binary, at);
+  return out;
+}
