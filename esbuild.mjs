@@ -85,12 +85,10 @@ const entries = [
   { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', 'pg-native'] },
   // dist/server.js and dist/cli.js are small launchers that run the real bundle through V8's code cache
   // (src/launch/code-cache.ts): most of a process start is compiling the bundle.
-  { entryPoints: ['src/server/main.ts'], outfile: 'dist/server.bundle.js' },
+  { entryPoints: ['src/server/main.ts'], outfile: 'dist/server.bundle.js', metafile: true },
   { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.bundle.js' },
   // `schemabrain index` runs this first: an unchanged re-index is answered without loading the rest of the CLI.
   { entryPoints: ['src/cli/index-quick.ts'], outfile: 'dist/cli-index.bundle.js' },
-  { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/server.js', sourcemap: false, define: { SCHEMABRAIN_BUNDLE: '"server.bundle.js"' } },
-  { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/cli.js', sourcemap: false, banner: { js: '#!/usr/bin/env node' }, define: { SCHEMABRAIN_BUNDLE: '"cli.bundle.js"' } },
   // Agent-written SQLite queries run on a worker thread that can be terminated at the time cap.
   { entryPoints: ['src/core/sql/sqlite-worker-main.ts'], outfile: 'dist/sqlite-worker-main.js' },
   // The MySQL driver and grammars (~1.6 MB), required only when a MySQL/MariaDB source is used.
@@ -103,10 +101,38 @@ mkdirSync('dist', { recursive: true });
 copyFileSync(path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm'), 'dist/sql-wasm.wasm');
 copyFileSync(path.join(path.dirname(require.resolve('libpg-query')), 'libpg-query.wasm'), 'dist/libpg-query.wasm');
 
+/**
+ * The launchers, built after the bundles: the server's is told which Node built-in modules its bundle requires, to load
+ * them before it changes V8's WebAssembly tiering (src/launch/code-cache.ts, `wasmTiering`).
+ */
+function launchers(serverBuiltins) {
+  const define = (bundle, preload) => ({ SCHEMABRAIN_BUNDLE: JSON.stringify(bundle), SCHEMABRAIN_PRELOAD: JSON.stringify(preload) });
+  return [
+    { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/server.js', sourcemap: false, define: define('server.bundle.js', serverBuiltins) },
+    { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/cli.js', sourcemap: false, banner: { js: '#!/usr/bin/env node' }, define: define('cli.bundle.js', null) },
+  ];
+}
+
+/** The Node built-ins a bundle requires, from its metafile (what it leaves external, less optional native modules). */
+function builtinsOf(result) {
+  const { builtinModules } = require('node:module');
+  const names = new Set();
+  for (const out of Object.values(result.metafile?.outputs ?? {})) {
+    for (const i of out.imports) {
+      const name = i.path.replace(/^node:/, '');
+      if (i.external && builtinModules.includes(name)) names.add(name);
+    }
+  }
+  return [...names].sort();
+}
+
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
+const serverIndex = entries.findIndex((e) => e.outfile === 'dist/server.bundle.js');
+const results = await Promise.all(contexts.map((c) => c.rebuild()));
+const launcherContexts = await Promise.all(launchers(builtinsOf(results[serverIndex])).map((e) => esbuild.context({ ...common, ...e })));
+await Promise.all(launcherContexts.map((c) => c.rebuild()));
 if (watch) {
-  await Promise.all(contexts.map((c) => c.watch()));
+  await Promise.all([...contexts, ...launcherContexts].map((c) => c.watch()));
 } else {
-  await Promise.all(contexts.map((c) => c.rebuild()));
-  await Promise.all(contexts.map((c) => c.dispose()));
+  await Promise.all([...contexts, ...launcherContexts].map((c) => c.dispose()));
 }

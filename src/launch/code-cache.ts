@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
+import v8 from 'node:v8';
 import vm from 'node:vm';
 
 /**
@@ -15,6 +16,8 @@ import vm from 'node:vm';
  */
 
 declare const SCHEMABRAIN_BUNDLE: string;
+/** The server's launcher: the Node built-ins its bundle requires (esbuild.mjs, from the bundle's metafile); else null. */
+declare const SCHEMABRAIN_PRELOAD: readonly string[] | null;
 
 interface InternalModule {
   _nodeModulePaths(dir: string): string[];
@@ -95,7 +98,34 @@ function load(bundle: string, asMain: boolean): NodeModule {
   return mod;
 }
 
+/**
+ * V8 compiles WebAssembly with its baseline compiler (Liftoff) and recompiles a function with its optimizing one
+ * (TurboFan) once it has run a budget of about 1.8 MB of code. The SQLite engine's bytecode interpreter exhausts that
+ * during the server's first catalog read and search, and optimizing such a large function costs more than the whole
+ * call it would speed up: a first find_relevant_tables took about 120 ms longer on this account, at 370 and at 10,000
+ * tables (bench/results/first-find-builds.md). The server raises the budget so that only code that runs for a long
+ * time is optimized.
+ *
+ * V8 flags are part of the code cache's key and of Node's own cache of its built-in modules: a built-in first loaded
+ * after the change is compiled from source. So the built-ins the bundle requires are loaded first, and the change comes
+ * before the bundle's code cache is read or written (each start then finds a cache made under the same flags).
+ */
+const WASM_TIERING_BUDGET = 1_000_000_000;
+
+function wasmTiering(): void {
+  if (SCHEMABRAIN_PRELOAD === null) return;
+  for (const name of SCHEMABRAIN_PRELOAD) {
+    try {
+      require(name);
+    } catch {
+      // Not in this Node: the bundle will say so itself.
+    }
+  }
+  v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
+}
+
 function run(): void {
+  wasmTiering();
   if (SCHEMABRAIN_BUNDLE === 'cli.bundle.js' && process.argv[2] === 'index' && fs.existsSync(path.join(__dirname, INDEX_QUICK_BUNDLE))) {
     const quick = load(INDEX_QUICK_BUNDLE, false).exports as QuickIndexModule;
     quick.runQuickIndex(process.argv.slice(3), (prefetched) => (load(SCHEMABRAIN_BUNDLE, false).exports as CliModule).runCli(process.argv.slice(2), prefetched));

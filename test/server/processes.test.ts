@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CatalogStore } from '../../src/core/catalog/store';
 import { EnvelopeSchema } from '../../src/core/envelope';
@@ -59,6 +60,35 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     const full = cli(['index', '--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', catalog, '--full']).lines.find((l) => l.type === 'result')!;
     assert.equal(full.mode, 'unchanged', 'a full re-read finds no structural change either');
     assert.equal(full.generation, 2, 'but it rewrites the catalog with fresh statistics');
+  });
+
+  it('the stdio server starts from its code cache: a cache written by one start is taken as it is by the next', async () => {
+    // A copy of the server's files, so that this cache is written by this test alone.
+    const dist = path.join(home, 'dist-copy');
+    fs.mkdirSync(dist);
+    for (const f of ['server.js', 'server.bundle.js', 'sql-wasm.wasm', 'libpg-query.wasm']) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
+    const cacheDir = path.join(dist, '.cache');
+    const start = async (): Promise<void> => {
+      const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(dist, 'server.js'), '--catalog', catalog, '--no-audit'], env: { ...(process.env as Record<string, string>), SCHEMABRAIN_HOME: home }, stderr: 'ignore' });
+      const client = new Client({ name: 'code-cache', version: '1' });
+      await client.connect(transport);
+      const res = await client.callTool({ name: 'find_relevant_tables', arguments: { query: 'invoices of a customer' } });
+      assert.equal((res.structuredContent as { status: string }).status, 'success');
+      await client.close();
+      // The server writes its cache when it exits.
+      for (let i = 0; i < 100 && !(fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((f) => f.endsWith('.v8'))); i++) await new Promise((r) => setTimeout(r, 50));
+    };
+    await start();
+    const written = fs.readdirSync(cacheDir).filter((f) => f.endsWith('.v8'));
+    assert.equal(written.length, 1, written.join());
+    const file = path.join(cacheDir, written[0]!);
+    const first = fs.statSync(file).mtimeMs;
+    await new Promise((r) => setTimeout(r, 20));
+    await start();
+    // A cache V8 rejects (one made under other flags than the next start's) is written again after that start.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(fs.readdirSync(cacheDir).filter((f) => f.endsWith('.v8')), written);
+    assert.equal(fs.statSync(file).mtimeMs, first, 'the second start took the cache as it was');
   });
 
   it('the MCP inspector CLI lists the tools of dist/server.js and calls one', () => {
