@@ -86,7 +86,7 @@ const entries = [
   // dist/server.js and dist/cli.js are small launchers that run the real bundle through V8's code cache
   // (src/launch/code-cache.ts): most of a process start is compiling the bundle.
   { entryPoints: ['src/server/main.ts'], outfile: 'dist/server.bundle.js', metafile: true },
-  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.bundle.js' },
+  { entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.bundle.js', metafile: true },
   // `schemabrain index` runs this first: an unchanged re-index is answered without loading the rest of the CLI.
   { entryPoints: ['src/cli/index-quick.ts'], outfile: 'dist/cli-index.bundle.js' },
   // Agent-written SQLite queries run on a worker thread that can be terminated at the time cap.
@@ -102,14 +102,14 @@ copyFileSync(path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm')
 copyFileSync(path.join(path.dirname(require.resolve('libpg-query')), 'libpg-query.wasm'), 'dist/libpg-query.wasm');
 
 /**
- * The launchers, built after the bundles: the server's is told which Node built-in modules its bundle requires, to load
- * them before it changes V8's WebAssembly tiering (src/launch/code-cache.ts, `wasmTiering`).
+ * The launchers, built after the bundles: each is told which Node built-in modules its bundle requires, to load them
+ * before it changes V8's WebAssembly tiering (src/launch/code-cache.ts, `wasmTiering`).
  */
-function launchers(serverBuiltins) {
-  const define = (bundle, preload) => ({ SCHEMABRAIN_BUNDLE: JSON.stringify(bundle), SCHEMABRAIN_PRELOAD: JSON.stringify(preload) });
+function launchers(builtins) {
+  const define = (bundle) => ({ SCHEMABRAIN_BUNDLE: JSON.stringify(bundle), SCHEMABRAIN_PRELOAD: JSON.stringify(builtins(`dist/${bundle}`)) });
   return [
-    { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/server.js', sourcemap: false, define: define('server.bundle.js', serverBuiltins) },
-    { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/cli.js', sourcemap: false, banner: { js: '#!/usr/bin/env node' }, define: define('cli.bundle.js', null) },
+    { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/server.js', sourcemap: false, define: define('server.bundle.js') },
+    { entryPoints: ['src/launch/code-cache.ts'], outfile: 'dist/cli.js', sourcemap: false, banner: { js: '#!/usr/bin/env node' }, define: define('cli.bundle.js') },
   ];
 }
 
@@ -127,9 +127,9 @@ function builtinsOf(result) {
 }
 
 const contexts = await Promise.all(entries.map((e) => esbuild.context({ ...common, ...e })));
-const serverIndex = entries.findIndex((e) => e.outfile === 'dist/server.bundle.js');
 const results = await Promise.all(contexts.map((c) => c.rebuild()));
-const launcherContexts = await Promise.all(launchers(builtinsOf(results[serverIndex])).map((e) => esbuild.context({ ...common, ...e })));
+const builtins = (outfile) => builtinsOf(results[entries.findIndex((e) => e.outfile === outfile)]);
+const launcherContexts = await Promise.all(launchers(builtins).map((e) => esbuild.context({ ...common, ...e })));
 await Promise.all(launcherContexts.map((c) => c.rebuild()));
 if (watch) {
   await Promise.all([...contexts, ...launcherContexts].map((c) => c.watch()));

@@ -16,8 +16,8 @@ import vm from 'node:vm';
  */
 
 declare const SCHEMABRAIN_BUNDLE: string;
-/** The server's launcher: the Node built-ins its bundle requires (esbuild.mjs, from the bundle's metafile); else null. */
-declare const SCHEMABRAIN_PRELOAD: readonly string[] | null;
+/** The Node built-ins the bundle requires (esbuild.mjs, from the bundle's metafile). */
+declare const SCHEMABRAIN_PRELOAD: readonly string[];
 
 interface InternalModule {
   _nodeModulePaths(dir: string): string[];
@@ -37,6 +37,9 @@ interface QuickIndexModule {
 interface CliModule {
   runCli(argv: readonly string[], prefetched?: unknown): void;
 }
+
+/** Code cache writes not yet done (each runs once, at the latest when the process exits). */
+const pendingWrites: Array<() => void> = [];
 
 /** Loads one bundle beside this file through the code cache; `asMain` runs it as the process's main module. */
 function load(bundle: string, asMain: boolean): NodeModule {
@@ -86,6 +89,7 @@ function load(bundle: string, asMain: boolean): NodeModule {
     };
     setTimeout(write, WRITE_AFTER_MS).unref();
     process.once('exit', write);
+    pendingWrites.push(write);
   }
   internal._cache[file] = mod;
   const req = ((id: string) => mod.require(id)) as NodeJS.Require;
@@ -101,19 +105,19 @@ function load(bundle: string, asMain: boolean): NodeModule {
 /**
  * V8 compiles WebAssembly with its baseline compiler (Liftoff) and recompiles a function with its optimizing one
  * (TurboFan) once it has run a budget of about 1.8 MB of code. The SQLite engine's bytecode interpreter exhausts that
- * during the server's first catalog read and search, and optimizing such a large function costs more than the whole
- * call it would speed up: a first find_relevant_tables took about 120 ms longer on this account, at 370 and at 10,000
- * tables (bench/results/first-find-builds.md). The server raises the budget so that only code that runs for a long
- * time is optimized.
+ * during a process's first catalog reads and writes, and optimizing such a large function costs more than the work it
+ * would speed up: the server's first find_relevant_tables took about 100 ms longer on this account, at 370 and at
+ * 10,000 tables, and a full index of MusicBrainz about 90 ms (bench/results/first-find-builds.md). The budget is raised
+ * so that only code that runs for a long time is optimized.
  *
  * V8 flags are part of the code cache's key and of Node's own cache of its built-in modules: a built-in first loaded
- * after the change is compiled from source. So the built-ins the bundle requires are loaded first, and the change comes
- * before the bundle's code cache is read or written (each start then finds a cache made under the same flags).
+ * after the change is compiled from source. So the built-ins the bundle requires are loaded first, the code cache
+ * writes still pending are done, and the change comes before the next bundle's code cache is read (each start then
+ * finds a cache made under the same flags as its own).
  */
 const WASM_TIERING_BUDGET = 1_000_000_000;
 
 function wasmTiering(): void {
-  if (SCHEMABRAIN_PRELOAD === null) return;
   for (const name of SCHEMABRAIN_PRELOAD) {
     try {
       require(name);
@@ -121,16 +125,21 @@ function wasmTiering(): void {
       // Not in this Node: the bundle will say so itself.
     }
   }
+  for (const write of pendingWrites.splice(0)) write();
   v8.setFlagsFromString(`--wasm-tiering-budget=${WASM_TIERING_BUDGET}`);
 }
 
 function run(): void {
-  wasmTiering();
   if (SCHEMABRAIN_BUNDLE === 'cli.bundle.js' && process.argv[2] === 'index' && fs.existsSync(path.join(__dirname, INDEX_QUICK_BUNDLE))) {
+    // An unchanged re-index ends in the quick bundle, which reads no catalog: it runs with V8's flags as they are.
     const quick = load(INDEX_QUICK_BUNDLE, false).exports as QuickIndexModule;
-    quick.runQuickIndex(process.argv.slice(3), (prefetched) => (load(SCHEMABRAIN_BUNDLE, false).exports as CliModule).runCli(process.argv.slice(2), prefetched));
+    quick.runQuickIndex(process.argv.slice(3), (prefetched) => {
+      wasmTiering();
+      (load(SCHEMABRAIN_BUNDLE, false).exports as CliModule).runCli(process.argv.slice(2), prefetched);
+    });
     return;
   }
+  wasmTiering();
   load(SCHEMABRAIN_BUNDLE, true);
 }
 

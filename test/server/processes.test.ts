@@ -62,33 +62,46 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.equal(full.generation, 2, 'but it rewrites the catalog with fresh statistics');
   });
 
-  it('the stdio server starts from its code cache: a cache written by one start is taken as it is by the next', async () => {
-    // A copy of the server's files, so that this cache is written by this test alone.
+  it('the server and the CLI start from their code caches: a cache written by one start is taken as it is by the next', async () => {
+    // A copy of the bundles, so that these caches are written by this test alone.
     const dist = path.join(home, 'dist-copy');
     fs.mkdirSync(dist);
-    for (const f of ['server.js', 'server.bundle.js', 'sql-wasm.wasm', 'libpg-query.wasm']) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
+    for (const f of ['server.js', 'server.bundle.js', 'cli.js', 'cli.bundle.js', 'cli-index.bundle.js', 'sql-wasm.wasm', 'libpg-query.wasm']) fs.copyFileSync(path.join(ROOT, 'dist', f), path.join(dist, f));
     const cacheDir = path.join(dist, '.cache');
-    const start = async (): Promise<void> => {
+    const caches = (): Map<string, number> => new Map(fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((f) => f.endsWith('.v8')).map((f) => [f, fs.statSync(path.join(cacheDir, f)).mtimeMs]) : []);
+    const serverStart = async (): Promise<void> => {
       const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(dist, 'server.js'), '--catalog', catalog, '--no-audit'], env: { ...(process.env as Record<string, string>), SCHEMABRAIN_HOME: home }, stderr: 'ignore' });
       const client = new Client({ name: 'code-cache', version: '1' });
       await client.connect(transport);
       const res = await client.callTool({ name: 'find_relevant_tables', arguments: { query: 'invoices of a customer' } });
       assert.equal((res.structuredContent as { status: string }).status, 'success');
       await client.close();
-      // The server writes its cache when it exits.
-      for (let i = 0; i < 100 && !(fs.existsSync(cacheDir) && fs.readdirSync(cacheDir).some((f) => f.endsWith('.v8'))); i++) await new Promise((r) => setTimeout(r, 50));
     };
-    await start();
-    const written = fs.readdirSync(cacheDir).filter((f) => f.endsWith('.v8'));
-    assert.equal(written.length, 1, written.join());
-    const file = path.join(cacheDir, written[0]!);
-    const first = fs.statSync(file).mtimeMs;
+    const copyCatalog = path.join(home, 'cache-test.sqlite');
+    const index = (...extra: string[]): Record<string, unknown> => {
+      const r = spawnSync(process.execPath, [path.join(dist, 'cli.js'), 'index', '--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', copyCatalog, '--json', ...extra], { encoding: 'utf8', env: { ...process.env, SCHEMABRAIN_HOME: home }, timeout: 120_000 });
+      assert.equal(r.status, 0, r.stderr);
+      return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, unknown>;
+    };
+    const settle = async (want: number): Promise<void> => {
+      // A process writes its cache when it exits; the server's stdio client may return before it has.
+      for (let i = 0; i < 100 && caches().size < want; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 300));
+    };
+    // First starts: the server's cache, the quick index bundle's and the CLI's `index` (one full run hands over).
+    await serverStart();
+    assert.equal(index().mode, 'full');
+    await settle(3);
+    const written = caches();
+    const kinds = [...written.keys()].map((f) => ['server.bundle.js.', 'cli-index.bundle.js.index.', 'cli.bundle.js.index.'].find((p) => f.startsWith(p)) ?? f).sort();
+    assert.deepEqual(kinds, ['cli-index.bundle.js.index.', 'cli.bundle.js.index.', 'server.bundle.js.']);
     await new Promise((r) => setTimeout(r, 20));
-    await start();
-    // A cache V8 rejects (one made under other flags than the next start's) is written again after that start.
-    await new Promise((r) => setTimeout(r, 300));
-    assert.deepEqual(fs.readdirSync(cacheDir).filter((f) => f.endsWith('.v8')), written);
-    assert.equal(fs.statSync(file).mtimeMs, first, 'the second start took the cache as it was');
+    // Second starts of each: a cache V8 rejects (made under other flags than this start's) is written again after it.
+    await serverStart();
+    assert.equal(index('--full').mode, 'unchanged', 'a full re-read through both bundles');
+    assert.equal(index().mode, 'unchanged', 'the quick bundle alone');
+    await settle(3);
+    assert.deepEqual(caches(), written, 'every start took its cache as it was');
   });
 
   it('the MCP inspector CLI lists the tools of dist/server.js and calls one', () => {
