@@ -328,16 +328,25 @@ export function sideJunctions(data: IndexData): Uint8Array {
   sideMemo.set(data, side);
   const rel = relationHub(data);
   if (rel === null) return side;
-  const junction = (d: number): boolean => d === rel.hub || (data.docs[d]!.role === 'bridge' && data.edges[d]!.some((e) => e.outgoing && e.to === rel.hub));
+  const n = data.docs.length;
+  // Which tables are junctions of the hub (the hub itself counts), worked out once.
+  const junction = new Uint8Array(n);
+  junction[rel.hub] = 1;
+  for (const e of data.edges[rel.hub]!) if (!e.outgoing && data.docs[e.to]!.role === 'bridge') junction[e.to] = 1;
+  // A table reached along an outgoing or an incoming key, as [2 × table + direction]: marked with the number of the
+  // junction whose walk reached it, so no walk clears the marks of the one before.
+  const seen = new Int32Array(2 * n);
+  let walk = 0;
   for (const e of data.edges[rel.hub]!) {
     const j = e.to;
-    if (e.outgoing || j === rel.hub || !junction(j)) continue;
+    if (e.outgoing || j === rel.hub || junction[j] === 0) continue;
     const ends = [...new Set(data.edges[j]!.filter((x) => x.outgoing && x.to !== rel.hub && x.to !== j).map((x) => x.to))];
     if (ends.length !== 2) continue;
     // Up to one join more than the junction's two, never through a typed relationship or an auxiliary table, and
     // never down to a shared target and back up (`artist` → `area` ← `place` says both are somewhere, not related).
+    walk++;
     let frontier: Array<[number, boolean]> = [[ends[0]!, false]];
-    const seen = new Set<string>([`${ends[0]}:0`]);
+    seen[2 * ends[0]!] = walk;
     let found = false;
     for (let depth = 0; depth < 3 && frontier.length > 0 && !found; depth++) {
       const next: Array<[number, boolean]> = [];
@@ -345,9 +354,9 @@ export function sideJunctions(data: IndexData): Uint8Array {
         for (const x of data.edges[u]!) {
           if (down && !x.outgoing && data.docs[x.to]!.role !== 'bridge') continue;
           if (x.to === ends[1]) found = true;
-          const k = `${x.to}:${x.outgoing ? 1 : 0}`;
-          if (seen.has(k) || junction(x.to) || data.docs[x.to]!.role === 'auxiliary') continue;
-          seen.add(k);
+          const k = 2 * x.to + (x.outgoing ? 1 : 0);
+          if (seen[k] === walk || junction[x.to] === 1 || data.docs[x.to]!.role === 'auxiliary') continue;
+          seen[k] = walk;
           next.push([x.to, x.outgoing]);
         }
       }
