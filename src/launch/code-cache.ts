@@ -107,8 +107,8 @@ function load(bundle: string, asMain: boolean): NodeModule {
  * (TurboFan) once it has run a budget of about 1.8 MB of code. The SQLite engine's bytecode interpreter exhausts that
  * during a process's first catalog reads and writes, and optimizing such a large function costs more than the work it
  * would speed up: the server's first find_relevant_tables took about 100 ms longer on this account, at 370 and at
- * 10,000 tables, and a full index of MusicBrainz about 90 ms (bench/results/first-find-builds.md). The budget is raised
- * so that only code that runs for a long time is optimized.
+ * 10,000 tables, and a full index of MusicBrainz used about 300 ms more CPU (bench/results/first-find-builds.md). The
+ * budget is raised so that only code that runs for a long time is optimized.
  *
  * V8 flags are part of the code cache's key and of Node's own cache of its built-in modules: a built-in first loaded
  * after the change is compiled from source. So the built-ins the bundle requires are loaded first, the code cache
