@@ -55,6 +55,7 @@
  * the frame lists, per stem of a table name, the tables named with it (IndexFrame.nameDocs), so a first question does
  * not unpack the words of every table that a common word's postings hold. v43: the arrays (postings and the frame's
  * per-doc and per-edge numbers) are binary after the JSON header instead of base64 inside it, and the catalog stores
- * the index as a BLOB.
+ * the index as a BLOB. v44: the frame's words are one UTF-8 text of the binary part with per-doc offsets, and its schemas
+ * a list of distinct names with a per-doc index, instead of two JSON strings per table.
  */
-export const INDEX_FORMAT = 43;
+export const INDEX_FORMAT = 44;

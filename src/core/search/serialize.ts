@@ -52,18 +52,25 @@ export interface IndexStamp {
 
 /**
  * The frame (build.ts, IndexFrame) in a compact JSON form, in doc order: few objects to create on load (the cost of
- * a cold start is mostly allocation), per-doc and per-edge numbers as arrays of the binary part, a doc's words packed in one string and split
- * when the doc is first used, FK column lists left to the tables (read when a join tree names them).
+ * a cold start is mostly allocation), per-doc and per-edge numbers as arrays of the binary part, the docs' words as
+ * one text of it (a doc's part is cut out and split when the doc is first used), FK column lists left to the tables
+ * (read when a join tree names them).
  */
 interface PersistedFrame {
   readonly lexicon: string;
   readonly sources: readonly string[];
   /** Int32 per doc: its source index. */
   readonly source: Section;
+  /** The distinct schemas; `schema`, Int32 per doc: its schema's index here. */
   readonly schemas: readonly string[];
+  readonly schema: Section;
   readonly names: readonly string[];
-  /** Per doc: nameWords, nameStems, nameParts, auxWords (words joined by a space), joined by SEP. */
-  readonly words: readonly string[];
+  /**
+   * Text of the binary part: per doc, nameWords, nameStems, nameParts, auxWords (words joined by a space) joined by
+   * SEP, the docs one after another; `wordsAt`, Int32 per doc and one more: where each doc's text starts in it.
+   */
+  readonly words: Section;
+  readonly wordsAt: Section;
   /** One character per doc: the initial of its role, upper case for a junction (isBridge). */
   readonly kinds: string;
   /** The docs that are views or materialized views (DocData.derived). */
@@ -98,7 +105,7 @@ interface PersistedFrame {
 
 const SEP = '\u0001';
 
-/** An array of the binary part: [offset, count], both in 4-byte words. */
+/** An array of the binary part: [offset, count], both in 4-byte words; for a text, [offset in words, bytes of UTF-8]. */
 type Section = readonly [number, number];
 
 /** Collects the arrays of the binary part as they are named. */
@@ -110,6 +117,17 @@ class BinaryWriter {
     this.parts.push(a);
     const at: Section = [this.words, a.length];
     this.words += a.length;
+    return at;
+  }
+
+  /** A text as UTF-8, padded to a whole number of words. */
+  addText(text: string): Section {
+    const bytes = Buffer.from(text, 'utf8');
+    const padded = new Uint8Array((bytes.length + 3) & ~3).fill(0x20);
+    padded.set(bytes);
+    this.parts.push(new Int32Array(padded.buffer));
+    const at: Section = [this.words, bytes.length];
+    this.words += padded.length / 4;
     return at;
   }
 
@@ -155,6 +173,18 @@ class BinaryReader {
     const r = this.slice(s);
     return r === null ? null : r instanceof ArrayBuffer ? new Float32Array(r) : new Float32Array(r.buffer, r.offset, r.count);
   }
+
+  text(s: unknown): string | null {
+    if (!Array.isArray(s) || s.length !== 2 || !s.every((n) => Number.isInteger(n) && n >= 0)) return null;
+    const [word, bytes] = s as [number, number];
+    const from = this.at + word * 4;
+    if (from + bytes > this.bytes.length) return null;
+    try {
+      return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(from, from + bytes));
+    } catch {
+      return null;
+    }
+  }
 }
 
 function persistFrame(data: IndexData, bin: BinaryWriter): PersistedFrame {
@@ -190,15 +220,27 @@ function persistFrame(data: IndexData, bin: BinaryWriter): PersistedFrame {
   });
   if (fks.some((k) => k < 0)) throw new Error('search index: an FK edge has no foreign key of its table');
   const subtypes = [...declaredSubtypes, ...impliedSubtypes.map((i) => fks.length / 3 + i)];
+  const schemas: string[] = [];
+  const schemaIdx = new Map<string, number>();
+  const schema = Int32Array.from(data.docs, (d) => {
+    let i = schemaIdx.get(d.schema);
+    if (i === undefined) schemaIdx.set(d.schema, (i = schemas.push(d.schema) - 1));
+    return i;
+  });
+  const packed = data.docs.map((d) => [d.nameWords.join(' '), d.nameStems.join(' '), d.nameParts.join(' '), d.auxWords.join(' ')].join(SEP));
+  const wordsAt = new Int32Array(n + 1);
+  packed.forEach((w, i) => (wordsAt[i + 1] = wordsAt[i]! + w.length));
   const roles: Array<[number, Array<[string, string]>]> = [];
   data.roleWords.forEach((list, d) => list && roles.push([d, list.map((r) => [r.word, r.via])]));
   return {
     lexicon: WORDNET_SOURCE,
     sources,
     source: bin.add(source),
-    schemas: data.docs.map((d) => d.schema),
+    schemas,
+    schema: bin.add(schema),
     names: data.docs.map((d) => d.name),
-    words: data.docs.map((d) => [d.nameWords.join(' '), d.nameStems.join(' '), d.nameParts.join(' '), d.auxWords.join(' ')].join(SEP)),
+    words: bin.addText(packed.join('')),
+    wordsAt: bin.add(wordsAt),
     kinds: data.docs.map((d) => (d.isBridge ? d.role[0]!.toUpperCase() : d.role[0]!)).join(''),
     derived: data.docs.flatMap((d, i) => (d.derived ? [i] : [])),
     fks: bin.add(Int32Array.from(fks)),
@@ -238,7 +280,10 @@ class StoredDoc implements DocData {
     readonly derived: boolean,
     readonly hasName: boolean,
     readonly ordered: boolean,
-    private readonly packed: string,
+    /** The frame's words text, and where this doc's part of it starts and ends. */
+    private readonly words: string,
+    private readonly from: number,
+    private readonly to: number,
     private readonly d: number,
     private readonly load: (d: number) => TableInfo,
   ) {
@@ -247,7 +292,7 @@ class StoredDoc implements DocData {
 
   private get w(): NonNullable<StoredDoc['unpacked']> {
     if (this.unpacked === undefined) {
-      const [nameWords, nameStems, nameParts, auxWords] = this.packed.split(SEP) as [string, string, string, string];
+      const [nameWords = '', nameStems = '', nameParts = '', auxWords = ''] = this.words.slice(this.from, this.to).split(SEP);
       this.unpacked = { nameWords: split(nameWords), nameStems: split(nameStems), nameParts: split(nameParts), auxWords: split(auxWords) };
     }
     return this.unpacked;
@@ -331,8 +376,13 @@ function restoreFrame(f: PersistedFrame, bin: BinaryReader, lexicon: Lexicon, ta
   const order = bin.i32(f.order);
   const personTable = bin.f32(f.person);
   const placeTable = bin.f32(f.place);
-  if (!source || !fks || !implied || implied.length % 5 !== 0 || !order || !personTable || !placeTable || f.schemas.length !== n || f.words.length !== n || typeof f.kinds !== 'string' || f.kinds.length !== n) return null;
-  if (source.length !== n || order.length !== n || personTable.length !== n || placeTable.length !== n || fks.length % 3 !== 0) return null;
+  const schema = bin.i32(f.schema);
+  const words = bin.text(f.words);
+  const wordsAt = bin.i32(f.wordsAt);
+  if (!source || !fks || !implied || implied.length % 5 !== 0 || !order || !personTable || !placeTable || !schema || words === null || !wordsAt || !Array.isArray(f.schemas) || typeof f.kinds !== 'string' || f.kinds.length !== n) return null;
+  if (source.length !== n || order.length !== n || personTable.length !== n || placeTable.length !== n || schema.length !== n || wordsAt.length !== n + 1 || fks.length % 3 !== 0) return null;
+  if (wordsAt[0] !== 0 || wordsAt[n] !== words.length || schema.some((i) => f.schemas[i] === undefined)) return null;
+  for (let d = 0; d < n; d++) if (wordsAt[d + 1]! < wordsAt[d]!) return null;
   const indices = (list: unknown, end: number): list is number[] => Array.isArray(list) && list.every((i) => Number.isInteger(i) && i >= 0 && i < end);
   if (!indices(f.derived, n) || !indices(f.named, n) || !indices(f.ordered, n) || !indices(f.subtypes, fks.length / 3 + implied.length / 5)) return null;
   if (!Array.isArray(f.nameDocs) || !f.nameDocs.every((e) => Array.isArray(e) && typeof e[0] === 'string' && indices(e[1], n))) return null;
@@ -346,7 +396,7 @@ function restoreFrame(f: PersistedFrame, bin: BinaryReader, lexicon: Lexicon, ta
     const bridge = kind < 97; // upper case
     const role = ROLES[String.fromCharCode(bridge ? kind + 32 : kind)];
     if (role === undefined) return null;
-    docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[d]!, f.names[d]!, role, bridge, derived.has(d), named.has(d), ordered.has(d), f.words[d]!, d, table);
+    docs[d] = new StoredDoc(f.sources[source[d]!]!, f.schemas[schema[d]!]!, f.names[d]!, role, bridge, derived.has(d), named.has(d), ordered.has(d), words, wordsAt[d]!, wordsAt[d + 1]!, d, table);
   }
   const edges: EdgeData[][] = docs.map(() => []);
   for (let i = 0; i < fks.length; i += 3) {
@@ -375,7 +425,7 @@ function restoreFrame(f: PersistedFrame, bin: BinaryReader, lexicon: Lexicon, ta
   };
   const roleWords: Array<Array<{ word: string; via: string }> | undefined> = new Array(n);
   for (const [d, list] of f.roles) roleWords[d] = list.map(([word, via]) => ({ word, via }));
-  const words = new Set(f.catalogWords);
+  const catalogWords = new Set(f.catalogWords);
   const bridges: number[] = [];
   for (let d = 0; d < n; d++) if (docs[d]!.isBridge) bridges.push(d);
   return {
@@ -388,8 +438,8 @@ function restoreFrame(f: PersistedFrame, bin: BinaryReader, lexicon: Lexicon, ta
     placeTable,
     personDocs: nonZero(personTable),
     placeDocs: nonZero(placeTable),
-    vocab: withCatalogWords(lexicon, words, [...f.names, ...f.columnNames]),
-    catalogWords: words,
+    vocab: withCatalogWords(lexicon, catalogWords, [...f.names, ...f.columnNames]),
+    catalogWords,
     columnNames: f.columnNames,
     roleWords,
     nameDocs: new Map(f.nameDocs),

@@ -93,6 +93,9 @@ describe('persisted search frames', () => {
     // A section that reaches past the end, and one with a negative count.
     assert.equal(openPersistedIndex(editHeader(bytes, (json) => json.replace(/"doc":\[(\d+),(\d+)\]/, (_, at: string, n: string) => `"doc":[${Number(at) + header.binary / 4},${n}]`)), stamped), null, 'postings past the end');
     assert.equal(openPersistedIndex(editHeader(bytes, (json) => json.replace(/"order":\[(\d+),(\d+)\]/, '"order":[$1,-1]')), stamped), null, 'negative count');
+    // The words text: its part list one short, or the text reaching past the end.
+    assert.equal(openPersistedIndex(editHeader(bytes, (json) => json.replace(/"wordsAt":\[(\d+),(\d+)\]/, (_, at: string, n: string) => `"wordsAt":[${at},${Number(n) - 1}]`)), stamped), null, 'words parts one short');
+    assert.equal(openPersistedIndex(editHeader(bytes, (json) => json.replace(/"words":\[(\d+),(\d+)\]/, (_, at: string) => `"words":[${at},${header.binary}]`)), stamped), null, 'words past the end');
     // An edge whose doc is out of range.
     const at = (bytes.indexOf(0x0a, bytes.indexOf(0x0a) + 1) + 1 + 3) & ~3;
     const damaged = bytes.slice();
