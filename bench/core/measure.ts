@@ -282,6 +282,17 @@ export async function firstFindRun(server: string, catalog: string, query: strin
   }
 }
 
+/** Runs a benchmark script's main and exits: 0 when it ends, 1 with `label: message` on stderr when it throws. */
+export function runMain(label: string, main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      process.stderr.write(`${label}: ${(e as Error).message}\n`);
+      process.exit(1);
+    },
+  );
+}
+
 export function writeResults(name: string, json: unknown, markdown: string): void {
   fs.mkdirSync(RESULTS, { recursive: true });
   fs.writeFileSync(path.join(RESULTS, `${name}.json`), `${JSON.stringify(json, null, 2)}\n`);

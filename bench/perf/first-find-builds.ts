@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { firstFindRun, flagValue, flagValues, loadAvg, machineFacts, median, round, runOk, tempDir, timeNodeWithPeak, writeResults, type FirstFindRun as Run } from '../core/measure';
+import { firstFindRun, flagValue, flagValues, loadAvg, machineFacts, median, round, runMain, runOk, tempDir, timeNodeWithPeak, writeResults, type FirstFindRun as Run } from '../core/measure';
 
 interface Build {
   readonly label: string;
@@ -117,10 +117,4 @@ async function main(): Promise<void> {
   process.stderr.write('first-find-builds: wrote bench/results/first-find-builds.md\n');
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`first-find-builds: ${(e as Error).message}\n`);
-    process.exit(1);
-  },
-);
+runMain('first-find-builds', main);

@@ -9,7 +9,7 @@
  * work itself. Writes bench/results/first-find-idle.{md,json}.
  */
 import path from 'node:path';
-import { DIST, firstFindRun, flagValue, flagValues, loadAvg, machineFacts, median, round, writeResults, type FirstFindRun as Run } from '../core/measure';
+import { DIST, firstFindRun, flagValue, flagValues, loadAvg, machineFacts, median, round, runMain, writeResults, type FirstFindRun as Run } from '../core/measure';
 
 const SERVER = path.join(DIST, 'server.js');
 const firstFind = (catalog: string, query: string, pauseMs: number): Promise<Run> => firstFindRun(SERVER, catalog, query, pauseMs);
@@ -73,10 +73,4 @@ async function main(): Promise<void> {
   process.stderr.write('first-find-idle: wrote bench/results/first-find-idle.md\n');
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`first-find-idle: ${(e as Error).message}\n`);
-    process.exit(1);
-  },
-);
+runMain('first-find-idle', main);

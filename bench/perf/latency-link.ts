@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { benchMusicBrainz, ensureBuilt, pgDumpArgs } from '../core/musicbrainz';
-import { DIST, flagValue as arg, loadAvg, machineFacts, median, round, runOk, tempDir, timeProcess, writeResults } from '../core/measure';
+import { DIST, flagValue as arg, loadAvg, machineFacts, median, round, runMain, runOk, tempDir, timeProcess, writeResults } from '../core/measure';
 
 interface Relay {
   readonly port: number;
@@ -138,10 +138,4 @@ async function main(): Promise<void> {
   process.stderr.write('latency bench: wrote bench/results/index-latency.md\n');
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`latency bench: ${(e as Error).message}\n`);
-    process.exit(1);
-  },
-);
+runMain('latency bench', main);
