@@ -155,33 +155,36 @@ class BinaryReader {
     private readonly at: number,
   ) {}
 
-  private slice(s: unknown): ArrayBuffer | { buffer: ArrayBufferLike; offset: number; count: number } | null {
+  /** Where a section's bytes lie in `bytes` (`unit` bytes per counted item), or null when it is malformed or out of range. */
+  private range(s: unknown, unit: number): { from: number; to: number } | null {
     if (!Array.isArray(s) || s.length !== 2 || !s.every((n) => Number.isInteger(n) && n >= 0)) return null;
     const [word, count] = s as [number, number];
     const from = this.at + word * 4;
-    if (from + count * 4 > this.bytes.length) return null;
-    const offset = this.bytes.byteOffset + from;
-    if (offset % 4 === 0) return { buffer: this.bytes.buffer, offset, count };
-    return this.bytes.slice(from, from + count * 4).buffer;
+    const to = from + count * unit;
+    return to > this.bytes.length ? null : { from, to };
+  }
+
+  private array<T>(s: unknown, make: (buffer: ArrayBufferLike, offset: number, count: number) => T): T | null {
+    const r = this.range(s, 4);
+    if (r === null) return null;
+    const offset = this.bytes.byteOffset + r.from;
+    if (offset % 4 === 0) return make(this.bytes.buffer, offset, (r.to - r.from) / 4);
+    return make(this.bytes.slice(r.from, r.to).buffer, 0, (r.to - r.from) / 4);
   }
 
   i32(s: unknown): Int32Array | null {
-    const r = this.slice(s);
-    return r === null ? null : r instanceof ArrayBuffer ? new Int32Array(r) : new Int32Array(r.buffer, r.offset, r.count);
+    return this.array(s, (buffer, offset, count) => new Int32Array(buffer, offset, count));
   }
 
   f32(s: unknown): Float32Array | null {
-    const r = this.slice(s);
-    return r === null ? null : r instanceof ArrayBuffer ? new Float32Array(r) : new Float32Array(r.buffer, r.offset, r.count);
+    return this.array(s, (buffer, offset, count) => new Float32Array(buffer, offset, count));
   }
 
   text(s: unknown): string | null {
-    if (!Array.isArray(s) || s.length !== 2 || !s.every((n) => Number.isInteger(n) && n >= 0)) return null;
-    const [word, bytes] = s as [number, number];
-    const from = this.at + word * 4;
-    if (from + bytes > this.bytes.length) return null;
+    const r = this.range(s, 1);
+    if (r === null) return null;
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(from, from + bytes));
+      return new TextDecoder('utf-8', { fatal: true }).decode(this.bytes.subarray(r.from, r.to));
     } catch {
       return null;
     }
