@@ -252,6 +252,15 @@ export function flagValues(name: string): string[] {
   return out;
 }
 
+/** Every `name LABEL=VALUE` on the command line, split at the first `=`; `what` names the value in the error. */
+export function labelledFlagValues(name: string, what: string): Array<{ label: string; value: string }> {
+  return flagValues(name).map((v) => {
+    const eq = v.indexOf('=');
+    if (eq <= 0) throw new Error(`${name} ${v}: expected LABEL=${what}`);
+    return { label: v.slice(0, eq), value: v.slice(eq + 1) };
+  });
+}
+
 export interface FirstFindRun {
   /** Wall time of the call, from the request sent to the answer. */
   readonly wallMs: number;

@@ -15,7 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { firstFindRun, flagValue, flagValues, loadAvg, machineFacts, median, round, runMain, runOk, tempDir, timeNodeWithPeak, writeResults, type FirstFindRun as Run } from '../core/measure';
+import { firstFindRun, flagValue, labelledFlagValues, loadAvg, machineFacts, median, round, runMain, runOk, tempDir, timeNodeWithPeak, writeResults, type FirstFindRun as Run } from '../core/measure';
 
 interface Build {
   readonly label: string;
@@ -35,19 +35,12 @@ interface Row {
   readonly raw: number[];
 }
 
-const labelled = (flag: string, what: string): Array<{ label: string; value: string }> =>
-  flagValues(flag).map((v) => {
-    const eq = v.indexOf('=');
-    if (eq <= 0) throw new Error(`${flag} ${v}: expected LABEL=${what}`);
-    return { label: v.slice(0, eq), value: v.slice(eq + 1) };
-  });
-
 async function main(): Promise<void> {
-  const sources = labelled('--source', 'URL');
+  const sources = labelledFlagValues('--source', 'URL');
   const runs = Number(flagValue('--runs') ?? 8);
   const query = flagValue('--query') ?? 'which customers placed orders last month';
-  const queries = new Map(labelled('--query-for', 'TEXT').map((q) => [q.label, q.value]));
-  const builds: Build[] = labelled('--build', 'DIST_DIR').map(({ label, value }) => {
+  const queries = new Map(labelledFlagValues('--query-for', 'TEXT').map((q) => [q.label, q.value]));
+  const builds: Build[] = labelledFlagValues('--build', 'DIST_DIR').map(({ label, value }) => {
     const dist = path.resolve(value);
     if (!fs.existsSync(path.join(dist, 'server.js')) || !fs.existsSync(path.join(dist, 'cli.js'))) throw new Error(`--build ${label}: no server.js and cli.js in ${dist}`);
     return { label, dist };

@@ -9,17 +9,13 @@
  * work itself. Writes bench/results/first-find-idle.{md,json}.
  */
 import path from 'node:path';
-import { DIST, firstFindRun, flagValue, flagValues, loadAvg, machineFacts, median, round, runMain, writeResults, type FirstFindRun as Run } from '../core/measure';
+import { DIST, firstFindRun, flagValue, labelledFlagValues, loadAvg, machineFacts, median, round, runMain, writeResults, type FirstFindRun as Run } from '../core/measure';
 
 const SERVER = path.join(DIST, 'server.js');
 const firstFind = (catalog: string, query: string, pauseMs: number): Promise<Run> => firstFindRun(SERVER, catalog, query, pauseMs);
 
 async function main(): Promise<void> {
-  const catalogs = flagValues('--catalog').map((c) => {
-    const eq = c.indexOf('=');
-    if (eq <= 0) throw new Error(`--catalog ${c}: expected LABEL=FILE`);
-    return { label: c.slice(0, eq), file: path.resolve(c.slice(eq + 1)) };
-  });
+  const catalogs = labelledFlagValues('--catalog', 'FILE').map(({ label, value }) => ({ label, file: path.resolve(value) }));
   if (catalogs.length === 0) throw new Error('at least one --catalog LABEL=FILE is required');
   const runs = Number(flagValue('--runs') ?? 5);
   const pauseMs = Number(flagValue('--pause') ?? 1000);
