@@ -131,6 +131,14 @@ describe('index: the quick unchanged check before the full command', function ()
     const full = cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', catalog], { SCHEMABRAIN_HOME: home });
     assert.equal(full.code, 0, full.stderr);
     assert.equal(full.lines.at(-1)?.mode, 'unchanged');
+    // A broken policy file: the bundle's YAML parser (loaded only when a policy is read) gives the typed error, and the
+    // catalog is left as it was.
+    const before = fs.readFileSync(catalog);
+    fs.writeFileSync(path.join(home, 'pii-policy.yaml'), 'version: 1\nblock: [contact\n');
+    const broken = cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', catalog], { SCHEMABRAIN_HOME: home });
+    assert.notEqual(broken.code, 0);
+    assert.match(broken.stderr + JSON.stringify(broken.lines), /not valid YAML/);
+    assert.ok(fs.readFileSync(catalog).equals(before), 'the catalog was not rewritten');
   });
 
   it('a source that stops answering after it was indexed: one typed error from the quick step', async () => {
