@@ -4,6 +4,7 @@ import { createIntrospector } from '../core/sources/create-introspector';
 import { defaultPolicyPath } from '../core/util/home';
 import type { CliIO } from './command';
 import { EXIT_OK } from './command';
+import { endOnClosedOutput } from './io';
 import { indexPassword, jsonOutput, parseIndexArgs, progressPrinter, reportIndexError, reportOutcome } from './commands/index-common';
 
 /**
@@ -64,6 +65,7 @@ export async function quickIndex(argv: readonly string[], io: CliIO): Promise<Qu
 
 /** The launcher's entry: answers with the real streams, or calls `full` to run the whole CLI in this process. */
 export function runQuickIndex(argv: readonly string[], full: (prefetched: CliIO['prefetchedPassword']) => void): void {
+  endOnClosedOutput();
   const io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: Boolean(process.stdout.isTTY) };
   quickIndex(argv, io).then(
     (answer) => {

@@ -4,6 +4,7 @@ import { EXIT_OK, EXIT_OPERATIONAL } from './command';
 import type { CliIO } from './command';
 import { commands } from './commands';
 import type { CommandEntry } from './commands';
+import { endOnClosedOutput } from './io';
 
 /** dist/cli.js: `schemabrain <verb> …`. Exit codes: 0 ok, 1 check failed, 2 operational error. */
 
@@ -60,6 +61,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 
 /** Runs the CLI in this process with the real streams; `prefetched` comes from the `index` verb's quick check. */
 export function runCli(argv: readonly string[], prefetched?: CliIO['prefetchedPassword']): void {
+  endOnClosedOutput();
   const io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: Boolean(process.stdout.isTTY), ...(prefetched ? { prefetchedPassword: prefetched } : {}) };
   main(argv, io).then(
     (code) => {

@@ -114,6 +114,9 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     closeTransport = () => server.close();
     stopAccepting = () => process.stdin.pause(); // no further requests are read; responses still go out
     process.stdin.on('close', () => void stop('stdin closed'));
+    // A client that closes the server's output (EPIPE) can hear no answer: stop as on a closed input, instead of an
+    // uncaught stream error and a server that reads requests it cannot answer.
+    process.stdout.on('error', (e: NodeJS.ErrnoException) => void stop(`stdout ${e.code ?? 'error'}`));
   }
   let stopping = false;
   /**

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { readJobStatus } from '../../src/core/indexing/job-status';
@@ -43,6 +43,22 @@ async function fullInProcess(args: readonly string[], env: NodeJS.ProcessEnv = {
   };
   const code = await main(['index', ...args, '--json'], io);
   return { code, lines: out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>), stderr: err };
+}
+
+/** The built CLI with its standard output closed by the reader before the first line (`schemabrain index … | head -0`). */
+function closedOutput(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [DIST_CLI, 'index', ...args, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stderr });
+    });
+  });
 }
 
 const withoutTiming = (lines: ReadonlyArray<Record<string, unknown>>): unknown[] => lines.map(({ duration_ms: _d, ...rest }) => rest);
@@ -117,6 +133,24 @@ describe('index: the quick unchanged check before the full command', function ()
     await sql(`COMMENT ON COLUMN book.isbn IS 'international standard book number'`);
     assert.equal(cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', catalog]).lines.at(-1)?.mode, 'incremental');
     assert.equal(cliAt(quickOnlyCli, ['--source', url, '--name', 'books', '--catalog', catalog]).lines.at(-1)?.mode, 'unchanged');
+  });
+
+  it('a reader that closes standard output ends the command without a stack trace, and loses nothing', async () => {
+    // The quick step's answer: nothing left to stop, so the shell's status for a closed pipe; the catalog is untouched.
+    const before = fs.readFileSync(catalog);
+    const quick = await closedOutput(['--source', url, '--name', 'books', '--catalog', catalog]);
+    assert.equal(quick.code, 141, quick.stderr);
+    assert.doesNotMatch(quick.stderr, /EPIPE|Unhandled|\n\s+at /);
+    assert.ok(fs.readFileSync(catalog).equals(before), 'the catalog was not rewritten');
+    assert.equal(readJobStatus(catalog).state, 'succeeded');
+    // A full index stops as Ctrl-C stops it: cancelled, and no catalog half written.
+    const fresh = path.join(tempDir(), 'catalog.sqlite');
+    const full = await closedOutput(['--source', url, '--name', 'books', '--catalog', fresh]);
+    assert.equal(full.code, 2, full.stderr);
+    assert.doesNotMatch(full.stderr, /EPIPE|Unhandled|\n\s+at /);
+    assert.ok(!fs.existsSync(fresh), 'no catalog was written');
+    assert.equal(readJobStatus(fresh).state, 'cancelled');
+    assert.ok(!fs.existsSync(`${fresh}.lock`), 'the catalog lock was released');
   });
 
   it('--full, --rebuild, --help and a PII policy file go to the full command', async () => {

@@ -163,6 +163,25 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     }
   });
 
+  it('a stdio client that closes the server\'s output stops the server cleanly (no uncaught EPIPE, a recorded stop)', async () => {
+    const own = tempDir();
+    const child = spawn(process.execPath, [DIST_SERVER, '--catalog', catalog], { env: { ...process.env, SCHEMABRAIN_HOME: own }, stdio: ['pipe', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    child.stdin.write(`${JSON.stringify(initialize)}\n`);
+    // The input stays open: only the closed output can end the server.
+    const code = await Promise.race([exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 20_000))]);
+    child.kill('SIGKILL');
+    assert.equal(code, 0, `the server did not stop on its closed output: ${stderr}`);
+    assert.doesNotMatch(stderr, /uncaught|EPIPE/);
+    const events = fs.readFileSync(path.join(own, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event_subtype?: string; message?: string });
+    const stopEvent = events.find((e) => e.event_subtype === 'server_stop');
+    assert.equal((JSON.parse(stopEvent?.message ?? '{}') as { reason?: string }).reason, 'stdout EPIPE');
+  });
+
   it('reports bad input as typed errors with exit code 2 and leaves the catalog intact', () => {
     const gen = (): number => {
       const bytes = fs.readFileSync(catalog);
