@@ -206,6 +206,52 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.equal(gen(), before, 'failed runs never touched the catalog');
   });
 
+  it('a catalog or policy path that is a pipe or a directory is refused at once: nothing blocks, nothing is moved or written beside it', async function () {
+    if (process.platform === 'win32') this.skip(); // mkfifo
+    const dir = tempDir();
+    const fifo = path.join(dir, 'catalog.fifo');
+    assert.equal(spawnSync('mkfifo', [fifo]).status, 0, 'mkfifo');
+    const folder = path.join(dir, 'folder');
+    fs.mkdirSync(folder);
+    const own = tempDir();
+    const short = (args: string[]): CliRun => {
+      // A read of the pipe would wait for a writer for good: the run is bounded, and a timeout fails the check.
+      const r = spawnSync(process.execPath, [DIST_CLI, ...args], { encoding: 'utf8', env: { ...process.env, SCHEMABRAIN_HOME: own }, timeout: 20_000 });
+      return { code: r.status, lines: r.stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>), stdout: r.stdout, stderr: r.stderr };
+    };
+    for (const target of [fifo, folder]) {
+      for (const extra of [[], ['--rebuild'], ['--full']]) {
+        const r = short(['index', '--source', CHINOOK_SQLITE, '--catalog', target, '--json', ...extra]);
+        assert.equal(r.code, 2, `${target} ${extra.join(' ')}: ${r.stderr}`);
+        const last = r.lines.at(-1)!;
+        assert.equal(last.kind, 'catalog_io');
+        assert.match(String(last.message), /not a regular file/);
+        assert.doesNotMatch(JSON.stringify(last), /--rebuild/, 'no advice to move it aside');
+      }
+      const q = short(['query', 'SELECT 1', '--catalog', target]);
+      assert.equal(q.code, 2, q.stderr);
+      assert.match(q.stderr, /not a regular file/);
+    }
+    assert.ok(fs.statSync(fifo).isFIFO(), 'the pipe is where it was');
+    assert.deepEqual(fs.readdirSync(folder), [], 'nothing was written into the directory');
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['catalog.fifo', 'folder'], 'no lock, job status or moved-aside file beside them');
+    // A PII policy that is a pipe: a typed refusal, not a wait.
+    const withPolicy = short(['query', 'SELECT 1', '--catalog', catalog, '--pii-policy', fifo]);
+    assert.equal(withPolicy.code, 2, withPolicy.stderr);
+    assert.match(withPolicy.stderr, /not a regular file/);
+    // The server keeps serving and answers a typed error.
+    const client = new Client({ name: 'fifo', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [DIST_SERVER, '--catalog', fifo], env: { ...process.env, SCHEMABRAIN_HOME: own } as Record<string, string>, stderr: 'ignore' }));
+    try {
+      const res = await client.callTool({ name: 'list_indexed_schemas', arguments: {} });
+      const env = EnvelopeSchema.parse(res.structuredContent);
+      assert.equal(env.status, 'error');
+      assert.match(env.error?.message ?? '', /not a regular file/);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses a damaged catalog, and --rebuild moves it aside instead of deleting it', async () => {
     const dir = tempDir();
     const bad = path.join(dir, 'catalog.sqlite');

@@ -11,3 +11,11 @@ export class CatalogError extends Error {
     this.name = 'CatalogError';
   }
 }
+
+/**
+ * A catalog path that exists as a directory, device or pipe: refused before anything is read, locked or moved aside
+ * (reading a pipe would block for good, and `--rebuild` would rename a device out of the way).
+ */
+export function notACatalogFile(filePath: string): CatalogError {
+  return new CatalogError('io', `catalog ${filePath} is not a regular file (a directory, device or pipe); give the path of a catalog file, which is created if it does not exist`);
+}

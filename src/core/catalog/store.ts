@@ -3,8 +3,9 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import type { Database } from 'sql.js';
 import { handOver, loadSqlJs } from './sqljs';
-import { CatalogError } from './errors';
+import { CatalogError, notACatalogFile } from './errors';
 import { readCatalogSummary, writeCatalogSummary } from './summary';
+import { NOT_REGULAR, readRegularFile } from '../util/regular-file';
 import type { ColumnInfo, EnumInfo, SchemaInfo, SourceInfo, TableInfo } from './model';
 
 /**
@@ -187,10 +188,11 @@ export class CatalogStore {
     const written = readCatalogSummary(filePath) !== null;
     let bytes: Buffer;
     try {
-      bytes = fs.readFileSync(filePath);
+      bytes = readRegularFile(filePath);
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') throw new CatalogError('not_found', `no catalog at ${filePath}`);
+      if (code === NOT_REGULAR) throw notACatalogFile(filePath);
       throw new CatalogError('io', `cannot read catalog ${filePath}: ${code ?? String(e)}`);
     }
     if (bytes.length < 100 || !bytes.subarray(0, 16).equals(SQLITE_HEADER)) {

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import type { ColumnInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model';
 import { privilegesArtifact, qualifiedName } from '../catalog/model';
 import { acquireCatalogLock } from '../catalog/lock';
+import { notACatalogFile } from '../catalog/errors';
+import { existsNotRegular } from '../util/regular-file';
 import { CatalogError, CatalogStore, compareText } from '../catalog/store';
 import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
@@ -145,6 +147,8 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
   const throwIfCancelled = (): void => {
     if (opts.signal?.aborted) throw new IndexCancelledError();
   };
+  // Before the lock and the job status, which are files beside it.
+  if (existsNotRegular(opts.catalogPath)) throw notACatalogFile(opts.catalogPath);
   const lock = await acquireCatalogLock(opts.catalogPath);
   const job = (state: 'running' | 'succeeded' | 'failed' | 'cancelled', extra: Record<string, unknown> = {}): void =>
     writeJobStatus(opts.catalogPath, { state, source: opts.spec.name, pid: process.pid, startedAt, ...extra });
@@ -277,6 +281,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
 
 /** Moves a damaged catalog aside (never deletes it) so a fresh index can start. Returns the new path. */
 export function moveCorruptCatalogAside(catalogPath: string): string {
+  if (existsNotRegular(catalogPath)) throw notACatalogFile(catalogPath);
   const aside = `${catalogPath}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   fs.renameSync(catalogPath, aside);
   return aside;

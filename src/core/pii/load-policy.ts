@@ -1,6 +1,6 @@
-import fs from 'node:fs';
 import type { PiiCategory } from '../envelope/kinds';
 import { defaultPolicyPath } from '../util/home';
+import { NOT_REGULAR, readRegularFile } from '../util/regular-file';
 import { createPolicy, DEFAULT_POLICY, parsePolicyYaml, PolicyError } from './policy';
 import type { PiiPolicy } from './policy';
 
@@ -15,9 +15,13 @@ export function loadPolicy(opts: { file?: string | null; extraBlock?: readonly P
   let base = DEFAULT_POLICY;
   let text: string | null = null;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readRegularFile(file).toString('utf8');
   } catch (e) {
-    if (opts.file) throw new PolicyError('bad_value', 'file', `cannot read PII policy file ${file}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    // The default path is optional when absent, never when it is a directory, device or pipe.
+    if (opts.file || (code !== undefined && code !== 'ENOENT' && code !== 'ENOTDIR')) {
+      throw new PolicyError('bad_value', 'file', code === NOT_REGULAR ? `PII policy file ${file} is not a regular file (a directory, device or pipe)` : `cannot read PII policy file ${file}: ${code ?? String(e)}`);
+    }
   }
   if (text !== null) base = parsePolicyYaml(text);
   if (!opts.extraBlock?.length) return base;
