@@ -237,6 +237,15 @@ describe('MCP resources, prompts, completion and logging (Chinook SQLite)', func
     assert.equal((explore.messages[1]!.content as { resource: { uri: string } }).resource.uri, 'schemabrain://chinook');
     await assert.rejects(h.client.getPrompt({ name: 'review_table_quality', arguments: { table: 'main.Nope' } }), /not found/);
     await assert.rejects(h.client.getPrompt({ name: 'answer_with_sql', arguments: {} }), /needs argument 'question'/);
+    // Arguments are bounded as the tools' are: a word of 200,000 characters is refused at once, never searched.
+    await assert.rejects(h.client.getPrompt({ name: 'answer_with_sql', arguments: { question: 'x'.repeat(200_000) } }), /200000 characters long; it takes at most 1000/);
+    await assert.rejects(h.client.getPrompt({ name: 'review_table_quality', arguments: { table: `main.${'x'.repeat(100_000)}` } }), /takes at most 512/);
+    for (const ref of [{ type: 'ref/prompt', name: 'review_table_quality' }, { type: 'ref/resource', uri: 'schemabrain://{source}/{schema}/{table}' }] as const) {
+      const long = await h.client.complete({ ref, argument: { name: 'table', value: 'x'.repeat(1_000_000) }, context: { arguments: { source: 'chinook', schema: 'main' } } });
+      assert.deepEqual(long.completion.values, []);
+    }
+    // The prompt still answers, and a completion of a long-but-possible name is still put to the table search.
+    assert.ok((await h.client.complete({ ref: { type: 'ref/prompt', name: 'review_table_quality' }, argument: { name: 'table', value: 'Invoice' } })).completion.values.includes('main.Invoice'));
   });
 
   it('forwards server warnings to the client as log messages, scrubbed, filtered by logging/setLevel', async () => {

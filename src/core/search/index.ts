@@ -25,7 +25,7 @@ export { matchedNothing } from './types';
 export { isThesaurusConcept, loadLexicon, type Lexicon } from './lexicon';
 export { identifierTerms, segmentWord, splitIdentifierRaw, stem, textTerms } from './tokenize';
 export { findMentions, parseQuery, type Mention } from './query';
-export { RANKING } from './rank';
+export { MAX_QUERY_CHARS, RANKING } from './rank';
 
 export { INDEX_FORMAT, type IndexStamp, type StampedCatalog } from './serialize';
 

@@ -24,7 +24,23 @@ export { RANKING };
 
 const DEFAULT_LIMIT = 10;
 
-export function searchIndex(data: IndexData, query: string, opts: SearchOptions = {}): SearchResult {
+/**
+ * The longest question read, in characters (find_relevant_tables takes no more). Every caller is bounded here, not
+ * only the tools: some steps cost time that grows with the square of a word's length, so a prompt argument or a
+ * completion of 100,000 characters in one word held the server for minutes. A longer text is cut at the last space
+ * before the bound, or at the bound when it has none.
+ */
+export const MAX_QUERY_CHARS = 1000;
+
+function bounded(query: string): string {
+  if (query.length <= MAX_QUERY_CHARS) return query;
+  const cut = query.slice(0, MAX_QUERY_CHARS);
+  const space = cut.search(/\s\S*$/);
+  return space > 0 ? cut.slice(0, space) : cut;
+}
+
+export function searchIndex(data: IndexData, whole: string, opts: SearchOptions = {}): SearchResult {
+  const query = bounded(whole);
   // "prodcuts", "adress": a slip of one letter is read as the catalog's word, unless the catalog stores it as a value.
   const isValue = (w: string): boolean => data.values.has(valueKey(w));
   const corrected = correctQuestion(query, data.vocab, isValue);

@@ -10,6 +10,9 @@ import type { TableName } from './name-index';
 /** The spec caps completion values at 100 per response. */
 export const MAX_COMPLETIONS = 100;
 
+/** The longest typed value completed: the bound of a qualified table name in the tools' arguments. */
+export const MAX_NAME_CHARS = 512;
+
 /** Shortest typed value that is also run through the table search. */
 export const SEARCH_FROM_CHARS = 3;
 
@@ -45,6 +48,9 @@ export class Completer {
   }
 
   async complete(params: Params): Promise<CompleteResult> {
+    // No name the catalog or the definitions hold is longer than a tool's name argument takes: a longer typed value
+    // completes to nothing, before any matching.
+    if (params.argument.value.length > MAX_NAME_CHARS) return { completion: { values: [], total: 0, hasMore: false } };
     const kind = params.ref.type === 'ref/prompt' ? this.promptArgKind(params.ref.name, params.argument.name) : (TEMPLATE_VARIABLES[params.argument.name] ?? 'none');
     const values = await this.values(kind, params.argument.value, params.context?.arguments ?? {}, params.ref.type === 'ref/resource');
     return { completion: { values: values.slice(0, MAX_COMPLETIONS), total: values.length, hasMore: values.length > MAX_COMPLETIONS } };

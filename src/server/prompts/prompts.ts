@@ -1,6 +1,8 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { GetPromptResult, Prompt, PromptMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogView } from '../../core/catalog/view';
+import { MAX_QUERY_CHARS } from '../../core/search';
+import { MAX_NAME_CHARS } from '../completion/complete';
 import type { NameKind } from '../completion/complete';
 import type { DerivedData } from '../derived';
 import type { CatalogResources } from '../resources/catalog-resources';
@@ -16,7 +18,14 @@ interface PromptArg {
   readonly description: string;
   readonly required: boolean;
   readonly kind: NameKind;
+  /** The longest value taken, in characters: the bound of the tool argument it stands for. */
+  readonly maxLength: number;
 }
+
+/** Bounds of the tools' arguments: a question, a source, schema or metric name, a qualified table name. */
+const QUESTION_CHARS = MAX_QUERY_CHARS;
+const NAME_CHARS = 200;
+const TABLE_CHARS = MAX_NAME_CHARS;
 
 interface PromptDef {
   readonly name: string;
@@ -30,30 +39,30 @@ export const PROMPTS: readonly PromptDef[] = [
     name: 'explore_database',
     title: 'Explore a database',
     description: 'Tour an indexed source: its schemas, its most connected tables and how they join, ending with questions it can answer.',
-    arguments: [{ name: 'source', description: 'Indexed source name', required: true, kind: 'source' }],
+    arguments: [{ name: 'source', description: 'Indexed source name', required: true, kind: 'source', maxLength: NAME_CHARS }],
   },
   {
     name: 'answer_with_sql',
     title: 'Answer a question with SQL',
     description: 'Answer a data question by finding the tables, checking their columns and joins, then running one guarded read-only query.',
     arguments: [
-      { name: 'question', description: 'The question, in your words', required: true, kind: 'none' },
-      { name: 'source', description: 'Indexed source (optional when only one is indexed)', required: false, kind: 'source' },
+      { name: 'question', description: 'The question, in your words', required: true, kind: 'none', maxLength: QUESTION_CHARS },
+      { name: 'source', description: 'Indexed source (optional when only one is indexed)', required: false, kind: 'source', maxLength: NAME_CHARS },
     ],
   },
   {
     name: 'explain_metric',
     title: 'Explain a metric',
     description: 'Explain what a semantic-layer metric measures, the SQL it compiles to, and how to break it down.',
-    arguments: [{ name: 'metric', description: 'Metric name', required: true, kind: 'metric' }],
+    arguments: [{ name: 'metric', description: 'Metric name', required: true, kind: 'metric', maxLength: NAME_CHARS }],
   },
   {
     name: 'review_table_quality',
     title: 'Review data quality of a table',
     description: 'Profile a table and report nulls, duplicates, suspicious values and broken references, with the queries that show them.',
     arguments: [
-      { name: 'table', description: "'schema.table'", required: true, kind: 'table' },
-      { name: 'source', description: 'Indexed source (optional when only one is indexed)', required: false, kind: 'source' },
+      { name: 'table', description: "'schema.table'", required: true, kind: 'table', maxLength: TABLE_CHARS },
+      { name: 'source', description: 'Indexed source (optional when only one is indexed)', required: false, kind: 'source', maxLength: NAME_CHARS },
     ],
   },
 ];
@@ -81,6 +90,8 @@ export class Prompts {
     if (!def) throw invalid(`Unknown prompt '${name.slice(0, 100)}'; prompts/list names them: ${PROMPTS.map((p) => p.name).join(', ')}.`);
     for (const a of def.arguments) {
       if (a.required && !args[a.name]?.trim()) throw invalid(`Prompt '${name}' needs argument '${a.name}' (${a.description}).`);
+      const given = args[a.name];
+      if (given !== undefined && given.length > a.maxLength) throw invalid(`Argument '${a.name}' of prompt '${name}' is ${given.length} characters long; it takes at most ${a.maxLength}.`);
     }
     const view = await this.resources.view();
     if (!view) throw invalid("No catalog is indexed yet: run 'schemabrain index --source <postgres or mysql URL | sqlite file> --name <name>' first.");

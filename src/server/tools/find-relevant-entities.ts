@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { confidenceFromScore, empty, success } from '../../core/envelope';
-import { matchedNothing, textTerms } from '../../core/search';
+import { matchedNothing, MAX_QUERY_CHARS, textTerms } from '../../core/search';
 import { definitionReport, entityTableName, loadForTool, noDefinitions } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
 import { scopeSource } from './common';
 
 const input = z.strictObject({
-  query: z.string().min(1).max(1000).regex(/\S/, 'the query is blank: ask in words').describe("The question or keywords, e.g. 'revenue by music style'."),
+  query: z.string().min(1).max(MAX_QUERY_CHARS).regex(/\S/, 'the query is blank: ask in words').describe("The question or keywords, e.g. 'revenue by music style'."),
   limit: z.number().int().min(1).max(50).default(10).describe('Maximum entities returned (1–50, default 10).'),
   source: z.string().min(1).max(200).optional().describe('Only entities in this indexed source.'),
 });
@@ -40,6 +40,7 @@ export const findRelevantEntities = defineTool({
   sideEffects: 'read',
   async handler(args, ctx) {
     const sm = await loadForTool(ctx);
+    if ('status' in sm) return sm;
     if (sm.model.entities.size === 0) return noDefinitions(sm, 'entities', ['find_relevant_tables'], { query: args.query });
     const scoped = scopeSource(ctx, 'find_relevant_entities', args);
     if (!scoped.ok) return scoped.envelope;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { confidenceFromScore, degraded, empty, success } from '../../core/envelope';
 import { formatName } from '../../core/catalog/names';
+import { MAX_QUERY_CHARS } from '../../core/search';
 import { loadForTool } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
 import { responseFormatArg, scopeSchema, scopeSource, sourceArg } from './common';
@@ -9,7 +10,7 @@ const input = z.strictObject({
   query: z
     .string()
     .min(1)
-    .max(1000)
+    .max(MAX_QUERY_CHARS)
     .regex(/\S/, "the query is blank: ask in words, or pass '*' to list every table")
     .describe("The question in the user's words; '*' lists every table."),
   limit: z.number().int().min(1).max(100).default(10).describe('Tables returned at most; a limit above ten keeps the default ten first.'),
@@ -35,7 +36,10 @@ export const findRelevantTables = defineTool({
     const schema = scopeSchema(ctx, 'find_relevant_tables', args, source.value);
     if (!schema.ok) return schema.envelope;
     // Entities and metrics defined in the workspace lend their names and descriptions to the tables they bind.
-    const semantic = ctx.deps.workspaceDir ? (await loadForTool(ctx)).model : undefined;
+    // A definitions folder that cannot be read lends nothing: the tables are still found from the raw schema (the
+    // semantic tools report the folder).
+    const loaded = ctx.deps.workspaceDir ? await loadForTool(ctx) : undefined;
+    const semantic = loaded && !('status' in loaded) ? loaded.model : undefined;
     const index = ctx.derived.searchIndex(ctx.catalog, semantic);
     const result = index.search(args.query, { limit: args.limit, source: source.value, schema: schema.value, withJoinTree: args.with_join_tree });
     const detailed = args.response_format === 'detailed';

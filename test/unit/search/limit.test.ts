@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildSearchIndex, type SearchResult } from '../../../src/core/search/index';
+import { buildSearchIndex, MAX_QUERY_CHARS, type SearchResult } from '../../../src/core/search/index';
 import { syntheticCatalog, syntheticQueries } from '../../../bench/retrieval/synthetic';
 import { catalogBuilders, fk, keyed, src } from './builders';
 
@@ -70,5 +70,22 @@ describe('search: answers longer than the default', () => {
       }
     }
     assert.ok(longer > 80, `only ${longer} longer answers`);
+  });
+});
+
+describe('the length of a question', () => {
+  it('a text past MAX_QUERY_CHARS is read up to the last space before it, whoever asks (one long word is not read whole)', () => {
+    const index = buildSearchIndex({ tables: staffCatalog() });
+    const names = (r: SearchResult): string[] => r.hits.map(key);
+    const asked = 'employees and their departments';
+    const withTail = `${asked} ${'x'.repeat(200_000)}`;
+    assert.deepEqual(names(index.search(withTail)), names(index.search(asked)));
+    assert.ok(index.search(asked).hits.length > 0);
+    // Words before the bound are all read; the one the bound cuts is left out.
+    const padded = `${'employee '.repeat(Math.floor(MAX_QUERY_CHARS / 9))}department`;
+    assert.ok(padded.length > MAX_QUERY_CHARS);
+    assert.deepEqual(names(index.search(padded)), names(index.search('employee '.repeat(Math.floor(MAX_QUERY_CHARS / 9)).trim())));
+    // One word with no space to cut at is cut at the bound.
+    assert.doesNotThrow(() => index.search('y'.repeat(300_000)));
   });
 });
