@@ -54,6 +54,24 @@ function numeric(v: SampleValue): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** An integer sample value as a bigint (a 64-bit one past 2^53 comes as a decimal string); null for anything else. */
+function integerOf(v: SampleValue): bigint | null {
+  if (typeof v === 'number') return Number.isSafeInteger(v) ? BigInt(v) : null;
+  if (typeof v === 'string' && /^-?\d{1,20}$/.test(v)) return BigInt(v);
+  return null;
+}
+
+/**
+ * Orders two numeric sample values: integers exactly, as bigints (as doubles, 9007199254740993 and …992 are one
+ * value), the rest as doubles. Both must be numeric (`numeric` not null).
+ */
+function compareNumeric(a: SampleValue, b: SampleValue): number {
+  const ia = integerOf(a);
+  const ib = ia === null ? null : integerOf(b);
+  if (ia !== null && ib !== null) return ia < ib ? -1 : ia > ib ? 1 : 0;
+  return numeric(a)! - numeric(b)!;
+}
+
 /** Haas & Stokes "Duj1" (what PostgreSQL's ANALYZE uses): n·d / (n − f1 + f1·n/N), bounded by [d, N]. */
 export function estimateDistinct(counts: ReadonlyMap<string, number>, sampled: number, totalRows: number | null, complete: boolean): number {
   const d = counts.size;
@@ -104,10 +122,9 @@ export function profileColumn(col: ColumnInfo, access: ColumnAccess, sample: Sam
       width += typeof v === 'string' ? Buffer.byteLength(v) : 8;
       if (countsOnly) continue;
       if (byNumber) {
-        const n = numeric(v);
-        if (n === null) continue;
-        if (min === null || n < (numeric(min) ?? n)) min = v;
-        if (max === null || n > (numeric(max) ?? n)) max = v;
+        if (numeric(v) === null) continue;
+        if (min === null || compareNumeric(v, min) < 0) min = v;
+        if (max === null || compareNumeric(v, max) > 0) max = v;
       } else {
         const s = String(v);
         if (min === null || s < String(min)) min = v;

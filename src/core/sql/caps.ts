@@ -51,3 +51,31 @@ export function toJsonValue(v: unknown): unknown {
   if (typeof v === 'number' && !Number.isFinite(v)) return String(v);
   return v;
 }
+
+/** What `exactRow` reads from: a sql.js statement stepped onto a row (its `get` takes sql.js's read options). */
+interface SteppedStatement {
+  get(params?: null, config?: { useBigInt?: boolean }): unknown[];
+}
+
+/**
+ * sql.js reads an INTEGER as a double by default, which rounds values past 2^53: distinct 64-bit keys came back equal,
+ * and a filter on one of them matched its neighbour. `bigRow` reads the current row of a stepped statement with its
+ * integers as bigints; `exactValue` keeps those a double holds exactly as numbers and gives the others as decimal
+ * strings, as PostgreSQL's bigint is given.
+ */
+export function bigRow(stmt: SteppedStatement): unknown[] {
+  return stmt.get(null, { useBigInt: true });
+}
+
+export function exactValue(v: unknown): unknown {
+  if (typeof v !== 'bigint') return v;
+  return v >= MIN_EXACT && v <= MAX_EXACT ? Number(v) : v.toString();
+}
+
+/** The current row with its integers exact (see `bigRow`). */
+export function exactRow(stmt: SteppedStatement): unknown[] {
+  return bigRow(stmt).map(exactValue);
+}
+
+const MIN_EXACT = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_EXACT = BigInt(Number.MAX_SAFE_INTEGER);

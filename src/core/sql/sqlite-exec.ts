@@ -1,6 +1,6 @@
 import type { BindParams, Database, SqlValue } from 'sql.js';
 import type { SqlGuard } from './guard';
-import { RowBudget, toJsonValue } from './caps';
+import { bigRow, exactValue, RowBudget, toJsonValue } from './caps';
 import type { ExecuteMeta } from './pg-exec';
 import type { GuardAccepted, QueryCaps, QueryOutcome, QueryResult } from './types';
 import { DEFAULT_CAPS } from './types';
@@ -35,6 +35,7 @@ function classifySqliteError(e: unknown): Extract<QueryOutcome, { ok: false; mes
 function valueClass(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'real';
+  if (typeof v === 'bigint') return 'integer';
   if (v instanceof Uint8Array) return 'blob';
   return 'text';
 }
@@ -91,11 +92,11 @@ export function executeReadOnlySqlite(
           return { ok: false, kind: 'timeout', message: `the query ran longer than ${timeoutMs} ms`, code: 'SQLITE_INTERRUPT' };
         }
         if (!stmt.step()) break;
-        const row = stmt.get();
+        const row = bigRow(stmt);
         row.forEach((v, i) => {
           if (classes[i] === null && v !== null) classes[i] = valueClass(v);
         });
-        if (!budget.take([row.map(toJsonValue)])) break;
+        if (!budget.take([row.map((v) => toJsonValue(exactValue(v)))])) break;
       }
       const result: QueryResult = {
         columns: names.map((name, i) => ({ name, dataType: classes[i] ?? 'null' })),

@@ -211,6 +211,28 @@ describe('guarded SQL execution', function () {
       assert.equal(r.rowCount, 1);
     });
 
+    it('gives integers past 2^53 exactly, as decimal strings, and the others as numbers', function () {
+      const r = ok(
+        runReadOnlySqlite(
+          lite,
+          guard,
+          "WITH t(id) AS (VALUES (9007199254740993), (9007199254740994), (-9223372036854775808), (9007199254740991), (1)) SELECT id, '9007199254740993' AS label FROM t",
+          [],
+        ),
+      );
+      assert.deepEqual(r.rows, [
+        ['9007199254740993', '9007199254740993'],
+        ['9007199254740994', '9007199254740993'],
+        ['-9223372036854775808', '9007199254740993'],
+        [9007199254740991, '9007199254740993'],
+        [1, '9007199254740993'],
+      ]);
+      assert.deepEqual(
+        r.columns.map((c) => c.dataType),
+        ['integer', 'text'],
+      );
+    });
+
     it('stops between rows once the time budget is spent', function () {
       const o = runReadOnlySqlite(
         lite,

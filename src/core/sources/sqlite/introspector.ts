@@ -17,6 +17,7 @@ import { FINGERPRINT_VERSION, tableFingerprint } from '../fingerprint';
 import type { IntrospectOptions, IntrospectProgress, IntrospectResult, Introspector } from '../introspector';
 import type { SqliteSourceSpec } from '../locator';
 import { checkInListLabels, parseCreateIndex, parseCreateTable, type ParsedConstraint } from './ddl';
+import { exactRow } from '../../sql/caps';
 
 export interface SqliteIntrospectorOptions {
   /** Loads sql.js; injected so bundles can point at their own wasm. Default: `initSqlJs()`. */
@@ -466,7 +467,7 @@ function values(db: Database, sql: string): SqlValue[][] {
   const stmt = db.prepare(sql);
   try {
     const out: SqlValue[][] = [];
-    while (stmt.step()) out.push(stmt.get());
+    while (stmt.step()) out.push(exactRow(stmt) as SqlValue[]);
     return out;
   } finally {
     stmt.free();
