@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AuditError } from '../core/audit/log';
 import { CatalogProvider } from '../core/catalog/provider';
 import { loadPolicy, PolicyError } from '../core/pii';
@@ -15,6 +16,7 @@ import { createServer } from './create-server';
 import { DEFAULT_LIMITS } from './deps';
 import type { ServerDeps } from './deps';
 import { startHttpServer } from './http';
+import { StdioInput } from './stdio-input';
 import { runTeamServer } from './team/run-team';
 import { ClientLogBus, teeLogger } from './logging/client-log';
 import { parseServerOptions, ServerOptionsError } from './options';
@@ -110,9 +112,21 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
       afterHandshake?.();
       warm().catch((e: unknown) => deps.logger.warn(`catalog warm-up: ${(e as Error).message}`));
     };
-    await server.connect(new StdioServerTransport());
+    // Requests pass a check of their own first: a line the SDK would drop unanswered, or one too long for its reader,
+    // is answered with a JSON-RPC error here, and the server goes on reading.
+    const input = new StdioInput((reply, note) => {
+      deps.logger.warn(`stdin: refused ${note}`);
+      transport.send(reply as unknown as JSONRPCMessage).catch(() => undefined);
+    });
+    const transport = new StdioServerTransport(process.stdin.pipe(input), process.stdout);
+    await server.connect(transport);
     closeTransport = () => server.close();
-    stopAccepting = () => process.stdin.pause(); // no further requests are read; responses still go out
+    // No further requests are read (a pipe would resume its source on the next drain); responses still go out.
+    stopAccepting = () => {
+      process.stdin.unpipe(input);
+      process.stdin.pause();
+      input.pause();
+    };
     process.stdin.on('close', () => void stop('stdin closed'));
     // A client that closes the server's output (EPIPE) can hear no answer: stop as on a closed input, instead of an
     // uncaught stream error and a server that reads requests it cannot answer.

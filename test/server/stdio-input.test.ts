@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { Readable } from 'node:stream';
+import { checkLine, StdioInput } from '../../src/server/stdio-input';
+import type { InputErrorReply } from '../../src/server/stdio-input';
+import { DIST_SERVER, ensureBuilt } from '../support/build';
+import { CHINOOK_SQLITE, indexInto, tempDir } from '../support/server-harness';
+import path from 'node:path';
+
+/** Runs bytes through the filter: the lines it passes on, and the replies it gives for the others. */
+async function filter(chunks: ReadonlyArray<string | Buffer>, maxLineBytes?: number): Promise<{ passed: string[]; replies: InputErrorReply[] }> {
+  const replies: InputErrorReply[] = [];
+  const input = new StdioInput((reply) => replies.push(reply), maxLineBytes);
+  const out: Buffer[] = [];
+  input.on('data', (d: Buffer) => out.push(d));
+  await new Promise<void>((resolve, reject) => {
+    input.on('end', resolve);
+    input.on('error', reject);
+    Readable.from(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c) : c))).pipe(input);
+  });
+  return { passed: Buffer.concat(out).toString('utf8').split('\n').filter((l) => l !== ''), replies };
+}
+
+describe('the stdio server reads its input through a check of its own', function () {
+  it('passes valid messages on unchanged, whatever the chunking, and answers each other line with its JSON-RPC error', async () => {
+    const ping = '{"jsonrpc":"2.0","id":1,"method":"ping"}';
+    const note = '{"jsonrpc":"2.0","method":"notifications/initialized"}';
+    const text = `${ping}\r\n${note}\nnot json\n[${ping}]\n{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n{"jsonrpc":"2.0","id":2,"method":"ping","x":1}\n{"id":3,"method":"ping"}\n{"jsonrpc":"2.0","id":4,"method":"tools/list","params":"s"}\n\n${ping}`;
+    // Byte by byte and whole: the same lines out, the same replies.
+    for (const chunks of [[text], [...Buffer.from(text)].map((b) => Buffer.from([b]))]) {
+      const { passed, replies } = await filter(chunks);
+      assert.deepEqual(passed, [`${ping}\r`, note, ping]);
+      assert.deepEqual(
+        replies.map((r) => [r.id, r.error.code]),
+        [
+          [null, -32700],
+          [null, -32600],
+          [null, -32600],
+          [2, -32600],
+          [3, -32600],
+          [4, -32600],
+        ],
+      );
+      assert.match(replies[1]!.error.message, /batch/);
+      assert.match(replies[3]!.error.message, /unknown member "x"/);
+      assert.match(replies[5]!.error.message, /"params" must be an object/);
+    }
+  });
+
+  it('skips a line longer than the bound without holding it, answers it under the id at its head, and reads on', async () => {
+    const big = `{"jsonrpc":"2.0","id":"big-1","method":"tools/call","params":{"name":"run_query","arguments":{"sql":"${'x'.repeat(5000)}"}}}`;
+    const { passed, replies } = await filter([big.slice(0, 2000), big.slice(2000), '\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n'], 1024);
+    assert.deepEqual(passed, ['{"jsonrpc":"2.0","id":2,"method":"ping"}']);
+    assert.equal(replies.length, 1);
+    assert.equal(replies[0]!.id, 'big-1');
+    assert.match(replies[0]!.error.message, /more than/);
+    // An id that is not at the head (inside the params) is never taken for the request's.
+    const nested = `{"jsonrpc":"2.0","method":"x","params":{"id":7,"pad":"${'y'.repeat(3000)}"}}\n`;
+    assert.equal((await filter([nested], 1024)).replies[0]!.id, null);
+  });
+
+  it('leaves a byte order mark and blank lines out of the messages', async () => {
+    assert.equal(checkLine('   '), null);
+    const { passed, replies } = await filter(['\uFEFF{"jsonrpc":"2.0","id":1,"method":"ping"}\n']);
+    assert.deepEqual(passed, ['{"jsonrpc":"2.0","id":1,"method":"ping"}']);
+    assert.deepEqual(replies, []);
+  });
+
+  it('dist/server.js answers malformed and over-long lines with errors and goes on serving', async function () {
+    this.timeout(120_000);
+    ensureBuilt();
+    const dir = tempDir();
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, CHINOOK_SQLITE, 'chinook');
+    const child = spawn(process.execPath, [DIST_SERVER, '--catalog', catalog], { env: { ...process.env, SCHEMABRAIN_HOME: dir }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const answers: Array<{ id?: unknown; error?: { code: number }; result?: unknown }> = [];
+    let buffered = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      buffered += d;
+      let nl;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const message = JSON.parse(buffered.slice(0, nl)) as (typeof answers)[number];
+        // Responses only: the refusals are also logged to the client as notifications.
+        if ('id' in message) answers.push(message);
+        buffered = buffered.slice(nl + 1);
+      }
+    });
+    const until = async (n: number): Promise<void> => {
+      for (let i = 0; i < 600 && answers.length < n; i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(answers.length >= n, `only ${answers.length} answers`);
+    };
+    try {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+      await until(1);
+      child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+      child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"tools/list","params":"s"}\nnot json\n');
+      // Past the SDK's own 10 MiB reader, which closed the transport and left the process deaf.
+      child.stdin.write(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"run_query","arguments":{"sql":"${'x'.repeat(11 * 1024 * 1024)}"}}}\n`);
+      child.stdin.write('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"list_indexed_schemas","arguments":{}}}\n');
+      await until(5);
+      assert.deepEqual(
+        answers.slice(1).map((a) => [a.id, a.error?.code ?? 'result']),
+        [
+          [2, -32600],
+          [null, -32700],
+          [3, -32600],
+          [4, 'result'],
+        ],
+      );
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+});
