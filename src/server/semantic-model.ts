@@ -1,12 +1,11 @@
-import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { SourceInfo } from '../core/catalog/model';
 import { formatName } from '../core/catalog/names';
 import type { CatalogView, TableEntry } from '../core/catalog/view';
 import { deriveConfidence, empty, failure, fuzzyMatches, provenanceSourceFor, weakest } from '../core/envelope';
 import type { Confidence, Envelope, Provenance } from '../core/envelope';
-import { buildModel, loadSemanticFolder, NAME_PATTERN, semanticCatalog, validateModel } from '../core/semantic';
-import type { DefinitionLocation, EntityDef, JoinDef, MetricDef, SemanticCatalog, SemanticModel, Trust } from '../core/semantic';
+import { buildModel, DefinitionsFolderError, listDefinitionFolder, loadSemanticFolder, NAME_PATTERN, semanticCatalog, validateModel } from '../core/semantic';
+import type { DefinitionFolderListing, DefinitionLocation, EntityDef, JoinDef, LoadResult, MetricDef, SemanticCatalog, SemanticModel, Trust } from '../core/semantic';
 import type { Logger } from '../core/util/logger';
 import { tokenEstimate } from './tool';
 import type { ToolContext } from './tool';
@@ -49,6 +48,11 @@ export interface SkippedDefinition {
 export interface LoadedSemanticModel {
   /** Absolute path of the definitions folder; null when the server has no workspace. */
   readonly folder: string | null;
+  /**
+   * Why the definitions folder could not be read at all (it, or the workspace, is not a directory, or it is not
+   * readable); the model is then empty and the semantic tools answer this as an error. Null when it was read.
+   */
+  readonly unavailable: string | null;
   /** Workspace-relative definition files read. */
   readonly files: readonly string[];
   /** Definitions free of errors: what the tools list and compile. */
@@ -89,8 +93,13 @@ export class SemanticModels {
 
   async get(view: CatalogView): Promise<LoadedSemanticModel> {
     const folder = this.folder;
-    const files = folder ? await listDefinitionFiles(folder) : [];
-    const stamp = files.map((f) => `${f.path}\u0000${f.size}\u0000${f.mtimeMs}`).join('\n');
+    let stamp: string;
+    try {
+      stamp = folder ? stampOf(await listDefinitionFolder(folder)) : '';
+    } catch (e) {
+      if (!(e instanceof DefinitionsFolderError)) throw e;
+      stamp = `\u0000unavailable\u0000${e.message}`;
+    }
     const hit = this.cache.get(view);
     if (hit && hit.stamp === stamp) return hit.loaded;
     const started = performance.now();
@@ -103,33 +112,9 @@ export class SemanticModels {
   }
 }
 
-interface FileStamp {
-  readonly path: string;
-  readonly size: number;
-  readonly mtimeMs: number;
-}
-
-async function listDefinitionFiles(dir: string): Promise<FileStamp[]> {
-  const out: FileStamp[] = [];
-  const walk = async (d: string): Promise<void> => {
-    let entries: import('node:fs').Dirent[];
-    try {
-      entries = await fs.readdir(d, { withFileTypes: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT' || (e as NodeJS.ErrnoException).code === 'ENOTDIR') return;
-      throw e;
-    }
-    for (const ent of entries) {
-      const full = path.join(d, ent.name);
-      if (ent.isDirectory()) await walk(full);
-      else if (ent.isFile() && /\.ya?ml$/i.test(ent.name)) {
-        const s = await fs.stat(full);
-        out.push({ path: full, size: s.size, mtimeMs: s.mtimeMs });
-      }
-    }
-  };
-  await walk(dir);
-  return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+/** Names, sizes and mtimes of the files, and the entries that cannot be read: any change makes a new model. */
+function stampOf(listing: DefinitionFolderListing): string {
+  return [...listing.files.map((f) => `${f.path}\u0000${f.size}\u0000${f.mtimeMs}`), ...listing.problems.map((p) => `${p.file}\u0000${p.code}`)].join('\n');
 }
 
 const EMPTY_MODEL = buildModel([], [], []);
@@ -149,10 +134,29 @@ async function load(view: CatalogView, folder: string | null, workspaceDir: stri
   const sourcesOf = (entity: EntityDef): readonly SourceInfo[] => view.sources.filter((s) => catalogFor(s.name).table(entity.table) !== undefined);
   const rel = (file: string): string => (workspaceDir ? path.relative(workspaceDir, file) : file);
 
-  if (!folder) {
-    return { folder, files: [], model: EMPTY_MODEL, fullModel: EMPTY_MODEL, errors: [], errorCount: 0, warningCount: 0, skipped: [], isEmpty: true, catalog, catalogFor, sourcesOf };
+  const nothing = (unavailable: string | null): LoadedSemanticModel => ({
+    folder,
+    unavailable,
+    files: [],
+    model: EMPTY_MODEL,
+    fullModel: EMPTY_MODEL,
+    errors: [],
+    errorCount: 0,
+    warningCount: 0,
+    skipped: [],
+    isEmpty: true,
+    catalog,
+    catalogFor,
+    sourcesOf,
+  });
+  if (!folder) return nothing(null);
+  let result: LoadResult;
+  try {
+    result = await loadSemanticFolder(folder, catalog);
+  } catch (e) {
+    if (e instanceof DefinitionsFolderError) return nothing(e.message);
+    throw e;
   }
-  const result = await loadSemanticFolder(folder, catalog);
   const full = result.model;
 
   // The loader's diagnostics carry line/column only; a second pass of the (cheap) validator gives the YAML path of
@@ -190,6 +194,7 @@ async function load(view: CatalogView, folder: string | null, workspaceDir: stri
   const errorDiagnostics = result.diagnostics.filter((d) => d.severity === 'error');
   return {
     folder,
+    unavailable: null,
     files: result.files.map(rel),
     model,
     fullModel: full,
@@ -228,8 +233,17 @@ export function semanticModelsOf(deps: Pick<ServerDeps, 'semantic' | 'workspaceD
   return deps.semantic ?? new SemanticModels(deps.workspaceDir, deps.logger);
 }
 
-export async function loadForTool(ctx: ToolContext): Promise<LoadedSemanticModel> {
-  return semanticModelsOf(ctx.deps).get(ctx.catalog);
+/**
+ * The model a semantic tool answers from, or the error it answers when the definitions folder cannot be read at all
+ * (a workspace or `.schemabrain` that is a regular file, an unreadable folder): an empty answer would tell the agent
+ * that nothing is defined, which is not known. The operator fixes the folder; the raw schema tools still answer.
+ */
+export async function loadForTool(ctx: ToolContext): Promise<LoadedSemanticModel | Envelope<never>> {
+  const sm = await semanticModelsOf(ctx.deps).get(ctx.catalog);
+  if (sm.unavailable === null) return sm;
+  return failure('index_not_ready', `The semantic definitions cannot be loaded: ${sm.unavailable}. Definitions are YAML files in a ${SEMANTIC_FOLDER}/ folder of the workspace; fix the workspace or the folder. Meanwhile find_relevant_tables → describe_table → run_query answers from the raw schema.`, {
+    recovery: { suggested_tool: 'find_relevant_tables', suggested_args: {} },
+  });
 }
 
 /**

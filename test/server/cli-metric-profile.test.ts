@@ -120,6 +120,54 @@ describe('schemabrain metric and schemabrain profile (the CLI verbs the editor r
     assert.match(unknown.stderr, /Metric 'invoice_totl' is not defined/);
   });
 
+  it('exits 2 with "is not a directory" for a workspace that is a file, or whose .schemabrain is a file', async () => {
+    const ws = path.join(home, 'ws-file');
+    fs.mkdirSync(ws);
+    fs.writeFileSync(path.join(ws, '.schemabrain'), 'not a folder\n');
+    for (const [workspace, culprit] of [
+      ['/dev/null', '/dev/null'],
+      [ws, path.join(ws, '.schemabrain')],
+    ]) {
+      const text = await cli('metric', 'invoice_total', '--workspace', workspace!, '--catalog', catalog);
+      assert.equal(text.code, 2, text.stdout + text.stderr);
+      assert.ok(text.stderr.includes(`error (index_not_ready): The semantic definitions cannot be loaded: `), text.stderr);
+      assert.ok(text.stderr.includes(`${culprit} is not a directory`), text.stderr);
+      assert.doesNotMatch(text.stderr, /ENOTDIR|scandir|\n\s+at /);
+      const json = await cli('metric', 'invoice_total', '--workspace', workspace!, '--catalog', catalog, '--json');
+      assert.equal(json.code, 2);
+      assert.equal(json.env!.error!.kind, 'index_not_ready');
+    }
+  });
+
+  it('exits 2 with unknown_metric naming the folder when nothing is defined there, and reports a metrics.yaml that is a folder', async () => {
+    const missing = path.join(home, 'no-such-workspace');
+    const text = await cli('metric', 'invoice_total', '--workspace', missing, '--catalog', catalog);
+    assert.equal(text.code, 2, text.stdout + text.stderr);
+    assert.equal(text.stdout, '');
+    assert.ok(text.stderr.includes(`error (unknown_metric): Metric 'invoice_total' is not defined: no definitions found in ${path.join(missing, '.schemabrain')}`), text.stderr);
+    const json = await cli('metric', 'invoice_total', '--workspace', missing, '--catalog', catalog, '--json');
+    assert.equal(json.code, 2);
+    assert.equal(json.env!.error!.kind, 'unknown_metric');
+    assert.equal(json.env!.error!.recovery.suggested_tool, 'list_metrics');
+    const ws = path.join(home, 'ws-dir-named-yaml');
+    fs.mkdirSync(path.join(ws, '.schemabrain', 'metrics.yaml'), { recursive: true });
+    const dir = await cli('metric', 'invoice_total', '--workspace', ws, '--catalog', catalog);
+    assert.equal(dir.code, 2);
+    assert.ok(dir.stderr.includes(`no definitions found in ${path.join(ws, '.schemabrain')} (the files there have 1 error(s), the first in ${path.join('.schemabrain', 'metrics.yaml')}:1: is a directory, not a definitions file`), dir.stderr);
+  });
+
+  it('reports a YAML alias bomb in the definitions as invalid YAML (exit 2), not a stack trace', async () => {
+    const ws = path.join(home, 'ws-alias-bomb');
+    fs.mkdirSync(path.join(ws, '.schemabrain'), { recursive: true });
+    const lines = ['version: 1', 'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 9; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]`);
+    fs.writeFileSync(path.join(ws, '.schemabrain', 'metrics.yaml'), `${lines.join('\n')}\nmetrics: *a8\n`);
+    const text = await cli('metric', 'invoice_total', '--workspace', ws, '--catalog', catalog);
+    assert.equal(text.code, 2, text.stdout + text.stderr);
+    assert.match(text.stderr, /error \(unknown_metric\): .*metrics\.yaml:1: not valid YAML: Excessive alias count/);
+    assert.doesNotMatch(text.stderr, /ReferenceError|\n\s+at /);
+  });
+
   it('parses filters written with symbols or words, lists and null tests', () => {
     assert.deepEqual(parseFilter('invoice.Total >= 10'), { column: 'invoice.Total', op: 'gte', value: 10 });
     assert.deepEqual(parseFilter("customer.Country = 'New Zealand'"), { column: 'customer.Country', op: 'eq', value: 'New Zealand' });
@@ -150,11 +198,69 @@ describe('schemabrain metric and schemabrain profile (the CLI verbs the editor r
     assert.match(text.stdout, /reports: .*profile\.html/);
   });
 
+  it('exits 2 with a typed error naming the artifacts folder when SCHEMABRAIN_HOME is a regular file', async () => {
+    const file = path.join(home, 'home-is-a-file');
+    fs.writeFileSync(file, 'x');
+    // profile_table keeps its reports under the process's SCHEMABRAIN_HOME
+    process.env.SCHEMABRAIN_HOME = file;
+    try {
+      const text = await cli('profile', 'main.Track', '--catalog', catalog);
+      assert.equal(text.code, 2, text.stdout + text.stderr);
+      assert.ok(text.stderr.includes(`error (index_not_ready): Cannot profile 'main.Track': cannot write the profile reports under ${path.join(file, 'artifacts')}: ${file} is not a directory`), text.stderr);
+      assert.doesNotMatch(text.stderr, /ENOTDIR|internal_error|\n\s+at /);
+      const json = await cli('profile', 'main.Track', '--catalog', catalog, '--json');
+      assert.equal(json.code, 2);
+      assert.equal(json.env!.error!.kind, 'index_not_ready');
+      assert.equal(json.env!.error!.recovery.suggested_tool, 'describe_table');
+      assert.equal(fs.readFileSync(file, 'utf8'), 'x');
+    } finally {
+      process.env.SCHEMABRAIN_HOME = home;
+    }
+  });
+
+  it('exits 2 naming the artifacts folder when it is not writable, and leaves no half-written job', async function () {
+    if (process.getuid?.() === 0) this.skip(); // root writes anywhere
+    const root = path.join(home, 'artifacts');
+    fs.mkdirSync(root, { recursive: true });
+    const before = fs.readdirSync(root);
+    fs.chmodSync(root, 0o500);
+    try {
+      const text = await cli('profile', 'main.Track', '--catalog', catalog);
+      assert.equal(text.code, 2, text.stdout + text.stderr);
+      assert.ok(text.stderr.includes(`cannot write the profile reports under ${root}: ${root} is not writable (EACCES)`), text.stderr);
+    } finally {
+      fs.chmodSync(root, 0o700);
+    }
+    assert.deepEqual(fs.readdirSync(root), before);
+  });
+
   it('answers an unknown table with exit code 2 and the closest names', async () => {
     const r = await cli('profile', 'main.Custmer', '--catalog', catalog);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /error \(unknown_name\): Table 'main\.Custmer' not found/);
     assert.match(r.stderr, /did you mean: main\.Customer/);
+  });
+
+  it('query shows control characters and bidi overrides from the data escaped, never sent to the terminal; --json keeps them exact', async () => {
+    const sql = `SELECT char(27)||'[2J'||char(27)||'[31mRED' AS "a${'\x07'}b", char(0)||char(155)||char(127) AS c, 'x'||char(8238)||char(8297)||'y' AS d`;
+    const r = await cli('query', sql, '--catalog', catalog);
+    assert.equal(r.code, 0, r.stderr);
+    assert.doesNotMatch(r.stdout, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, 'no control character reaches the terminal');
+    const lines = r.stdout.split('\n');
+    assert.match(lines[0]!, /^a\\x07b\s+c\s+d$/, 'column names are escaped too');
+    assert.match(lines[2]!, /^\\x1b\[2J\\x1b\[31mRED\s+\\x00\\x9b\\x7f\s+x\\u202e\\u2069y$/);
+    const json = await cli('query', sql, '--catalog', catalog, '--json');
+    assert.equal(json.code, 0);
+    assert.deepEqual((json.env!.data!.rows as unknown[][])[0], ['\x1b[2J\x1b[31mRED', '\x00\x9b\x7f', 'x\u202e\u2069y']);
+  });
+
+  it('query prints the widening hint of a system-catalog refusal as text (the scope, whether widening helps, why)', async () => {
+    const r = await cli('query', 'SELECT * FROM main.sqlite_master', '--catalog', catalog);
+    assert.equal(r.code, 1);
+    assert.doesNotMatch(r.stderr, /\[object Object\]/);
+    assert.match(r.stderr, /refused \(allowlist_violation\)/);
+    assert.match(r.stderr, /\n {2}hint: the query reads system catalogs \(sqlite_schema\).* \(scope schema:sqlite_schema; widening it would not unblock this call\)\n/);
+    assert.match(r.stderr, /\n {2}next: list_indexed_schemas\n/);
   });
 
   it('records each run in the audit log like any tool call, unless --no-audit', async () => {

@@ -286,6 +286,39 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.match(drift.stdout, /main\.Albums/);
   });
 
+  it('check reports unreadable definitions as such: an alias bomb is invalid YAML, a metrics.yaml folder an error, a .schemabrain file exit 2', () => {
+    const ws = tempDir();
+    const dir = path.join(ws, '.schemabrain');
+    fs.mkdirSync(path.join(dir, 'metrics.yaml'), { recursive: true });
+    const lines = ['version: 1', 'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+    for (let i = 1; i < 9; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]`);
+    fs.writeFileSync(path.join(dir, 'bomb.yaml'), `${lines.join('\n')}\nentities: *a8\n`);
+    const broken = cli(['check', '--workspace', ws, '--catalog', catalog]);
+    assert.equal(broken.code, 1, broken.stdout + broken.stderr);
+    assert.match(broken.stdout, /bomb\.yaml:1:1: error yaml_syntax: not valid YAML: Excessive alias count/);
+    assert.match(broken.stdout, /metrics\.yaml:1:1: error not_a_file: is a directory, not a definitions file/);
+    assert.doesNotMatch(broken.stdout + broken.stderr, /unexpected failure|ReferenceError/);
+    fs.rmSync(dir, { recursive: true });
+    fs.writeFileSync(dir, '');
+    const file = cli(['check', '--workspace', ws, '--catalog', catalog]);
+    assert.equal(file.code, 2, file.stdout + file.stderr);
+    assert.equal(file.stderr.split('\n')[0], `schemabrain check: definitions folder ${dir} is not a directory`);
+  });
+
+  it('profile and metric exit 2 with one typed message, no stack trace, when SCHEMABRAIN_HOME or the workspace is a regular file', () => {
+    const file = path.join(tempDir(), 'homefile');
+    fs.writeFileSync(file, '');
+    const profile = cli(['profile', 'main.Track', '--catalog', catalog, '--no-audit'], { SCHEMABRAIN_HOME: file });
+    assert.equal(profile.code, 2, profile.stdout + profile.stderr);
+    const profileLine = profile.stderr.split('\n').find((l) => l.startsWith('schemabrain profile: '));
+    assert.ok(profileLine?.startsWith(`schemabrain profile: error (index_not_ready): Cannot profile 'main.Track': cannot write the profile reports under ${path.join(file, 'artifacts')}: ${file} is not a directory`), profile.stderr);
+    const metric = cli(['metric', 'invoice_total', '--workspace', file, '--catalog', catalog, '--no-audit'], { SCHEMABRAIN_HOME: home });
+    assert.equal(metric.code, 2, metric.stdout + metric.stderr);
+    const metricLine = metric.stderr.split('\n').find((l) => l.startsWith('schemabrain metric: '));
+    assert.ok(metricLine?.startsWith('schemabrain metric: error (index_not_ready): ') && metricLine.includes(`${file} is not a directory`), metric.stderr);
+    for (const r of [profile, metric]) assert.doesNotMatch(r.stderr, /ENOTDIR|internal_error|\n\s+at /);
+  });
+
   it('demo indexes the bundled sample and runs the scripted agent session end to end', () => {
     const demoHome = tempDir();
     const r = cli(['demo', '--home', demoHome]);
@@ -315,6 +348,33 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.equal(broken.code, 2);
     assert.equal(fs.readFileSync(file, 'utf8'), '{ not json', 'a broken file is left as it was');
     assert.equal(cli(['init', '--client', 'emacs']).code, 2);
+  });
+
+  it('init --write refuses a file whose JSON is not an object, or whose server map is not one, and leaves it byte for byte', () => {
+    const file = path.join(tempDir(), 'mcp.json');
+    for (const [client, text, why] of [
+      ['vscode', '[1,2]', /holds an array at the top level, not an object/],
+      ['cursor', 'null', /holds null at the top level, not an object/],
+      ['claude', ' "servers"\n', /holds a string at the top level, not an object/],
+      ['vscode', '{"servers":5}', /has "servers" as a number, not an object of servers/],
+      ['vscode', '{"servers":[{"command":"x"}]}', /has "servers" as an array, not an object of servers/],
+      ['cursor', '{"mcpServers":null,"other":1}', /has "mcpServers" as null, not an object of servers/],
+      ['generic', '{"mcpServers":"x"}', /has "mcpServers" as a string, not an object of servers/],
+    ] as const) {
+      fs.writeFileSync(file, text);
+      const r = cli(['init', '--client', client, '--catalog', catalog, '--write', file]);
+      assert.equal(r.code, 2, `${client} ${text}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stderr, new RegExp(`^schemabrain init: .*mcp\\.json ${why.source}; fix or move it, nothing was written\n$`));
+      assert.equal(fs.readFileSync(file, 'utf8'), text, 'the file is left as it was');
+    }
+    // A member of another client's format is not this client's to judge: it is kept as it is.
+    fs.writeFileSync(file, '{"mcpServers":[]}');
+    assert.equal(cli(['init', '--client', 'vscode', '--catalog', catalog, '--write', file]).code, 0);
+    assert.deepEqual(Object.keys((JSON.parse(fs.readFileSync(file, 'utf8')) as { servers: object }).servers), ['schemabrain']);
+    const dir = path.dirname(file);
+    const notFile = cli(['init', '--write', dir]);
+    assert.equal(notFile.code, 2);
+    assert.match(notFile.stderr, /is not a regular file; fix or move it, nothing was written/);
   });
 
   it('the CLI answers unknown verbs and --help clearly', () => {

@@ -8,6 +8,8 @@ import { CatalogProvider } from '../../src/core/catalog/provider';
 import { EnvelopeSchema } from '../../src/core/envelope';
 import { silentLogger } from '../../src/core/util/logger';
 import { DEFAULT_LIMITS } from '../../src/server/deps';
+import type { ServerDeps } from '../../src/server/deps';
+import { CatalogWatcher } from '../../src/server/resources/watch';
 import { createPolicy } from '../../src/core/pii';
 import type { PiiCategory } from '../../src/core/envelope';
 import { createPiiGate } from '../../src/server/pii-gate';
@@ -46,6 +48,14 @@ function workspace(withDefinitions: boolean): string {
   for (const f of fs.readdirSync(PACK)) if (f.endsWith('.yaml')) fs.copyFileSync(path.join(PACK, f), path.join(dir, f));
   fs.copyFileSync(EXTRA, path.join(dir, 'extra.yaml'));
   return ws;
+}
+
+/** Billion laughs: nine anchors, each a list of nine aliases of the one before (9^9 leaves once resolved). */
+function aliasBomb(): string {
+  const lines = ['version: 1', 'a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'];
+  for (let i = 1; i < 9; i++) lines.push(`a${i}: &a${i} [${Array.from({ length: 9 }, () => `*a${i - 1}`).join(', ')}]`);
+  lines.push('metrics: *a8');
+  return `${lines.join('\n')}\n`;
 }
 
 function canon(rows: readonly Row[]): string[] {
@@ -559,6 +569,68 @@ describe('semantic-layer tools over the SDK client (Chinook SQLite)', function (
       assert.equal(errors[0]!.file, path.join('.schemabrain', 'metrics.yaml'));
       assert.equal(errors[0]!.code, 'yaml_syntax');
       assert.match(String(env.data.message), /1 error/);
+    });
+
+    it('rejects a YAML alias bomb as invalid YAML, like any malformed file, and still serves the other files', async () => {
+      const dir = workspace(true);
+      fs.writeFileSync(path.join(dir, '.schemabrain', 'bomb.yaml'), aliasBomb());
+      const hh = await open({ workspaceDir: dir });
+      const env = await callOn(hh, 'list_metrics');
+      assert.equal(env.status, 'success', JSON.stringify(env.error));
+      assert.equal(env.data.total, 12);
+      const errors = (env.data.definition_errors as Array<Record<string, unknown>>).filter((e) => e.file === path.join('.schemabrain', 'bomb.yaml'));
+      assert.deepEqual(errors.map((e) => e.code), ['yaml_syntax']);
+      assert.match(String(errors[0]!.message), /^not valid YAML: Excessive alias count/);
+      assert.equal((await callOn(hh, 'get_metric', { name: 'invoice_count' })).status, 'success');
+    });
+
+    it('reports a metrics.yaml that is a folder instead of skipping it', async () => {
+      const dir = workspace(false);
+      fs.mkdirSync(path.join(dir, '.schemabrain', 'metrics.yaml'), { recursive: true });
+      const hh = await open({ workspaceDir: dir });
+      const env = await callOn(hh, 'list_metrics');
+      assert.equal(env.status, 'empty');
+      const errors = env.data.definition_errors as Array<Record<string, unknown>>;
+      assert.equal(errors[0]!.file, path.join('.schemabrain', 'metrics.yaml'));
+      assert.equal(errors[0]!.code, 'not_a_file');
+      assert.match(String(errors[0]!.message), /is a directory/);
+    });
+
+    it('answers index_not_ready naming the path when .schemabrain or the workspace is a regular file; the raw schema tools still answer', async () => {
+      const dir = workspace(false);
+      const file = path.join(dir, '.schemabrain');
+      fs.writeFileSync(file, 'not a folder\n');
+      for (const [wsDir, culprit] of [
+        [dir, file],
+        [file, file],
+      ] as const) {
+        const hh = await open({ workspaceDir: wsDir });
+        for (const [tool, args] of [
+          ['list_metrics', {}],
+          ['get_metric', { name: 'invoice_total' }],
+          ['list_entities', {}],
+        ] as const) {
+          const env = await callOn(hh, tool, args);
+          assert.equal(env.status, 'error', `${tool}: ${JSON.stringify(env)}`);
+          assert.equal(env.error!.kind, 'index_not_ready');
+          assert.ok(env.error!.message.includes(`${culprit} is not a directory`), env.error!.message);
+          assert.equal(env.error!.recovery.suggested_tool, 'find_relevant_tables');
+        }
+        assert.equal((await callOn(hh, 'find_relevant_tables', { query: 'invoices' })).status, 'success');
+      }
+    });
+
+    it('the resource watcher warns once about a .schemabrain that is a regular file, without failing its checks', async () => {
+      const dir = workspace(false);
+      fs.writeFileSync(path.join(dir, '.schemabrain'), '');
+      const warnings: string[] = [];
+      const logger = { ...silentLogger, warn: (m: string) => warnings.push(m) };
+      const deps = { catalog: new CatalogProvider(catalogPath), workspaceDir: dir, semantic: new SemanticModels(dir, logger), logger } as unknown as ServerDeps;
+      const watcher = new CatalogWatcher(deps);
+      await watcher.tick();
+      await watcher.tick();
+      assert.equal(warnings.length, 1, warnings.join('\n'));
+      assert.match(warnings[0]!, /^semantic definitions cannot be loaded: definitions folder .* is not a directory/);
     });
   });
 

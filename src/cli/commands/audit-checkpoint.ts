@@ -11,6 +11,7 @@ import {
   type CheckpointReport,
 } from '../../core/audit/checkpoint';
 import { verifyAudit } from '../../core/audit/verify';
+import { terminalSafeLines } from '../../core/util/terminal-text';
 import { parseArgs, stringFlag, UsageError } from '../args';
 import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_OPERATIONAL, type CliCommand, type CliIO } from '../command';
 import { resolveAuditPath } from './audit';
@@ -89,7 +90,7 @@ export const auditCheckpointCommand: CliCommand = {
         head = { seq: r.headSeq, hash: r.headHash };
       }
       if (problems.length) {
-        io.stderr.write(`schemabrain audit checkpoint: not signing ${file}:\n${problems.map((x) => `  ${x}`).join('\n')}\n`);
+        io.stderr.write(terminalSafeLines(`schemabrain audit checkpoint: not signing ${file}:\n${problems.map((x) => `  ${x}`).join('\n')}\n`));
         return EXIT_CHECK_FAILED;
       }
       const c = signCheckpoint(head, file, key);
@@ -114,7 +115,7 @@ export async function verifyCheckpointsCommand(argv: readonly string[], io: CliI
     if (!fs.existsSync(cps)) throw new Error(`no checkpoints file at ${cps}`);
     const report = await verifyWithCheckpoints(file, cps, loadPublicKey(pub));
     if (p.flags.json === true) io.stdout.write(`${JSON.stringify(reportJson(file, report))}\n`);
-    else io.stdout.write(reportText(file, report, readCheckpoints(cps).checkpoints.length));
+    else io.stdout.write(terminalSafeLines(reportText(file, report, readCheckpoints(cps).checkpoints.length)));
     return report.ok ? EXIT_OK : EXIT_CHECK_FAILED;
   });
 }

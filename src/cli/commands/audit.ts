@@ -6,6 +6,7 @@ import { listAudit, readAnchorFile, verifyAudit, writeAnchorFile, type AuditBrea
 import { STATUSES } from '../../core/envelope/kinds';
 import { parseSince } from '../../core/events/time';
 import { defaultAuditPath } from '../../core/util/home';
+import { terminalSafe, terminalSafeLines } from '../../core/util/terminal-text';
 import { intFlag, parseArgs, stringFlag, UsageError, type ParsedArgs } from '../args';
 import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_OPERATIONAL, type CliCommand, type CliIO } from '../command';
 
@@ -93,7 +94,7 @@ export const auditVerifyCommand: CliCommand = {
         }
       }
       if (p.flags.json === true) io.stdout.write(`${JSON.stringify(verifyJson(file, result, anchor, anchorUpdated))}\n`);
-      else io.stdout.write(verifyText(file, result, anchor, anchorUpdated));
+      else io.stdout.write(terminalSafeLines(verifyText(file, result, anchor, anchorUpdated)));
       return result.ok ? EXIT_OK : EXIT_CHECK_FAILED;
     }),
 };
@@ -141,7 +142,11 @@ function verifyText(file: string, r: VerifyResult, anchor: AuditHead | undefined
 
 const LIST_USAGE = 'schemabrain audit list [--since ISO|DURATION] [--status S] [--tool T] [--limit N] [--offset N] [--oldest-first] [--json] [--path P]';
 
-/** `audit list`: newest first by default, a fixed-width table on a terminal, JSON lines (rows as stored) with --json. */
+/**
+ * `audit list`: newest first by default, a fixed-width table on a terminal, JSON lines (rows as stored) with --json.
+ * The table's cells come from the log file, which anyone able to write it can fill with control characters, so they
+ * are printed escaped.
+ */
 export const auditListCommand: CliCommand = {
   name: 'audit list',
   summary: 'List audit rows (newest first), filtered by time, status or tool',
@@ -195,7 +200,7 @@ function formatTable(rows: readonly AuditRecord[]): string {
     r.durationMs.toFixed(1),
     r.rowCount === null ? '' : `${r.rowCount}${r.truncated ? '+' : ''}`,
     r.piiCategories.join(','),
-  ]);
+  ].map(terminalSafe));
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const fmt = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   return `${[fmt(head), ...body.map(fmt)].join('\n')}\n`;

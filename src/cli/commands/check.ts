@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CatalogError, CatalogStore } from '../../core/catalog/store';
-import { loadSemanticFolder, semanticCatalog } from '../../core/semantic';
+import { DefinitionsFolderError, loadSemanticFolder, semanticCatalog } from '../../core/semantic';
 import { defaultCatalogPath } from '../../core/util/home';
 import { parseArgs, stringFlag } from '../args';
 import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_OPERATIONAL } from '../command';
@@ -38,6 +38,11 @@ export const checkCommand: CliCommand = {
     try {
       const sources = store.listSources().map((s) => ({ source: s.info.name, tables: store.loadTables(s.info.id) }));
       result = await loadSemanticFolder(dir, semanticCatalog(sources));
+    } catch (e) {
+      // a .schemabrain that is a regular file, or a folder that cannot be listed: nothing could be checked
+      if (!(e instanceof DefinitionsFolderError)) throw e;
+      io.stderr.write(`schemabrain check: ${e.message}\n  next: make ${dir} a folder of entities, joins and metrics YAML files\n`);
+      return EXIT_OPERATIONAL;
     } finally {
       store.close();
     }

@@ -21,6 +21,18 @@ export function serverConfig(client: Client, serverJs: string, catalog: string, 
   return { key: client === 'vscode' ? 'servers' : 'mcpServers', entry };
 }
 
+/** A JSON object (not an array or null): the only shape a client configuration file or its server map may have. */
+function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** How a JSON value is named in a refusal ("an array", "null", "a number"). */
+function jsonKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  return typeof v === 'object' ? 'an object' : `a ${typeof v}`;
+}
+
 export const initCommand: CliCommand = {
   name: 'init',
   summary: 'Print or write the MCP client configuration that starts this server (VS Code, Claude, Cursor)',
@@ -43,18 +55,40 @@ export const initCommand: CliCommand = {
       return EXIT_OK;
     }
     const file = path.resolve(target);
+    const refuse = (why: string): number => {
+      io.stderr.write(`schemabrain init: ${file} ${why}; fix or move it, nothing was written\n`);
+      return EXIT_OPERATIONAL;
+    };
     let existing: Record<string, unknown> = {};
     if (fs.existsSync(file)) {
+      let text: string;
       try {
-        existing = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+        // A pipe would block the read for good, and a directory cannot be merged into.
+        if (!fs.statSync(file).isFile()) return refuse('is not a regular file');
+        text = fs.readFileSync(file, 'utf8');
       } catch (e) {
-        io.stderr.write(`schemabrain init: ${file} is not valid JSON (${(e as Error).message}); fix or move it, nothing was written\n`);
-        return EXIT_OPERATIONAL;
+        return refuse(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
       }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (e) {
+        return refuse(`is not valid JSON (${(e as Error).message})`);
+      }
+      // Merging into anything but an object would rewrite the user's file into another shape (an array's items
+      // become "0", "1" members; a scalar member is replaced), so the file is refused as it is.
+      if (!isJsonObject(parsed)) return refuse(`holds ${jsonKind(parsed)} at the top level, not an object`);
+      if (parsed[key] !== undefined && !isJsonObject(parsed[key])) return refuse(`has "${key}" as ${jsonKind(parsed[key])}, not an object of servers`);
+      existing = parsed;
     }
     const servers = { ...((existing[key] as Record<string, unknown> | undefined) ?? {}), schemabrain: entry };
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, `${JSON.stringify({ ...existing, [key]: servers }, null, 2)}\n`);
+    try {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, `${JSON.stringify({ ...existing, [key]: servers }, null, 2)}\n`);
+    } catch (e) {
+      io.stderr.write(`schemabrain init: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);
+      return EXIT_OPERATIONAL;
+    }
     io.stdout.write(`wrote the schemabrain server into ${file} (${key}.schemabrain)\n`);
     return EXIT_OK;
   },

@@ -1,11 +1,13 @@
 import path from 'node:path';
 import { failure } from '../../core/envelope';
-import type { Envelope } from '../../core/envelope';
+import type { Envelope, Recovery } from '../../core/envelope';
 import { PolicyError } from '../../core/pii';
 import { METRIC_LIMIT_DEFAULT, METRIC_LIMIT_MAX } from '../../core/semantic';
+import { terminalSafe, terminalSafeLines } from '../../core/util/terminal-text';
 import { createServer } from '../../server/create-server';
 import { parseServerOptions, ServerOptionsError } from '../../server/options';
 import { buildServerDeps } from '../../server/run';
+import { SEMANTIC_FOLDER } from '../../server/semantic-model';
 import { intFlag, parseArgs, stringFlag, UsageError } from '../args';
 import type { FlagSpec, ParsedArgs } from '../args';
 import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_OPERATIONAL } from '../command';
@@ -97,18 +99,31 @@ export function report(io: CliIO, verb: string, env: Envelope<unknown>, json: bo
   }
   if (env.status === 'error' || env.status === 'refused') {
     const e = env.error!;
-    const lines = [`schemabrain ${verb}: ${env.status} (${e.kind}): ${e.message}`];
-    const r = e.recovery;
-    if (r?.suggested_rewrite) lines.push(`  try: ${r.suggested_rewrite.rewritten} (${r.suggested_rewrite.reason})`);
-    if (r?.fuzzy_matches?.length) lines.push(`  did you mean: ${r.fuzzy_matches.join(', ')}`);
-    if (r?.widening_hint) lines.push(`  hint: ${r.widening_hint}`);
-    if (r?.suggested_tool) lines.push(`  next: ${r.suggested_tool}${r.suggested_args && Object.keys(r.suggested_args).length ? ` ${JSON.stringify(r.suggested_args)}` : ''}`);
-    io.stderr.write(`${lines.join('\n')}\n`);
+    const lines = [`schemabrain ${verb}: ${env.status} (${e.kind}): ${e.message}`, ...recoveryLines(e.recovery)];
+    io.stderr.write(`${terminalSafeLines(lines.join('\n'))}\n`);
     return exitCodeFor(env);
   }
   const head = `status: ${env.status}${env.confidence ? ` · confidence ${env.confidence}` : ''}${env.degradation_reason ? ` · degraded: ${env.degradation_reason}` : ''}`;
-  io.stdout.write(`${body((env.data ?? {}) as Record<string, unknown>)}${head}\n`);
+  // The body carries database values and names; the table escapes each cell, and this escapes whatever a body
+  // prints in its own lines (notes, findings, the SQL).
+  io.stdout.write(`${terminalSafeLines(body((env.data ?? {}) as Record<string, unknown>))}${head}\n`);
   return exitCodeFor(env);
+}
+
+/**
+ * The next steps of an error or refusal, one indented line each, for a person to read. Every member is written
+ * out by its own shape: `widening_hint` is an object (the scope that would unblock the call, whether widening it
+ * would, and why), never interpolated as it is.
+ */
+export function recoveryLines(r: Recovery | null | undefined): string[] {
+  if (!r) return [];
+  const lines: string[] = [];
+  if (r.suggested_rewrite) lines.push(`  try: ${r.suggested_rewrite.rewritten} (${r.suggested_rewrite.reason})`);
+  if (r.fuzzy_matches?.length) lines.push(`  did you mean: ${r.fuzzy_matches.join(', ')}`);
+  const w = r.widening_hint;
+  if (w) lines.push(`  hint: ${w.reason} (scope ${w.scope_requested}; widening it would${w.would_unblock ? '' : ' not'} unblock this call)`);
+  if (r.suggested_tool) lines.push(`  next: ${r.suggested_tool}${r.suggested_args && Object.keys(r.suggested_args).length ? ` ${JSON.stringify(r.suggested_args)}` : ''}`);
+  return lines;
 }
 
 /** Usage errors become an `invalid_argument` envelope with --json (the editor reads stdout), else the usual stderr text. */
@@ -195,14 +210,16 @@ export function parseOrderBy(text: string): { column: string; direction: 'asc' |
   return { column: m[1], direction: (m[2]?.toLowerCase() as 'asc' | 'desc' | undefined) ?? 'asc' };
 }
 
+/** A value as one cell: control characters shown escaped (a cell is one line, so line feeds too), then shortened. */
 function cell(v: unknown): string {
   if (v === null || v === undefined) return '∅';
-  const s = typeof v === 'number' ? String(Math.round(v * 1e6) / 1e6) : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  const s = terminalSafe(typeof v === 'number' ? String(Math.round(v * 1e6) / 1e6) : typeof v === 'object' ? JSON.stringify(v) : String(v));
   return s.length > 40 ? `${s.slice(0, 39)}…` : s;
 }
 
-/** A plain text table; numbers right-aligned. */
-export function textTable(headers: readonly string[], rows: readonly (readonly unknown[])[]): string {
+/** A plain text table; numbers right-aligned. Headers and cells come from the database, so both are escaped. */
+export function textTable(rawHeaders: readonly string[], rows: readonly (readonly unknown[])[]): string {
+  const headers = rawHeaders.map((h) => terminalSafe(String(h)));
   const cells = rows.map((r) => headers.map((_, i) => cell(r[i])));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((r) => r[i] === null || r[i] === undefined || typeof r[i] === 'number'));
@@ -240,6 +257,23 @@ function metricBody(d: Record<string, unknown>): string {
   return `${out.join('\n')}\n`;
 }
 
+/**
+ * get_metric answers `empty` when the workspace defines no metric at all (an agent is told where definitions go). A
+ * person who names a metric asked for that one: as when other metrics are defined, it is an unknown metric (exit 2),
+ * said with the folder that was read and, when its files failed to load, the first error.
+ */
+function noDefinitionsAsUnknown(env: Envelope<unknown>, name: string, workspace: string): Envelope<unknown> {
+  const d = env.data as { metrics?: unknown; definition_errors?: { file: string; line: number; message: string }[]; definition_errors_total?: number } | null;
+  if (env.status !== 'empty' || !Array.isArray(d?.metrics)) return env;
+  const folder = path.join(workspace, SEMANTIC_FOLDER);
+  const errors = d.definition_errors ?? [];
+  const first = errors[0];
+  const why = first
+    ? `the files there have ${d.definition_errors_total ?? errors.length} error(s), the first in ${first.file}:${first.line}: ${first.message}; run 'schemabrain check --workspace ${workspace}' for all`
+    : 'add entities, joins and metrics as YAML files there';
+  return failure('unknown_metric', `Metric '${name}' is not defined: no definitions found in ${folder} (${why}).`, { recovery: { suggested_tool: 'list_metrics', suggested_args: {} } });
+}
+
 export const metricCommand: CliCommand = {
   name: 'metric',
   summary: 'Compute a governed metric from .schemabrain/ definitions (get_metric); exit 1 when refused',
@@ -269,7 +303,7 @@ export const metricCommand: CliCommand = {
       if (source) args.source = source;
       const workspace = path.resolve(stringFlag(p, 'workspace') ?? io.env.SCHEMABRAIN_WORKSPACE ?? process.cwd());
       const env = await callToolInProcess(p, io, 'get_metric', args, workspace);
-      return report(io, 'metric', env, json, metricBody);
+      return report(io, 'metric', noDefinitionsAsUnknown(env, name, workspace), json, metricBody);
     } catch (e) {
       if (e instanceof UsageError) return usageFailure(io, json, e, USAGE, 'list_metrics');
       throw e;

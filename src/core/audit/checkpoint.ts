@@ -54,16 +54,35 @@ export function keyId(publicKey: crypto.KeyObject): string {
   return sha256Hex(publicKey.export({ type: 'spki', format: 'der' })).slice(0, 32);
 }
 
-export function loadPrivateKey(file: string): crypto.KeyObject {
-  const key = crypto.createPrivateKey(fs.readFileSync(file));
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${file} is not an Ed25519 private key`);
+/**
+ * Reads a key file with `parse` (crypto.createPrivateKey or createPublicKey). A file that cannot be read is named with
+ * its errno code; one that is empty, not PEM, or a key of another type is named as what it is not, rather than
+ * surfacing OpenSSL's decoder code (`error:1E08010C:DECODER routines::unsupported`).
+ */
+function loadEd25519Key(file: string, what: 'private' | 'public', parse: (pem: Buffer) => crypto.KeyObject): crypto.KeyObject {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (e) {
+    throw new Error(`cannot read the ${what} key file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  const invalid = `${file} is not a valid Ed25519 ${what} key (PEM, as written by 'schemabrain audit keygen')`;
+  let key: crypto.KeyObject;
+  try {
+    key = parse(bytes);
+  } catch {
+    throw new Error(invalid);
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${invalid}: it holds a ${key.asymmetricKeyType ?? 'symmetric'} key`);
   return key;
 }
 
+export function loadPrivateKey(file: string): crypto.KeyObject {
+  return loadEd25519Key(file, 'private', (pem) => crypto.createPrivateKey(pem));
+}
+
 export function loadPublicKey(file: string): crypto.KeyObject {
-  const key = crypto.createPublicKey(fs.readFileSync(file));
-  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`${file} is not an Ed25519 public key`);
-  return key;
+  return loadEd25519Key(file, 'public', (pem) => crypto.createPublicKey(pem));
 }
 
 function payload(c: Omit<Checkpoint, 'signature'>): Buffer {

@@ -1,3 +1,4 @@
+import { terminalSafe } from '../util/terminal-text';
 import type { BusEvent } from './event';
 
 const RESET = '\x1b[0m';
@@ -33,21 +34,24 @@ function formatDuration(ms: number): string {
 /**
  * One line per event: time, tool, status, duration, error kind, result counts.
  * `12:00:01.250  describe_table        success    3.2ms  columns=12 rows=0`
+ * Every field read from the event is shown with its control characters escaped: the events file is written by any
+ * server sharing the home folder and its fields can echo an agent's input, and the line goes to a terminal (only the
+ * colours added here are escape sequences).
  */
 export function formatEventLine(event: BusEvent, opts: FormatOptions): string {
   const paint = (code: string, text: string): string => (opts.color ? `${code}${text}${RESET}` : text);
-  const time = paint(DIM, clock(event.timestamp));
+  const time = paint(DIM, terminalSafe(clock(event.timestamp)));
   if (event.kind === 'server_event') {
-    const session = event.server_session_id.slice(0, 8);
-    const msg = event.message ? `  ${event.message}` : '';
-    return `${time}  ${paint(BOLD, `[${event.event_subtype}]`)}  session=${session}${msg}`;
+    const session = terminalSafe(String(event.server_session_id).slice(0, 8));
+    const msg = event.message ? `  ${terminalSafe(event.message)}` : '';
+    return `${time}  ${paint(BOLD, `[${terminalSafe(event.event_subtype)}]`)}  session=${session}${msg}`;
   }
-  const status = paint(STATUS_COLOR[event.status] ?? '', event.status.padEnd(8));
-  const parts = [time, event.tool_name.padEnd(22), status, formatDuration(event.duration_ms).padStart(7)];
-  if (event.error_kind) parts.push(paint(STATUS_COLOR[event.status] ?? '', event.error_kind));
+  const status = paint(STATUS_COLOR[event.status] ?? '', terminalSafe(event.status).padEnd(8));
+  const parts = [time, terminalSafe(event.tool_name).padEnd(22), status, formatDuration(event.duration_ms).padStart(7)];
+  if (event.error_kind) parts.push(paint(STATUS_COLOR[event.status] ?? '', terminalSafe(event.error_kind)));
   const counts = Object.entries(event.result_summary ?? {})
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([k, v]) => `${k}=${typeof v === 'string' && v.length > 16 ? `${v.slice(0, 12)}…` : String(v)}`);
+    .map(([k, v]) => terminalSafe(`${k}=${typeof v === 'string' && v.length > 16 ? `${v.slice(0, 12)}…` : String(v)}`));
   if (counts.length) parts.push(counts.join(' '));
   return parts.join('  ');
 }

@@ -100,17 +100,94 @@ export function qualityDocument(p: TableProfile, job: JobInfo): Record<string, u
   };
 }
 
-function writePrivate(file: string, text: string): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, text, { mode: 0o600 });
-  fs.renameSync(tmp, file);
+/** Best effort: cleaning up after a failed write must not hide why it failed. */
+function removeQuietly(p: string): void {
+  try {
+    fs.rmSync(p, { recursive: true, force: true });
+  } catch {
+    // the original error is the one worth reporting
+  }
 }
 
-/** Writes the four artifacts for one job and returns their absolute paths. */
+function writePrivate(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(tmp, text, { mode: 0o600 });
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    removeQuietly(tmp);
+    throw e;
+  }
+}
+
+/**
+ * The reports could not be written: `$SCHEMABRAIN_HOME` or its `artifacts/` folder is not a directory (a regular
+ * file in the way), is not writable, or its disk is full. Tools answer it as an envelope error naming the folder and
+ * the reason; nothing half-written is left behind.
+ */
+export class ArtifactsError extends Error {
+  constructor(
+    readonly dir: string,
+    readonly reason: string,
+  ) {
+    super(`cannot write the profile reports under ${dir}: ${reason}`);
+    this.name = 'ArtifactsError';
+  }
+}
+
+/** The first path from the file system root down to `p` that exists and is not a directory; null when none does. */
+function firstNonDirectory(p: string): string | null {
+  const chain: string[] = [];
+  for (let cur = path.resolve(p); ; cur = path.dirname(cur)) {
+    chain.unshift(cur);
+    if (path.dirname(cur) === cur) break;
+  }
+  for (const c of chain) {
+    let st: fs.Stats;
+    try {
+      st = fs.statSync(c);
+    } catch {
+      return null;
+    }
+    if (!st.isDirectory()) return c;
+  }
+  return null;
+}
+
+/** `p` or the closest folder above it that exists: the one a failed create could not write into. */
+function nearestExisting(p: string): string {
+  let cur = path.resolve(p);
+  while (!fs.existsSync(cur) && path.dirname(cur) !== cur) cur = path.dirname(cur);
+  return cur;
+}
+
+function artifactsError(root: string, e: unknown): ArtifactsError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const blocker = firstNonDirectory(root);
+  if (blocker !== null || code === 'ENOTDIR' || code === 'EEXIST') return new ArtifactsError(root, `${blocker ?? root} is not a directory; SCHEMABRAIN_HOME must be a writable folder`);
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new ArtifactsError(root, `${nearestExisting(root)} is not writable (${code}); SCHEMABRAIN_HOME must be a writable folder`);
+  if (code === 'ENOSPC' || code === 'EDQUOT') return new ArtifactsError(root, `the disk is full (${code})`);
+  return new ArtifactsError(root, code ?? (e as Error).message);
+}
+
+/**
+ * Creates the artifacts folder and checks that it can be written, so a profile fails before it samples the
+ * database rather than after. Throws {@link ArtifactsError}.
+ */
+export function ensureArtifactsRoot(root: string): void {
+  try {
+    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    if (!fs.statSync(root).isDirectory()) throw Object.assign(new Error(`${root} is not a directory`), { code: 'ENOTDIR' });
+    fs.accessSync(root, fs.constants.W_OK | fs.constants.X_OK);
+  } catch (e) {
+    throw artifactsError(root, e);
+  }
+}
+
+/** Writes the four artifacts for one job and returns their absolute paths. Throws {@link ArtifactsError}. */
 export function writeProfileArtifacts(root: string, jobId: string, p: TableProfile): ArtifactPaths {
   if (!/^[A-Za-z0-9._-]+$/.test(jobId)) throw new Error(`invalid job id '${jobId}'`);
   const dir = path.resolve(root, jobId);
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const job = jobInfo(jobId);
   const paths: ArtifactPaths = {
     profileHtml: path.join(dir, 'profile.html'),
@@ -118,10 +195,18 @@ export function writeProfileArtifacts(root: string, jobId: string, p: TableProfi
     qualityHtml: path.join(dir, 'quality.html'),
     qualityJson: path.join(dir, 'quality.json'),
   };
-  writePrivate(paths.profileJson, `${JSON.stringify(profileDocument(p, job), null, 2)}\n`);
-  writePrivate(paths.qualityJson, `${JSON.stringify(qualityDocument(p, job), null, 2)}\n`);
-  writePrivate(paths.profileHtml, renderProfileHtml(p, job));
-  writePrivate(paths.qualityHtml, renderQualityHtml(p, job));
+  let created = false;
+  try {
+    created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+    writePrivate(paths.profileJson, `${JSON.stringify(profileDocument(p, job), null, 2)}\n`);
+    writePrivate(paths.qualityJson, `${JSON.stringify(qualityDocument(p, job), null, 2)}\n`);
+    writePrivate(paths.profileHtml, renderProfileHtml(p, job));
+    writePrivate(paths.qualityHtml, renderQualityHtml(p, job));
+  } catch (e) {
+    // a job folder with some reports missing would be listed as a finished job
+    if (created) removeQuietly(dir);
+    throw artifactsError(root, e);
+  }
   pruneJobs(root, KEEP_JOBS);
   return paths;
 }

@@ -6,8 +6,10 @@ export { referenceCandidates, type ReferenceCandidate } from './references';
 export { parseDate } from './quality';
 export { escapeHtml, renderProfileHtml, renderQualityHtml, type JobInfo } from './report';
 export {
+  ArtifactsError,
   artifactsRoot,
   columnWire,
+  ensureArtifactsRoot,
   findingWire,
   jobInfo,
   KEEP_JOBS,

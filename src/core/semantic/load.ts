@@ -74,7 +74,14 @@ export function loadSemanticSources(sources: readonly SourceFile[], catalog?: Se
       }
       continue;
     }
-    const js: unknown = doc.toJS();
+    let js: unknown;
+    try {
+      js = doc.toJS();
+    } catch (e) {
+      // Resolving aliases can throw (an alias bomb: "Excessive alias count"); the file is rejected like a syntax error.
+      diagnostics.push({ file: src.path, line: 1, col: 1, endLine: 1, endCol: 2, severity: 'error', code: 'yaml_syntax', message: `not valid YAML: ${firstLine((e as Error).message)}` });
+      continue;
+    }
     if (js === null || js === undefined) {
       report(src.path, [], 'warning', 'empty_file', 'empty definitions file: add `version: 1` and entities, joins or metrics');
       continue;
@@ -125,27 +132,136 @@ export function loadSemanticSources(sources: readonly SourceFile[], catalog?: Se
   return { model: checked, diagnostics, files: sources.map((s) => s.path) };
 }
 
-/** Reads every `*.yaml` / `*.yml` under `dir` (recursively, sorted) and loads them. A missing folder is an empty model. */
-export async function loadSemanticFolder(dir: string, catalog?: SemanticCatalog): Promise<LoadResult> {
-  const files: string[] = [];
-  const walk = async (d: string): Promise<void> => {
+/**
+ * The definitions folder exists but cannot be listed: it (or a folder above it, such as the workspace) is a regular
+ * file or a device, or it is not readable. Nothing can be loaded, so callers report it instead of an empty model.
+ */
+export class DefinitionsFolderError extends Error {
+  constructor(
+    readonly folder: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DefinitionsFolderError';
+  }
+}
+
+/** One definitions file found by {@link listDefinitionFolder}, with what a cache needs to notice an edit. */
+export interface DefinitionFileEntry {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+export interface DefinitionFolderListing {
+  /** Regular `*.yaml` / `*.yml` files under the folder, sorted by path. */
+  readonly files: readonly DefinitionFileEntry[];
+  /**
+   * Entries named like definitions files that cannot be read as one (a directory called `metrics.yaml`, a device, a
+   * dangling link, an unreadable subfolder), as error diagnostics: reported, never skipped silently.
+   */
+  readonly problems: readonly Diagnostic[];
+}
+
+const YAML_NAME = /\.ya?ml$/i;
+
+function errnoCode(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException | null)?.code;
+}
+
+function entryProblem(file: string, code: string, message: string): Diagnostic {
+  return { file, line: 1, col: 1, endLine: 1, endCol: 1, severity: 'error', code, message };
+}
+
+/** The first path from the file system root down to `p` that exists and is not a directory. */
+async function firstNonDirectory(p: string): Promise<string | null> {
+  const chain: string[] = [];
+  for (let cur = path.resolve(p); ; cur = path.dirname(cur)) {
+    chain.unshift(cur);
+    if (path.dirname(cur) === cur) break;
+  }
+  for (const c of chain) {
+    try {
+      if (!(await fs.stat(c)).isDirectory()) return c;
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+/**
+ * Lists the definitions files under `dir` (recursively). A missing folder is an empty listing; a folder that is not
+ * a directory or cannot be read throws {@link DefinitionsFolderError}; anything wrong below it is a problem in the
+ * listing. Links to files are followed, links to folders are not (they could loop).
+ */
+export async function listDefinitionFolder(dir: string): Promise<DefinitionFolderListing> {
+  const files: DefinitionFileEntry[] = [];
+  const problems: Diagnostic[] = [];
+  const walk = async (d: string, top: boolean): Promise<void> => {
     let entries: import('node:fs').Dirent[];
     try {
       entries = await fs.readdir(d, { withFileTypes: true });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw e;
+      const code = errnoCode(e);
+      // no folder lists nothing; a subfolder removed while it was listed is seen as it is by the next load
+      if (code === 'ENOENT') return;
+      if (code === 'ENOTDIR' && top) {
+        const blocker = (await firstNonDirectory(d)) ?? d;
+        throw new DefinitionsFolderError(dir, blocker === d ? `definitions folder ${d} is not a directory` : `${blocker} is not a directory, so there is no definitions folder ${d}`);
+      }
+      if (top) throw new DefinitionsFolderError(dir, `definitions folder ${d} cannot be read (${code ?? (e as Error).message})`);
+      problems.push(entryProblem(d, 'unreadable', `folder cannot be read (${code ?? (e as Error).message}); its definitions are not loaded`));
+      return;
     }
     for (const ent of entries) {
       const full = path.join(d, ent.name);
-      if (ent.isDirectory()) await walk(full);
-      else if (ent.isFile() && /\.ya?ml$/i.test(ent.name)) files.push(full);
+      if (!YAML_NAME.test(ent.name)) {
+        if (ent.isDirectory()) await walk(full, false);
+        continue;
+      }
+      let st: import('node:fs').Stats;
+      try {
+        st = await fs.stat(full);
+      } catch (e) {
+        const code = errnoCode(e);
+        if (code === 'ENOENT' && !ent.isSymbolicLink()) continue; // removed while it was listed
+        problems.push(entryProblem(full, 'unreadable', `cannot be read (${code === 'ENOENT' ? 'a link to nothing' : (code ?? (e as Error).message)})`));
+        continue;
+      }
+      if (st.isFile()) files.push({ path: full, size: st.size, mtimeMs: st.mtimeMs });
+      else if (st.isDirectory()) problems.push(entryProblem(full, 'not_a_file', `is a directory, not a definitions file; its contents are not loaded (rename it, or make it a YAML file)`));
+      else problems.push(entryProblem(full, 'not_a_file', 'is not a regular file (a device, pipe or socket); definitions files must be regular YAML files'));
     }
   };
-  await walk(dir);
-  files.sort();
-  const sources = await Promise.all(files.map(async (f) => ({ path: f, text: await fs.readFile(f, 'utf8') })));
-  return loadSemanticSources(sources, catalog);
+  await walk(dir, true);
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  return { files, problems };
+}
+
+/**
+ * Reads every `*.yaml` / `*.yml` under `dir` (recursively, sorted) and loads them. A missing folder is an empty model;
+ * one that is not a directory throws {@link DefinitionsFolderError}. Entries that cannot be read, and files that
+ * fail to read, are error diagnostics of the result.
+ */
+export async function loadSemanticFolder(dir: string, catalog?: SemanticCatalog): Promise<LoadResult> {
+  const listing = await listDefinitionFolder(dir);
+  const problems = [...listing.problems];
+  const read = await Promise.all(
+    listing.files.map(async (f) => {
+      try {
+        return { path: f.path, text: await fs.readFile(f.path, 'utf8') };
+      } catch (e) {
+        problems.push(entryProblem(f.path, 'unreadable', `cannot be read (${errnoCode(e) ?? (e as Error).message})`));
+        return null;
+      }
+    }),
+  );
+  const sources = read.filter((s): s is SourceFile => s !== null);
+  const result = loadSemanticSources(sources, catalog);
+  if (problems.length === 0) return result;
+  return { ...result, diagnostics: [...problems, ...result.diagnostics] };
 }
 
 function firstLine(s: string): string {

@@ -5,7 +5,8 @@ import { safeDatabaseMessage } from './error-text';
 /**
  * Maps a failed outcome to a charter error kind and message for the `run_query` tool. Guard refusals are
  * `policy_blocked` (a refusal: the agent should rewrite, not retry); timeouts are `cost_cap_exceeded`; unknown
- * relations/columns are `unknown_name` (the tool adds fuzzy matches from the catalog); everything else the database
+ * relations/columns are `unknown_name` (the tool adds fuzzy matches from the catalog); a statement that fails on its
+ * own terms (division by zero, a bad cast, an ambiguous name) is `invalid_argument`; everything else the database
  * reported is `internal_error`. Messages go through `safeDatabaseMessage`, so no quoted value reaches the agent.
  */
 export function toToolError(failed: Extract<QueryOutcome, { ok: false }>): { kind: ErrorKind; message: string } {
@@ -33,6 +34,9 @@ export function toToolError(failed: Extract<QueryOutcome, { ok: false }>): { kin
       return { kind: 'unreachable', message: failed.message };
     case 'too_large':
       return { kind: 'cost_cap_exceeded', message: failed.message };
+    case 'query_error':
+      // the statement failed on its own terms (a value, a subquery's rows, a rule of the language): rewrite it
+      return { kind: 'invalid_argument', message: `argument 'sql' failed in the database: ${outcome.message}; rewrite the query` };
     default:
       return { kind: 'internal_error', message: outcome.message };
   }

@@ -28,6 +28,8 @@ export interface MysqlExecTarget {
 interface MysqlErr {
   code?: string;
   errno?: number;
+  /** The SQLSTATE the server sent with the error. */
+  sqlState?: string;
   message?: string;
   fatal?: boolean;
 }
@@ -47,6 +49,7 @@ export function classifyMysqlError(e: unknown): Extract<QueryOutcome, { ok: fals
   else if (code === 'ER_PARSE_ERROR' || code === 'ER_SYNTAX_ERROR') kind = 'syntax_error';
   else if (code && /ACCESS_DENIED|DENIED_ERROR/.test(code)) kind = /ER_ACCESS_DENIED_ERROR/.test(code) ? 'connection' : 'permission_denied';
   else if ((code && /^(ECONN|ETIMEDOUT|ENOTFOUND|EPIPE|PROTOCOL_)/.test(code)) || err.fatal) kind = 'connection';
+  else if (typeof err.sqlState === 'string' && /^(21|22|42)/.test(err.sqlState)) kind = 'query_error';
   return { ok: false, kind, message, code };
 }
 

@@ -29,6 +29,7 @@ function classifySqliteError(e: unknown): Extract<QueryOutcome, { ok: false; mes
   else if (/no such function|wrong number of arguments/i.test(raw)) kind = 'unknown_function';
   else if (/syntax error|incomplete input|unrecognized token/i.test(raw)) kind = 'syntax_error';
   else if (/not authorized/i.test(raw)) kind = 'permission_denied';
+  else if (/ambiguous column name|misuse of (aggregate|window)|integer overflow|too many terms|no such collation|sub-select returns|row value misused|parser stack overflow|datatype mismatch|cannot join using column/i.test(raw)) kind = 'query_error';
   return { ok: false, kind, message, code: null };
 }
 

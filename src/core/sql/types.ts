@@ -114,6 +114,12 @@ export type ExecutionFailureKind =
   | 'busy'
   /** One row or message was larger than the per-message byte limit; the connection was closed before decoding it. */
   | 'too_large'
+  /**
+   * The statement itself failed on the database: a value it computed (division by zero, a cast of a bad value, an
+   * overflow), a subquery that gave more than one row, or a rule of the language (an ambiguous name, a grouping
+   * error). The query must change, not the server (SQLSTATE classes 21, 22 and 42).
+   */
+  | 'query_error'
   | 'database_error';
 
 export type QueryOutcome =

@@ -69,6 +69,9 @@ export class CatalogWatcher {
         if (sm !== this.semantic) {
           const prev = this.semantic;
           this.semantic = sm;
+          if (sm.unavailable !== null && prev?.unavailable !== sm.unavailable) {
+            this.deps.logger.warn(`semantic definitions cannot be loaded: ${sm.unavailable}; the semantic tools answer index_not_ready until it is fixed`);
+          }
           if (sm.errorCount > 0 && (!prev || prev.errorCount !== sm.errorCount || prev.files.join() !== sm.files.join())) {
             const first = sm.errors[0];
             this.deps.logger.warn(

@@ -21,6 +21,7 @@ export const describeEntity = defineTool({
   sideEffects: 'read',
   async handler(args, ctx) {
     const sm = await loadForTool(ctx);
+    if ('status' in sm) return sm;
     if (sm.model.entities.size === 0 && !sm.skipped.some((s) => s.kind === 'entity')) return noDefinitions(sm, 'entities', ['find_relevant_tables'], { name: args.name });
     const e = resolveEntity(sm, args.name, 'name');
     if ('status' in e) return e;

@@ -134,6 +134,7 @@ export const getMetric = defineTool({
   sideEffects: 'read',
   async handler(args, ctx) {
     const sm = await loadForTool(ctx);
+    if ('status' in sm) return sm;
     if (sm.fullModel.metrics.size === 0) return noDefinitions(sm, 'metrics', ['find_relevant_tables', 'run_query'], { metric: args.name });
     const req = requestOf(args);
 

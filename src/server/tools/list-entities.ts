@@ -22,6 +22,7 @@ export const listEntities = defineTool({
   sideEffects: 'read',
   async handler(args, ctx) {
     const sm = await loadForTool(ctx);
+    if ('status' in sm) return sm;
     if (sm.model.entities.size === 0) return noDefinitions(sm, 'entities', ['find_relevant_tables']);
     const multiSource = ctx.catalog.sources.length > 1;
     const scoped = scopeSource(ctx, 'list_entities', args);

@@ -75,6 +75,7 @@ export const listJoins = defineTool({
   sideEffects: 'read',
   async handler(args, ctx) {
     const sm = await loadForTool(ctx);
+    if ('status' in sm) return sm;
     if (sm.model.joins.size === 0) return noDefinitions(sm, 'joins', ['find_relevant_tables', 'suggest_joins']);
     if (args.entity !== undefined) {
       const e = resolveEntity(sm, args.entity, 'entity');

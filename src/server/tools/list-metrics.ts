@@ -20,6 +20,7 @@ export const listMetrics = defineTool({
   sideEffects: 'read',
   async handler(args, ctx) {
     const sm = await loadForTool(ctx);
+    if ('status' in sm) return sm;
     if (sm.model.metrics.size === 0) return noDefinitions(sm, 'metrics', ['find_relevant_tables', 'list_entities']);
     if (args.entity !== undefined) {
       const e = resolveEntity(sm, args.entity, 'entity');

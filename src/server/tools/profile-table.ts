@@ -1,11 +1,13 @@
 import { redactDeep } from '../../core/pii/secrets';
 import { z } from 'zod';
 import { failure, partial, schemaProvenance, success } from '../../core/envelope';
-import type { Confidence } from '../../core/envelope';
+import type { Confidence, Envelope } from '../../core/envelope';
 import type { ColumnInfo } from '../../core/catalog/model';
 import {
+  ArtifactsError,
   artifactsRoot,
   columnWire,
+  ensureArtifactsRoot,
   findingWire,
   jobInfo,
   MAX_SAMPLE_ROWS,
@@ -14,7 +16,7 @@ import {
   sampleWire,
   writeProfileArtifacts,
 } from '../../core/profile';
-import type { ColumnAccess, ProfileQuery } from '../../core/profile';
+import type { ArtifactPaths, ColumnAccess, ProfileQuery } from '../../core/profile';
 import { checkAllowlist, runReadOnlyPostgres, runReadOnlySqlite } from '../../core/sql';
 import { runReadOnlyMysql } from '../../core/sql/mysql-exec';
 import { ansiQuotesToBackticks } from '../../core/sql/mysql-guard';
@@ -38,6 +40,16 @@ const input = z.strictObject({
 const SAMPLE_MAX_BYTES = 8_000_000;
 const MAX_FINDINGS_CONCISE = 20;
 
+/**
+ * The reports cannot be written (SCHEMABRAIN_HOME is a file, read-only, or its disk is full): the server's own
+ * state is not usable, which the operator fixes; the agent can still read the table's structure.
+ */
+function artifactsFailure(e: ArtifactsError, qualifiedName: string, source: string): Envelope<never> {
+  return failure('index_not_ready', `Cannot profile '${qualifiedName}': ${e.message}. The server's operator must fix that folder; describe_table answers from the catalog meanwhile.`, {
+    recovery: { suggested_tool: 'describe_table', suggested_args: { qualified_name: qualifiedName, source } },
+  });
+}
+
 export const profileTable = defineTool({
   name: 'profile_table',
   title: 'Profile a table and check its data quality',
@@ -57,6 +69,15 @@ export const profileTable = defineTool({
       return failure('allowlist_violation', `Table '${entry.qualifiedName}' is outside the schemas this source exposes. ${violation.message}`, {
         recovery: { suggested_tool: 'list_indexed_schemas', suggested_args: {}, widening_hint: violation.wideningHint },
       });
+    }
+
+    // before the database is sampled: a profile whose reports cannot be kept is not worth its query
+    const root = artifactsRoot();
+    try {
+      ensureArtifactsRoot(root);
+    } catch (e) {
+      if (e instanceof ArtifactsError) return artifactsFailure(e, entry.qualifiedName, source.name);
+      throw e;
     }
 
     const vis = columnVisibility(ctx, entry);
@@ -116,7 +137,13 @@ export const profileTable = defineTool({
 
     const jobId = newJobId();
     // the artifacts are files an agent or a person opens: no floor secret may reach them either
-    const paths = writeProfileArtifacts(artifactsRoot(), jobId, redactDeep(profile).value);
+    let paths: ArtifactPaths;
+    try {
+      paths = writeProfileArtifacts(root, jobId, redactDeep(profile).value);
+    } catch (e) {
+      if (e instanceof ArtifactsError) return artifactsFailure(e, entry.qualifiedName, source.name);
+      throw e;
+    }
     const detailed = args.response_format === 'detailed';
     const findings = detailed ? profile.findings : profile.findings.slice(0, MAX_FINDINGS_CONCISE);
     const data: Record<string, unknown> = {

@@ -47,6 +47,7 @@ export const resolveJoin = defineTool({
   sideEffects: 'read',
   async handler(args, ctx) {
     const sm = await loadForTool(ctx);
+    if ('status' in sm) return sm;
     if (sm.model.entities.size === 0) return noDefinitions(sm, 'joins', ['suggest_joins', 'find_relevant_tables'], { entity_a: args.entity_a, entity_b: args.entity_b });
     const a = resolveEntity(sm, args.entity_a, 'entity_a');
     if ('status' in a) return a;

@@ -142,6 +142,26 @@ describe('faults: tampering with the audit log is detected with signed checkpoin
     assert.equal(r.provenSeq, 0);
   });
 
+  it('a key file that is empty, not PEM or another kind of key is refused by name with exit 2, never an OpenSSL code', async () => {
+    const empty = path.join(dir, 'empty.pub');
+    fs.writeFileSync(empty, '');
+    const garbage = path.join(dir, 'garbage.pub');
+    fs.writeFileSync(garbage, 'not a key\n');
+    const rsa = path.join(dir, 'rsa.pub');
+    fs.writeFileSync(rsa, crypto.generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }));
+    for (const [key, why] of [[empty, /is not a valid Ed25519 public key \(PEM/], [garbage, /is not a valid Ed25519 public key \(PEM/], [rsa, /is not a valid Ed25519 public key .*: it holds a rsa key/], [path.join(dir, 'none.pub'), /cannot read the public key file .*none\.pub \(ENOENT\)/]] as const) {
+      const r = await cli(auditVerifyCommand, ['--checkpoints', cps, '--public-key', key, '--path', log]);
+      assert.equal(r.code, 2, key);
+      assert.match(r.err, new RegExp(`^schemabrain audit verify: .*${why.source}`), r.err);
+      assert.doesNotMatch(r.err, /DECODER|error:[0-9A-F]{8}|\n\s+at /);
+    }
+    const before = fs.readFileSync(cps);
+    const sign = await cli(auditCheckpointCommand, ['--key', garbage, '--checkpoints', cps, '--path', log]);
+    assert.equal(sign.code, 2);
+    assert.match(sign.err, /^schemabrain audit checkpoint: .*garbage\.pub is not a valid Ed25519 private key \(PEM/);
+    assert.ok(fs.readFileSync(cps).equals(before), 'nothing was appended to the checkpoints');
+  });
+
   it('a later checkpoint refuses to sign a rewritten log, and verify without checkpoints says what it cannot prove', async () => {
     const copy = path.join(dir, 'later.log');
     fs.copyFileSync(log, copy);

@@ -114,6 +114,22 @@ describe('guarded SQL execution', function () {
       assert.equal(!o.ok && toToolError(o).kind, 'unknown_name');
     });
 
+    it('a statement that fails on its own terms is the query\'s fault: invalid_argument with the reason, never internal_error', async function () {
+      for (const [sql, code, words] of [
+        ['SELECT 1/0', '22012', /division by zero/],
+        ["SELECT 'abc'::int", '22P02', /invalid input syntax/],
+        ['SELECT (SELECT film_id FROM film)', '21000', /more than one row/],
+        ['SELECT film_id FROM film JOIN film_actor USING (last_update) GROUP BY 1', '42702', /ambiguous/],
+      ] as const) {
+        const o = await runReadOnlyPostgres(client, guard, sql);
+        assert.equal(!o.ok && o.kind, 'query_error', `${sql}: ${JSON.stringify(o)}`);
+        assert.equal(!o.ok && o.kind !== 'refused' && o.code, code, sql);
+        const e = !o.ok ? toToolError(o) : null;
+        assert.equal(e?.kind, 'invalid_argument', sql);
+        assert.match(e?.message ?? '', words, sql);
+      }
+    });
+
     it('refuses before touching the database when the guard refuses', async function () {
       const o = await runReadOnlyPostgres(client, guard, 'DELETE FROM film');
       assert.equal(!o.ok && o.kind, 'refused');
@@ -231,6 +247,14 @@ describe('guarded SQL execution', function () {
         r.columns.map((c) => c.dataType),
         ['integer', 'text'],
       );
+    });
+
+    it('a statement that fails on its own terms is invalid_argument (an ambiguous name, a misused aggregate)', function () {
+      for (const sql of ['SELECT AlbumId FROM Album JOIN Track USING (AlbumId) JOIN Artist ON Artist.ArtistId = ArtistId', 'SELECT * FROM Album WHERE count(*) > 1']) {
+        const o = runReadOnlySqlite(lite, guard, sql);
+        assert.equal(!o.ok && o.kind, 'query_error', `${sql}: ${JSON.stringify(o)}`);
+        assert.equal(!o.ok ? toToolError(o).kind : null, 'invalid_argument');
+      }
     });
 
     it('stops between rows once the time budget is spent', function () {

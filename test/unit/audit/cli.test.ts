@@ -95,6 +95,19 @@ describe('schemabrain audit verify and audit list', () => {
     assert.match(s.err(), /--status must be one of success, empty/);
   });
 
+  it('lists a row whose fields carry control characters with them escaped, and as stored with --json', async () => {
+    const log = openAuditLog(file);
+    await log.append(row({ tool: '\x1b[2J\x1b]0;owned\x07x', status: 'error', errorKind: 'internal\u202e\r' }));
+    await log.close();
+    const t = io(env);
+    assert.equal(await auditListCommand.run(['--limit', '1'], t.io), 0);
+    assert.doesNotMatch(t.out(), /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, 'nothing drives the terminal');
+    assert.match(t.out().split('\n')[1]!, /^4\s+.*\\x1b\[2J\\x1b\]0;owned\\x07x\s+error\s+internal\\u202e\\x0d\s+1\.3$/);
+    const j = io(env);
+    assert.equal(await auditListCommand.run(['--limit', '1', '--json'], j.io), 0);
+    assert.equal((JSON.parse(j.out()) as { tool: string }).tool, '\x1b[2J\x1b]0;owned\x07x');
+  });
+
   it('lists newest first as a table, with filters, and as stored rows with --json', async () => {
     const t = io(env);
     assert.equal(await auditListCommand.run([], t.io), 0);

@@ -158,6 +158,22 @@ describe('schemabrain tail', () => {
     assert.match(t.err(), /showing events of the last 5m \(the default\); use --since/, 'the default window is said, not silent');
   });
 
+  it('shows control characters and bidi overrides from an event escaped in the text lines, and as stored with --json', async () => {
+    const tool = '\x1b]0;owned\x07x\u202ey';
+    const bus = createEventBus({ path: file, logger: captureLogger() });
+    bus.emit(toolCallEvent({ sessionId: 's', tool, args: {}, status: 'error', errorKind: 'internal\r', durationMs: 1, resultSummary: { note: '\x9b2J' } }));
+    bus.emit(serverEvent('s', 'server_start', 'up\x00\x1b[2J'));
+    bus.close();
+    const t = io({ SCHEMABRAIN_EVENTS_PATH: file });
+    assert.equal(await createTailCommand().run(['--no-follow', '--since', '1h'], t.io), 0);
+    assert.doesNotMatch(t.out(), /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, 'nothing drives the terminal');
+    assert.match(t.out(), /\\x1b\]0;owned\\x07x\\u202ey\s+error\s+1\.0ms\s+internal\\x0d\s+note=\\x9b2J\n/);
+    assert.match(t.out(), /\[server_start\]  session=s  up\\x00\\x1b\[2J\n/);
+    const j = io({ SCHEMABRAIN_EVENTS_PATH: file });
+    assert.equal(await createTailCommand().run(['--no-follow', '--since', '1h', '--json'], j.io), 0);
+    assert.equal((JSON.parse(j.out().split('\n')[0]!) as ToolCallEvent).tool_name, tool);
+  });
+
   it('prints events as stored with --json, from --events-path over the environment', async () => {
     const bus = createEventBus({ path: file, logger: captureLogger() });
     bus.emit(call('list_metrics'));
