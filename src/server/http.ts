@@ -45,15 +45,26 @@ function jsonError(res: http.ServerResponse, status: number, message: string, he
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
+/** A request body over MAX_BODY_BYTES: answered 413, and the connection closed. */
+class BodyTooLarge extends Error {}
+
 function readBody(req: http.IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
+      reject(new BodyTooLarge(`a request body of ${declared} bytes`));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let over = false;
     req.on('data', (c: Buffer) => {
+      if (over) return;
       size += c.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new Error('request body too large'));
-        req.destroy();
+        over = true;
+        chunks.length = 0;
+        reject(new BodyTooLarge(`a request body of more than ${MAX_BODY_BYTES} bytes`));
       } else chunks.push(c);
     });
     req.on('end', () => {
@@ -133,7 +144,17 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
     const sid = req.headers['mcp-session-id'];
     const sessionId = Array.isArray(sid) ? sid[0] : sid;
     if (req.method === 'POST') {
-      const body = await readBody(req);
+      let body: unknown;
+      try {
+        body = await readBody(req);
+      } catch (e) {
+        if (!(e instanceof BodyTooLarge)) throw e;
+        deps.logger.warn(`http: refused ${e.message} (the limit is ${MAX_BODY_BYTES})`);
+        // The rest of the body is not read: the answer closes the connection once it is sent.
+        res.once('finish', () => req.destroy());
+        jsonError(res, 413, `Payload Too Large: ${e.message}; the limit is ${MAX_BODY_BYTES} bytes.`, { connection: 'close' });
+        return;
+      }
       if (!sessionId) {
         if (isInitializeRequest(body) || (Array.isArray(body) && body.some((m) => isInitializeRequest(m)))) return openSession(req, res, body);
         jsonError(res, 400, 'Bad Request: no Mcp-Session-Id header; send initialize first.');

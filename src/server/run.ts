@@ -153,5 +153,7 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
   }
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
+  // A closed terminal or a hung-up session: drain as for SIGTERM instead of dying with calls unanswered and unaudited.
+  process.on('SIGHUP', () => void stop('SIGHUP'));
   return -1;
 }

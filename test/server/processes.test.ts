@@ -182,6 +182,58 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.equal((JSON.parse(stopEvent?.message ?? '{}') as { reason?: string }).reason, 'stdout EPIPE');
   });
 
+  it('SIGHUP drains and stops the stdio server as SIGTERM does, with the stop recorded', async function () {
+    if (process.platform === 'win32') this.skip();
+    const own = tempDir();
+    const client = new Client({ name: 'hup', version: '1' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [DIST_SERVER, '--catalog', catalog], env: { ...process.env, SCHEMABRAIN_HOME: own } as Record<string, string>, stderr: 'ignore' });
+    await client.connect(transport);
+    await client.listTools();
+    const pid = transport.pid!;
+    const closed = new Promise<void>((resolve) => (transport.onclose = () => resolve()));
+    process.kill(pid, 'SIGHUP');
+    await closed;
+    const events = fs.readFileSync(path.join(own, 'events.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event_subtype?: string; message?: string });
+    const stopEvent = events.find((e) => e.event_subtype === 'server_stop');
+    assert.equal((JSON.parse(stopEvent?.message ?? '{}') as { reason?: string }).reason, 'SIGHUP', 'the server stopped through its drain, not by the default action');
+  });
+
+  it('over HTTP, a request body past the limit is answered 413 and the server goes on serving', async () => {
+    const own = tempDir();
+    const child = spawn(process.execPath, [DIST_SERVER, '--catalog', catalog, '--http', '0'], { env: { ...process.env, SCHEMABRAIN_HOME: own }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        const t = setTimeout(() => reject(new Error(`no listening line: ${err}`)), 20_000);
+        child.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = err.match(/listening on (http:\/\/\S+)/);
+          if (m) {
+            clearTimeout(t);
+            resolve(m[1]!);
+          }
+        });
+      });
+      const post = (body: Buffer, headers: Record<string, string> = {}): Promise<number> =>
+        new Promise((resolve, reject) => {
+          const u = new URL(url);
+          const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          });
+          req.on('error', reject);
+          req.end(body);
+        });
+      assert.equal(await post(Buffer.alloc(5 * 1024 * 1024, 0x20)), 413);
+      const client = new Client({ name: 'after-413', version: '1' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      assert.ok((await client.listTools()).tools.length > 0);
+      await client.close();
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
   it('reports bad input as typed errors with exit code 2 and leaves the catalog intact', () => {
     const gen = (): number => {
       const bytes = fs.readFileSync(catalog);

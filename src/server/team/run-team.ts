@@ -299,6 +299,7 @@ export async function runTeamServer(options: ServerOptions & { readonly store: s
     );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGHUP', () => stop('SIGHUP')); // drained as SIGTERM is, never a stop with calls in flight
   process.on('SIGINT', () => stop('SIGINT'));
   return -1;
 }
