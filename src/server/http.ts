@@ -48,6 +48,35 @@ function jsonError(res: http.ServerResponse, status: number, message: string, he
 /** A request body over MAX_BODY_BYTES: answered 413, and the connection closed. */
 class BodyTooLarge extends Error {}
 
+/** How much of a refused body is read and dropped so that its client, still sending, gets the 413 and no reset. */
+const DISCARD_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Answers 413 to a body past the limit. A client that is still sending would meet a reset instead of the answer if
+ * the connection closed at once, so the rest of the body is read and dropped first (up to DISCARD_MAX_BYTES, then
+ * the answer goes and the connection is closed), and the connection closes after the answer.
+ */
+function refuseLargeBody(req: http.IncomingMessage, res: http.ServerResponse, what: string): void {
+  let answered = false;
+  const answer = (): void => {
+    if (answered) return;
+    answered = true;
+    jsonError(res, 413, `Payload Too Large: ${what}; the limit is ${MAX_BODY_BYTES} bytes.`, { connection: 'close' });
+  };
+  if (req.complete) return answer();
+  let dropped = 0;
+  req.on('data', (c: Buffer) => {
+    dropped += c.length;
+    if (dropped > DISCARD_MAX_BYTES) {
+      answer();
+      res.once('finish', () => req.destroy());
+    }
+  });
+  req.on('end', answer);
+  req.on('error', () => undefined);
+  req.resume();
+}
+
 function readBody(req: http.IncomingMessage): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
@@ -150,9 +179,7 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
       } catch (e) {
         if (!(e instanceof BodyTooLarge)) throw e;
         deps.logger.warn(`http: refused ${e.message} (the limit is ${MAX_BODY_BYTES})`);
-        // The rest of the body is not read: the answer closes the connection once it is sent.
-        res.once('finish', () => req.destroy());
-        jsonError(res, 413, `Payload Too Large: ${e.message}; the limit is ${MAX_BODY_BYTES} bytes.`, { connection: 'close' });
+        refuseLargeBody(req, res, e.message);
         return;
       }
       if (!sessionId) {

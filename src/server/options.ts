@@ -54,6 +54,7 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
   let eventsPath: string | null = null;
   let workspaceDir = env.SCHEMABRAIN_WORKSPACE || null;
   let noAudit = false;
+  let auditPathFlag = false;
   let auditFailOpen = false;
   let piiBlock: PiiCategory[] = [];
   let piiPolicyPath: string | null = env.SCHEMABRAIN_PII_POLICY || null;
@@ -81,6 +82,7 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
         break;
       case '--audit-path':
         auditPath = value();
+        auditPathFlag = true;
         break;
       case '--no-audit':
         noAudit = true;
@@ -146,6 +148,7 @@ export function parseServerOptions(argv: readonly string[], env: NodeJS.ProcessE
         throw new ServerOptionsError(`unknown option '${a}'\nusage: ${SERVER_USAGE}`);
     }
   }
+  if (noAudit && auditPathFlag) throw new ServerOptionsError(`--audit-path and --no-audit contradict each other: give one\nusage: ${SERVER_USAGE}`);
   const abs = (p: string | null): string | null => (p ? path.resolve(p) : null);
   return { catalogPath: abs(catalogPath), auditPath: abs(auditPath), noAudit, auditFailOpen, eventsPath: abs(eventsPath), workspaceDir: abs(workspaceDir), piiBlock, piiPolicyPath: abs(piiPolicyPath), allowSchemas, limits, httpPort, ...(httpHost !== undefined ? { httpHost } : {}), ...(store ? { store } : {}), ...(rateLimit !== undefined ? { rateLimit } : {}), ...(teamCacheDir ? { teamCacheDir } : {}), ...(oauthIssuer ? { oauthIssuer } : {}), ...(oauthAudience ? { oauthAudience } : {}), ...(oauthJwks ? { oauthJwks } : {}) };
 }

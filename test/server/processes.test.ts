@@ -255,6 +255,13 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.doesNotMatch(unset.stdout + unset.stderr, /SURELY_UNSET_VAR\}@/);
     const usage = cli(['index', '--catalog', catalog, '--bogus']);
     assert.equal(usage.code, 2);
+    // Another database under a name the catalog already gives to Chinook: the name is the problem, not the file.
+    const other = path.join(home, 'other.sqlite');
+    fs.copyFileSync(CHINOOK_SQLITE, other);
+    const taken = cli(['index', '--source', other, '--name', 'chinook', '--catalog', catalog, '--json']);
+    assert.equal(taken.code, 2, taken.stderr);
+    assert.equal(taken.lines.at(-1)!.kind, 'catalog_name_taken');
+    assert.match(String(taken.lines.at(-1)!.hint), /another --name/);
     assert.equal(gen(), before, 'failed runs never touched the catalog');
   });
 

@@ -114,7 +114,9 @@ export function describeIndexError(e: unknown, catalogPath: string): IndexErrorI
           ? 'another index is writing this catalog; wait for it to finish'
           : e.code === 'too_new'
             ? 'upgrade SchemaBrain, or point --catalog at another file'
-            : 'check the path and its permissions';
+            : e.code === 'name_taken'
+              ? 'give this connection another --name'
+              : 'check the path and its permissions';
     return { kind: `catalog_${e.code}`, message: e.message, hint };
   }
   if (/database disk image is malformed|file is not a database|database corrupt/i.test((e as Error)?.message ?? '')) {

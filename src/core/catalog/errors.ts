@@ -1,6 +1,7 @@
 /** Typed failures of the catalog file (kept apart from the store so light entry points can name them without sql.js). */
 
-export type CatalogErrorCode = 'not_found' | 'corrupt' | 'too_new' | 'locked' | 'io';
+/** `name_taken`: the source name given is the catalog's name for another connection. */
+export type CatalogErrorCode = 'not_found' | 'corrupt' | 'too_new' | 'locked' | 'name_taken' | 'io';
 
 export class CatalogError extends Error {
   constructor(

@@ -400,7 +400,7 @@ export class CatalogStore {
     this.db.exec('BEGIN');
     try {
       const clash = this.all(`SELECT id FROM sources WHERE name = ? AND id <> ?`, [info.name, info.id]);
-      if (clash.length) throw new CatalogError('io', `source name '${info.name}' is already used by another connection`);
+      if (clash.length) throw new CatalogError('name_taken', `source name '${info.name}' is already used by another connection`);
       this.run(
         `INSERT INTO sources (id, name, engine, locator, database, server_version, indexed_at, table_count, column_count, structure_digest, connect_template)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -227,7 +227,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         columnCount: tables.reduce((n, t) => n + t.columns.length, 0),
       };
       if (prior && prior.info.id !== info.id) {
-        throw new CatalogError('io', `source name '${info.name}' already names ${prior.info.locator}; pick another --name or remove that source first`);
+        throw new CatalogError('name_taken', `source name '${info.name}' already names ${prior.info.locator}; pick another --name or remove that source first`);
       }
       // Bodies of every table are rewritten (row estimates and statistics move without structural change);
       // the fingerprint diff decides what counts as changed and what is removed.
