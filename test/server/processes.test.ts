@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -27,6 +28,22 @@ function cli(args: string[], env: Record<string, string> = {}, input?: string): 
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
   return { code: r.status, lines, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The URL an HTTP server started with `--http 0` logs on stderr once it listens. */
+function listeningUrl(child: { readonly stderr: Readable }): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let err = '';
+    const t = setTimeout(() => reject(new Error(`no listening line: ${err}`)), 20_000);
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = err.match(/listening on (http:\/\/\S+)/);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]!);
+      }
+    });
+  });
 }
 
 describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', function () {
@@ -125,18 +142,7 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
   it('serves Streamable HTTP on loopback with --http', async () => {
     const child = spawn(process.execPath, [DIST_SERVER, '--catalog', catalog, '--http', '0'], { env: { ...process.env, SCHEMABRAIN_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        const t = setTimeout(() => reject(new Error(`no listening line: ${err}`)), 20_000);
-        child.stderr.on('data', (d: Buffer) => {
-          err += d.toString();
-          const m = err.match(/listening on (http:\/\/\S+)/);
-          if (m) {
-            clearTimeout(t);
-            resolve(m[1]!);
-          }
-        });
-      });
+      const url = await listeningUrl(child);
       const client = new Client({ name: 'http-test', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       const { tools } = await client.listTools();
@@ -202,18 +208,7 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     const own = tempDir();
     const child = spawn(process.execPath, [DIST_SERVER, '--catalog', catalog, '--http', '0'], { env: { ...process.env, SCHEMABRAIN_HOME: own }, stdio: ['ignore', 'pipe', 'pipe'] });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let err = '';
-        const t = setTimeout(() => reject(new Error(`no listening line: ${err}`)), 20_000);
-        child.stderr.on('data', (d: Buffer) => {
-          err += d.toString();
-          const m = err.match(/listening on (http:\/\/\S+)/);
-          if (m) {
-            clearTimeout(t);
-            resolve(m[1]!);
-          }
-        });
-      });
+      const url = await listeningUrl(child);
       const post = (body: Buffer, headers: Record<string, string> = {}): Promise<number> =>
         new Promise((resolve, reject) => {
           const u = new URL(url);
