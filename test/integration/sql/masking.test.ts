@@ -131,6 +131,13 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       ["SELECT (SELECT password FROM staff WHERE id = 1) LIKE 'XfF%'", "SELECT (SELECT password FROM staff WHERE id = 1) LIKE 'Qqq%'"],
       ['SELECT ascii(substr(x, 1, 1)) > 80 FROM (SELECT password AS x FROM staff WHERE id = 1) d', 'SELECT ascii(substr(x, 1, 1)) > 90 FROM (SELECT password AS x FROM staff WHERE id = 1) d'],
       ["SELECT 1 / (CASE WHEN x ~ '^XfF' THEN 0 ELSE 1 END) FROM (SELECT password AS x FROM staff WHERE id = 1) d", "SELECT 1 / (CASE WHEN x ~ '^Qqq' THEN 0 ELSE 1 END) FROM (SELECT password AS x FROM staff WHERE id = 1) d"],
+      // Errors the statement raises on its own terms are answered as invalid_argument: a guess must not choose between
+      // that answer and a row, whether the error is a cast (22P02) or a subquery with more than one row (21000).
+      ["SELECT (CASE WHEN x ~ '^XfF' THEN 'a' ELSE '1' END)::int FROM (SELECT password AS x FROM staff WHERE id = 1) d", "SELECT (CASE WHEN x ~ '^Qqq' THEN 'a' ELSE '1' END)::int FROM (SELECT password AS x FROM staff WHERE id = 1) d"],
+      [
+        "SELECT (SELECT 1 FROM (SELECT api_key AS k FROM staff WHERE id = 1) d WHERE k LIKE 'sk_live%' UNION ALL SELECT 1)",
+        "SELECT (SELECT 1 FROM (SELECT api_key AS k FROM staff WHERE id = 1) d WHERE k LIKE 'sk_nope%' UNION ALL SELECT 1)",
+      ],
     ];
     for (const [t, f] of pairs) {
       const a = (await q(t)).env;
@@ -165,8 +172,11 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
   it('keeps values out of database error messages', async () => {
     const { env } = await q('SELECT name::int FROM staff');
     assert.equal(env.status, 'error');
+    assert.equal(env.error?.kind, 'invalid_argument', 'a bad cast is the query\'s fault, not a bug');
     assert.match(env.error!.message, /integer/);
     assert.doesNotMatch(env.error!.message, /Alice|Bob|Cleo/);
+    // The same on a blocked column: the error kind changed, its text still carries no value.
+    for (const sql of ['SELECT api_key::numeric FROM staff WHERE id = 1', 'SELECT card_number::int FROM payment']) noCanary((await q(sql)).text, sql);
   });
 
   it('refuses NUL bytes and over-deep or over-wide input as invalid_argument', async () => {
