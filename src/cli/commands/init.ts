@@ -4,6 +4,7 @@ import { defaultCatalogPath } from '../../core/util/home';
 import { parseArgs, stringFlag, UsageError } from '../args';
 import { EXIT_OK, EXIT_OPERATIONAL } from '../command';
 import type { CliCommand } from '../command';
+import { NOT_REGULAR, readRegularFile } from '../../core/util/regular-file';
 
 const CLIENTS = ['vscode', 'claude', 'cursor', 'generic'] as const;
 type Client = (typeof CLIENTS)[number];
@@ -64,10 +65,10 @@ export const initCommand: CliCommand = {
       let text: string;
       try {
         // A pipe would block the read for good, and a directory cannot be merged into.
-        if (!fs.statSync(file).isFile()) return refuse('is not a regular file');
-        text = fs.readFileSync(file, 'utf8');
+        text = readRegularFile(file).toString('utf8');
       } catch (e) {
-        return refuse(`cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        const code = (e as NodeJS.ErrnoException).code;
+        return refuse(code === NOT_REGULAR ? 'is not a regular file' : `cannot be read (${code ?? (e as Error).message})`);
       }
       let parsed: unknown;
       try {

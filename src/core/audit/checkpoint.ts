@@ -4,6 +4,7 @@ import path from 'node:path';
 import { canonicalJson, sha256Hex } from './canonical';
 import type { AuditHead } from './record';
 import { verifyAudit, type VerifyResult } from './verify';
+import { readRegularFile } from '../util/regular-file';
 
 /**
  * Signed audit checkpoints: an anchor that the writer of the log cannot forge.
@@ -62,7 +63,7 @@ export function keyId(publicKey: crypto.KeyObject): string {
 function loadEd25519Key(file: string, what: 'private' | 'public', parse: (pem: Buffer) => crypto.KeyObject): crypto.KeyObject {
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(file);
+    bytes = readRegularFile(file); // a pipe would block the read for good
   } catch (e) {
     throw new Error(`cannot read the ${what} key file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
   }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { schemabrainHome } from '../util/home';
+import { nearestExisting, nonDirectoryInTheWay } from '../util/regular-file';
 import { renderProfileHtml, renderQualityHtml } from './report';
 import type { JobInfo } from './report';
 import type { ColumnProfile, QualityFinding, TableProfile } from './types';
@@ -135,35 +136,9 @@ export class ArtifactsError extends Error {
   }
 }
 
-/** The first path from the file system root down to `p` that exists and is not a directory; null when none does. */
-function firstNonDirectory(p: string): string | null {
-  const chain: string[] = [];
-  for (let cur = path.resolve(p); ; cur = path.dirname(cur)) {
-    chain.unshift(cur);
-    if (path.dirname(cur) === cur) break;
-  }
-  for (const c of chain) {
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(c);
-    } catch {
-      return null;
-    }
-    if (!st.isDirectory()) return c;
-  }
-  return null;
-}
-
-/** `p` or the closest folder above it that exists: the one a failed create could not write into. */
-function nearestExisting(p: string): string {
-  let cur = path.resolve(p);
-  while (!fs.existsSync(cur) && path.dirname(cur) !== cur) cur = path.dirname(cur);
-  return cur;
-}
-
 function artifactsError(root: string, e: unknown): ArtifactsError {
   const code = (e as NodeJS.ErrnoException).code;
-  const blocker = firstNonDirectory(root);
+  const blocker = nonDirectoryInTheWay(root);
   if (blocker !== null || code === 'ENOTDIR' || code === 'EEXIST') return new ArtifactsError(root, `${blocker ?? root} is not a directory; SCHEMABRAIN_HOME must be a writable folder`);
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return new ArtifactsError(root, `${nearestExisting(root)} is not writable (${code}); SCHEMABRAIN_HOME must be a writable folder`);
   if (code === 'ENOSPC' || code === 'EDQUOT') return new ArtifactsError(root, `the disk is full (${code})`);

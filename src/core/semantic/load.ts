@@ -5,6 +5,7 @@ import type { Document, Node as YamlNode, Pair } from 'yaml';
 import type { z } from 'zod';
 import type { InferenceMethod } from '../envelope/kinds';
 import { fuzzyMatches } from '../envelope/fuzzy';
+import { nonDirectoryInTheWay } from '../util/regular-file';
 import type { SemanticCatalog } from './catalog';
 import { allowedKeysAt, SemanticFileSchema } from './grammar';
 import type { EntityYaml, JoinYaml, MetricYaml } from './grammar';
@@ -173,23 +174,6 @@ function entryProblem(file: string, code: string, message: string): Diagnostic {
   return { file, line: 1, col: 1, endLine: 1, endCol: 1, severity: 'error', code, message };
 }
 
-/** The first path from the file system root down to `p` that exists and is not a directory. */
-async function firstNonDirectory(p: string): Promise<string | null> {
-  const chain: string[] = [];
-  for (let cur = path.resolve(p); ; cur = path.dirname(cur)) {
-    chain.unshift(cur);
-    if (path.dirname(cur) === cur) break;
-  }
-  for (const c of chain) {
-    try {
-      if (!(await fs.stat(c)).isDirectory()) return c;
-    } catch {
-      return null;
-    }
-  }
-  return null;
-}
-
 /**
  * Lists the definitions files under `dir` (recursively). A missing folder is an empty listing; a folder that is not
  * a directory or cannot be read throws {@link DefinitionsFolderError}; anything wrong below it is a problem in the
@@ -207,7 +191,7 @@ export async function listDefinitionFolder(dir: string): Promise<DefinitionFolde
       // no folder lists nothing; a subfolder removed while it was listed is seen as it is by the next load
       if (code === 'ENOENT') return;
       if (code === 'ENOTDIR' && top) {
-        const blocker = (await firstNonDirectory(d)) ?? d;
+        const blocker = nonDirectoryInTheWay(d) ?? d;
         throw new DefinitionsFolderError(dir, blocker === d ? `definitions folder ${d} is not a directory` : `${blocker} is not a directory, so there is no definitions folder ${d}`);
       }
       if (top) throw new DefinitionsFolderError(dir, `definitions folder ${d} cannot be read (${code ?? (e as Error).message})`);

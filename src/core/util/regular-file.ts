@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 
 /**
  * Files named by the user (a catalog, a PII policy) are read only when they are regular files. A pipe would block the
@@ -31,5 +32,25 @@ export function existsNotRegular(file: string): boolean {
     return !fs.statSync(file).isFile();
   } catch {
     return false;
+  }
+}
+
+/** `p` or the closest folder above it that exists. */
+export function nearestExisting(p: string): string {
+  let cur = path.resolve(p);
+  while (!fs.existsSync(cur) && path.dirname(cur) !== cur) cur = path.dirname(cur);
+  return cur;
+}
+
+/**
+ * What stands where the folder `p` should be: the closest existing path at or above `p` when that is not a directory
+ * (a file named like the folder or like one above it); null when it is a directory.
+ */
+export function nonDirectoryInTheWay(p: string): string | null {
+  const near = nearestExisting(p);
+  try {
+    return fs.statSync(near).isDirectory() ? null : near;
+  } catch {
+    return null;
   }
 }
