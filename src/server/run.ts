@@ -15,9 +15,7 @@ import { parseAllowanceList } from '../core/sql/function-policy';
 import { createServer } from './create-server';
 import { DEFAULT_LIMITS } from './deps';
 import type { ServerDeps } from './deps';
-import { startHttpServer } from './http';
 import { StdioInput } from './stdio-input';
-import { runTeamServer } from './team/run-team';
 import { ClientLogBus, teeLogger } from './logging/client-log';
 import { parseServerOptions, ServerOptionsError } from './options';
 import type { ServerOptions } from './options';
@@ -80,7 +78,12 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     }
     throw e;
   }
-  if (options.store) return runTeamServer({ ...options, store: options.store });
+  // The HTTP and team servers are loaded on demand: their modules (and the web globals of Node they touch when they
+  // load) are not a stdio server's start-up cost.
+  if (options.store) {
+    const { runTeamServer } = require('./team/run-team') as typeof import('./team/run-team');
+    return runTeamServer({ ...options, store: options.store });
+  }
   let deps: ServerDeps;
   try {
     deps = await buildServerDeps(options);
@@ -93,16 +96,45 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
   }
   installLastResortHandlers(deps.logger);
   deps.recorder?.serverEvent('server_start', { catalog: deps.catalog.path });
-  let closeTransport: () => Promise<void>;
-  let stopAccepting: () => void;
+  // Until a transport is up there is nothing to stop accepting or to close.
+  let closeTransport: () => Promise<void> = () => Promise.resolve();
+  let stopAccepting: () => void = () => undefined;
+  let stopping = false;
+  /**
+   * Drains before closing, in this order: stop accepting requests, wait (bounded) for the calls in flight to be
+   * answered with their audit rows, then close the transport, the audit log and the pools. A call still running
+   * at the bound finds the log closed and is answered audit_unavailable (never with data and no row).
+   */
+  async function stop(reason: string): Promise<void> {
+    if (stopping) return;
+    stopping = true;
+    stopAccepting();
+    const left = await deps.gate!.drain(SHUTDOWN_DRAIN_MS);
+    if (left) deps.logger.warn(`shutdown: ${left} tool call(s) still running after ${SHUTDOWN_DRAIN_MS} ms; closing anyway`);
+    await new Promise((r) => setImmediate(r)); // the last answers leave through the transport before it closes
+    deps.recorder?.serverEvent('server_stop', { reason, unfinished_calls: left });
+    await Promise.race([closeTransport().catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
+    await deps.recorder?.close();
+    await deps.connections.close();
+    process.exit(0);
+  }
+  // Installed before the server is announced or reads a request: a signal sent as soon as the "listening" line
+  // appears (or the handshake is answered) drains and records the stop instead of killing the process mid-start.
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  // A closed terminal or a hung-up session: drain as for SIGTERM instead of dying with calls unanswered and unaudited.
+  process.on('SIGHUP', () => void stop('SIGHUP'));
   if (options.httpPort !== null) {
     void deps.catalog.get(); // warm before the first request
+    const { startHttpServer } = require('./http') as typeof import('./http');
     const http = await startHttpServer(deps, { port: options.httpPort, host: options.httpHost });
-    deps.logger.info(`listening on ${http.url}`);
     // close() stops the listener at once and resolves when the open connections have ended.
     let closing: Promise<void> | undefined;
     stopAccepting = () => void (closing ??= http.close());
     closeTransport = () => (closing ??= http.close());
+    // A signal that came while it started: the drain under way closes the listener, which is never announced.
+    if (stopping) stopAccepting();
+    else deps.logger.info(`listening on ${http.url}`);
   } else {
     const { server, warm } = createServer(deps);
     // Load the catalog and open its search index once the handshake is done: tools/list never waits for them, the
@@ -127,33 +159,11 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
       process.stdin.pause();
       input.pause();
     };
+    if (stopping) stopAccepting(); // a signal came while it connected
     process.stdin.on('close', () => void stop('stdin closed'));
     // A client that closes the server's output (EPIPE) can hear no answer: stop as on a closed input, instead of an
     // uncaught stream error and a server that reads requests it cannot answer.
     process.stdout.on('error', (e: NodeJS.ErrnoException) => void stop(`stdout ${e.code ?? 'error'}`));
   }
-  let stopping = false;
-  /**
-   * Drains before closing, in this order: stop accepting requests, wait (bounded) for the calls in flight to be
-   * answered with their audit rows, then close the transport, the audit log and the pools. A call still running
-   * at the bound finds the log closed and is answered audit_unavailable (never with data and no row).
-   */
-  async function stop(reason: string): Promise<void> {
-    if (stopping) return;
-    stopping = true;
-    stopAccepting();
-    const left = await deps.gate!.drain(SHUTDOWN_DRAIN_MS);
-    if (left) deps.logger.warn(`shutdown: ${left} tool call(s) still running after ${SHUTDOWN_DRAIN_MS} ms; closing anyway`);
-    await new Promise((r) => setImmediate(r)); // the last answers leave through the transport before it closes
-    deps.recorder?.serverEvent('server_stop', { reason, unfinished_calls: left });
-    await Promise.race([closeTransport().catch(() => undefined), new Promise((r) => setTimeout(r, 2000))]);
-    await deps.recorder?.close();
-    await deps.connections.close();
-    process.exit(0);
-  }
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  // A closed terminal or a hung-up session: drain as for SIGTERM instead of dying with calls unanswered and unaudited.
-  process.on('SIGHUP', () => void stop('SIGHUP'));
   return -1;
 }

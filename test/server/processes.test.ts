@@ -121,6 +121,67 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.deepEqual(caches(), written, 'every start took its cache as it was');
   });
 
+
+  it('a stdio server does not load the HTTP stack: Node\'s fetch internals stay unloaded through a call, and --http loads them', async () => {
+    // A preload that writes, at exit, whether Node compiled its fetch implementation (undici) in this process.
+    const probe = path.join(home, 'undici-probe.cjs');
+    fs.writeFileSync(probe, "process.on('exit', () => require('node:fs').writeFileSync(process.env.PROBE_OUT, String(process.moduleLoadList.some((m) => m.includes('undici')))));\n");
+    const stdioOut = path.join(home, 'probe-stdio.txt');
+    const env = { ...(process.env as Record<string, string>), SCHEMABRAIN_HOME: home, PROBE_OUT: stdioOut };
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['-r', probe, DIST_SERVER, '--catalog', catalog, '--no-audit'], env, stderr: 'ignore' });
+    const client = new Client({ name: 'undici-probe', version: '1' });
+    await client.connect(transport);
+    const res = await client.callTool({ name: 'find_relevant_tables', arguments: { query: 'invoices of a customer' } });
+    assert.equal((res.structuredContent as { status: string }).status, 'success');
+    await client.close();
+    for (let i = 0; i < 100 && !fs.existsSync(stdioOut); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(fs.readFileSync(stdioOut, 'utf8'), 'false', 'the stdio server compiled undici');
+    // The same probe sees it when the HTTP transport is started.
+    const httpOut = path.join(home, 'probe-http.txt');
+    const child = spawn(process.execPath, ['-r', probe, DIST_SERVER, '--catalog', catalog, '--no-audit', '--http', '0'], { env: { ...env, PROBE_OUT: httpOut }, stdio: ['ignore', 'ignore', 'pipe'] });
+    await listeningUrl(child);
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGTERM');
+    await exited;
+    assert.equal(fs.readFileSync(httpOut, 'utf8'), 'true', 'the probe did not see the HTTP server load undici');
+  });
+
+  it('the server handles SIGTERM before it announces itself: stdio before its first answer, HTTP before its listening line', async () => {
+    // A preload that notes, when the server first writes its answer (stdout) or its listening line (stderr), whether a
+    // SIGTERM handler is in place: a signal sent the moment a client sees either must drain, not kill.
+    const probe = path.join(home, 'signal-probe.cjs');
+    fs.writeFileSync(
+      probe,
+      [
+        "const fs = require('node:fs');",
+        'for (const [name, re] of [["stdout", /"result"/], ["stderr", /listening on/]]) {',
+        '  const s = process[name]; const write = s.write.bind(s);',
+        "  s.write = (chunk, ...rest) => { if (re.test(String(chunk))) fs.appendFileSync(process.env.PROBE_OUT, `${name} ${process.listenerCount('SIGTERM')}\\n`); return write(chunk, ...rest); };",
+        '}',
+        '',
+      ].join('\n'),
+    );
+    const stdioOut = path.join(home, 'signal-stdio.txt');
+    const env = { ...(process.env as Record<string, string>), SCHEMABRAIN_HOME: home };
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['-r', probe, DIST_SERVER, '--catalog', catalog, '--no-audit'], env: { ...env, PROBE_OUT: stdioOut }, stderr: 'ignore' });
+    const client = new Client({ name: 'signal-probe', version: '1' });
+    await client.connect(transport);
+    await client.close();
+    assert.equal(fs.readFileSync(stdioOut, 'utf8').split('\n')[0], 'stdout 1', 'the first answer went out before a SIGTERM handler was in place');
+    // Over HTTP, SIGTERM sent the moment the listening line is read: the server drains and exits 0, every time.
+    const httpOut = path.join(home, 'signal-http.txt');
+    for (let i = 0; i < 5; i++) {
+      const child = spawn(process.execPath, ['-r', probe, DIST_SERVER, '--catalog', catalog, '--no-audit', '--http', '0'], { env: { ...env, PROBE_OUT: httpOut }, stdio: ['ignore', 'ignore', 'pipe'] });
+      const exited = new Promise<[number | null, NodeJS.Signals | null]>((r) => child.once('exit', (code, signal) => r([code, signal])));
+      let err = '';
+      child.stderr.on('data', (d: Buffer) => {
+        err += d.toString();
+        if (/listening on/.test(err) && child.exitCode === null && !child.killed) child.kill('SIGTERM');
+      });
+      assert.deepEqual(await exited, [0, null], `run ${i}: ${err}`);
+    }
+    assert.deepEqual(fs.readFileSync(httpOut, 'utf8').trim().split('\n'), Array(5).fill('stderr 1'));
+  });
   it('the MCP inspector CLI lists the tools of dist/server.js and calls one', () => {
     const env = { ...process.env, SCHEMABRAIN_HOME: home };
     const list = spawnSync(process.execPath, [INSPECTOR, '--cli', process.execPath, DIST_SERVER, '--catalog', catalog, '--method', 'tools/list'], { encoding: 'utf8', env, timeout: 60_000 });

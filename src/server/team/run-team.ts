@@ -285,21 +285,32 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
 
 /** `schemabrain serve --http PORT --store postgres://…`: runs until SIGTERM/SIGINT, then drains and exits 0. */
 export async function runTeamServer(options: ServerOptions & { readonly store: string }): Promise<number> {
-  let server: TeamServer;
+  let server: TeamServer | undefined;
+  let requested: string | undefined;
+  const stop = (signal: string): void => {
+    if (server === undefined) {
+      // Still starting (opening the store is bounded by its connect timeout): the first signal stops the server
+      // once it is up, a second one ends the process at once.
+      if (requested !== undefined) process.exit(1);
+      requested = signal;
+      return;
+    }
+    void server.stop(signal).then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  // Installed before the server starts: a signal sent as soon as it announces itself drains it instead of killing
+  // the process with its start recorded and no stop.
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGHUP', () => stop('SIGHUP')); // drained as SIGTERM is, never a stop with calls in flight
+  process.on('SIGINT', () => stop('SIGINT'));
   try {
     server = await startTeamServer(options);
   } catch (e) {
     process.stderr.write(`schemabrain serve: ${e instanceof StoreConfigError ? e.message : `the team store cannot be opened: ${(e as Error).message}`}\n`);
     return 2;
   }
-  const stop = (signal: string): void => {
-    void server.stop(signal).then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGHUP', () => stop('SIGHUP')); // drained as SIGTERM is, never a stop with calls in flight
-  process.on('SIGINT', () => stop('SIGINT'));
+  if (requested !== undefined) stop(requested);
   return -1;
 }
