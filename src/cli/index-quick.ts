@@ -6,6 +6,7 @@ import type { CliIO } from './command';
 import { EXIT_OK } from './command';
 import { endOnClosedOutput } from './io';
 import { indexPassword, jsonOutput, parseIndexArgs, progressPrinter, reportIndexError, reportOutcome } from './commands/index-common';
+import { terminalStream } from '../core/util/terminal-text';
 
 /**
  * dist/cli-index.bundle.js: what `schemabrain index` runs before the rest of the CLI is loaded. A re-index whose
@@ -66,7 +67,7 @@ export async function quickIndex(argv: readonly string[], io: CliIO): Promise<Qu
 /** The launcher's entry: answers with the real streams, or calls `full` to run the whole CLI in this process. */
 export function runQuickIndex(argv: readonly string[], full: (prefetched: CliIO['prefetchedPassword']) => void): void {
   endOnClosedOutput();
-  const io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: Boolean(process.stdout.isTTY) };
+  const io: CliIO = { stdout: process.stdout.isTTY ? terminalStream(process.stdout) : process.stdout, stderr: terminalStream(process.stderr), env: process.env, isTTY: Boolean(process.stdout.isTTY) };
   quickIndex(argv, io).then(
     (answer) => {
       if ('code' in answer) process.exitCode = answer.code;

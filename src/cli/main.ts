@@ -5,6 +5,7 @@ import type { CliIO } from './command';
 import { commands } from './commands';
 import type { CommandEntry } from './commands';
 import { endOnClosedOutput } from './io';
+import { terminalSafeLines, terminalStream } from '../core/util/terminal-text';
 
 /** dist/cli.js: `schemabrain <verb> …`. Exit codes: 0 ok, 1 check failed, 2 operational error. */
 
@@ -62,13 +63,16 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
 /** Runs the CLI in this process with the real streams; `prefetched` comes from the `index` verb's quick check. */
 export function runCli(argv: readonly string[], prefetched?: CliIO['prefetchedPassword']): void {
   endOnClosedOutput();
-  const io: CliIO = { stdout: process.stdout, stderr: process.stderr, env: process.env, isTTY: Boolean(process.stdout.isTTY), ...(prefetched ? { prefetchedPassword: prefetched } : {}) };
+  // Standard error carries text for a person only; standard output does when it is a terminal (otherwise it carries
+  // JSON lines, a token or SQL for a program). Text for a person never passes a control character through.
+  const stdout = process.stdout.isTTY ? terminalStream(process.stdout) : process.stdout;
+  const io: CliIO = { stdout, stderr: terminalStream(process.stderr), env: process.env, isTTY: Boolean(process.stdout.isTTY), ...(prefetched ? { prefetchedPassword: prefetched } : {}) };
   main(argv, io).then(
     (code) => {
       process.exitCode = code;
     },
     (e: unknown) => {
-      process.stderr.write(`schemabrain: ${(e as Error).message}\n`);
+      process.stderr.write(`schemabrain: ${terminalSafeLines((e as Error).message)}\n`);
       process.exitCode = EXIT_OPERATIONAL;
     },
   );

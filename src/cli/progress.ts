@@ -1,3 +1,5 @@
+import { redrawLine } from '../core/util/terminal-text';
+
 /** A one-line progress bar for terminals; redrawn in place on stderr. */
 export class ProgressBar {
   private last = '';
@@ -14,7 +16,7 @@ export class ProgressBar {
     const line = `${this.label} [${'#'.repeat(filled)}${'.'.repeat(this.width - filled)}] ${String(p).padStart(3)}% ${phase}`;
     if (line === this.last) return;
     this.last = line;
-    this.out.write(`\r${line.padEnd(80)}`);
+    redrawLine(this.out, line.padEnd(80));
   }
 
   done(): void {

@@ -24,6 +24,7 @@ import { createCallGate } from './inflight';
 import { createRecorder } from './recorder';
 import { SemanticModels } from './semantic-model';
 import { VERSION } from './version';
+import { terminalSafeLines } from '../core/util/terminal-text';
 
 /** How long shutdown waits for calls in flight (a query is bounded by the statement timeout, 15 s by default). */
 const SHUTDOWN_DRAIN_MS = 20_000;
@@ -73,7 +74,7 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     options = parseServerOptions(argv, process.env);
   } catch (e) {
     if (e instanceof ServerOptionsError) {
-      process.stderr.write(`schemabrain serve: ${e.message}\n`);
+      process.stderr.write(`schemabrain serve: ${terminalSafeLines(e.message)}\n`);
       return 2;
     }
     throw e;
@@ -89,7 +90,7 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
     deps = await buildServerDeps(options);
   } catch (e) {
     if (e instanceof PolicyError || e instanceof AuditError) {
-      process.stderr.write(`schemabrain serve: ${e.message}\n`);
+      process.stderr.write(`schemabrain serve: ${terminalSafeLines(e.message)}\n`);
       return 2;
     }
     throw e;

@@ -500,4 +500,25 @@ describe('the real processes: CLI, stdio server, HTTP server, MCP inspector', fu
     assert.equal(help.code, 0);
     assert.match(help.stdout, /--password-stdin/);
   });
+
+  it('text for a person carries no control character from a name, a path or a database message: each is shown escaped', () => {
+    const evil = 'x\u001b[2J\u001b]0;owned\u0007\r\u202e';
+    const shown = 'x\\x1b[2J\\x1b]0;owned\\x07\\x0d\\u202e';
+    const runs = [
+      cli([`bad${evil}verb`]),
+      cli(['query', 'select 1', '--catalog', path.join(home, evil, 'cat.sqlite')]),
+      cli(['index', '--source', path.join(home, `${evil}.sqlite`), '--catalog', path.join(home, 'evil-index.sqlite')], { SCHEMABRAIN_HOME: home }),
+      // An error raised by the database driver, with the database name the URL gave it.
+      cli(['token', 'list', '--store', `postgres://postgres@127.0.0.1:1/${encodeURIComponent(evil)}`]),
+    ];
+    for (const r of runs) {
+      assert.equal(r.code, 2, r.stderr);
+      const text = r.stderr + r.stdout.split('\n').filter((l) => !l.startsWith('{')).join('\n');
+      assert.doesNotMatch(text, /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/, text);
+    }
+    assert.ok(runs[0]!.stderr.includes(`bad${shown}verb`), runs[0]!.stderr);
+    assert.ok(runs[1]!.stderr.includes(shown), runs[1]!.stderr);
+    // Not a terminal: the index error is a JSON line, where JSON escapes the control characters itself.
+    assert.ok(runs[2]!.lines.some((l) => l.type === 'error' && String(l.message).includes(evil)), runs[2]!.stdout);
+  });
 });

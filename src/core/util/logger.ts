@@ -1,3 +1,5 @@
+import { terminalSafeLines } from './terminal-text';
+
 /** stderr logger: stdout of the MCP server is the protocol, so nothing in core or server writes there. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
@@ -13,7 +15,7 @@ const ORDER: Record<LogLevel, number> = { debug: 0, info: 1, warn: 2, error: 3 }
 export function createStderrLogger(prefix = 'schemabrain', level: LogLevel = (process.env.SCHEMABRAIN_LOG_LEVEL as LogLevel) || 'info'): Logger {
   const min = ORDER[level] ?? 1;
   const write = (l: LogLevel, msg: string): void => {
-    if (ORDER[l] >= min) process.stderr.write(`[${prefix}] ${l}: ${msg}\n`);
+    if (ORDER[l] >= min) process.stderr.write(`[${prefix}] ${l}: ${terminalSafeLines(msg)}\n`);
   };
   return {
     debug: (m) => write('debug', m),

@@ -31,3 +31,37 @@ export function terminalSafe(text: string): string {
 export function terminalSafeLines(text: string): string {
   return text.replace(UNSAFE_BUT_NEWLINE, visible);
 }
+
+const RAW = Symbol.for('schemabrain.terminal.raw');
+
+/**
+ * A stream whose text writes are shown as `terminalSafeLines` shows them: every control character but the line feed is
+ * escaped, so no message, name or value that reaches it (a database's error text, a table name, a token's principal)
+ * can drive the terminal, whichever code path printed it. `redraw` is the one way to put a carriage return: it
+ * escapes its text and returns to the start of the line (a progress bar).
+ */
+export interface TerminalStream extends NodeJS.WritableStream {
+  readonly [RAW]: NodeJS.WritableStream;
+}
+
+export function terminalStream(stream: NodeJS.WritableStream): NodeJS.WritableStream {
+  if ((stream as Partial<TerminalStream>)[RAW]) return stream;
+  const write = (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
+    const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    return (stream.write as (c: string, ...r: unknown[]) => boolean)(terminalSafeLines(text), ...rest);
+  };
+  return new Proxy(stream, {
+    get(target, prop) {
+      if (prop === 'write') return write;
+      if (prop === RAW) return target;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** Redraws the current line of a terminal with `line` (escaped): a carriage return no written text can carry. */
+export function redrawLine(stream: NodeJS.WritableStream, line: string): void {
+  const raw = (stream as Partial<TerminalStream>)[RAW] ?? stream;
+  raw.write(`\r${terminalSafe(line)}`);
+}

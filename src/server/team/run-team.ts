@@ -26,6 +26,7 @@ import { createBearerAuth } from './auth';
 import { createJwtCheck } from './jwt';
 import { TeamMetrics } from './metrics';
 import { ScopedCatalogProvider } from './scoped-catalog';
+import { terminalSafeLines } from '../../core/util/terminal-text';
 
 /** How long SIGTERM waits for calls in flight before closing anyway. */
 const SHUTDOWN_DRAIN_MS = 20_000;
@@ -308,7 +309,7 @@ export async function runTeamServer(options: ServerOptions & { readonly store: s
   try {
     server = await startTeamServer(options);
   } catch (e) {
-    process.stderr.write(`schemabrain serve: ${e instanceof StoreConfigError ? e.message : `the team store cannot be opened: ${(e as Error).message}`}\n`);
+    process.stderr.write(`schemabrain serve: ${terminalSafeLines(e instanceof StoreConfigError ? e.message : `the team store cannot be opened: ${(e as Error).message}`)}\n`);
     return 2;
   }
   if (requested !== undefined) stop(requested);
