@@ -178,7 +178,16 @@ export const auditListCommand: CliCommand = {
         newestFirst: p.flags['oldest-first'] !== true,
       };
       if (!fs.existsSync(file)) return missing(io, 'audit list', file);
-      const rows = await listAudit(file, opts);
+      // Lines that are not audit rows are skipped, and said: a file with none, or one that is not an audit log at all,
+      // must not read as a log with no matching rows.
+      let skipped = 0;
+      let read = 0;
+      const rows = await listAudit(file, { ...opts, onLine: (isRow) => void (isRow ? read++ : skipped++) });
+      if (skipped > 0 && read === 0) {
+        io.stderr.write(`schemabrain audit list: ${file} is not an audit log: none of its lines is an audit row ('schemabrain audit verify' shows the first bad line)\n`);
+        return EXIT_OPERATIONAL;
+      }
+      if (skipped > 0) io.stderr.write(`schemabrain audit list: ${skipped} line(s) of ${file} are not audit rows and were skipped; 'schemabrain audit verify' checks the chain\n`);
       if (p.flags.json === true) {
         io.stdout.write(rows.map((r) => `${JSON.stringify(toLineRow(r))}\n`).join(''));
       } else {

@@ -222,6 +222,8 @@ export interface ListOptions {
   readonly limit?: number;
   readonly offset?: number;
   readonly newestFirst?: boolean;
+  /** Told of each line read: whether it is an audit row (a line that is not one is skipped). */
+  readonly onLine?: (isRow: boolean) => void;
 }
 
 /** Rows matching the filters (malformed lines skipped; listing does not verify — use verifyAudit). */
@@ -233,6 +235,7 @@ export async function listAudit(file: string, opts: ListOptions = {}): Promise<A
   if (keep === 0) return out;
   await scanLines(file, (line) => {
     const row = parseLineRow(line.toString('utf8'));
+    opts.onLine?.(row !== undefined);
     if (!row) return undefined;
     if (opts.since && !isAtOrAfter(row.time, opts.since)) return undefined;
     if (opts.status && row.status !== opts.status) return undefined;

@@ -125,4 +125,29 @@ describe('schemabrain audit verify and audit list', () => {
     assert.equal(await auditListCommand.run(['--oldest-first', '--limit', '1', '--json'], o.io), 0);
     assert.equal((JSON.parse(o.out()) as { seq: number }).seq, 1);
   });
+
+  it('says so when lines are not audit rows: a file with none is not an audit log (exit 2), a few are skipped with a count', async () => {
+    const other = path.join(dir, 'notes.jsonl');
+    fs.writeFileSync(other, 'hello\n{"a":1}\n');
+    const none = io(env);
+    assert.equal(await auditListCommand.run(['--path', other], none.io), 2);
+    assert.equal(none.out(), '');
+    assert.match(none.err(), /notes\.jsonl is not an audit log: none of its lines is an audit row/);
+    // The same with filters that match nothing: still not "no matching rows".
+    const filtered = io(env);
+    assert.equal(await auditListCommand.run(['--path', other, '--tool', 'run_query', '--json'], filtered.io), 2);
+    fs.appendFileSync(file, 'garbage\n{"seq":"x"}\n');
+    const mixed = io(env);
+    assert.equal(await auditListCommand.run(['--json'], mixed.io), 0);
+    assert.equal(mixed.out().trim().split('\n').length, 3);
+    assert.match(mixed.err(), /2 line\(s\) of .* are not audit rows and were skipped/);
+    // A log whose every line is a row says nothing on standard error.
+    fs.writeFileSync(file, '');
+    const log = openAuditLog(file);
+    await log.append(row({ tool: 'describe_table' }));
+    await log.close();
+    const clean = io(env);
+    assert.equal(await auditListCommand.run([], clean.io), 0);
+    assert.equal(clean.err(), '');
+  });
 });
