@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import { withGeneratedLineage } from '../pii/lineage';
 import type { Database } from 'sql.js';
 import { handOver, loadSqlJs } from './sqljs';
 import { CatalogError, notACatalogFile } from './errors';
@@ -143,7 +144,15 @@ export function decodeTableBody(body: string | Uint8Array): TableInfo {
     for (const k in c) if (!COLUMN_FIELDS.has(k)) return { ...full, ...c };
     return full;
   });
-  return { ...t, columns };
+  // A catalog written before generated columns took their sources' tags is read as one written after.
+  return { ...t, columns: withStoredLineage(columns) };
+}
+
+/** withGeneratedLineage, and the values a newly tagged column's statistics hold dropped, as the indexer drops them. */
+function withStoredLineage(columns: ColumnInfo[]): ColumnInfo[] {
+  const out = withGeneratedLineage(columns);
+  if (out === columns) return columns;
+  return out.map((c, i) => (c === columns[i] || !c.stats ? c : { ...c, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } }));
 }
 
 /** SQLite's default (BINARY) order of text: UTF-8 byte order, which is code point order. */

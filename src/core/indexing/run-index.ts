@@ -9,6 +9,7 @@ import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { keepsCodeValues, referencedTables } from './code-values';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
+import { withGeneratedLineage } from '../pii/lineage';
 import { INDEX_FORMAT } from '../search/format';
 import { SEARCH_INDEX_ARTIFACT, searchInput } from '../search/input';
 import { CatalogView, VIEW_FRAME_ARTIFACT } from '../catalog/view';
@@ -115,7 +116,7 @@ function classifyTables(sourceName: string, tables: readonly TableInfo[], sample
   const out = tables.map((t) => {
     const q = qualifiedName(t.schema, t.name);
     const tableSamples = samples.get(q);
-    const columns = t.columns.map((c) => {
+    const tagged = t.columns.map((c) => {
       const classified =
         deps.classifyColumn?.({
           schema: t.schema,
@@ -127,9 +128,13 @@ function classifyTables(sourceName: string, tables: readonly TableInfo[], sample
           enumLabels: c.enumLabels,
           samples: tableSamples?.get(c.name),
         }) ?? null;
-      const pii = applyOverrides(classified, findOverride(policy, sourceName, t.schema, t.name, c.name));
-      if (pii) piiColumns++;
-      return scrubStats(c, pii);
+      return { ...c, pii: applyOverrides(classified, findOverride(policy, sourceName, t.schema, t.name, c.name)) };
+    });
+    // A generated column holds what the columns it is computed from hold (pii/lineage.ts); its values are scrubbed
+    // from the catalog as theirs are.
+    const columns = withGeneratedLineage(tagged).map((c) => {
+      if (c.pii) piiColumns++;
+      return scrubStats(c, c.pii);
     });
     const tableCodes = codeValues.get(q);
     if (tableCodes !== undefined && keepsCodeValues({ columns }, referenced.has(q))) {

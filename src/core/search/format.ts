@@ -56,6 +56,8 @@
  * not unpack the words of every table that a common word's postings hold. v43: the arrays (postings and the frame's
  * per-doc and per-edge numbers) are binary after the JSON header instead of base64 inside it, and the catalog stores
  * the index as a BLOB. v44: the frame's words are one UTF-8 text of the binary part with per-doc offsets, and its schemas
- * a list of distinct names with a per-doc index, instead of two JSON strings per table.
+ * a list of distinct names with a per-doc index, instead of two JSON strings per table. v45: a generated column takes the
+ * PII tags of the columns it is computed from (pii/lineage.ts), so it may be left out of the index where it was in it;
+ * the new format also makes the next `index` run re-read and re-classify a source indexed before.
  */
-export const INDEX_FORMAT = 44;
+export const INDEX_FORMAT = 45;

@@ -48,6 +48,10 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE TABLE ticket (id int PRIMARY KEY, memo text);
       INSERT INTO ticket SELECT g, CASE WHEN g % 2 = 0 THEN 'customer paid with card ${MEMO_CARD} exp 04/29' ELSE 'printer on floor ' || g || ' is jammed' END FROM generate_series(1, 40) g;
       CREATE VIEW staff_login AS SELECT id, password AS login_secret FROM staff;
+      CREATE TABLE member (id int PRIMARY KEY, name text, password text,
+        pw_tail text GENERATED ALWAYS AS (right(password, 6)) STORED,
+        finder tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(password, ''))) STORED);
+      INSERT INTO member (id, name, password) SELECT g, 'member ' || g, 'Zq9' || g || 'tailW7kxQ' FROM generate_series(1, 30) g;
       ANALYZE;
     `);
     await c.end();
@@ -197,6 +201,27 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
     assert.equal(env.status, 'refused');
     assert.equal(env.error?.recovery?.suggested_tool, 'describe_table');
     assert.equal(env.error?.recovery?.suggested_args?.qualified_name, 'public.payment');
+  });
+
+  it('masks a generated column computed from a blocked one, in queries and in the catalog\'s statistics', async () => {
+    // pw_tail (the password's last six characters) and finder (a tsvector of name and password) are computed from
+    // the blocked password: they hold it under other names.
+    const secret = /W7kxQ|tailw7kxq/i;
+    for (const sql of ['SELECT pw_tail, finder FROM member', 'SELECT * FROM member', 'SELECT m FROM member m', "SELECT count(*) FROM member WHERE finder @@ to_tsquery('simple', 'zq91tailw7kxq')"]) {
+      const { env, text } = await q(sql);
+      assert.doesNotMatch(text, secret, sql);
+      if (env.status === 'degraded') assert.ok(env.data?.masked_columns?.includes('public.member.pw_tail'), `${sql}: ${JSON.stringify(env.data?.masked_columns)}`);
+      else assert.equal(env.error?.kind, 'pii_blocked', `${sql}: ${text.slice(0, 300)}`);
+    }
+    const described = await h!.client.callTool({ name: 'describe_table', arguments: { qualified_name: 'public.member', response_format: 'detailed' } });
+    // The password and both columns computed from it are tagged as credentials (so their names are redacted too).
+    const data = (described.structuredContent as { data: { redacted_columns: number; columns: Array<{ name: string; type: string; pii_categories?: string[] }> } }).data;
+    assert.equal(data.redacted_columns, 3, JSON.stringify(data.columns));
+    assert.deepEqual(data.columns.filter((c) => c.pii_categories?.includes('credential')).map((c) => c.type), ['text', 'text', 'tsvector']);
+    for (const [tool, args] of [['describe_column', { qualified_name: 'public.member.pw_tail' }], ['profile_table', { qualified_name: 'public.member', response_format: 'detailed' }]] as const) {
+      const text = JSON.stringify(await h!.client.callTool({ name: tool, arguments: args }));
+      assert.doesNotMatch(text, secret, tool);
+    }
   });
 
   it('tags free text holding card numbers and keeps them out of every tool', async () => {

@@ -1,0 +1,68 @@
+import assert from 'node:assert/strict';
+import type { ColumnInfo, PiiTag, TableInfo } from '../../../src/core/catalog/model';
+import { decodeTableBody, encodeTableBody } from '../../../src/core/catalog/store';
+import { withGeneratedLineage } from '../../../src/core/pii/lineage';
+
+const CREDENTIAL: PiiTag = { categories: ['credential'], sensitivity: 'pii', confidence: 0.9, signals: ['name:password'], origin: 'classifier' };
+const CONTACT: PiiTag = { categories: ['contact'], sensitivity: 'pii', confidence: 0.8, signals: ['name:email'], origin: 'classifier' };
+
+function col(name: string, extra: Partial<ColumnInfo> = {}): ColumnInfo {
+  return { name, ordinal: 0, dataType: 'text', isNullable: true, defaultExpr: null, isGenerated: false, isIdentity: false, comment: null, enumLabels: null, stats: null, pii: null, ...extra };
+}
+
+const gen = (name: string, expr: string | null, extra: Partial<ColumnInfo> = {}): ColumnInfo => col(name, { isGenerated: true, defaultExpr: expr, ...extra });
+
+describe('generated columns take the tags of the columns they are computed from', () => {
+  it('reads the names a PostgreSQL or MySQL expression uses, quoted or not, in any case', () => {
+    const out = withGeneratedLineage([
+      col('Password', { pii: CREDENTIAL }),
+      col('email', { pii: CONTACT }),
+      col('note'),
+      gen('tail', 'right("Password", 4)'),
+      gen('both', 'GENERATED ALWAYS AS (concat(`EMAIL`, note, password)) STORED'),
+      gen('plain', "upper(note) || 'password'"),
+    ]);
+    assert.deepEqual(out[3]!.pii?.categories, ['credential']);
+    assert.ok(out[3]!.pii?.signals.includes('generated_from:Password'));
+    assert.deepEqual([...out[4]!.pii!.categories].sort(), ['contact', 'credential']);
+    // A word in a string literal that names a tagged column counts too: it can only block more.
+    assert.deepEqual(out[5]!.pii?.categories, ['credential']);
+    assert.equal(out[2]!.pii, null, 'a column that is not generated keeps its own tag');
+  });
+
+  it('fails closed where the expression is not known (SQLite): every tagged column of the table', () => {
+    const out = withGeneratedLineage([col('ssn', { pii: { ...CREDENTIAL, categories: ['government_id'] } }), col('name'), gen('digits', null)]);
+    assert.deepEqual(out[2]!.pii?.categories, ['government_id']);
+  });
+
+  it('follows generated columns built on generated columns, and keeps its input when nothing is tagged', () => {
+    const chain = withGeneratedLineage([gen('c', 'b || 1'), gen('b', 'a || 1'), col('a', { pii: CREDENTIAL })]);
+    assert.deepEqual(chain.map((c) => c.pii?.categories ?? null), [['credential'], ['credential'], ['credential']]);
+    const clean = [col('a'), gen('b', 'a || 1')];
+    assert.equal(withGeneratedLineage(clean), clean);
+  });
+
+  it('applies when a catalog written before is read, and drops the values its statistics held', () => {
+    const stats = { nullFraction: 0, distinctEstimate: 30, mostCommonValues: ['W7kxQ'], mostCommonFreqs: [0.1], minValue: 'A7kxQ', maxValue: 'Z7kxQ', avgWidth: 6, origin: 'pg_stats' as const };
+    const table: TableInfo = {
+      schema: 'public',
+      name: 'member',
+      kind: 'table',
+      comment: null,
+      rowEstimate: 30,
+      columns: [col('password', { pii: CREDENTIAL }), gen('pw_tail', 'right(password, 6)', { stats })],
+      primaryKey: null,
+      uniqueConstraints: [],
+      checkConstraints: [],
+      foreignKeys: [],
+      indexes: [],
+      partitions: [],
+      viewDefinition: null,
+      fingerprint: 'x',
+    };
+    const read = decodeTableBody(encodeTableBody(table));
+    const tail = read.columns[1]!;
+    assert.deepEqual(tail.pii?.categories, ['credential']);
+    assert.deepEqual(tail.stats, { ...stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null });
+  });
+});
