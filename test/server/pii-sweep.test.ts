@@ -38,6 +38,21 @@ async function buildFixture(file: string): Promise<void> {
     ]);
     db.run(`INSERT INTO purchase VALUES (?, ?, ?, ?)`, [i, (i % 40) + 1, i * 3.5, `2024-0${(i % 9) + 1}-1${i % 9}`]);
   }
+  // Full-text indexes over the blocked columns: an FTS4 table (this SQLite has the module), and the shadow tables of an
+  // FTS5 index written by a SQLite that has that module (this one has not, so they read as plain tables).
+  db.run('CREATE VIRTUAL TABLE account_search USING fts4(full_name, ssn, card_number)');
+  db.run('INSERT INTO account_search(docid, full_name, ssn, card_number) SELECT account_id, full_name, ssn, card_number FROM customer_account');
+  db.run('CREATE TABLE account_fts5_data(id INTEGER PRIMARY KEY, block BLOB)');
+  db.run('CREATE TABLE account_fts5_idx(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID');
+  db.run('CREATE TABLE account_fts5_docsize(id INTEGER PRIMARY KEY, sz BLOB)');
+  db.run('CREATE TABLE account_fts5_config(k PRIMARY KEY, v) WITHOUT ROWID');
+  for (let i = 0; i < ssns.length; i++) {
+    db.run('INSERT INTO account_fts5_data VALUES (?, ?)', [i + 1, new TextEncoder().encode(`\u0000\u0006${ssns[i]!.replace(/-/g, '\u0002')}`)]);
+    db.run('INSERT INTO account_fts5_idx VALUES (1, ?, ?)', [ssns[i]!.slice(-4), i]);
+  }
+  db.run('PRAGMA writable_schema = ON');
+  db.run("INSERT INTO sqlite_master (type, name, tbl_name, rootpage, sql) VALUES ('table', 'account_fts5', 'account_fts5', 0, 'CREATE VIRTUAL TABLE account_fts5 USING fts5(full_name, ssn)')");
+  db.run('PRAGMA writable_schema = OFF');
   fs.writeFileSync(file, db.export());
   db.close();
 }
@@ -142,6 +157,25 @@ describe('PII: no tool returns raw values of blocked columns', function () {
     assert.deepEqual([...env.data.masked_columns].sort(), ['main.customer_account.card_number', 'main.customer_account.password_hash', 'main.customer_account.ssn']);
     assert.ok(env.data.rows.length > 0);
     for (const r of env.data.rows) assert.deepEqual([r[3], r[4], r[5]], ['', '', '']);
+  });
+
+  it('reads nothing from a full-text index over blocked columns, through its module or its shadow tables', async () => {
+    const counts: Array<[string, string]> = [
+      ['SELECT count(*) FROM account_search', 'the FTS4 table'],
+      ["SELECT count(*) FROM account_search WHERE account_search MATCH '8714'", 'an FTS4 match on an SSN part'],
+      ['SELECT count(*) FROM account_search_segdir', 'the FTS4 segment directory'],
+      ['SELECT count(*) FROM account_search_segments', 'the FTS4 segments'],
+      ['SELECT count(*) FROM account_search_content', 'the FTS4 content'],
+      ['SELECT count(*) FROM account_fts5_data', 'the FTS5 blocks'],
+      ['SELECT count(*) FROM account_fts5_idx', 'the FTS5 term index'],
+    ];
+    for (const [sql, what] of counts) {
+      const env = (await h.call('run_query', { sql })) as { status: string; data: { rows: unknown[][] } | null; error: { kind: string } | null };
+      if (env.status === 'refused' || env.status === 'error') continue; // not read at all
+      assert.deepEqual(env.data?.rows, [[0]], `${what}: ${JSON.stringify(env)}`);
+    }
+    const terms = JSON.stringify(await h.call('run_query', { sql: 'SELECT term, hex(term) FROM account_fts5_idx' }));
+    assert.doesNotMatch(terms, /8714|9999|5462/);
   });
 
   it('keeps raw values out of the audit log and the event file', () => {

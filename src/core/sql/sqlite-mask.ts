@@ -14,7 +14,9 @@ import type { Database } from 'sql.js';
  * - when a UNIQUE index refuses the empty value, NULL, then a per-row `masked-<rowid>` token; a column that
  *   still cannot be overwritten (generated, WITHOUT ROWID with a unique key) makes the whole table empty in the
  *   copy — fail closed;
- * - `sqlite_stat3`/`sqlite_stat4` (which keep sample values of indexed columns) are emptied.
+ * - `sqlite_stat3`/`sqlite_stat4` (which keep sample values of indexed columns) are emptied;
+ * - virtual tables (full-text indexes, R*Trees) and the shadow tables that hold their data are emptied
+ *   (emptyVirtualTables).
  */
 export interface SqliteMaskPlan {
   readonly tables: readonly { readonly schema: string; readonly table: string; readonly columns: readonly string[] }[];
@@ -44,6 +46,7 @@ export function applySqliteMask(db: Database, plan: SqliteMaskPlan): string[] {
   for (const stat of ['sqlite_stat3', 'sqlite_stat4']) {
     if (db.exec(`SELECT 1 FROM sqlite_master WHERE name = '${stat}'`).length > 0) tryRun(db, `DELETE FROM ${stat}`);
   }
+  emptyVirtualTables(db);
   const masked: string[] = [];
   for (const t of plan.tables) {
     const table = `${q(t.schema)}.${q(t.table)}`;
@@ -72,6 +75,34 @@ export function applySqliteMask(db: Database, plan: SqliteMaskPlan): string[] {
     }
   }
   return masked;
+}
+
+/** The tables SQLite's own virtual-table modules keep their data in (`<name>_<suffix>`): FTS3/4/5 and R*Tree. */
+const SHADOW_SUFFIXES = ['content', 'segments', 'segdir', 'docsize', 'stat', 'data', 'idx', 'config', 'node', 'rowid', 'parent'];
+
+/**
+ * Empties every virtual table of the copy and the shadow tables its module keeps its data in. A full-text index
+ * holds the words of the columns it indexes — an SSN or a card number among them — as tokens in its own tables,
+ * which masking a column does not reach (FTS4 appends new segments and keeps the old; FTS5 and R*Tree are not even
+ * in this SQLite build, so only their shadow tables can be read, and their blocks hold every token). Which column an
+ * index was fed from is not known for certain (an external-content index names its own columns), so in a copy that
+ * masks anything, no virtual table keeps data (fail closed). A shadow table that cannot be emptied is dropped; one
+ * that cannot be dropped either fails the statement.
+ */
+function emptyVirtualTables(db: Database): void {
+  const virtual = db.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'")[0]?.values.map((r) => String(r[0])) ?? [];
+  if (virtual.length === 0) return;
+  const tables = new Set(db.exec("SELECT name FROM sqlite_master WHERE type = 'table'")[0]?.values.map((r) => String(r[0])) ?? []);
+  for (const name of virtual) {
+    tryRun(db, `DELETE FROM ${q(name)}`); // through its module, where this build has it
+    for (const suffix of SHADOW_SUFFIXES) {
+      const shadow = [...tables].find((t) => t.toLowerCase() === `${name}_${suffix}`.toLowerCase());
+      if (shadow === undefined || virtual.includes(shadow)) continue;
+      if (!tryRun(db, `DELETE FROM ${q(shadow)}`) && !tryRun(db, `DROP TABLE ${q(shadow)}`)) {
+        throw new Error(`the index table ${shadow} of the virtual table ${name} could not be emptied before PII masking`);
+      }
+    }
+  }
 }
 
 const DECIDING_KEYWORDS = new Set(['where', 'on', 'having', 'by', 'using']);
