@@ -9,7 +9,7 @@ import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { keepsCodeValues, referencedTables } from './code-values';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
-import { withGeneratedLineage } from '../pii/lineage';
+import { withGeneratedLineage, withViewLineage } from '../pii/lineage';
 import { INDEX_FORMAT } from '../search/format';
 import { SEARCH_INDEX_ARTIFACT, searchInput } from '../search/input';
 import { CatalogView, VIEW_FRAME_ARTIFACT } from '../catalog/view';
@@ -111,13 +111,10 @@ function scrubStats(c: ColumnInfo, pii: PiiTag | null): ColumnInfo {
 }
 
 function classifyTables(sourceName: string, tables: readonly TableInfo[], samples: SampleValues, codeValues: SampleValues, policy: PiiPolicy, deps: IndexDeps): { tables: TableInfo[]; piiColumns: number } {
-  let piiColumns = 0;
-  const referenced = referencedTables(tables);
-  const out = tables.map((t) => {
-    const q = qualifiedName(t.schema, t.name);
-    const tableSamples = samples.get(q);
-    const tagged = t.columns.map((c) => {
-      const classified =
+  const classified = tables.map((t) => {
+    const tableSamples = samples.get(qualifiedName(t.schema, t.name));
+    const columns = t.columns.map((c) => {
+      const tag =
         deps.classifyColumn?.({
           schema: t.schema,
           table: t.name,
@@ -128,11 +125,18 @@ function classifyTables(sourceName: string, tables: readonly TableInfo[], sample
           enumLabels: c.enumLabels,
           samples: tableSamples?.get(c.name),
         }) ?? null;
-      return { ...c, pii: applyOverrides(classified, findOverride(policy, sourceName, t.schema, t.name, c.name)) };
+      return { ...c, pii: applyOverrides(tag, findOverride(policy, sourceName, t.schema, t.name, c.name)) };
     });
-    // A generated column holds what the columns it is computed from hold (pii/lineage.ts); its values are scrubbed
-    // from the catalog as theirs are.
-    const columns = withGeneratedLineage(tagged).map((c) => {
+    // A generated column holds what the columns it is computed from hold (pii/lineage.ts).
+    return { ...t, columns: withGeneratedLineage(columns) };
+  });
+  // So do a view's columns hold what the relations it reads hold; then the values of every tagged column are scrubbed
+  // from the catalog alike.
+  const referenced = referencedTables(tables);
+  let piiColumns = 0;
+  const out = withViewLineage(classified).map((t) => {
+    const q = qualifiedName(t.schema, t.name);
+    const columns = t.columns.map((c) => {
       if (c.pii) piiColumns++;
       return scrubStats(c, c.pii);
     });

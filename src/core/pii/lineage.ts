@@ -65,10 +65,168 @@ function identifiers(expr: string): Set<string> {
 }
 
 function withSignal(tag: PiiTag, signal: string): PiiTag {
-  return tag.signals.includes(signal) ? tag : { ...tag, signals: [...tag.signals.filter((s) => !s.startsWith('generated_from:')), signal] };
+  const kind = signal.slice(0, signal.indexOf(':') + 1);
+  return tag.signals.includes(signal) ? tag : { ...tag, signals: [...tag.signals.filter((s) => !s.startsWith(kind)), signal] };
 }
 
 function sameTag(a: PiiTag | null, b: PiiTag): boolean {
   if (a === null) return false;
   return a.sensitivity === b.sensitivity && a.categories.length === b.categories.length && a.categories.every((c, i) => c === b.categories[i]) && a.signals.some((s) => s.startsWith('generated_from:'));
+}
+
+type Relation = { readonly schema: string; readonly name: string; readonly kind: string; readonly viewDefinition: string | null; readonly columns: readonly ColumnInfo[] };
+
+const TOKEN = /"((?:[^"]|"")+)"|`((?:[^`]|``)+)`|\[([^\]]+)\]|'(?:[^']|'')*'|([A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*)|(\d+(?:\.\d+)?)|(\S)/g;
+
+interface Token {
+  readonly word: string | null;
+  readonly punct: string | null;
+}
+
+function tokens(sql: string): Token[] {
+  const out: Token[] = [];
+  for (const m of sql.matchAll(TOKEN)) {
+    const word = m[1]?.replace(/""/g, '"') ?? m[2]?.replace(/``/g, '`') ?? m[3] ?? m[4] ?? null;
+    out.push(word !== null ? { word: word.toLowerCase(), punct: null } : { word: null, punct: m[5] ?? m[6] ?? m[0]![0]! });
+  }
+  return out;
+}
+
+/** SQL words after which a name is not an alias of the expression before it. */
+const NOT_AN_ALIAS_AFTER = new Set(['select', 'distinct', 'all', 'from', 'join', 'on', 'where', 'and', 'or', 'not', 'by', 'having', 'when', 'then', 'else', 'case', 'in', 'is', 'like', 'union', 'except', 'intersect', 'with', 'over', 'partition', 'using', 'lateral', 'only', 'into', 'between', 'exists', 'any', 'some', 'limit', 'offset', 'window', 'returning', 'cast', 'array', 'row', 'values', 'natural', 'left', 'right', 'inner', 'outer', 'full', 'cross', 'group', 'order']);
+
+/**
+ * Whether `name` is given to some expression of the definition as its alias: `expr AS name`, or an implicit alias
+ * (`expr name`, where the word before is a name, a literal or a closing parenthesis, not a keyword or a comma).
+ */
+function isAliased(toks: readonly Token[], name: string): boolean {
+  for (let i = 1; i < toks.length; i++) {
+    if (toks[i]!.word !== name) continue;
+    const prev = toks[i - 1]!;
+    if (prev.word === 'as') return true;
+    if (prev.punct === ')' || (prev.punct !== null && /[\d']/.test(prev.punct))) return true;
+    if (prev.word !== null && !NOT_AN_ALIAS_AFTER.has(prev.word)) return true;
+  }
+  return false;
+}
+
+/**
+ * A view (or materialized view) holds what the relations it reads hold: each of its columns takes tags from the
+ * tagged columns its definition names. A column that passes a base column through under that column's own name
+ * takes that column's tags; a column that is given its name by an alias (renamed or computed: `ssn AS ref_code`,
+ * `right(card, 4) last4`) may come from any column the definition names, so it takes the tags of every tagged
+ * column the definition names (fail closed: a definition is read for names, not parsed). Views over views are
+ * followed to a fixed point. Relations that are not views are returned as they are; a relation is returned as it
+ * was when nothing changed.
+ */
+export function withViewLineage<T extends Relation>(relations: readonly T[]): T[] {
+  const views = relations.map((r, i) => [r, i] as const).filter(([r]) => (r.kind === 'view' || r.kind === 'materialized_view') && r.viewDefinition);
+  const out = [...relations];
+  if (views.length === 0) return out;
+  const parsed = new Map(views.map(([r, i]) => [i, tokens(r.viewDefinition!)]));
+  for (let round = 0; round <= views.length; round++) {
+    // Tagged columns by relation name (bare and schema-qualified), as this round sees them.
+    const byRelation = new Map<string, ColumnInfo[]>();
+    for (const r of out) {
+      const tagged = r.columns.filter((c) => c.pii !== null);
+      if (tagged.length === 0) continue;
+      for (const key of [r.name.toLowerCase(), `${r.schema}.${r.name}`.toLowerCase()]) byRelation.set(key, [...(byRelation.get(key) ?? []), ...tagged]);
+    }
+    let moved = false;
+    for (const [, i] of views) {
+      const toks = parsed.get(i)!;
+      const words = new Set(toks.flatMap((t) => (t.word === null ? [] : [t.word])));
+      // Tagged columns of the relations the definition names, that the definition names.
+      const read = new Map<string, Array<PiiTag>>();
+      for (const w of words) {
+        for (const c of byRelation.get(w) ?? []) {
+          if (c === undefined || !words.has(c.name.toLowerCase()) || relations[i]!.columns.includes(c)) continue;
+          read.set(c.name.toLowerCase(), [...(read.get(c.name.toLowerCase()) ?? []), c.pii!]);
+        }
+      }
+      if (read.size === 0) continue;
+      const all = [...read.values()].flat();
+      const items = selectItems(toks);
+      const current = out[i]!;
+      const columns = current.columns.map((c) => {
+        const name = c.name.toLowerCase();
+        // A simple SELECT list names what each output column is made of; otherwise a column named by an alias may
+        // come from any column the definition reads, and one that is not is a pass-through of the column of its name.
+        const item = items?.get(name);
+        const from = item ? [...item].flatMap((w) => read.get(w) ?? []) : isAliased(toks, name) ? all : (read.get(name) ?? []);
+        if (from.length === 0) return c;
+        const merged = withSignal(propagate([c.pii, ...from]), `view_reads:${[...read.keys()].sort().join(',')}`);
+        return sameLineage(c.pii, merged) ? c : { ...c, pii: merged };
+      });
+      if (columns.some((c, k) => c !== current.columns[k])) {
+        out[i] = { ...current, columns };
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
+  return out;
+}
+
+/**
+ * The output columns of a definition that is one plain SELECT — no set operation, no WITH, no subquery outside its
+ * SELECT list — each with the words its expression uses; null for any other definition. `a.b` names column b; an
+ * item named by `AS x` or an implicit alias is x; a bare column or `t.c` is named after it; `*` and `t.*` give no
+ * entry (their columns pass through under their own names).
+ */
+function selectItems(toks: readonly Token[]): Map<string, Set<string>> | null {
+  let start = 0;
+  if (toks[0]?.word !== 'select') return null;
+  start = 1;
+  if (toks[start]?.word === 'distinct' || toks[start]?.word === 'all') start++;
+  let depth = 0;
+  let end = toks.length;
+  for (let k = start; k < toks.length; k++) {
+    const t = toks[k]!;
+    if (t.punct === '(') depth++;
+    else if (t.punct === ')') depth--;
+    else if (depth === 0 && t.word === 'from') {
+      end = k;
+      break;
+    }
+  }
+  // Past the SELECT list: no other SELECT (a derived table, a CTE, a set operation) may feed the output.
+  for (let k = end; k < toks.length; k++) if (toks[k]!.word === 'select' || toks[k]!.word === 'union' || toks[k]!.word === 'intersect' || toks[k]!.word === 'except') return null;
+  const out = new Map<string, Set<string>>();
+  let item: Token[] = [];
+  const close = (): boolean => {
+    if (item.length === 0) return false;
+    const last = item[item.length - 1]!;
+    const words = new Set(item.flatMap((t) => (t.word === null ? [] : [t.word])));
+    if (last.punct === '*') {
+      item = [];
+      return true;
+    }
+    if (last.word === null) return false;
+    const prev = item[item.length - 2];
+    const simple = item.length === 1 || (item.length === 3 && item[1]!.punct === '.' && item[0]!.word !== null);
+    if (!simple && !(prev?.word === 'as' || prev?.punct === ')' || (prev?.word !== null && prev?.word !== undefined && !NOT_AN_ALIAS_AFTER.has(prev.word)))) return false;
+    const name = last.word;
+    const used = out.get(name) ?? new Set<string>();
+    for (const w of words) used.add(w);
+    out.set(name, used);
+    item = [];
+    return true;
+  };
+  depth = 0;
+  for (let k = start; k < end; k++) {
+    const t = toks[k]!;
+    if (t.punct === '(') depth++;
+    else if (t.punct === ')') depth--;
+    if (depth === 0 && t.punct === ',') {
+      if (!close()) return null;
+      continue;
+    }
+    item.push(t);
+  }
+  return close() || item.length === 0 ? out : null;
+}
+
+function sameLineage(a: PiiTag | null, b: PiiTag): boolean {
+  return a !== null && a.sensitivity === b.sensitivity && a.categories.length === b.categories.length && a.categories.every((c, i) => c === b.categories[i]) && a.signals.some((s) => s.startsWith('view_reads:'));
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ColumnInfo, PiiTag, TableInfo } from '../../../src/core/catalog/model';
 import { decodeTableBody, encodeTableBody } from '../../../src/core/catalog/store';
-import { withGeneratedLineage } from '../../../src/core/pii/lineage';
+import { withGeneratedLineage, withViewLineage } from '../../../src/core/pii/lineage';
 
 const CREDENTIAL: PiiTag = { categories: ['credential'], sensitivity: 'pii', confidence: 0.9, signals: ['name:password'], origin: 'classifier' };
 const CONTACT: PiiTag = { categories: ['contact'], sensitivity: 'pii', confidence: 0.8, signals: ['name:email'], origin: 'classifier' };
@@ -66,3 +66,39 @@ describe('generated columns take the tags of the columns they are computed from'
     assert.deepEqual(tail.stats, { ...stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null });
   });
 });
+
+describe('view columns take the tags of the columns they read', () => {
+  const GOV: PiiTag = { ...CREDENTIAL, categories: ['government_id'] };
+  const CARD: PiiTag = { ...CREDENTIAL, categories: ['payment_card'] };
+  const rel = (name: string, kind: string, columns: ColumnInfo[], viewDefinition: string | null = null) => ({ schema: 'public', name, kind, viewDefinition, columns });
+  const customers = rel('customers', 'table', [col('id'), col('ssn', { pii: GOV }), col('card', { pii: CARD }), col('city')]);
+  const tags = (r: { columns: readonly ColumnInfo[] }): Record<string, readonly string[] | null> => Object.fromEntries(r.columns.map((c) => [c.name, c.pii?.categories ?? null]));
+
+  it('maps each column of a plain SELECT to what its expression reads (PostgreSQL normalised and hand-written SQL)', () => {
+    const [, pg, lite] = withViewLineage([
+      customers,
+      rel('ref', 'materialized_view', [col('id'), col('ref_code'), col('last4'), col('city'), col('town')], ' SELECT customers.id,\n    customers.ssn AS ref_code,\n    "right"(customers.card, 4) AS last4,\n    customers.city, upper(customers.city) AS town\n   FROM customers;'),
+      rel('lite', 'view', [col('id'), col('code'), col('dups'), col('ssn')], 'select c.id, c.ssn code, (select count(*) from customers x where x.card = c.card) as dups, c.ssn from customers c'),
+    ]);
+    assert.deepEqual(tags(pg!), { id: null, ref_code: ['government_id'], last4: ['payment_card'], city: null, town: null });
+    assert.deepEqual(tags(lite!), { id: null, code: ['government_id'], dups: ['payment_card'], ssn: ['government_id'] });
+  });
+
+  it('fails closed where the definition is not one plain SELECT: every renamed column takes every tag read', () => {
+    const [, nested, union] = withViewLineage([
+      customers,
+      rel('nested', 'view', [col('r'), col('city')], 'select z.r, z.city from (select ssn as r, city from customers) z'),
+      rel('both', 'view', [col('v')], 'select city as v from customers union all select card as v from customers'),
+    ]);
+    assert.deepEqual(tags(nested!), { r: ['government_id'], city: null });
+    assert.deepEqual(tags(union!), { v: ['payment_card'] });
+  });
+
+  it('follows views over views, and leaves a view that reads no tagged column as it was', () => {
+    const clean = rel('towns', 'view', [col('city')], 'select city from customers');
+    const out = withViewLineage([rel('outer', 'view', [col('x')], 'select inner_v.k as x from inner_v'), customers, clean, rel('inner_v', 'view', [col('k')], 'select ssn as k from customers')]);
+    assert.deepEqual(tags(out[0]!), { x: ['government_id'] });
+    assert.equal(out[2], clean);
+  });
+});
+
