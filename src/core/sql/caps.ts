@@ -9,7 +9,7 @@ export class RowBudget {
 
   constructor(
     private readonly maxRows: number,
-    private readonly maxBytes: number,
+    readonly maxBytes: number,
   ) {
     if (!Number.isInteger(maxRows) || maxRows < 0) throw new RangeError('maxRows must be a non-negative integer');
     if (!Number.isInteger(maxBytes) || maxBytes < 2) throw new RangeError('maxBytes must be an integer >= 2');

@@ -16,7 +16,7 @@ import {
   type PendingCall,
   type ViewDependency,
 } from './function-policy';
-import { oversizeOf, SourcePool } from './pg-pool';
+import { limitResult, oversizeOf, SourcePool } from './pg-pool';
 import type { QueryCaps, QueryOutcome, QueryResult, ResultColumn, StatementKind } from './types';
 import { DEFAULT_CAPS } from './types';
 
@@ -269,6 +269,24 @@ function viewDefinitionRefusal(check: ObjectCheck, schema: string, name: string,
   };
 }
 
+/** The data-row bytes a statement may read on the wire for an answer of at most `maxBytes` of JSON. */
+export function wireBudget(maxBytes: number): number {
+  return 2 * maxBytes + 64 * 1024;
+}
+
+function resultOf(columns: ResultColumn[], budget: RowBudget, started: number, meta: ExecuteMeta): QueryResult {
+  return {
+    columns,
+    rows: budget.rows,
+    rowCount: budget.rows.length,
+    truncated: budget.truncatedBy !== null,
+    truncatedBy: budget.truncatedBy,
+    elapsedMs: Math.round((performance.now() - started) * 100) / 100,
+    statementKind: meta.statementKind,
+    fingerprint: meta.fingerprint,
+  };
+}
+
 function refusedOutcome(refusal: FunctionRefusal): QueryOutcome {
   return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'postgres', reason: 'forbidden_function', message: refusal.message, detail: refusal.name } };
 }
@@ -328,16 +346,38 @@ export async function executeReadOnlyPostgres(
     const cursor = client.query(new PgCursor<unknown[]>(sql, params as unknown[], { rowMode: 'array' }));
     let fields: FieldDef[] = [];
     let cancelled = false;
-    for (;;) {
-      if (signal?.aborted) {
-        cancelled = true;
-        break;
+    // Rows are fetched in batches; on the wire, the rows of all batches together may not pass twice the answer's byte
+    // cap (and a little room): past that the answer is cut already, and large rows are not read in at all.
+    const wire = limitResult(client, wireBudget(budget.maxBytes));
+    // The rows of the batch being read, as they are parsed: kept when the wire cuts the batch short.
+    const arrived: unknown[][] = [];
+    cursor.on('row', (row: unknown[]) => arrived.push(row));
+    try {
+      for (;;) {
+        if (signal?.aborted) {
+          cancelled = true;
+          break;
+        }
+        const wanted = Math.min(BATCH_ROWS, budget.rowsWanted());
+        let batch: { rows: unknown[][]; fields: FieldDef[] };
+        arrived.length = 0;
+        try {
+          batch = await readBatch(cursor, wanted);
+        } catch (e) {
+          if (!wire.cut()) throw e;
+          // The connection is closed: the rows taken, and those of this batch that arrived, are the answer, cut by
+          // bytes. The columns are those the row description named (pg-cursor keeps it); their types are not looked up.
+          budget.take(arrived.map((r) => r.map(toJsonValue)));
+          budget.truncatedBy = 'bytes';
+          const described = fields.length > 0 ? fields : ((cursor as unknown as { _result?: { fields?: FieldDef[] } })._result?.fields ?? []);
+          return { ok: true, result: resultOf(described.map((f) => ({ name: f.name, dataType: `oid:${f.dataTypeID}` })), budget, started, meta) };
+        }
+        if (batch.fields.length > 0) fields = batch.fields;
+        const more = budget.take(batch.rows.map((r) => r.map(toJsonValue)));
+        if (!more || batch.rows.length < wanted) break;
       }
-      const wanted = Math.min(BATCH_ROWS, budget.rowsWanted());
-      const batch = await readBatch(cursor, wanted);
-      if (batch.fields.length > 0) fields = batch.fields;
-      const more = budget.take(batch.rows.map((r) => r.map(toJsonValue)));
-      if (!more || batch.rows.length < wanted) break;
+    } finally {
+      wire.release();
     }
     await cursor.close();
     if (cancelled) {
@@ -349,17 +389,7 @@ export async function executeReadOnlyPostgres(
     await client.query('ROLLBACK');
     inTransaction = false;
     const columns: ResultColumn[] = fields.map((f) => ({ name: f.name, dataType: names.get(f.dataTypeID) ?? `oid:${f.dataTypeID}` }));
-    const result: QueryResult = {
-      columns,
-      rows: budget.rows,
-      rowCount: budget.rows.length,
-      truncated: budget.truncatedBy !== null,
-      truncatedBy: budget.truncatedBy,
-      elapsedMs: Math.round((performance.now() - started) * 100) / 100,
-      statementKind: meta.statementKind,
-      fingerprint: meta.fingerprint,
-    };
-    return { ok: true, result };
+    return { ok: true, result: resultOf(columns, budget, started, meta) };
   } catch (e) {
     if (inTransaction) {
       try {

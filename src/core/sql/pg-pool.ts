@@ -51,16 +51,48 @@ export function oversizeOf(client: object): OversizeMessage | undefined {
   return oversized.get(client);
 }
 
+/**
+ * The data-row bytes one statement may bring in before its result is cut on the wire, whatever the size of the
+ * batches it is fetched in: set by `limitResult` for the statement's run, cleared after it.
+ */
+interface ResultBudget {
+  readonly limit: number;
+  seen: number;
+}
+
+const budgets = new WeakMap<object, ResultBudget>();
+const overBudget = new WeakSet<object>();
+
+/**
+ * Caps the data rows `client` reads until `release` is called: past `bytes` of them, its socket is closed before the
+ * rows are parsed, so a statement whose rows are large holds at most about `bytes` (plus one message) in memory,
+ * however many rows a batch asked for. `cut()` then says the result was cut this way (the connection is gone).
+ */
+export function limitResult(client: object, bytes: number): { cut(): boolean; release(): void } {
+  const budget: ResultBudget = { limit: bytes, seen: 0 };
+  budgets.set(client, budget);
+  overBudget.delete(client);
+  return {
+    cut: () => overBudget.has(client),
+    release: () => {
+      if (budgets.get(client) === budget) budgets.delete(client);
+    },
+  };
+}
+
 /** Follows the backend message framing (1-byte type, 4-byte length including itself) without buffering bodies. */
 class FrameLimiter {
   private readonly header = Buffer.alloc(5);
   private have = 0;
   private skip = 0;
 
-  constructor(private readonly limit: number) {}
+  constructor(
+    private readonly limit: number,
+    private readonly budget: () => ResultBudget | undefined = () => undefined,
+  ) {}
 
-  /** Returns the first message whose declared length exceeds the limit, else null. */
-  feed(chunk: Buffer): { type: string; bytes: number } | null {
+  /** Returns the first message whose declared length exceeds the limit, or that takes the data rows past the budget. */
+  feed(chunk: Buffer): { type: string; bytes: number; budget?: true } | null {
     let i = 0;
     while (i < chunk.length) {
       if (this.skip > 0) {
@@ -76,7 +108,13 @@ class FrameLimiter {
       if (this.have === 5) {
         this.have = 0;
         const len = this.header.readUInt32BE(1);
-        if (len - 4 > this.limit) return { type: String.fromCharCode(this.header[0]!), bytes: len - 4 };
+        const type = String.fromCharCode(this.header[0]!);
+        if (len - 4 > this.limit) return { type, bytes: len - 4 };
+        const budget = type === 'D' ? this.budget() : undefined;
+        if (budget) {
+          budget.seen += len + 1;
+          if (budget.seen > budget.limit) return { type, bytes: budget.seen, budget: true };
+        }
         this.skip = Math.max(0, len - 4);
       }
     }
@@ -85,11 +123,16 @@ class FrameLimiter {
 }
 
 function limitStream(owner: object, stream: Duplex, limit: number): void {
-  const limiter = new FrameLimiter(limit);
+  const limiter = new FrameLimiter(limit, () => budgets.get(owner));
   const onData = (chunk: Buffer | string): void => {
     const over = limiter.feed(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
     if (!over) return;
     stream.removeListener('data', onData);
+    if (over.budget) {
+      overBudget.add(owner);
+      stream.destroy(new Error(`the result's rows passed ${over.bytes} bytes on the wire, over what the answer may hold`));
+      return;
+    }
     oversized.set(owner, { type: over.type, bytes: over.bytes, limit });
     stream.destroy(new Error(`a single result message of ${over.bytes} bytes exceeds the ${limit}-byte limit`));
   };

@@ -302,5 +302,22 @@ describe('execution safety (real PostgreSQL)', function () {
       assert.ok(!agg.ok && agg.kind === 'too_large');
       assert.deepEqual(ok(await runReadOnlyPostgres(p, guard, 'SELECT 41 + 1')).rows, [[42]]);
     });
+
+    it('stops reading rows once together they pass the byte cap, however many a batch asked for', async function () {
+      // 400 rows of 2 MB each: under the message limit one by one, 800 MB together. The answer's cap is 5 MB, so the
+      // connection is closed after about twice that on the wire; the rows that fit are answered, cut by bytes.
+      const p = pool({}, 1, 8 * 1024 * 1024);
+      const rss0 = process.memoryUsage().rss;
+      const cut = ok(await runReadOnlyPostgres(p, guard, "SELECT g, repeat('x', 2000000) AS big FROM generate_series(1, 400) g", [], { maxBytes: 5_000_000, maxRows: 1000, timeoutMs: 15_000 }));
+      assert.equal(cut.truncatedBy, 'bytes');
+      assert.deepEqual(cut.rows.map((r) => r[0]), [1, 2]);
+      assert.deepEqual(cut.columns.map((c) => c.name), ['g', 'big']);
+      assert.ok(process.memoryUsage().rss - rss0 < 200 * 1024 * 1024, `RSS grew by ${Math.round((process.memoryUsage().rss - rss0) / 1048576)} MiB`);
+      // Small rows are not cut on the wire: the row cap ends them as before.
+      const small = ok(await runReadOnlyPostgres(p, guard, 'SELECT g FROM generate_series(1, 5000) g', [], { maxBytes: 5_000_000, maxRows: 1000 }));
+      assert.equal(small.rows.length, 1000);
+      assert.equal(small.truncatedBy, 'rows');
+      assert.deepEqual(ok(await runReadOnlyPostgres(p, guard, 'SELECT 41 + 1')).rows, [[42]]);
+    });
   });
 });
