@@ -528,6 +528,25 @@ export function decidePendingCalls(pending: readonly PendingCall[], found: reado
   return null;
 }
 
+/** A function outside pg_catalog that a statement runs without naming it (an operator's, a cast's, a domain check's). */
+export interface ImplicitCall {
+  /** What runs it, in words: `the operator ~~~`, `a cast to comp2`, `the domain d_checked`, `the type t`. */
+  readonly through: string;
+  readonly fn: LiveFunction;
+}
+
+export function decideImplicitCalls(calls: readonly ImplicitCall[], policy: FunctionPolicy): FunctionRefusal | null {
+  for (const c of calls) {
+    if (liveAllowed(c.fn, policy)) continue;
+    const fn = `${c.fn.schema}.${c.fn.name}`;
+    return {
+      name: fn,
+      message: `argument 'sql' uses ${c.through}, which runs ${fn}(), a user-defined function that is not on the allow-list (it could have effects a read-only transaction does not stop); rewrite the query without it, or ask the operator to allow it with --allow-functions ${fn}`,
+    };
+  }
+  return null;
+}
+
 /** A function reached through a view's definition (or a row-security policy of a table it reads). */
 export interface ViewDependency {
   /** The relation the query named (`schema.name`). */

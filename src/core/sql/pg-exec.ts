@@ -8,12 +8,14 @@ import { sendCancelRequest } from './pg-cancel';
 import {
   checkPostgresCalls,
   decidePendingCalls,
+  decideImplicitCalls,
   decideViewDependencies,
   DEFAULT_FUNCTION_POLICY,
   type FunctionPolicy,
   type FunctionRefusal,
   type LiveFunction,
   type PendingCall,
+  type ImplicitCall,
   type ViewDependency,
 } from './function-policy';
 import { limitResult, oversizeOf, SourcePool } from './pg-pool';
@@ -120,6 +122,10 @@ export interface ObjectCheck {
   readonly pending: readonly PendingCall[];
   /** Relations as the guard reports them (`public.film`, `film`). */
   readonly relations: readonly string[];
+  /** Operator names the statement writes, with the comparisons it may use unwritten (`IMPLICIT_OPERATORS`). */
+  readonly operators?: readonly string[];
+  /** Type names the statement casts to (lower-case, no schema). */
+  readonly castTypes?: readonly string[];
   /**
    * Verdicts of recent checks on this source (`SourcePool.objectVerdicts`), kept `OBJECT_VERDICT_TTL_MS`: an agent
    * re-running similar queries pays the catalog round trip once, and a view created since is seen within seconds.
@@ -142,8 +148,12 @@ function regclassText(written: string): string {
 /**
  * One round trip inside the READ ONLY transaction: functions outside pg_catalog named like a pending call, and
  * everything reachable from the relations read — views and materialized views expanded recursively through their
- * rewrite rules, the functions and operator functions those rules use, row-security policy functions of tables
- * with RLS enabled, and foreign tables. https://www.postgresql.org/docs/current/catalog-pg-depend.html
+ * rewrite rules, the functions and operator functions those rules use, the partitions and inheritance children of
+ * every relation reached, row-security policy functions of tables with RLS enabled, and foreign tables; and the
+ * functions outside pg_catalog that the statement would run without naming them: those of the operators it writes
+ * (and of the comparisons sorting, grouping and joining use), of the casts to the types it casts to and of every
+ * implicit or assignment cast, of the CHECK constraints of the domains it casts to, and the input functions of those
+ * types. https://www.postgresql.org/docs/current/catalog-pg-depend.html
  */
 const OBJECT_CHECK_SQL = `/* schemabrain:object-check */
 WITH RECURSIVE named AS (
@@ -162,6 +172,17 @@ WITH RECURSIVE named AS (
   JOIN pg_catalog.pg_rewrite rw ON rw.ev_class = reach.oid
   JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = rw.oid
    AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refobjid <> reach.oid
+), inherited(oid, via_schema, via, via_kind) AS (
+  -- the partitions and inheritance children of every relation reached: a query of the parent reads their rows
+  SELECT oid, via_schema, via, via_kind FROM reach
+  UNION
+  SELECT i.inhrelid, inherited.via_schema, inherited.via, inherited.via_kind
+  FROM inherited JOIN pg_catalog.pg_inherits i ON i.inhparent = inherited.oid
+), cast_to(oid) AS (
+  -- the types the statement casts to, and the types the domains among them are built on
+  SELECT t.oid FROM pg_catalog.pg_type t WHERE pg_catalog.lower(t.typname::text) = ANY ($4::text[])
+  UNION
+  SELECT t.typbasetype FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid AND t.typtype = 'd'
 ), fn AS (
   SELECT reach.via_schema, reach.via, reach.via_kind, d.refobjid AS fn
   FROM reach
@@ -176,9 +197,9 @@ WITH RECURSIVE named AS (
    AND d.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass
   JOIN pg_catalog.pg_operator o ON o.oid = d.refobjid
   UNION
-  SELECT reach.via_schema, reach.via, 'p', d.refobjid
-  FROM reach
-  JOIN pg_catalog.pg_class c ON c.oid = reach.oid AND c.relrowsecurity
+  SELECT inherited.via_schema, inherited.via, 'p', d.refobjid
+  FROM inherited
+  JOIN pg_catalog.pg_class c ON c.oid = inherited.oid AND c.relrowsecurity
   JOIN pg_catalog.pg_policy pol ON pol.polrelid = c.oid
   JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_policy'::pg_catalog.regclass AND d.objid = pol.oid
    AND d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
@@ -190,8 +211,8 @@ JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
 LEFT JOIN pg_catalog.pg_depend de ON de.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND de.objid = p.oid AND de.deptype = 'e'
 LEFT JOIN pg_catalog.pg_extension e ON e.oid = de.refobjid
 UNION ALL
-SELECT 'foreign', reach.via_schema, reach.via, 'f', NULL, NULL, NULL, NULL, NULL
-FROM reach JOIN pg_catalog.pg_class c ON c.oid = reach.oid AND c.relkind = 'f'
+SELECT 'foreign', inherited.via_schema, inherited.via, 'f', NULL, NULL, NULL, NULL, NULL
+FROM inherited JOIN pg_catalog.pg_class c ON c.oid = inherited.oid AND c.relkind = 'f'
 UNION ALL
 -- built-in functions are pinned, so pg_depend does not list them: the definition itself is parsed instead
 SELECT 'def', reach.via_schema, reach.via, c.relkind::text, NULL, NULL, NULL, NULL, pg_catalog.pg_get_viewdef(c.oid)
@@ -202,7 +223,43 @@ FROM pg_catalog.pg_proc p
 JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
 LEFT JOIN pg_catalog.pg_depend de ON de.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND de.objid = p.oid AND de.deptype = 'e'
 LEFT JOIN pg_catalog.pg_extension e ON e.oid = de.refobjid
-WHERE n.nspname <> 'pg_catalog' AND pg_catalog.lower(p.proname::text) = ANY ($1::text[])`;
+WHERE n.nspname <> 'pg_catalog' AND pg_catalog.lower(p.proname::text) = ANY ($1::text[])
+UNION ALL
+-- functions the statement runs without naming them (pinned built-ins are in pg_catalog and left out below)
+SELECT 'effect', NULL, effect.label, effect.kind, n.nspname::text, p.proname::text, e.extname::text, NULL, NULL
+FROM (
+  -- an operator the statement writes (or a comparison that ORDER BY, GROUP BY, DISTINCT or a join uses), with the
+  -- planner's estimators, where it takes built-in types only or a type the statement reads or casts to
+  SELECT 'o' AS kind, 'the operator ' || o.oprname::text AS label, f.fn
+  FROM pg_catalog.pg_operator o
+  CROSS JOIN LATERAL (VALUES (o.oprcode::pg_catalog.oid), (o.oprrest::pg_catalog.oid), (o.oprjoin::pg_catalog.oid)) f(fn)
+  WHERE o.oprname = ANY ($3::text[]) AND f.fn <> 0 AND (
+    NOT EXISTS (SELECT 1 FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace tn ON tn.oid = t.typnamespace
+                WHERE t.oid IN (o.oprleft, o.oprright) AND tn.nspname <> 'pg_catalog')
+    OR EXISTS (SELECT 1 FROM inherited JOIN pg_catalog.pg_attribute a ON a.attrelid = inherited.oid AND a.attnum > 0
+               WHERE a.atttypid IN (o.oprleft, o.oprright))
+    OR EXISTS (SELECT 1 FROM cast_to WHERE cast_to.oid IN (o.oprleft, o.oprright)))
+  UNION
+  -- a cast the statement writes to a type, and any cast PostgreSQL applies by itself (implicit or in assignment)
+  SELECT 'c', 'a cast to ' || t.typname::text, c.castfunc
+  FROM pg_catalog.pg_cast c JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
+  WHERE c.castfunc <> 0 AND (c.casttarget IN (SELECT oid FROM cast_to) OR c.castcontext IN ('i', 'a'))
+  UNION
+  -- the CHECK constraints of a domain cast to, and of the domains it is built on
+  SELECT 'd', 'the domain ' || t.typname::text, d.refobjid
+  FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid AND t.typtype = 'd'
+  JOIN pg_catalog.pg_constraint con ON con.contypid = t.oid
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = con.oid
+   AND d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+  UNION
+  -- the input function of a type a literal is cast to
+  SELECT 't', 'the type ' || t.typname::text, t.typinput::pg_catalog.oid FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid
+) effect
+JOIN pg_catalog.pg_proc p ON p.oid = effect.fn
+JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+LEFT JOIN pg_catalog.pg_depend de ON de.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND de.objid = p.oid AND de.deptype = 'e'
+LEFT JOIN pg_catalog.pg_extension e ON e.oid = de.refobjid
+WHERE n.nspname <> 'pg_catalog'`;
 
 const VIA_KIND: Record<string, ViewDependency['viaKind']> = { v: 'view', m: 'materialized view', f: 'foreign table', p: 'table', r: 'table' };
 
@@ -210,11 +267,12 @@ const VIA_KIND: Record<string, ViewDependency['viaKind']> = { v: 'view', m: 'mat
 export async function checkObjects(client: ClientBase, check: ObjectCheck): Promise<FunctionRefusal | null> {
   const names = [...new Set(check.pending.map((p) => p.name))];
   const relations = [...new Set(check.relations.map(regclassText))].filter((r) => r.length > 0);
-  if (names.length === 0 && relations.length === 0) return null;
-  const key = JSON.stringify([names.sort(), relations.sort(), check.pending.map((p) => [p.written, p.allowedStatically])]);
+  const operators = [...new Set([...(check.operators ?? []), ...IMPLICIT_OPERATORS])];
+  const castTypes = [...new Set(check.castTypes ?? [])];
+  const key = JSON.stringify([names.sort(), relations.sort(), check.pending.map((p) => [p.written, p.allowedStatically]), operators.sort(), castTypes.sort()]);
   const cached = check.verdicts?.get(key);
   if (cached && performance.now() - cached.at < OBJECT_VERDICT_TTL_MS) return cached.refusal;
-  const refusal = await liveObjectCheck(client, check, names, relations);
+  const refusal = await liveObjectCheck(client, check, names, relations, operators, castTypes);
   if (check.verdicts) {
     if (check.verdicts.size > 500) check.verdicts.clear();
     check.verdicts.set(key, { at: performance.now(), refusal });
@@ -222,7 +280,13 @@ export async function checkObjects(client: ClientBase, check: ObjectCheck): Prom
   return refusal;
 }
 
-async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: string[], relations: string[]): Promise<FunctionRefusal | null> {
+/**
+ * Comparisons a statement may use without writing them: ORDER BY, GROUP BY, DISTINCT, joins and set operations
+ * pick them by type; BETWEEN and IN are written as words.
+ */
+const IMPLICIT_OPERATORS = ['=', '<>', '<', '>', '<=', '>='];
+
+async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: string[], relations: string[], operators: string[], castTypes: string[]): Promise<FunctionRefusal | null> {
   const r = await client.query<{
     what: string;
     via_schema: string | null;
@@ -235,12 +299,14 @@ async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: st
     def: string | null;
   }>({
     text: OBJECT_CHECK_SQL,
-    values: [names, relations],
+    values: [names, relations, operators, castTypes],
   });
   const calls: LiveFunction[] = [];
   const viewDeps: ViewDependency[] = [];
+  const unnamed: ImplicitCall[] = [];
   for (const row of r.rows) {
-    if (row.what === 'call' && row.schema && row.name) calls.push({ schema: row.schema, name: row.name, extension: row.ext, onSearchPath: row.on_path !== false });
+    if (row.what === 'effect' && row.schema && row.name && row.via) unnamed.push({ through: row.via, fn: { schema: row.schema, name: row.name, extension: row.ext } });
+    else if (row.what === 'call' && row.schema && row.name) calls.push({ schema: row.schema, name: row.name, extension: row.ext, onSearchPath: row.on_path !== false });
     else if (row.what === 'def' && row.via_schema && row.via) {
       const refusal = viewDefinitionRefusal(check, row.via_schema, row.via, row.via_kind === 'm' ? 'materialized view' : 'view', row.def ?? '');
       if (refusal) return refusal;
@@ -253,7 +319,7 @@ async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: st
       });
     }
   }
-  return decidePendingCalls(check.pending, calls, check.policy) ?? decideViewDependencies(viewDeps, check.policy);
+  return decidePendingCalls(check.pending, calls, check.policy) ?? decideViewDependencies(viewDeps, check.policy) ?? decideImplicitCalls(unnamed, check.policy);
 }
 
 /** A view's definition, parsed with the same guard: every built-in it calls must pass the agent's own rules. */
@@ -457,7 +523,15 @@ export async function runReadOnlyPostgres(
   if (opts.checkObjects !== false) {
     const calls = checkPostgresCalls(g.functions, policy);
     if (calls.refusal) return refusedOutcome(calls.refusal);
-    objects = { guard, policy, pending: calls.pending, relations: g.tables, ...(conn instanceof SourcePool ? { verdicts: conn.objectVerdicts } : {}) };
+    objects = {
+      guard,
+      policy,
+      pending: calls.pending,
+      relations: g.tables,
+      operators: g.operators ?? [],
+      castTypes: g.castTypes ?? [],
+      ...(conn instanceof SourcePool ? { verdicts: conn.objectVerdicts } : {}),
+    };
   }
   if (conn instanceof SourcePool) {
     const timeoutMs = caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs;

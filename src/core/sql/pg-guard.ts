@@ -116,6 +116,8 @@ class TreeWalker {
   readonly relations: Array<{ name: string; alias: string | null; qualified: boolean; bare: string }> = [];
   readonly columns = new Set<string>();
   readonly cteNames = new Set<string>();
+  readonly operators = new Set<string>();
+  readonly castTypes = new Set<string>();
 
   /** Iterative: a deep tree (nested ARRAY[…], thousands of UNION arms) cannot overflow the JS stack here. */
   visit(root: unknown): void {
@@ -179,6 +181,19 @@ class TreeWalker {
       case 'CommonTableExpr':
         if (typeof body.ctename === 'string') this.cteNames.add(body.ctename);
         break;
+      case 'A_Expr': {
+        const name = stringList(body.name);
+        const op = name[name.length - 1];
+        if (op) this.operators.add(op.toLowerCase());
+        break;
+      }
+      case 'TypeCast': {
+        const typeName = asTyped(body.typeName);
+        const names = typeName && typeName[0] === 'TypeName' ? stringList(typeName[1].names) : isObject(body.typeName) ? stringList(body.typeName.names) : [];
+        const t = names[names.length - 1];
+        if (t) this.castTypes.add(t.toLowerCase());
+        break;
+      }
       default:
         break;
     }
@@ -415,6 +430,8 @@ export function guardPostgres(sql: string): GuardResult {
     columns: [...walker.columns],
     projections: projectionsOf(select, sql, tokens, toChar),
     functions: [...walker.functions],
+    operators: [...walker.operators],
+    castTypes: [...walker.castTypes],
   };
   return accepted;
 }

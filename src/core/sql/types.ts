@@ -55,6 +55,13 @@ export interface GuardAccepted {
   readonly projections: readonly Projection[];
   /** Functions called anywhere, lower-case, schema-qualified when written so. */
   readonly functions: readonly string[];
+  /**
+   * PostgreSQL: operators written anywhere (`=`, `~~`, a user's `~~~`; the name without its schema), and the type
+   * names cast to (`::comp2`, `CAST(x AS d)`, lower-case, without schema): a user-defined operator, cast or domain
+   * check runs a function that the statement never names.
+   */
+  readonly operators?: readonly string[];
+  readonly castTypes?: readonly string[];
 }
 
 export interface GuardRefused {

@@ -60,6 +60,14 @@ function beginSql(timeout: number, snapshot?: string): string {
   ].join('; ');
 }
 
+/** Relations with a foreign table among their partitions or inheritance children, at any depth. */
+const FOREIGN_BACKED_SQL = `WITH RECURSIVE d(parent, child) AS (
+  SELECT inhparent, inhrelid FROM pg_catalog.pg_inherits
+  UNION
+  SELECT d.parent, i.inhrelid FROM d JOIN pg_catalog.pg_inherits i ON i.inhparent = d.child
+)
+SELECT DISTINCT d.parent::int4 AS oid FROM d JOIN pg_catalog.pg_class c ON c.oid = d.child WHERE c.relkind = 'f'`;
+
 /** From this many relations on, keys and indexes are read on a second connection beside the columns. */
 const PARALLEL_MIN_RELATIONS = 50;
 /**
@@ -339,6 +347,9 @@ export class PostgresIntrospector implements Introspector {
     const out = new Map<string, Map<string, string[]>>();
     const tables = mapped.tables.filter((t) => t.kind === 'table' || t.kind === 'partitioned_table' || t.kind === 'materialized_view');
     const relByName = new Map([...mapped.kept.values()].map((r) => [qualifiedName(r.schema, r.name), r] as const));
+    // Reading a parent reads its partitions and inheritance children: one that is a foreign table hands the read to
+    // its wrapper (a file, a program, another server), so such parents are not sampled.
+    const foreignBacked = new Set((await client.query<{ oid: number }>(FOREIGN_BACKED_SQL)).rows.map((r) => r.oid));
     let done = 0;
     for (const t of tables) {
       throwIfAborted(signal);
@@ -346,6 +357,10 @@ export class PostgresIntrospector implements Introspector {
       const rel = relByName.get(qualifiedName(t.schema, t.name));
       const cols = rel ? mapped.textColumns.get(rel.oid) : undefined;
       if (!cols || cols.length === 0 || t.rowEstimate === 0) continue;
+      if (rel && foreignBacked.has(rel.oid)) {
+        warnings.push(`samples skipped for ${qualifiedName(t.schema, t.name)}: a partition or inheritance child of it is a foreign table, whose rows a foreign-data wrapper reads`);
+        continue;
+      }
       const est = t.rowEstimate;
       let from = `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`;
       if (est !== null && est > LIMIT_ONLY_ROWS) {
