@@ -97,8 +97,17 @@ export interface ProfileContext {
   readonly complete: boolean;
 }
 
-/** Figures for one column: a complete sample is exact and wins; otherwise catalog statistics, then the sample. */
+/**
+ * Figures for one column: a complete sample is exact and wins; otherwise catalog statistics, then the sample. A
+ * PII-blocked column keeps its NULL count only (agent SQL sees which of its values are NULL as well): how many
+ * distinct values it holds, or how wide they are, would tell rows apart by a value the agent may not read.
+ */
 export function profileColumn(col: ColumnInfo, access: ColumnAccess, sample: SampleColumn | null, ctx: ProfileContext): ColumnProfile {
+  const figures = measureColumn(col, access, sample, ctx);
+  return access.blocked.length > 0 ? { ...figures, distinctEstimate: null, avgWidth: null, min: null, max: null, topValues: [] } : figures;
+}
+
+function measureColumn(col: ColumnInfo, access: ColumnAccess, sample: SampleColumn | null, ctx: ProfileContext): ColumnProfile {
   const countsOnly = isCountsOnly(access);
   const base = {
     name: access.displayName,

@@ -88,7 +88,8 @@ export function duplicateKeyFindings(input: RuleInput): QualityFinding[] {
   const declaredUnique = uniqueSingleColumns(input.table);
   for (const sc of input.columns) {
     const name = sc.column.name;
-    if (declaredUnique.has(name) || input.referenceColumns.has(name)) continue;
+    // Which rows of a blocked column repeat a value is a fact about values the agent may not read.
+    if (sc.access.blocked.length > 0 || declaredUnique.has(name) || input.referenceColumns.has(name)) continue;
     const cls = typeClass(sc.column.dataType);
     if (cls === 'boolean' || cls === 'binary' || cls === 'json') continue;
     const nonNull = sc.values.filter((v): v is string | number => v !== null);
@@ -135,6 +136,7 @@ export function dateFindings(input: RuleInput): QualityFinding[] {
     const cls = typeClass(sc.column.dataType);
     const name = sc.column.name;
     const dateTyped = cls === 'date' || cls === 'timestamp';
+    if (sc.access.blocked.length > 0) continue; // how many values lie in the future tells of values the agent may not read
     if (!dateTyped && !(cls === 'text' && DATE_NAME.test(name))) continue;
     const parsed = (sc.dates ?? sc.values.map(parseDate)).filter((t): t is number => t !== null);
     if (parsed.length === 0) continue;

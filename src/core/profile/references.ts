@@ -97,6 +97,11 @@ export async function checkReferences(
   for (const c of candidates) {
     const a = access(c.column);
     const ref = `${formatName(c.target.schema, c.target.name)}.${formatName(c.targetColumn)}`;
+    // Whether a blocked value has its match in another table is a fact about that value: not checked.
+    if (a.blocked.length > 0) {
+      checks.push({ rule: 'orphaned_reference', column: a.displayName, ok: false, note: 'not checked: the column is PII-blocked' });
+      continue;
+    }
     const counted = await query(orphanCountSql(plan, c, rows), 1);
     if (!counted.ok) {
       checks.push({ rule: 'orphaned_reference', column: a.displayName, ok: false, note: counted.kind === 'refused' ? counted.guard.message : `${counted.kind}: ${counted.message}` });
