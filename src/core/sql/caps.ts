@@ -1,3 +1,5 @@
+import type { QueryResult, ResultColumn, StatementKind } from './types';
+
 /**
  * Layer 3: row and byte caps applied while rows stream in, with an explicit record of which cap cut the result
  * (silent truncation is a correctness bug: DBHub #404, Metabase #82850).
@@ -36,6 +38,20 @@ export class RowBudget {
       this.rows.push(row);
     }
     return true;
+  }
+
+  /** The rows taken as a query's result, with which cap (if any) cut them. */
+  result(columns: readonly ResultColumn[], startedMs: number, meta: { readonly statementKind: StatementKind; readonly fingerprint: string }): QueryResult {
+    return {
+      columns: [...columns],
+      rows: this.rows,
+      rowCount: this.rows.length,
+      truncated: this.truncatedBy !== null,
+      truncatedBy: this.truncatedBy,
+      elapsedMs: Math.round((performance.now() - startedMs) * 100) / 100,
+      statementKind: meta.statementKind,
+      fingerprint: meta.fingerprint,
+    };
   }
 }
 

@@ -2,7 +2,7 @@ import type { Connection, ConnectionOptions, FieldPacket, QueryError } from 'mys
 import { mysqlDriver } from './mysql-driver';
 import type { SqlGuard } from './guard';
 import { RowBudget, toJsonValue } from './caps';
-import type { QueryCaps, QueryOutcome, QueryResult, ResultColumn, StatementKind } from './types';
+import type { QueryCaps, QueryOutcome, ResultColumn, StatementKind } from './types';
 import { DEFAULT_CAPS } from './types';
 
 /**
@@ -164,20 +164,9 @@ export async function executeReadOnlyMysql(target: MysqlExecTarget, sql: string,
       q.on('end', () => finish());
     });
     if (stopped) throw new Error(stopped);
-    const capped = budget.truncatedBy !== null;
     // No ROLLBACK round trip: the connection is closed below, which rolls the read-only transaction back.
     const columns: ResultColumn[] = fields.map((f) => ({ name: f.name, dataType: typeName(f.columnType ?? (f as { type?: number }).type) }));
-    const result: QueryResult = {
-      columns,
-      rows: budget.rows,
-      rowCount: budget.rows.length,
-      truncated: capped,
-      truncatedBy: budget.truncatedBy,
-      elapsedMs: Math.round((performance.now() - started) * 100) / 100,
-      statementKind: meta.statementKind,
-      fingerprint: meta.fingerprint,
-    };
-    return { ok: true, result };
+    return { ok: true, result: budget.result(columns, started, meta) };
   } catch (e) {
     if (stopped === 'cancelled') return { ok: false, kind: 'cancelled', message: 'the query was cancelled', code: null };
     if (stopped === 'timeout') return { ok: false, kind: 'timeout', message: `the statement ran past ${timeoutMs} ms`, code: null };

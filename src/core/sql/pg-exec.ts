@@ -19,7 +19,7 @@ import {
   type ViewDependency,
 } from './function-policy';
 import { limitResult, oversizeOf, SourcePool } from './pg-pool';
-import type { QueryCaps, QueryOutcome, QueryResult, ResultColumn, StatementKind } from './types';
+import type { QueryCaps, QueryOutcome, ResultColumn, StatementKind } from './types';
 import { DEFAULT_CAPS } from './types';
 
 /**
@@ -340,19 +340,6 @@ export function wireBudget(maxBytes: number): number {
   return 2 * maxBytes + 64 * 1024;
 }
 
-function resultOf(columns: ResultColumn[], budget: RowBudget, started: number, meta: ExecuteMeta): QueryResult {
-  return {
-    columns,
-    rows: budget.rows,
-    rowCount: budget.rows.length,
-    truncated: budget.truncatedBy !== null,
-    truncatedBy: budget.truncatedBy,
-    elapsedMs: Math.round((performance.now() - started) * 100) / 100,
-    statementKind: meta.statementKind,
-    fingerprint: meta.fingerprint,
-  };
-}
-
 function refusedOutcome(refusal: FunctionRefusal): QueryOutcome {
   return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'postgres', reason: 'forbidden_function', message: refusal.message, detail: refusal.name } };
 }
@@ -436,7 +423,7 @@ export async function executeReadOnlyPostgres(
           budget.take(arrived.map((r) => r.map(toJsonValue)));
           budget.truncatedBy = 'bytes';
           const described = fields.length > 0 ? fields : ((cursor as unknown as { _result?: { fields?: FieldDef[] } })._result?.fields ?? []);
-          return { ok: true, result: resultOf(described.map((f) => ({ name: f.name, dataType: `oid:${f.dataTypeID}` })), budget, started, meta) };
+          return { ok: true, result: budget.result(described.map((f) => ({ name: f.name, dataType: `oid:${f.dataTypeID}` })), started, meta) };
         }
         if (batch.fields.length > 0) fields = batch.fields;
         const more = budget.take(batch.rows.map((r) => r.map(toJsonValue)));
@@ -455,7 +442,7 @@ export async function executeReadOnlyPostgres(
     await client.query('ROLLBACK');
     inTransaction = false;
     const columns: ResultColumn[] = fields.map((f) => ({ name: f.name, dataType: names.get(f.dataTypeID) ?? `oid:${f.dataTypeID}` }));
-    return { ok: true, result: resultOf(columns, budget, started, meta) };
+    return { ok: true, result: budget.result(columns, started, meta) };
   } catch (e) {
     if (inTransaction) {
       try {

@@ -2,7 +2,7 @@ import type { BindParams, Database, SqlValue } from 'sql.js';
 import type { SqlGuard } from './guard';
 import { bigRow, exactValue, RowBudget, toJsonValue } from './caps';
 import type { ExecuteMeta } from './pg-exec';
-import type { GuardAccepted, QueryCaps, QueryOutcome, QueryResult } from './types';
+import type { GuardAccepted, QueryCaps, QueryOutcome } from './types';
 import { DEFAULT_CAPS } from './types';
 import { checkSqliteCalls, SQLITE_SCHEMA_PRAGMAS } from './function-policy';
 import { tokenizeSqlite } from './sqlite-guard';
@@ -99,17 +99,7 @@ export function executeReadOnlySqlite(
         });
         if (!budget.take([row.map((v) => toJsonValue(exactValue(v)))])) break;
       }
-      const result: QueryResult = {
-        columns: names.map((name, i) => ({ name, dataType: classes[i] ?? 'null' })),
-        rows: budget.rows,
-        rowCount: budget.rows.length,
-        truncated: budget.truncatedBy !== null,
-        truncatedBy: budget.truncatedBy,
-        elapsedMs: Math.round((performance.now() - started) * 100) / 100,
-        statementKind: meta.statementKind,
-        fingerprint: meta.fingerprint,
-      };
-      return { ok: true, result };
+      return { ok: true, result: budget.result(names.map((name, i) => ({ name, dataType: classes[i] ?? 'null' })), started, meta) };
     } finally {
       stmt.free();
     }
