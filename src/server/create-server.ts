@@ -16,7 +16,7 @@ import type { CallToolResult, LoggingLevel, Tool } from '@modelcontextprotocol/s
 import { CatalogView } from '../core/catalog/view';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { failure } from '../core/envelope';
-import { scrubEnvelope } from '../core/pii/secrets';
+import { redactDeep, scrubEnvelope } from '../core/pii/secrets';
 import type { Envelope } from '../core/envelope';
 import type { ServerDeps } from './deps';
 import { DerivedData } from './derived';
@@ -240,7 +240,10 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     return toResult(env);
   });
 
-  server.setRequestHandler(ListResourcesRequestSchema, (req) => resources.list(req.params?.cursor));
+  // Resources, prompts and completions carry catalog text (comments, defaults, metric definitions) as tool answers
+  // do: every reply passes the same last scan for floor secrets.
+  const scrubbed = async <T>(reply: T | Promise<T>): Promise<T> => redactDeep(await reply).value;
+  server.setRequestHandler(ListResourcesRequestSchema, (req) => scrubbed(resources.list(req.params?.cursor)));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES.map((t) => ({ ...t })) }));
   // What each resource read as in this session: a subscribe that arrives after a re-index the watcher already saw
   // (the client read, then subscribed late) still hears that its copy is out of date.
@@ -248,7 +251,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
   const readAt = new Map<string, number>();
   const fingerprint = (r: { contents: Array<{ text: string }> }): string => crypto.createHash('sha256').update(r.contents.map((c) => c.text).join('\0')).digest('base64');
   server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
-    const reply = await resources.read(req.params.uri);
+    const reply = await scrubbed(resources.read(req.params.uri));
     readAs.set(req.params.uri, fingerprint(reply));
     readAt.set(req.params.uri, Date.now());
     return reply;
@@ -275,7 +278,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     const seen = readAs.get(uri);
     if (seen !== undefined) {
       // After the reply: the client learns of the subscription first, then that its copy is out of date.
-      setImmediate(() => void resources.read(uri).then(
+      setImmediate(() => void scrubbed(resources.read(uri)).then(
         (now) => {
           if (fingerprint(now) !== seen) sendUpdated(uri);
         },
@@ -290,8 +293,8 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: listPrompts() }));
-  server.setRequestHandler(GetPromptRequestSchema, (req) => prompts.get(req.params.name, req.params.arguments));
-  server.setRequestHandler(CompleteRequestSchema, (req) => completer.complete(req.params));
+  server.setRequestHandler(GetPromptRequestSchema, (req) => scrubbed(prompts.get(req.params.name, req.params.arguments)));
+  server.setRequestHandler(CompleteRequestSchema, (req) => scrubbed(completer.complete(req.params)));
 
   let logLevel: LoggingLevel = DEFAULT_LOG_LEVEL;
   server.setRequestHandler(SetLevelRequestSchema, (req) => {

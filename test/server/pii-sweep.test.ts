@@ -38,6 +38,9 @@ async function buildFixture(file: string): Promise<void> {
     ]);
     db.run(`INSERT INTO purchase VALUES (?, ?, ?, ?)`, [i, (i % 40) + 1, i * 3.5, `2024-0${(i % 9) + 1}-1${i % 9}`]);
   }
+  // A secret written into the schema itself (a column default), which every surface that shows the schema must redact.
+  db.run(`CREATE TABLE api_settings (id INTEGER PRIMARY KEY, label TEXT, note TEXT DEFAULT 'sk_live_4eC39HqLyjWDarjtT1zdp7dc')`);
+  db.run(`INSERT INTO api_settings (id, label, note) VALUES (1, 'default', 'rotated monthly')`);
   // Full-text indexes over the blocked columns: an FTS4 table (this SQLite has the module), and the shadow tables of an
   // FTS5 index written by a SQLite that has that module (this one has not, so they read as plain tables).
   db.run('CREATE VIRTUAL TABLE account_search USING fts4(full_name, ssn, card_number)');
@@ -176,6 +179,18 @@ describe('PII: no tool returns raw values of blocked columns', function () {
     }
     const terms = JSON.stringify(await h.call('run_query', { sql: 'SELECT term, hex(term) FROM account_fts5_idx' }));
     assert.doesNotMatch(terms, /8714|9999|5462/);
+  });
+
+  it('redacts secrets in the schema from resources, prompts and completions as tools do', async () => {
+    const secret = 'sk_live_4eC39HqLyjWDarjtT1zdp7dc';
+    const described = JSON.stringify(await h.call('describe_column', { qualified_name: 'main.api_settings.note' }));
+    assert.ok(!described.includes(secret), 'the tool redacts it');
+    const texts: string[] = [JSON.stringify(await h.client.listResources())];
+    for (const uri of ['schemabrain://shop/main/api_settings', 'schemabrain://shop/main/api_settings/note']) texts.push(JSON.stringify(await h.client.readResource({ uri })));
+    texts.push(JSON.stringify(await h.client.getPrompt({ name: 'review_table_quality', arguments: { table: 'main.api_settings' } })));
+    texts.push(JSON.stringify(await h.client.getPrompt({ name: 'explore_database', arguments: { source: 'shop' } })));
+    for (const t of texts) assert.ok(!t.includes(secret), t.slice(0, 300));
+    assert.ok(texts.some((t) => t.includes('<redacted:')), 'the default is shown redacted, not dropped');
   });
 
   it('keeps raw values out of the audit log and the event file', () => {

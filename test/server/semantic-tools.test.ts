@@ -488,6 +488,24 @@ describe('semantic-layer tools over the SDK client (Chinook SQLite)', function (
       assert.match(refused.error!.message, /filtering on 'customer\.Email'/);
       const count = await callOn(blocked, 'get_metric', { name: 'customer_count', group_by: ['customer.Country'] });
       assert.equal(count.status, 'success', 'a count grouped by an untagged column stays allowed');
+      // How many values of a blocked column are set may be counted; how many distinct ones there are may not: over
+      // rows the caller filters, it tells whether two of them share a value.
+      const counting = workspace(true);
+      fs.writeFileSync(
+        path.join(counting, '.schemabrain', 'counts.yaml'),
+        'version: 1\nmetrics:\n  - { name: distinct_customer_emails, entity: customer, measure: { agg: count_distinct, column: Email } }\n  - { name: customers_with_email, entity: customer, measure: { agg: count, column: Email } }\n',
+      );
+      const countingBlocked = await open({ workspaceDir: counting, block: ['contact'] });
+      const set = await callOn(countingBlocked, 'get_metric', { name: 'customers_with_email', filters: [{ column: 'customer.Country', op: 'eq', value: 'Brazil' }] });
+      assert.equal(set.status, 'success', JSON.stringify(set).slice(0, 300));
+      const distinct = await callOn(countingBlocked, 'get_metric', { name: 'distinct_customer_emails', filters: [{ column: 'customer.CustomerId', op: 'in', value: [1, 2] }] });
+      assert.equal(distinct.status, 'refused');
+      assert.match(distinct.error!.message, /COUNT_DISTINCT over 'customer\.Email'/);
+      // A misspelt column is answered without naming the tagged ones among those it could have meant.
+      const typo = await callOn(blocked, 'get_metric', { name: 'customer_count', group_by: ['customer.Emial'] });
+      assert.equal(typo.status, 'error');
+      assert.doesNotMatch(JSON.stringify(typo.error), /Email|Phone|Address|FirstName|LastName/);
+      assert.match(typo.error!.message, /Allowed: .*Country/);
     });
 
     it('reports degraded with the reason and MEDIUM confidence: fan-out without identity, no time dimension, limit without order', async () => {

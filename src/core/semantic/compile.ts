@@ -540,7 +540,9 @@ function resolveRef(model: SemanticModel, catalog: SemanticCatalog, raw: string,
   const table = tableOrDrift(catalog, entity);
   const column = catalog.column(table, columnName);
   if (!column) {
-    const allowed = table.columns.filter((c) => surface !== 'time_dimension' || timeKindOf(c) !== 'unsupported').map((c) => c.name);
+    // Suggestions name no PII-tagged column: the catalog tools hide the names of blocked ones, and a misspelt name must
+    // not be the way to list them. A tagged column named exactly is still found above.
+    const allowed = table.columns.filter((c) => c.pii === null && (surface !== 'time_dimension' || timeKindOf(c) !== 'unsupported')).map((c) => c.name);
     fail(UNKNOWN_COLUMN_KIND[surface], `'${columnName}' is not a column of entity '${entity.name}' (${table.schema}.${table.name}), used in ${surfaceLabel(surface)}. Allowed: ${allowed.join(', ')}.`, {
       suggested_tool: 'describe_entity',
       suggested_args: { name: entity.name },

@@ -45,7 +45,12 @@ const input = z.strictObject({
 
 type Args = z.infer<typeof input>;
 
-const COUNTS = new Set(['count', 'count_distinct']);
+/**
+ * The one aggregate that may measure a blocked column: how many of its values are set (its NULLs are no secret, as
+ * in run_query). How many distinct values it holds is: over rows the caller filters, it tells whether two rows share
+ * a value (two customers, one password).
+ */
+const COUNTS = new Set(['count']);
 
 interface PiiRefusal {
   readonly column: string;
@@ -62,7 +67,8 @@ function asCategories(cats: readonly string[]): PiiCategory[] {
  * The PII gate, before anything runs. Refused: a blocked category (floor ∪ operator list) reached through a
  * group-by, filter or time bucket, or measured by anything other than a count; and, whatever the policy, a group-by
  * or time bucket over any PII-tagged column (the group keys would list the values: ADR 0012) and MIN/MAX over a
- * tagged column (they return one row's value). Counts over blocked columns and join keys (never returned) pass.
+ * tagged column (they return one row's value). COUNT over blocked columns and join keys (never returned) passes;
+ * COUNT DISTINCT over a blocked column does not.
  */
 function piiGate(ctx: ToolContext, sm: LoadedSemanticModel, source: SourceInfo, plan: CompiledMetric, agg: string): PiiRefusal[] {
   const catalog = sm.catalogFor(source.name);
