@@ -2,7 +2,7 @@ import type { Connection, ConnectionOptions, FieldPacket, QueryError } from 'mys
 import { mysqlDriver } from './mysql-driver';
 import type { SqlGuard } from './guard';
 import { RowBudget, toJsonValue } from './caps';
-import type { QueryCaps, QueryOutcome, ResultColumn, StatementKind } from './types';
+import type { GuardRefused, QueryCaps, QueryOutcome, ResultColumn, StatementKind } from './types';
 import { DEFAULT_CAPS } from './types';
 
 /**
@@ -14,10 +14,13 @@ import { DEFAULT_CAPS } from './types';
  * strings and quotes lex the way the guard's tokenizer read them), a server-side time limit (MariaDB
  * `max_statement_time`, https://mariadb.com/kb/en/server-system-variables/#max_statement_time; MySQL
  * `max_execution_time`, https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_max_execution_time),
- * `sql_select_limit` at the row cap plus one, and `START TRANSACTION READ ONLY`. The statement then runs alone
- * (`multipleStatements` is off, so the server refuses a string holding several), its rows are streamed against the
- * row and byte caps, and the transaction is rolled back. A client-side timer and the abort signal destroy the
- * connection and `KILL QUERY` it from a second one.
+ * `sql_select_limit` at the row cap plus one, and `START TRANSACTION READ ONLY`. Then the views the statement reads are followed, through the views they read in
+ * turn, and each definition must pass the same guard (a view that calls a stored function — which may read a blocked
+ * column or `SET GLOBAL` — is refused, as a direct call is). The statement then runs alone (`multipleStatements` is
+ * off, so the server refuses a string holding several); its rows are streamed against the row and byte caps, and
+ * the bytes of the result on the wire against twice the byte cap (a row of many wide columns is cut before the driver
+ * holds it whole); the transaction is rolled back. A client-side timer and the abort signal destroy the connection
+ * and `KILL QUERY` it from a second one.
  */
 
 export interface MysqlExecTarget {
@@ -78,6 +81,16 @@ function connect(options: ConnectionOptions): Promise<Connection> {
   });
 }
 
+/**
+ * Closes a connection both ways at once. mysql2's own destroy() only ends the writing side: the socket goes on being
+ * read, and every row the server still sends is parsed, after the caller has stopped listening.
+ */
+function hardClose(conn: Connection): void {
+  conn.pause();
+  (conn as unknown as { stream?: { destroy(): void } }).stream?.destroy();
+  conn.destroy();
+}
+
 function intMs(n: number, name: string): number {
   if (!Number.isFinite(n) || n < 1 || n > 3_600_000) throw new RangeError(`${name} must be between 1 and 3600000 ms`);
   return Math.floor(n);
@@ -97,8 +110,56 @@ export interface ExecuteMeta {
   readonly fingerprint: string;
 }
 
+/** The most views followed from one statement (views over views included): past it the statement is refused. */
+const MAX_VIEWS_FOLLOWED = 200;
+
+/**
+ * The views among `tables` (as the guard lists them, `db.t` or `t`), and the views their definitions read, each
+ * checked with the guard: null when all pass, else the refusal. Runs on the statement's own connection, inside its
+ * transaction, so it sees the definitions the statement will run.
+ */
+async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly string[]): Promise<GuardRefused | null> {
+  const seen = new Set<string>();
+  let pending = [...tables];
+  while (pending.length > 0) {
+    const names = pending.map((t) => (t.includes('.') ? t.slice(t.indexOf('.') + 1) : t)).filter((t) => !seen.has(t.toLowerCase()));
+    pending = [];
+    if (names.length === 0) break;
+    for (const n of names) seen.add(n.toLowerCase());
+    if (seen.size > MAX_VIEWS_FOLLOWED) return refusedView('(many views)', `argument 'sql' reads more than ${MAX_VIEWS_FOLLOWED} views through one another; query their base tables instead`);
+    const rows = (await call(conn, 'SELECT TABLE_NAME AS name, VIEW_DEFINITION AS def FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?)', [names])) as Array<{ name: string; def: string | null }>;
+    for (const v of rows) {
+      const g = guard.guard(String(v.def ?? ''), 'mysql');
+      if (!g.ok) {
+        return refusedView(
+          v.name,
+          `argument 'sql' reads the view ${v.name}, whose definition ${g.reason === 'forbidden_function' && g.detail ? `calls ${g.detail}, which is not on the allow-list of side-effect-free functions (a stored function can read any column or change server settings)` : 'the guard does not accept'}; query its base tables instead`,
+        );
+      }
+      pending.push(...g.tables);
+    }
+  }
+  return null;
+}
+
+function refusedView(name: string, message: string): GuardRefused {
+  return { ok: false, dialect: 'mysql', reason: 'forbidden_function', message, detail: name };
+}
+
+/** The bytes of result rows a statement may bring in on the wire, for an answer of at most `maxBytes` of JSON. */
+function wireBudget(maxBytes: number): number {
+  return 2 * maxBytes + 64 * 1024;
+}
+
 /** Layers 2 and 3 only (no parser guard), exported so each layer can be tested alone. */
-export async function executeReadOnlyMysql(target: MysqlExecTarget, sql: string, params: readonly unknown[], caps: Partial<QueryCaps>, meta: ExecuteMeta): Promise<QueryOutcome> {
+export async function executeReadOnlyMysql(
+  target: MysqlExecTarget,
+  sql: string,
+  params: readonly unknown[],
+  caps: Partial<QueryCaps>,
+  meta: ExecuteMeta,
+  views?: { readonly guard: SqlGuard; readonly tables: readonly string[] },
+): Promise<QueryOutcome> {
   const timeoutMs = intMs(caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs, 'timeoutMs');
   const maxRows = caps.maxRows ?? DEFAULT_CAPS.maxRows;
   const budget = new RowBudget(maxRows, caps.maxBytes ?? DEFAULT_CAPS.maxBytes);
@@ -117,7 +178,7 @@ export async function executeReadOnlyMysql(target: MysqlExecTarget, sql: string,
   const kill = (why: 'timeout' | 'cancelled'): void => {
     if (stopped) return;
     stopped = why;
-    conn.destroy();
+    hardClose(conn);
     // The server keeps running a statement whose client went away until it next writes; KILL QUERY stops it now.
     if (threadId !== null) {
       const id = threadId;
@@ -137,8 +198,15 @@ export async function executeReadOnlyMysql(target: MysqlExecTarget, sql: string,
     const limit = mariadb ? `max_statement_time = ${timeoutMs / 1000}` : `max_execution_time = ${timeoutMs}`;
     await call(conn, `SET SESSION sql_mode = ?, SESSION ${limit}, SESSION sql_select_limit = ${Math.floor(maxRows) + 1}`, [pinnedSqlMode(String(facts?.m ?? ''))]);
     await call(conn, 'START TRANSACTION READ ONLY');
+    if (views) {
+      const refusal = await checkViews(conn, views.guard, views.tables);
+      if (refusal) return { ok: false, kind: 'refused', guard: refusal };
+    }
 
     let fields: FieldPacket[] = [];
+    // The result's bytes as they arrive, before the driver assembles a row: past the budget the rest is not read.
+    const stream = (conn as unknown as { stream?: NodeJS.EventEmitter }).stream;
+    let onData: ((chunk: Buffer) => void) | undefined;
     await new Promise<void>((resolve, reject) => {
       let done = false;
       const finish = (err?: unknown): void => {
@@ -147,6 +215,16 @@ export async function executeReadOnlyMysql(target: MysqlExecTarget, sql: string,
         if (err) reject(err);
         else resolve();
       };
+      let wire = 0;
+      const budgetBytes = wireBudget(budget.maxBytes);
+      onData = (chunk: Buffer): void => {
+        wire += chunk.length;
+        if (wire <= budgetBytes || done) return;
+        budget.truncatedBy = 'bytes';
+        hardClose(conn);
+        finish();
+      };
+      stream?.prependListener('data', onData);
       const q = conn.query({ sql, values: params as unknown[], rowsAsArray: true });
       q.on('fields', (f: FieldPacket[]) => {
         fields = f;
@@ -162,6 +240,8 @@ export async function executeReadOnlyMysql(target: MysqlExecTarget, sql: string,
       });
       q.on('error', (e: unknown) => finish(e));
       q.on('end', () => finish());
+    }).finally(() => {
+      if (onData) stream?.removeListener('data', onData);
     });
     if (stopped) throw new Error(stopped);
     // No ROLLBACK round trip: the connection is closed below, which rolls the read-only transaction back.
@@ -177,14 +257,24 @@ export async function executeReadOnlyMysql(target: MysqlExecTarget, sql: string,
     // One connection per statement: closing it ends the transaction (rolled back) and every bit of session state.
     // A clean COM_QUIT lets the server release named locks and temporary tables at once; a connection cut by a cap
     // or a cancel is destroyed instead.
-    if (stopped || budget.truncatedBy !== null) conn.destroy();
+    if (stopped || budget.truncatedBy !== null) hardClose(conn);
     else await new Promise<void>((resolve) => conn.end(() => resolve())).catch(() => conn.destroy());
   }
 }
 
-/** All three layers: guard, then the READ ONLY transaction with caps on a fresh connection. */
-export async function runReadOnlyMysql(target: MysqlExecTarget, guard: SqlGuard, sql: string, params: readonly unknown[] = [], caps: Partial<QueryCaps> = {}): Promise<QueryOutcome> {
+/** ` IGNORE INDEX (`a`, `b`)` as maskMysql writes it into its own derived tables. */
+const MASK_INDEX_HINT = / IGNORE INDEX \((?:`(?:[^`]|``)+`(?:, )?)+\)/g;
+
+/**
+ * All three layers: guard, then the READ ONLY transaction with caps on a fresh connection. `execSql` is what
+ * maskMysql ran the statement as (the guarded `sql` with its index hints); it runs only if it is `sql` with nothing
+ * but such hints added.
+ */
+export async function runReadOnlyMysql(target: MysqlExecTarget, guard: SqlGuard, sql: string, params: readonly unknown[] = [], caps: Partial<QueryCaps> = {}, execSql?: string): Promise<QueryOutcome> {
   const g = guard.guard(sql, 'mysql');
   if (!g.ok) return { ok: false, kind: 'refused', guard: g };
-  return executeReadOnlyMysql(target, sql, params, caps, { statementKind: g.statementKind, fingerprint: g.fingerprint });
+  if (execSql !== undefined && execSql.replace(MASK_INDEX_HINT, '') !== sql) {
+    return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'mysql', reason: 'invalid_input', message: 'the masked statement could not be run safely', detail: null } };
+  }
+  return executeReadOnlyMysql(target, execSql ?? sql, params, caps, { statementKind: g.statementKind, fingerprint: g.fingerprint }, { guard, tables: g.tables });
 }

@@ -106,7 +106,7 @@ export function maskMysql(sql: string, resolve: ResolveRelation): MaskOutcome {
     if (any) return { ok: false, reason: 'refused', relation: 'PARTITION', message: 'a PARTITION clause on a relation with blocked columns cannot be masked; leave it out' };
     return { ok: true, sql, maskedColumns: [] };
   }
-  const edits: Array<{ start: number; end: number; text: string }> = [];
+  const edits: Array<{ start: number; end: number; text: string; exec: string }> = [];
   const masked = new Map<string, { schema: string; table: string; columns: readonly { name: string; masked: boolean }[] }>();
   const maskedColumns = new Set<string>();
   // CTE names are not relations (a CTE may shadow a table of the same name).
@@ -130,7 +130,11 @@ export function maskMysql(sql: string, resolve: ResolveRelation): MaskOutcome {
       maskedColumns.add(`${found.schema}.${found.table}.${c.name}`);
       return `NULL AS ${q(c.name)}`;
     });
-    edits.push({ start: r.start, end: r.end, text: `(SELECT ${cols.join(', ')} FROM ${q(found.schema)}.${q(found.table)}) AS ${q(r.alias ?? r.table)}` });
+    const from = `${q(found.schema)}.${q(found.table)}`;
+    // An index over a blocked column hands rows out in the order of its values (a covering index scan for
+    // `SELECT id`): the derived table never reads through one.
+    const hint = found.ignoreIndexes && found.ignoreIndexes.length > 0 ? ` IGNORE INDEX (${found.ignoreIndexes.map(q).join(', ')})` : '';
+    edits.push({ start: r.start, end: r.end, text: `(SELECT ${cols.join(', ')} FROM ${from}) AS ${q(r.alias ?? r.table)}`, exec: `(SELECT ${cols.join(', ')} FROM ${from}${hint}) AS ${q(r.alias ?? r.table)}` });
     masked.set(`${found.schema}.${found.table}`.toLowerCase(), found);
   }
   // Relations the scan did not see (the guard's parser lists every relation read) are resolved too: one that needs
@@ -156,10 +160,12 @@ export function maskMysql(sql: string, resolve: ResolveRelation): MaskOutcome {
   if (edits.length === 0) return { ok: true, sql, maskedColumns: [] };
   edits.sort((a, b) => b.start - a.start);
   let out = sql;
+  let exec = sql;
   let last = Infinity;
   for (const e of edits) {
     if (e.end > last) return { ok: false, reason: 'refused', relation: sql.slice(e.start, e.end), message: 'the statement could not be masked safely' };
     out = out.slice(0, e.start) + e.text + out.slice(e.end);
+    exec = exec.slice(0, e.start) + e.exec + exec.slice(e.end);
     last = e.start;
   }
   // Check with the parser: every reference to a masked relation in the rewritten statement is the single FROM item
@@ -202,5 +208,5 @@ export function maskMysql(sql: string, resolve: ResolveRelation): MaskOutcome {
     const ok = openIdx >= 2 && lower(after[openIdx - 1]) === 'from' && r.schema !== null && r.alias === null && after[openIdx + 3]?.text === ')';
     if (!ok) return { ok: false, reason: 'refused', relation: r.table, message: `relation ${r.table} holds blocked columns and could not be masked in this statement` };
   }
-  return { ok: true, sql: out, maskedColumns: [...maskedColumns].sort() };
+  return { ok: true, sql: out, maskedColumns: [...maskedColumns].sort(), ...(exec !== out ? { execSql: exec } : {}) };
 }

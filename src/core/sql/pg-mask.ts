@@ -29,7 +29,14 @@ export interface MaskColumn {
 /** What a relation reference resolves to. */
 export type RelationLookup =
   | { readonly kind: 'plain' }
-  | { readonly kind: 'masked'; readonly schema: string; readonly table: string; readonly columns: readonly MaskColumn[] }
+  | {
+      readonly kind: 'masked';
+      readonly schema: string;
+      readonly table: string;
+      readonly columns: readonly MaskColumn[];
+      /** MySQL: the indexes over a blocked column, which the derived table must not read (their order is the values'). */
+      readonly ignoreIndexes?: readonly string[];
+    }
   | { readonly kind: 'refused'; readonly message: string }
   | { readonly kind: 'unknown' };
 
@@ -37,7 +44,17 @@ export type RelationLookup =
 export type ResolveRelation = (schema: string | null, table: string) => RelationLookup;
 
 export type MaskOutcome =
-  | { readonly ok: true; readonly sql: string; readonly maskedColumns: readonly string[] }
+  | {
+      readonly ok: true;
+      /** The rewritten statement, as the guard checks it. */
+      readonly sql: string;
+      readonly maskedColumns: readonly string[];
+      /**
+       * MySQL: the statement to run, `sql` with index hints of its own derived tables (`IGNORE INDEX (…)`, which the
+       * guard's parser does not read); absent when there are none.
+       */
+      readonly execSql?: string;
+    }
   | { readonly ok: false; readonly reason: 'unknown_relation' | 'refused' | 'filters_blocked'; readonly relation: string; readonly message: string; readonly column?: string };
 
 type JsonObject = { readonly [k: string]: unknown };

@@ -80,7 +80,9 @@ function postgresRelation(ctx: ToolContext, source: SourceInfo, schema: string |
     }
   }
   if (!columns.some((c) => c.masked)) return { kind: 'plain' };
-  return { kind: 'masked', schema: entry.table.schema, table: entry.table.name, columns };
+  const blockedNames = new Set(columns.filter((c) => c.masked).map((c) => c.name.toLowerCase()));
+  const ignoreIndexes = source.engine === 'mysql' ? entry.table.indexes.filter((i) => i.columns.some((c) => blockedNames.has(c.toLowerCase()))).map((i) => i.name) : [];
+  return { kind: 'masked', schema: entry.table.schema, table: entry.table.name, columns, ...(ignoreIndexes.length > 0 ? { ignoreIndexes } : {}) };
 }
 
 /** The SQLite source's blocked columns, overwritten in the query worker's private copy (sqlite-mask.ts). */
@@ -176,6 +178,7 @@ export const runQuery = defineTool({
     }
     // mask at the source: relations with blocked columns are read through derived relations with typed NULLs
     let sql = args.sql;
+    let execSql: string | undefined;
     let masked: string[];
     if (source.engine === 'postgres' || source.engine === 'mysql') {
       const m = (source.engine === 'mysql' ? maskMysql : maskPostgres)(args.sql, (schema, table) => postgresRelation(ctx, source, schema, table));
@@ -192,6 +195,7 @@ export const runQuery = defineTool({
         });
       }
       sql = m.sql;
+      execSql = m.execSql;
       masked = [...m.maskedColumns];
     } else {
       let tokens: ReturnType<typeof tokenizeSqlite> = [];
@@ -218,7 +222,7 @@ export const runQuery = defineTool({
     }
     const caps = { timeoutMs: ctx.deps.limits.statementTimeoutMs, maxRows: Math.min(args.max_rows ?? ctx.deps.limits.maxRows, ctx.deps.limits.maxRows), maxBytes: ctx.deps.limits.maxBytes, signal: ctx.signal };
     const outcome: QueryOutcome =
-      conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, sql, [], caps) : conn.engine === 'mysql' ? await runReadOnlyMysql(conn.target, guard, sql, [], caps) : await conn.worker(guard, sqliteMaskPlan(ctx, source)).run(sql, [], caps);
+      conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, sql, [], caps) : conn.engine === 'mysql' ? await runReadOnlyMysql(conn.target, guard, sql, [], caps, execSql) : await conn.worker(guard, sqliteMaskPlan(ctx, source)).run(sql, [], caps);
     if (!outcome.ok) {
       if (outcome.kind !== 'refused' && outcome.kind === 'connection' && /password|authentication/i.test(outcome.message)) {
         await ctx.deps.connections.drop(source.name);
