@@ -126,3 +126,38 @@ export function displayColumns(vis: Map<string, ColumnVisibility>, cols: readonl
 export function isRedacted(vis: Map<string, ColumnVisibility>, c: ColumnInfo): boolean {
   return (vis.get(c.name)?.blocked.length ?? 0) > 0;
 }
+
+/**
+ * The names a definition shown to the agent (a view's SQL, a CHECK expression, an index's columns or predicate) must
+ * not carry: this relation's blocked columns by their placeholders, and any other relation's blocked columns in the
+ * same source as `<redacted_column>` (lower-case name → what to show instead).
+ */
+export function hiddenNames(ctx: ToolContext, entry: TableEntry, vis: Map<string, ColumnVisibility>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const e of ctx.catalog.tablesOf(entry.source.name)) {
+    for (const c of e.table.columns) if (ctx.deps.pii.blockedCategories(c.pii).length > 0) out.set(c.name.toLowerCase(), '<redacted_column>');
+  }
+  for (const [name, v] of vis) if (v.blocked.length > 0) out.set(name.toLowerCase(), v.displayName);
+  return out;
+}
+
+const DEFINITION_TOKEN = /"((?:[^"]|"")+)"|`((?:[^`]|``)+)`|\[([^\]]+)\]|'(?:[^']|'')*'|[A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*/g;
+
+/**
+ * A definition with the hidden names replaced; and when it names a hidden column at all, every string literal in it
+ * shown as '…': a literal compared with a blocked column (`replace(ssn, '-', '') = '504931791'`) is one of its
+ * values, in whatever format it was written.
+ */
+export function redactDefinition(text: string, hidden: ReadonlyMap<string, string>): string {
+  if (hidden.size === 0) return text;
+  let named = false;
+  const renamed = text.replace(DEFINITION_TOKEN, (tok, dq: string | undefined, bq: string | undefined, br: string | undefined) => {
+    if (tok.startsWith("'")) return tok;
+    const name = (dq ?? bq ?? br ?? tok).toLowerCase();
+    const shown = hidden.get(name);
+    if (shown === undefined) return tok;
+    named = true;
+    return shown;
+  });
+  return named ? renamed.replace(/'(?:[^']|'')*'/g, "'…'") : renamed;
+}

@@ -4,7 +4,7 @@ import { formatName } from '../../core/catalog/names';
 import type { ColumnInfo } from '../../core/catalog/model';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
-import { columnVisibility, displayColumns, isRedacted, lastSegment, resolutionFailure, responseFormatArg, sourceArg, tableNameArg } from './common';
+import { columnVisibility, displayColumns, hiddenNames, isRedacted, lastSegment, redactDefinition, resolutionFailure, responseFormatArg, sourceArg, tableNameArg } from './common';
 import type { ColumnVisibility } from './common';
 
 const input = z.strictObject({
@@ -97,11 +97,15 @@ function describe(ctx: ToolContext, entry: ReturnType<ToolContext['catalog']['ta
   };
   if (redactedCount > 0) data.redacted_columns = redactedCount;
   if (detailed) {
+    // Definitions name columns too: a blocked one is shown by its placeholder there as well, and the literals of a
+    // definition that names one are hidden (redactDefinition).
+    const hidden = hiddenNames(ctx, entry, vis);
+    const shown = (text: string): string => redactDefinition(text, hidden);
     data.unique_constraints = t.uniqueConstraints.map((u) => ({ name: u.name, columns: displayColumns(vis, u.columns) }));
-    data.check_constraints = t.checkConstraints;
-    data.indexes = t.indexes.map((i) => ({ name: i.name, columns: displayColumns(vis, i.columns), unique: i.isUnique, ...(i.method ? { method: i.method } : {}), ...(i.predicate ? { where: i.predicate } : {}) }));
+    data.check_constraints = t.checkConstraints.map((c) => ({ ...c, expression: shown(c.expression) }));
+    data.indexes = t.indexes.map((i) => ({ name: i.name, columns: displayColumns(vis, i.columns).map(shown), unique: i.isUnique, ...(i.method ? { method: i.method } : {}), ...(i.predicate ? { where: shown(i.predicate) } : {}) }));
     if (t.partitions.length) data.partitions = t.partitions;
-    if (t.viewDefinition) data.view_definition = t.viewDefinition;
+    if (t.viewDefinition) data.view_definition = shown(t.viewDefinition);
   } else {
     if (t.partitions.length) data.partition_count = t.partitions.length;
   }

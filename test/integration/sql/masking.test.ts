@@ -48,6 +48,9 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE TABLE ticket (id int PRIMARY KEY, memo text);
       INSERT INTO ticket SELECT g, CASE WHEN g % 2 = 0 THEN 'customer paid with card ${MEMO_CARD} exp 04/29' ELSE 'printer on floor ' || g || ' is jammed' END FROM generate_series(1, 40) g;
       CREATE VIEW staff_login AS SELECT id, password AS login_secret FROM staff;
+      CREATE VIEW staff_vip AS SELECT id, name FROM staff WHERE replace(api_key, '_', '') = 'sklive4eC39HqLy';
+      CREATE INDEX staff_key_lower ON staff (lower(api_key)) WHERE password IS NOT NULL;
+      ALTER TABLE payment ADD CONSTRAINT card_not_test CHECK (card_number <> '4111111111111111');
       CREATE TABLE member (id int PRIMARY KEY, name text, password text,
         pw_tail text GENERATED ALWAYS AS (right(password, 6)) STORED,
         finder tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(password, ''))) STORED);
@@ -222,6 +225,16 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       const text = JSON.stringify(await h!.client.callTool({ name: tool, arguments: args }));
       assert.doesNotMatch(text, secret, tool);
     }
+  });
+
+  it('shows definitions that name a blocked column with its placeholder and without their literals', async () => {
+    for (const table of ['public.staff_login', 'public.staff_vip', 'public.staff', 'public.payment']) {
+      const res = await h!.client.callTool({ name: 'describe_table', arguments: { qualified_name: table, response_format: 'detailed' } });
+      const text = JSON.stringify(res.structuredContent);
+      assert.doesNotMatch(text, /password|api_key|card_number|sklive4eC39HqLy|4111111111111111/, `${table}: ${text.slice(0, 600)}`);
+    }
+    const vip = (await h!.client.callTool({ name: 'describe_table', arguments: { qualified_name: 'public.staff_vip', response_format: 'detailed' } })).structuredContent as { data: { view_definition: string } };
+    assert.match(vip.data.view_definition, /<redacted_column>.*'…'/s);
   });
 
   it('tags free text holding card numbers and keeps them out of every tool', async () => {
