@@ -367,6 +367,7 @@ export async function executeReadOnlyPostgres(
   caps: Partial<QueryCaps>,
   meta: ExecuteMeta,
   objects?: ObjectCheck,
+  noIndexScans = false,
 ): Promise<QueryOutcome> {
   const timeoutMs = intMs(caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs, 'timeoutMs');
   const budget = new RowBudget(caps.maxRows ?? DEFAULT_CAPS.maxRows, caps.maxBytes ?? DEFAULT_CAPS.maxBytes);
@@ -386,6 +387,7 @@ export async function executeReadOnlyPostgres(
     await client.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
     await client.query(`SET LOCAL lock_timeout = ${timeoutMs}`);
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(timeoutMs * 2, 1000)}`);
+    if (noIndexScans) await client.query('SET LOCAL enable_indexscan = off; SET LOCAL enable_indexonlyscan = off');
     if (objects) {
       const refusal = await checkObjects(client, objects);
       if (refusal) {
@@ -486,6 +488,11 @@ export interface RunOptions {
    * (pg_stat_statements); agent SQL and compiled metric/profile SQL are always checked.
    */
   readonly checkObjects?: boolean;
+  /**
+   * No index scans for the statement (`enable_indexscan` and `enable_indexonlyscan` off): it reads a masked table with
+   * an index over a blocked column, and an index-only scan of that index hands the rows out in the order of the values.
+   */
+  readonly noIndexScans?: boolean;
 }
 
 /**
@@ -537,16 +544,16 @@ export async function runReadOnlyPostgres(
       };
     }
     const capped = lease.timeoutCapMs !== null ? { ...caps, timeoutMs: Math.min(timeoutMs, lease.timeoutCapMs) } : caps;
-    return withPooledClient(lease.client, (c) => executeReadOnlyPostgres(c, sql, params, capped, meta, objects), (destroy) => lease.release(destroy));
+    return withPooledClient(lease.client, (c) => executeReadOnlyPostgres(c, sql, params, capped, meta, objects, opts.noIndexScans === true), (destroy) => lease.release(destroy));
   }
-  if (!isPool(conn)) return executeReadOnlyPostgres(conn, sql, params, caps, meta, objects);
+  if (!isPool(conn)) return executeReadOnlyPostgres(conn, sql, params, caps, meta, objects, opts.noIndexScans === true);
   let client: PoolClient;
   try {
     client = await conn.connect();
   } catch (e) {
     return classifyPostgresError(e);
   }
-  return withPooledClient(client, (c) => executeReadOnlyPostgres(c, sql, params, caps, meta, objects), (destroy) => client.release(destroy ? true : undefined));
+  return withPooledClient(client, (c) => executeReadOnlyPostgres(c, sql, params, caps, meta, objects, opts.noIndexScans === true), (destroy) => client.release(destroy ? true : undefined));
 }
 
 /** Runs `work`, then resets the session before the connection goes back; any failure destroys it instead. */

@@ -34,7 +34,10 @@ export type RelationLookup =
       readonly schema: string;
       readonly table: string;
       readonly columns: readonly MaskColumn[];
-      /** MySQL: the indexes over a blocked column, which the derived table must not read (their order is the values'). */
+      /**
+       * The indexes over a blocked column: the table must not be read through one, whose order is the values'
+       * (MySQL: an `IGNORE INDEX` hint; PostgreSQL: no index scans for the statement, see `avoidIndexOrder`).
+       */
       readonly ignoreIndexes?: readonly string[];
     }
   | { readonly kind: 'refused'; readonly message: string }
@@ -54,6 +57,8 @@ export type MaskOutcome =
        * guard's parser does not read); absent when there are none.
        */
       readonly execSql?: string;
+      /** PostgreSQL: a masked relation has an index over a blocked column, so the statement runs without index scans. */
+      readonly avoidIndexOrder?: boolean;
     }
   | { readonly ok: false; readonly reason: 'unknown_relation' | 'refused' | 'filters_blocked'; readonly relation: string; readonly message: string; readonly column?: string };
 
@@ -303,6 +308,7 @@ export function maskPostgres(sql: string, resolve: ResolveRelation): MaskOutcome
   const tokens = pgTokens(sql);
   const edits: Edit[] = [];
   const maskedColumns = new Set<string>();
+  let avoidIndexOrder = false;
   const maskedRelations = new Map<string, { schema: string; table: string }>();
   for (const r of ranges) {
     const written = r.schema ? `${r.schema}.${r.table}` : r.table;
@@ -358,6 +364,7 @@ export function maskPostgres(sql: string, resolve: ResolveRelation): MaskOutcome
     const aliasText = r.hasAlias ? '' : ` AS ${quoteIdent(r.table)}`;
     edits.push({ start, end, text: tableCommand ? `SELECT * FROM ${derived}${aliasText}` : `${derived}${aliasText}` });
     maskedRelations.set(`${found.schema}.${found.table}`, found);
+    if (found.ignoreIndexes && found.ignoreIndexes.length > 0) avoidIndexOrder = true;
   }
   // `schema.table.column` references: the derived relation is named by the table alone
   for (const c of columnRefs) {
@@ -382,5 +389,5 @@ export function maskPostgres(sql: string, resolve: ResolveRelation): MaskOutcome
     out = out.slice(0, e.start) + e.text + out.slice(e.end);
     lastStart = e.start;
   }
-  return { ok: true, sql: out, maskedColumns: [...maskedColumns].sort() };
+  return { ok: true, sql: out, maskedColumns: [...maskedColumns].sort(), ...(avoidIndexOrder ? { avoidIndexOrder } : {}) };
 }

@@ -51,12 +51,16 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE VIEW staff_vip AS SELECT id, name FROM staff WHERE replace(api_key, '_', '') = 'sklive4eC39HqLy';
       CREATE INDEX staff_key_lower ON staff (lower(api_key)) WHERE password IS NOT NULL;
       ALTER TABLE payment ADD CONSTRAINT card_not_test CHECK (card_number <> '4111111111111111');
+      CREATE TABLE citizen (id int, ssn text, bio text);
+      INSERT INTO citizen SELECT g, lpad(((g * 7919) % 1000)::text, 3, '0') || '-11-' || lpad((g % 10000)::text, 4, '0'), repeat('x', 1500) FROM generate_series(1, 3000) g;
+      CREATE INDEX citizen_ssn ON citizen (ssn) INCLUDE (id);
       CREATE TABLE member (id int PRIMARY KEY, name text, password text,
         pw_tail text GENERATED ALWAYS AS (right(password, 6)) STORED,
         finder tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(password, ''))) STORED);
       INSERT INTO member (id, name, password) SELECT g, 'member ' || g, 'Zq9' || g || 'tailW7kxQ' FROM generate_series(1, 30) g;
       ANALYZE;
     `);
+    await c.query('VACUUM ANALYZE citizen');
     await c.end();
     const dir = tempDir('sb-mask-');
     const catalogPath = path.join(dir, 'catalog.sqlite');
@@ -225,6 +229,17 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       const text = JSON.stringify(await h!.client.callTool({ name: tool, arguments: args }));
       assert.doesNotMatch(text, secret, tool);
     }
+  });
+
+  it('never hands rows out in the order of an index over a blocked column', async () => {
+    // The planner reads `SELECT id` from the narrow covering index on ssn: in SSN order, unless told not to.
+    const c = new PgClient({ connectionString: pg!.urlFor(DB) });
+    await c.connect();
+    const direct = (await c.query({ text: 'SELECT id FROM (SELECT id, NULL::text AS ssn, bio FROM public.citizen) c LIMIT 5', rowMode: 'array' })).rows.map((r: unknown[]) => r[0]);
+    await c.end();
+    assert.notDeepEqual(direct, [1, 2, 3, 4, 5], 'the masked shape alone follows the index (what the test guards against)');
+    const { env } = await q('SELECT id FROM citizen LIMIT 5');
+    assert.deepEqual(env.data?.rows?.map((r) => r[0]), [1, 2, 3, 4, 5], JSON.stringify(env).slice(0, 300));
   });
 
   it('shows definitions that name a blocked column with its placeholder and without their literals', async () => {
