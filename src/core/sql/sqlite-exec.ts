@@ -30,8 +30,18 @@ function classifySqliteError(e: unknown): Extract<QueryOutcome, { ok: false; mes
   else if (/syntax error|incomplete input|unrecognized token/i.test(raw)) kind = 'syntax_error';
   else if (/not authorized/i.test(raw)) kind = 'permission_denied';
   else if (/ambiguous column name|misuse of (aggregate|window)|integer overflow|too many terms|no such collation|sub-select returns|row value misused|parser stack overflow|datatype mismatch|cannot join using column/i.test(raw)) kind = 'query_error';
+  else if (/out of memory|string or blob too big/i.test(raw)) {
+    return { ok: false, kind: 'too_large', message: `the statement needed more than the ${QUERY_HEAP_LIMIT / 1024 / 1024} MiB of working memory a query may use (${message}); build smaller values, or aggregate`, code: 'SQLITE_NOMEM' };
+  }
   return { ok: false, kind, message, code: null };
 }
+
+/**
+ * The working memory SQLite may hold while one agent statement runs (`PRAGMA hard_heap_limit`, which makes any
+ * allocation past it fail): intermediate values (a string doubled in a recursive CTE, a giant zeroblob or
+ * group_concat) are bounded, not only the rows answered.
+ */
+export const QUERY_HEAP_LIMIT = 256 * 1024 * 1024;
 
 function valueClass(v: unknown): string {
   if (v === null || v === undefined) return 'null';
@@ -65,7 +75,9 @@ export function executeReadOnlySqlite(
   if (caps.signal?.aborted) return { ok: false, kind: 'cancelled', message: 'the query was cancelled before it started', code: null };
 
   const previous = db.exec('PRAGMA query_only')[0]?.values[0]?.[0];
+  const previousHeap = Number(db.exec('PRAGMA hard_heap_limit')[0]?.values[0]?.[0] ?? 0);
   db.run('PRAGMA query_only = ON');
+  db.run(`PRAGMA hard_heap_limit = ${previousHeap > 0 ? Math.min(previousHeap, QUERY_HEAP_LIMIT) : QUERY_HEAP_LIMIT}`);
   try {
     let count: number;
     try {
@@ -107,6 +119,7 @@ export function executeReadOnlySqlite(
     return classifySqliteError(e);
   } finally {
     db.run(`PRAGMA query_only = ${previous === 1 ? 'ON' : 'OFF'}`);
+    db.run(`PRAGMA hard_heap_limit = ${Number.isFinite(previousHeap) && previousHeap >= 0 ? previousHeap : 0}`);
   }
 }
 

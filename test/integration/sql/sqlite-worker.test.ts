@@ -41,6 +41,17 @@ describe('SQLite queries on a worker thread', function () {
     assert.deepEqual(next.result.rows, [[25]]);
   });
 
+  it('bounds the working memory of a statement, not only the rows it answers', async function () {
+    // A string doubled 29 times (512 MiB) and a 450 MB zeroblob in hex: each fails at the heap limit, as too large.
+    for (const sql of ["WITH RECURSIVE r(i, s) AS (SELECT 1, 'x' UNION ALL SELECT i + 1, s || s FROM r WHERE i < 30) SELECT length(s) FROM r ORDER BY 1 DESC LIMIT 1", 'SELECT length(hex(zeroblob(450000000)))']) {
+      const o = await worker.run(sql, [], { timeoutMs: 20_000 });
+      assert.equal(!o.ok && o.kind, 'too_large', `${sql}: ${JSON.stringify(o).slice(0, 300)}`);
+    }
+    const next = await worker.run("SELECT length(hex(zeroblob(1000000))), count(*) FROM Genre");
+    assert.ok(next.ok, JSON.stringify(next));
+    assert.deepEqual(next.result.rows, [[2000000, 25]]);
+  });
+
   it('cancels through an abort signal', async function () {
     const ac = new AbortController();
     const pending = worker.run('WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT max(n) FROM r', [], { timeoutMs: 10_000, signal: ac.signal });
