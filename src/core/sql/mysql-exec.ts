@@ -118,10 +118,17 @@ const MAX_VIEWS_FOLLOWED = 200;
  * checked with the guard: null when all pass, else the refusal. Runs on the statement's own connection, inside its
  * transaction, so it sees the definitions the statement will run.
  */
-async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly string[]): Promise<GuardRefused | null> {
+async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly string[], database: string): Promise<GuardRefused | null> {
   const seen = new Set<string>();
   let pending = [...tables];
   while (pending.length > 0) {
+    // A relation of another database is one this source does not index: its columns were never classified, so a
+    // view reading one (a blocked column renamed there, a stored function called there) is refused outright.
+    const foreign = pending.find((t) => {
+      const m = /^`?([^`.]+)`?\./.exec(t);
+      return m !== null && m[1]!.toLowerCase() !== database.toLowerCase();
+    });
+    if (foreign !== undefined) return refusedView(foreign, `argument 'sql' reads ${foreign} through a view, a relation of another database that this source does not index (its columns are not classified); query the indexed database's own tables`);
     const names = pending.map((t) => (t.includes('.') ? t.slice(t.indexOf('.') + 1) : t)).filter((t) => !seen.has(t.toLowerCase()));
     pending = [];
     if (names.length === 0) break;
@@ -191,7 +198,7 @@ export async function executeReadOnlyMysql(
   signal?.addEventListener('abort', onAbort, { once: true });
   const timer = setTimeout(() => kill('timeout'), timeoutMs + 1000);
   try {
-    const [facts] = (await call(conn, 'SELECT VERSION() AS v, @@SESSION.sql_mode AS m, CONNECTION_ID() AS id')) as Array<{ v: string; m: string; id: number | string }>;
+    const [facts] = (await call(conn, 'SELECT VERSION() AS v, @@SESSION.sql_mode AS m, CONNECTION_ID() AS id, DATABASE() AS db')) as Array<{ v: string; m: string; id: number | string; db: string | null }>;
     threadId = Number(facts?.id);
     const mariadb = /mariadb/i.test(facts?.v ?? '');
     // One SET for the three session settings: fewer round trips on a connection that lives for one statement.
@@ -199,7 +206,7 @@ export async function executeReadOnlyMysql(
     await call(conn, `SET SESSION sql_mode = ?, SESSION ${limit}, SESSION sql_select_limit = ${Math.floor(maxRows) + 1}`, [pinnedSqlMode(String(facts?.m ?? ''))]);
     await call(conn, 'START TRANSACTION READ ONLY');
     if (views) {
-      const refusal = await checkViews(conn, views.guard, views.tables);
+      const refusal = await checkViews(conn, views.guard, views.tables, String(facts?.db ?? target.options.database ?? ''));
       if (refusal) return { ok: false, kind: 'refused', guard: refusal };
     }
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { degraded, failure, partial, schemaProvenance, success } from '../../core/envelope';
 import type { Envelope, PiiCategory } from '../../core/envelope';
-import type { SourceInfo } from '../../core/catalog/model';
-import type { CatalogView } from '../../core/catalog/view';
+import type { SourceInfo, TableInfo } from '../../core/catalog/model';
+import type { CatalogView, TableEntry } from '../../core/catalog/view';
 import { checkAllowlist, maskPostgres, runReadOnlyPostgres, sqliteDecidingBlockedColumn, toToolError } from '../../core/sql';
 import { tokenizeSqlite } from '../../core/sql/sqlite-guard';
 import { maskMysql } from '../../core/sql/mysql-mask';
@@ -66,6 +66,12 @@ function postgresRelation(ctx: ToolContext, source: SourceInfo, schema: string |
   if (SYSTEM_SCHEMAS.has(sch)) return { kind: 'plain' };
   const entry = ctx.catalog.lookup(source.name, sch, table);
   if (!entry) return { kind: 'unknown' };
+  if (source.engine === 'mysql') {
+    // MySQL reads a view by merging it into the statement, where no index hint of ours reaches its base tables; and
+    // InnoDB keeps a table in the order of its primary key, which no hint changes. Either order would be the values'.
+    const ordered = blockedOrder(ctx, source, entry, new Set());
+    if (ordered) return { kind: 'refused', message: ordered };
+  }
   const columns = entry.table.columns.map((c) => ({ name: c.name, type: c.dataType, masked: ctx.deps.pii.blockedCategories(c.pii).length > 0 }));
   if ((entry.table.kind === 'view' || entry.table.kind === 'materialized_view') && entry.table.viewDefinition) {
     const exposed = new Set(columns.filter((c) => c.masked).map((c) => c.name.toLowerCase()));
@@ -80,12 +86,53 @@ function postgresRelation(ctx: ToolContext, source: SourceInfo, schema: string |
     }
   }
   if (!columns.some((c) => c.masked)) return { kind: 'plain' };
-  const blockedNames = new Set(columns.filter((c) => c.masked).map((c) => c.name.toLowerCase()));
-  // Indexes over a blocked column (an expression index names it in its text): reading the table through one hands its
-  // rows out in the order of the blocked values.
-  const overBlocked = (text: string): boolean => (text.toLowerCase().match(/[a-z_\u0080-\uffff][\w$\u0080-\uffff]*|"(?:[^"]|"")+"|`(?:[^`]|``)+`/g) ?? []).some((w) => blockedNames.has(w.replace(/^["`]|["`]$/g, '')));
-  const ignoreIndexes = entry.table.indexes.filter((i) => i.columns.some(overBlocked) || (i.predicate !== null && overBlocked(i.predicate))).map((i) => i.name);
+  const ignoreIndexes = indexesOverBlocked(ctx, entry.table).map((i) => i.name);
   return { kind: 'masked', schema: entry.table.schema, table: entry.table.name, columns, ...(ignoreIndexes.length > 0 ? { ignoreIndexes } : {}) };
+}
+
+const WORD = /[a-z_\u0080-\uffff][\w$\u0080-\uffff]*|"(?:[^"]|"")+"|`(?:[^`]|``)+`/g;
+
+function wordsOf(text: string): string[] {
+  return (text.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/^["`]|["`]$/g, ''));
+}
+
+/**
+ * A table's indexes over a blocked column (an expression or a partial index naming one counts): reading the table
+ * through one hands its rows out in the order of the blocked values.
+ */
+function indexesOverBlocked(ctx: ToolContext, table: TableInfo): TableInfo['indexes'] {
+  const blocked = new Set(table.columns.filter((c) => ctx.deps.pii.blockedCategories(c.pii).length > 0).map((c) => c.name.toLowerCase()));
+  if (blocked.size === 0) return [];
+  const over = (text: string): boolean => wordsOf(text).some((w) => blocked.has(w));
+  return table.indexes.filter((i) => i.columns.some(over) || (i.predicate !== null && over(i.predicate)));
+}
+
+/**
+ * MySQL: why reading `entry` would hand rows out in the order of blocked values, or null. A table whose primary key
+ * holds a blocked column is stored in that order; a view (followed through the views it reads) that reaches a table
+ * with an index over a blocked column may be read through that index.
+ */
+function blockedOrder(ctx: ToolContext, source: SourceInfo, entry: TableEntry, seen: Set<string>): string | null {
+  if (seen.has(entry.key) || seen.size > 100) return null;
+  seen.add(entry.key);
+  const t = entry.table;
+  if (t.kind !== 'view' && t.kind !== 'materialized_view') {
+    const pk = t.primaryKey?.columns ?? [];
+    const blockedKey = pk.find((c) => ctx.deps.pii.blockedCategories(t.columns.find((x) => x.name === c)?.pii ?? null).length > 0);
+    return blockedKey !== undefined
+      ? `${entry.qualifiedName} is stored in the order of its PII-blocked primary key column, which any read of its rows would reveal; ask for aggregates through a view the operator allows, or leave the table out`
+      : null;
+  }
+  for (const word of new Set(wordsOf(t.viewDefinition ?? ''))) {
+    const base = ctx.catalog.lookup(source.name, t.schema, word);
+    if (!base || base.key === entry.key) continue;
+    const inner = blockedOrder(ctx, source, base, seen);
+    if (inner) return inner;
+    if ((base.table.kind === 'table' || base.table.kind === 'partitioned_table') && indexesOverBlocked(ctx, base.table).length > 0) {
+      return `the view ${entry.qualifiedName} reads ${base.qualifiedName}, whose index over a PII-blocked column would hand its rows out in the order of the blocked values; query ${base.qualifiedName} itself, where that index is not used`;
+    }
+  }
+  return null;
 }
 
 /** The SQLite source's blocked columns, overwritten in the query worker's private copy (sqlite-mask.ts). */
