@@ -183,6 +183,18 @@ WITH RECURSIVE named AS (
   SELECT t.oid FROM pg_catalog.pg_type t WHERE pg_catalog.lower(t.typname::text) = ANY ($4::text[])
   UNION
   SELECT t.typbasetype FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid AND t.typtype = 'd'
+), read_types(oid) AS (
+  -- the types of the columns of every relation reached, and the types inside them: array elements, domain bases,
+  -- composite fields (comparing a row, an array or a domain compares what is inside with its own type's functions)
+  SELECT a.atttypid FROM inherited
+  JOIN pg_catalog.pg_attribute a ON a.attrelid = inherited.oid AND a.attnum > 0 AND NOT a.attisdropped
+  UNION
+  SELECT inner_type.oid FROM read_types JOIN pg_catalog.pg_type t ON t.oid = read_types.oid
+  CROSS JOIN LATERAL (
+    SELECT t.typbasetype WHERE t.typtype = 'd'
+    UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
+    UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
+  ) inner_type(oid)
 ), fn AS (
   SELECT reach.via_schema, reach.via, reach.via_kind, d.refobjid AS fn
   FROM reach
@@ -236,9 +248,16 @@ FROM (
   WHERE o.oprname = ANY ($3::text[]) AND f.fn <> 0 AND (
     NOT EXISTS (SELECT 1 FROM pg_catalog.pg_type t JOIN pg_catalog.pg_namespace tn ON tn.oid = t.typnamespace
                 WHERE t.oid IN (o.oprleft, o.oprright) AND tn.nspname <> 'pg_catalog')
-    OR EXISTS (SELECT 1 FROM inherited JOIN pg_catalog.pg_attribute a ON a.attrelid = inherited.oid AND a.attnum > 0
-               WHERE a.atttypid IN (o.oprleft, o.oprright))
+    OR EXISTS (SELECT 1 FROM read_types WHERE read_types.oid IN (o.oprleft, o.oprright))
     OR EXISTS (SELECT 1 FROM cast_to WHERE cast_to.oid IN (o.oprleft, o.oprright)))
+  UNION
+  -- the support functions of the operator classes of every type read or cast to, at any depth: sorting, grouping,
+  -- DISTINCT, IN and hashing call them without an operator being written
+  SELECT 'a', 'comparisons of the type ' || t.typname::text, ap.amproc::pg_catalog.oid
+  FROM (SELECT oid FROM read_types UNION SELECT oid FROM cast_to) used
+  JOIN pg_catalog.pg_type t ON t.oid = used.oid
+  JOIN pg_catalog.pg_opclass oc ON oc.opcintype = used.oid
+  JOIN pg_catalog.pg_amproc ap ON ap.amprocfamily = oc.opcfamily
   UNION
   -- a cast the statement writes to a type, and any cast PostgreSQL applies by itself (implicit or in assignment)
   SELECT 'c', 'a cast to ' || t.typname::text, c.castfunc
@@ -287,6 +306,10 @@ export async function checkObjects(client: ClientBase, check: ObjectCheck): Prom
 const IMPLICIT_OPERATORS = ['=', '<>', '<', '>', '<=', '>='];
 
 async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: string[], relations: string[], operators: string[], castTypes: string[]): Promise<FunctionRefusal | null> {
+  // The planner's guesses for the recursive parts of the check run to millions of rows, which would have it JIT-compile
+  // a query that takes milliseconds (seconds of compiling on every call): JIT is off for the check alone.
+  const jit = await client.query<{ prev: string | null }>("SELECT pg_catalog.current_setting('jit', true) AS prev, CASE WHEN pg_catalog.current_setting('jit', true) IS NOT NULL THEN pg_catalog.set_config('jit', 'off', true) END");
+  const previousJit = jit.rows[0]?.prev ?? null;
   const r = await client.query<{
     what: string;
     via_schema: string | null;
@@ -301,6 +324,7 @@ async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: st
     text: OBJECT_CHECK_SQL,
     values: [names, relations, operators, castTypes],
   });
+  if (previousJit !== null) await client.query("SELECT pg_catalog.set_config('jit', $1, true)", [previousJit]);
   const calls: LiveFunction[] = [];
   const viewDeps: ViewDependency[] = [];
   const unnamed: ImplicitCall[] = [];

@@ -49,6 +49,25 @@ describe('run_query refuses functions a statement would run without naming them 
         CREATE CAST (int AS comp2) WITH FUNCTION cast_mark(int);
         CREATE FUNCTION check_mark(int) RETURNS bool LANGUAGE plpgsql VOLATILE AS $$ BEGIN EXECUTE $m$${mark('domain')}$m$; RETURN true; END $$;
         CREATE DOMAIN d_checked AS int CHECK (check_mark(VALUE));
+        -- A type whose default btree operator class compares with a function of the owner's: sorting a row, an array or
+        -- a domain that holds one calls it, with no operator written.
+        CREATE TYPE mt AS (v int);
+        CREATE FUNCTION mt_cmp(mt, mt) RETURNS int LANGUAGE plpgsql VOLATILE AS $$ BEGIN EXECUTE $m$${mark('opclass')}$m$; RETURN btint4cmp(($1).v, ($2).v); END $$;
+        CREATE FUNCTION mt_lt(mt, mt) RETURNS bool LANGUAGE sql AS 'SELECT ($1).v < ($2).v';
+        CREATE FUNCTION mt_le(mt, mt) RETURNS bool LANGUAGE sql AS 'SELECT ($1).v <= ($2).v';
+        CREATE FUNCTION mt_eq(mt, mt) RETURNS bool LANGUAGE sql AS 'SELECT ($1).v = ($2).v';
+        CREATE FUNCTION mt_ge(mt, mt) RETURNS bool LANGUAGE sql AS 'SELECT ($1).v >= ($2).v';
+        CREATE FUNCTION mt_gt(mt, mt) RETURNS bool LANGUAGE sql AS 'SELECT ($1).v > ($2).v';
+        CREATE OPERATOR ~<~ (LEFTARG = mt, RIGHTARG = mt, FUNCTION = mt_lt);
+        CREATE OPERATOR ~<=~ (LEFTARG = mt, RIGHTARG = mt, FUNCTION = mt_le);
+        CREATE OPERATOR ~=~ (LEFTARG = mt, RIGHTARG = mt, FUNCTION = mt_eq);
+        CREATE OPERATOR ~>=~ (LEFTARG = mt, RIGHTARG = mt, FUNCTION = mt_ge);
+        CREATE OPERATOR ~>~ (LEFTARG = mt, RIGHTARG = mt, FUNCTION = mt_gt);
+        CREATE OPERATOR CLASS mt_ops DEFAULT FOR TYPE mt USING btree AS
+          OPERATOR 1 ~<~, OPERATOR 2 ~<=~, OPERATOR 3 ~=~, OPERATOR 4 ~>=~, OPERATOR 5 ~>~, FUNCTION 1 mt_cmp(mt, mt);
+        CREATE TYPE wrap AS (m mt);
+        CREATE TABLE tw (id int, w wrap, a mt[]);
+        INSERT INTO tw SELECT g, ROW(ROW(g)::mt)::wrap, ARRAY[ROW(g)::mt] FROM generate_series(1, 5) g;
       `);
       try {
         await c.query(`
@@ -97,6 +116,8 @@ describe('run_query refuses functions a statement would run without naming them 
       ['SELECT CAST(id AS comp2) FROM t', /cast to comp2/],
       ['SELECT 1::d_checked', /domain d_checked.*public\.check_mark/],
       ["SELECT '7'::public.d_checked", /domain d_checked/],
+      ['SELECT id FROM tw ORDER BY w', /comparisons of the type mt.*public\.mt_cmp/],
+      ['SELECT DISTINCT a FROM tw', /comparisons of the type mt/],
     ];
     for (const [sql, why] of cases) {
       const env = await q(sql);
