@@ -144,6 +144,12 @@ export function withViewLineage<T extends Relation>(relations: readonly T[]): T[
           read.set(c.name.toLowerCase(), [...(read.get(c.name.toLowerCase()) ?? []), c.pii!]);
         }
       }
+      // Whole rows: a relation, or its alias, used as a value (`row_to_json(u)`, `u::text`, `json_build_object('k', c)`)
+      // carries every column of it; such a word reads all the relation's tagged columns.
+      for (const [word, relation] of aliasesOf(toks, byRelation)) {
+        if (!usedWhole(toks, word, byRelation)) continue;
+        read.set(word, [...(read.get(word) ?? []), ...(byRelation.get(relation) ?? []).map((c) => c.pii!)]);
+      }
       if (read.size === 0) continue;
       const all = [...read.values()].flat();
       const items = selectItems(toks);
@@ -166,6 +172,45 @@ export function withViewLineage<T extends Relation>(relations: readonly T[]): T[
     if (!moved) break;
   }
   return out;
+}
+
+/**
+ * The relations of a definition with tagged columns, each by its name and by the alias it is given
+ * (`FROM users u`, `JOIN users AS u`): word → relation key of `byRelation`.
+ */
+function aliasesOf(toks: readonly Token[], byRelation: ReadonlyMap<string, readonly ColumnInfo[]>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (let k = 0; k < toks.length; k++) {
+    const w = toks[k]!.word;
+    if (w === null || !byRelation.has(w) || toks[k + 1]?.punct === '.') continue;
+    out.set(w, w);
+    const n1 = toks[k + 1];
+    const alias = n1?.word === 'as' ? toks[k + 2]?.word : n1?.word !== null && n1?.word !== undefined && !NOT_AN_ALIAS_AFTER.has(n1.word) ? n1.word : null;
+    if (alias) out.set(alias, w);
+  }
+  return out;
+}
+
+/**
+ * Whether `word` (a relation or its alias) appears as a value somewhere: not before a `.` (`u.email` is one column),
+ * and not where a relation is named or given its alias (after FROM, JOIN or the relation's own name).
+ */
+function usedWhole(toks: readonly Token[], word: string, byRelation: ReadonlyMap<string, readonly ColumnInfo[]>): boolean {
+  for (let k = 0; k < toks.length; k++) {
+    if (toks[k]!.word !== word) continue;
+    if (toks[k + 1]?.punct === '.') {
+      if (toks[k + 2]?.punct === '*' && toks[k - 1]?.punct === '(') return true; // row_to_json(u.*)
+      continue;
+    }
+    const prev = toks[k - 1];
+    if (prev?.punct === '.') continue; // schema.relation
+    if (prev?.word === 'from' || prev?.word === 'join' || prev?.word === 'only') continue;
+    if (prev?.word !== null && prev?.word !== undefined && byRelation.has(prev.word)) continue; // `users u`
+    if (prev?.word === 'as' && toks[k - 2]?.word !== null && toks[k - 2]?.word !== undefined && byRelation.has(toks[k - 2]!.word!)) continue;
+    if (byRelation.has(word) && toks[k + 1]?.word !== null && toks[k + 1]?.word !== undefined && !NOT_AN_ALIAS_AFTER.has(toks[k + 1]!.word!)) continue; // `users u` in a FROM list after a comma
+    return true;
+  }
+  return false;
 }
 
 /**
@@ -197,7 +242,8 @@ function selectItems(toks: readonly Token[]): Map<string, Set<string>> | null {
   const close = (): boolean => {
     if (item.length === 0) return false;
     const last = item[item.length - 1]!;
-    const words = new Set(item.flatMap((t) => (t.word === null ? [] : [t.word])));
+    // A qualifier (`u` of `u.email`) names where a column comes from, not a value the item reads whole.
+    const words = new Set(item.flatMap((t, k) => (t.word === null || (item[k + 1]?.punct === '.' && item[k + 2]?.punct !== '*') ? [] : [t.word])));
     if (last.punct === '*') {
       item = [];
       return true;

@@ -100,5 +100,18 @@ describe('view columns take the tags of the columns they read', () => {
     assert.deepEqual(tags(out[0]!), { x: ['government_id'] });
     assert.equal(out[2], clean);
   });
-});
 
+  it('gives a column built from a whole row every tag of that row, and leaves qualified columns to their own tags', () => {
+    const users = rel('users', 'table', [col('id'), col('email', { pii: CONTACT }), col('password', { pii: CREDENTIAL }), col('city')]);
+    const [, json, text, agg, qualified] = withViewLineage([
+      users,
+      rel('wv1', 'view', [col('id'), col('blob')], ' SELECT u.id,\n    row_to_json(u.*)::text AS blob\n   FROM users u;'),
+      rel('wv2', 'view', [col('id'), col('blob')], 'select id, u::text as blob from users u'),
+      rel('wv5', 'view', [col('id'), col('allrows')], "select id, (select string_agg(t::text, ',') from users t) as allrows from users"),
+      rel('wq', 'view', [col('id'), col('town')], 'select u.id, u.city as town from users u, customers where u.id = 1'),
+    ]);
+    for (const v of [json, text, agg]) assert.deepEqual([...(v!.columns[1]!.pii?.categories ?? [])].sort(), ['contact', 'credential'], v!.name);
+    assert.equal(json!.columns[0]!.pii, null);
+    assert.deepEqual(tags(qualified!), { id: null, town: null });
+  });
+});
