@@ -101,9 +101,13 @@ function describe(ctx: ToolContext, entry: ReturnType<ToolContext['catalog']['ta
     // definition that names one are hidden (redactDefinition).
     const hidden = hiddenNames(ctx, entry, vis);
     const shown = (text: string): string => redactDefinition(text, hidden);
-    data.unique_constraints = t.uniqueConstraints.map((u) => ({ name: u.name, columns: displayColumns(vis, u.columns) }));
-    data.check_constraints = t.checkConstraints.map((c) => ({ ...c, expression: shown(c.expression) }));
-    data.indexes = t.indexes.map((i) => ({ name: i.name, columns: displayColumns(vis, i.columns).map(shown), unique: i.isUnique, ...(i.method ? { method: i.method } : {}), ...(i.predicate ? { where: shown(i.predicate) } : {}) }));
+    // An index or constraint is often named after its column (`ix_ssn`, `users_password_key`): such a name is hidden too.
+    const ownHidden = [...vis].filter(([, v]) => v.blocked.length > 0).map(([n]) => n.toLowerCase());
+    let n = 0;
+    const objectName = (name: string): string => (ownHidden.some((h) => h.length >= 3 && name.toLowerCase().includes(h)) ? `<redacted_name_${++n}>` : name);
+    data.unique_constraints = t.uniqueConstraints.map((u) => ({ name: objectName(u.name), columns: displayColumns(vis, u.columns) }));
+    data.check_constraints = t.checkConstraints.map((c) => ({ name: objectName(c.name), expression: shown(c.expression) }));
+    data.indexes = t.indexes.map((i) => ({ name: objectName(i.name), columns: displayColumns(vis, i.columns).map(shown), unique: i.isUnique, ...(i.method ? { method: i.method } : {}), ...(i.predicate ? { where: shown(i.predicate) } : {}) }));
     if (t.partitions.length) data.partitions = t.partitions;
     if (t.viewDefinition) data.view_definition = shown(t.viewDefinition);
   } else {

@@ -243,10 +243,10 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
   });
 
   it('shows definitions that name a blocked column with its placeholder and without their literals', async () => {
-    for (const table of ['public.staff_login', 'public.staff_vip', 'public.staff', 'public.payment']) {
+    for (const table of ['public.staff_login', 'public.staff_vip', 'public.staff', 'public.payment', 'public.citizen']) {
       const res = await h!.client.callTool({ name: 'describe_table', arguments: { qualified_name: table, response_format: 'detailed' } });
       const text = JSON.stringify(res.structuredContent);
-      assert.doesNotMatch(text, /password|api_key|card_number|sklive4eC39HqLy|4111111111111111/, `${table}: ${text.slice(0, 600)}`);
+      assert.doesNotMatch(text, /password|api_key|card_number|sklive4eC39HqLy|4111111111111111|citizen_ssn/, `${table}: ${text.slice(0, 600)}`);
     }
     const vip = (await h!.client.callTool({ name: 'describe_table', arguments: { qualified_name: 'public.staff_vip', response_format: 'detailed' } })).structuredContent as { data: { view_definition: string } };
     assert.match(vip.data.view_definition, /<redacted_column>.*'…'/s);
