@@ -154,11 +154,20 @@ export function privilegesArtifact(sourceId: string): string {
   return `privileges:${sourceId}`;
 }
 
+/** A composite type of the source (PostgreSQL `CREATE TYPE … AS (…)`), whose fields a column of that type holds. */
+export interface CompositeTypeInfo {
+  readonly schema: string;
+  readonly name: string;
+  readonly fields: ReadonlyArray<{ readonly name: string; readonly dataType: string }>;
+}
+
 /** Everything the introspector returns for one source. */
 export interface SourceSnapshot {
   readonly schemas: readonly SchemaInfo[];
   readonly tables: readonly TableInfo[];
   readonly enums: readonly EnumInfo[];
+  /** Composite types, for classifying the columns that hold them (PostgreSQL; absent elsewhere). */
+  readonly composites?: readonly CompositeTypeInfo[];
 }
 
 export function qualifiedName(schema: string, table: string): string {

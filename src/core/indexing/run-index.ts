@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { ColumnInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model';
+import type { ColumnInfo, CompositeTypeInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model';
 import { privilegesArtifact, qualifiedName } from '../catalog/model';
 import { acquireCatalogLock } from '../catalog/lock';
 import { notACatalogFile } from '../catalog/errors';
@@ -10,6 +10,7 @@ import type { Introspector, IntrospectProgress, SampleValues } from '../sources/
 import { keepsCodeValues, referencedTables } from './code-values';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
 import { withGeneratedLineage, withViewLineage } from '../pii/lineage';
+import { propagate } from '../pii/propagate';
 import { INDEX_FORMAT } from '../search/format';
 import { SEARCH_INDEX_ARTIFACT, searchInput } from '../search/input';
 import { CatalogView, VIEW_FRAME_ARTIFACT } from '../catalog/view';
@@ -110,7 +111,42 @@ function scrubStats(c: ColumnInfo, pii: PiiTag | null): ColumnInfo {
   return { ...c, pii, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } };
 }
 
-function classifyTables(sourceName: string, tables: readonly TableInfo[], samples: SampleValues, codeValues: SampleValues, policy: PiiPolicy, deps: IndexDeps): { tables: TableInfo[]; piiColumns: number } {
+/**
+ * The tags a column of a composite type (or an array of one) holds through its fields: each field classified as a
+ * column of its own, nested types followed a few levels down. Null for a column of any other type.
+ */
+function compositeTags(dataType: string, composites: ReadonlyMap<string, CompositeTypeInfo>, classify: (field: string, type: string, owner: CompositeTypeInfo) => PiiTag | null, depth = 0): PiiTag | null {
+  if (depth > 4 || composites.size === 0) return null;
+  const bare = dataType.replace(/(\[\])+$/, '').trim();
+  const parts = bare.split('.').map((p) => p.replace(/^"|"$/g, ''));
+  const type = composites.get(parts.join('.')) ?? (parts.length === 1 ? [...composites.values()].find((c) => c.name === parts[0]) : undefined);
+  if (!type) return null;
+  const tags: PiiTag[] = [];
+  const names: string[] = [];
+  for (const f of type.fields) {
+    const tag = classify(f.name, f.dataType, type) ?? compositeTags(f.dataType, composites, classify, depth + 1);
+    if (tag) {
+      tags.push(tag);
+      names.push(f.name);
+    }
+  }
+  if (tags.length === 0) return null;
+  const merged = propagate(tags);
+  return { ...merged, signals: [...merged.signals, `composite_fields:${type.name}(${names.join(',')})`] };
+}
+
+function classifyTables(
+  sourceName: string,
+  tables: readonly TableInfo[],
+  samples: SampleValues,
+  codeValues: SampleValues,
+  policy: PiiPolicy,
+  deps: IndexDeps,
+  compositeTypes: readonly CompositeTypeInfo[] = [],
+): { tables: TableInfo[]; piiColumns: number } {
+  const composites = new Map(compositeTypes.map((c) => [`${c.schema}.${c.name}`, c]));
+  const classifyField = (field: string, type: string, owner: CompositeTypeInfo): PiiTag | null =>
+    deps.classifyColumn?.({ schema: owner.schema, table: owner.name, column: field, dataType: type, comment: null, tableComment: null, enumLabels: null }) ?? null;
   const classified = tables.map((t) => {
     const tableSamples = samples.get(qualifiedName(t.schema, t.name));
     const columns = t.columns.map((c) => {
@@ -125,7 +161,10 @@ function classifyTables(sourceName: string, tables: readonly TableInfo[], sample
           enumLabels: c.enumLabels,
           samples: tableSamples?.get(c.name),
         }) ?? null;
-      return { ...c, pii: applyOverrides(tag, findOverride(policy, sourceName, t.schema, t.name, c.name)) };
+      // A composite column holds its fields: a `password` field makes the column a credential.
+      const fields = compositeTags(c.dataType, composites, classifyField);
+      const own = fields ? propagate([tag, fields]) : tag;
+      return { ...c, pii: applyOverrides(own, findOverride(policy, sourceName, t.schema, t.name, c.name)) };
     });
     // A generated column holds what the columns it is computed from hold (pii/lineage.ts).
     return { ...t, columns: withGeneratedLineage(columns) };
@@ -217,7 +256,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       throwIfCancelled();
       const stored = store.fingerprints(opts.spec.id);
       emit({ type: 'progress', phase: 'classify', done: 0, total: result.snapshot.tables.length, percent: percent('classify', 0, 1) });
-      const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, result.codeValues ?? new Map(), opts.policy ?? DEFAULT_POLICY, opts.deps);
+      const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, result.codeValues ?? new Map(), opts.policy ?? DEFAULT_POLICY, opts.deps, result.snapshot.composites);
       const fresh = new Set(tables.map((t) => qualifiedName(t.schema, t.name)));
       const changed = tables.filter((t) => stored.get(qualifiedName(t.schema, t.name)) !== t.fingerprint);
       const removed = [...stored.keys()].filter((k) => !fresh.has(k));

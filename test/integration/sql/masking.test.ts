@@ -54,6 +54,9 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE TABLE citizen (id int, ssn text, bio text);
       INSERT INTO citizen SELECT g, lpad(((g * 7919) % 1000)::text, 3, '0') || '-11-' || lpad((g % 10000)::text, 4, '0'), repeat('x', 1500) FROM generate_series(1, 3000) g;
       CREATE INDEX citizen_ssn ON citizen (ssn) INCLUDE (id);
+      CREATE TYPE login_pair AS (login text, password text);
+      CREATE TABLE holder (id int PRIMARY KEY, c login_pair, arr login_pair[]);
+      INSERT INTO holder VALUES (1, ROW('u1', 'CompSecret-77')::login_pair, ARRAY[ROW('u2', 'ArrSecret-88')::login_pair]);
       CREATE TABLE member (id int PRIMARY KEY, name text, password text,
         pw_tail text GENERATED ALWAYS AS (right(password, 6)) STORED,
         finder tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(password, ''))) STORED);
@@ -240,6 +243,16 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
     assert.notDeepEqual(direct, [1, 2, 3, 4, 5], 'the masked shape alone follows the index (what the test guards against)');
     const { env } = await q('SELECT id FROM citizen LIMIT 5');
     assert.deepEqual(env.data?.rows?.map((r) => r[0]), [1, 2, 3, 4, 5], JSON.stringify(env).slice(0, 300));
+  });
+
+  it('treats a column of a composite type (or an array of one) as holding what its fields hold', async () => {
+    for (const sql of ['SELECT (c).password, (arr[1]).password FROM holder', 'SELECT * FROM holder', 'SELECT h::text FROM holder h', 'SELECT c FROM holder']) {
+      const { env, text } = await q(sql);
+      assert.doesNotMatch(text, /CompSecret|ArrSecret/, `${sql}: ${text.slice(0, 300)}`);
+      assert.ok(['degraded', 'refused'].includes(env.status), `${sql}: ${text.slice(0, 300)}`);
+    }
+    const described = (await h!.client.callTool({ name: 'describe_table', arguments: { qualified_name: 'public.holder' } })).structuredContent as { data: { redacted_columns?: number } };
+    assert.equal(described.data.redacted_columns, 2);
   });
 
   it('shows definitions that name a blocked column with its placeholder and without their literals', async () => {

@@ -4,6 +4,7 @@ import type { Client, ClientConfig, QueryResult, QueryResultRow } from 'pg';
 import { CODE_LIST_MAX_ROWS, codeListValues, isCodeListSize } from '../../indexing/code-values';
 import { pgDriver } from '../../sql/pg-driver';
 import { qualifiedName } from '../../catalog/model';
+import type { CompositeTypeInfo } from '../../catalog/model';
 import { SourceError, toSourceError } from '../errors';
 import { FINGERPRINT_VERSION } from '../fingerprint';
 import type { IntrospectOptions, IntrospectProgress, IntrospectResult, Introspector, SampleValues } from '../introspector';
@@ -12,6 +13,7 @@ import { mapCatalog, type CatalogRows } from './map';
 import {
   COLUMNS_SQL,
   CONSTRAINTS_SQL,
+  COMPOSITES_SQL,
   ENUMS_SQL,
   INDEXES_SQL,
   quoteIdent,
@@ -58,6 +60,17 @@ function beginSql(timeout: number, snapshot?: string): string {
     'SET LOCAL search_path = pg_catalog, public',
     'SET LOCAL jit = off',
   ].join('; ');
+}
+
+function compositesOf(rows: ReadonlyArray<{ schema: string; name: string; field: string; data_type: string }>): CompositeTypeInfo[] {
+  const out = new Map<string, { schema: string; name: string; fields: Array<{ name: string; dataType: string }> }>();
+  for (const r of rows) {
+    const key = `${r.schema}.${r.name}`;
+    let c = out.get(key);
+    if (!c) out.set(key, (c = { schema: r.schema, name: r.name, fields: [] }));
+    c.fields.push({ name: r.field, dataType: r.data_type });
+  }
+  return [...out.values()];
 }
 
 /** Relations with a foreign table among their partitions or inheritance children, at any depth. */
@@ -201,6 +214,7 @@ export class PostgresIntrospector implements Introspector {
       progress({ phase: 'columns', done: 0, total: 1 });
       const columns = await q<ColumnRow>(COLUMNS_SQL, [keptOids]);
       const enums = await q<EnumRow>(ENUMS_SQL);
+      const compositeRows = await q<{ schema: string; name: string; field: string; data_type: string }>(COMPOSITES_SQL);
       progress({ phase: 'columns', done: 1, total: 1, message: `${columns.length} columns` });
 
       // While the second connection reads keys and indexes, this one reads the statistics (reported in the usual order below).
@@ -233,7 +247,7 @@ export class PostgresIntrospector implements Introspector {
         database: server?.database ?? this.spec.database,
         serverVersion: server?.server_version ?? null,
         ...(server ? { privileges: { role: server.role, superuser: server.is_superuser, bypassRls: server.bypass_rls, canWrite: server.can_write, unreadable: server.unreadable ?? [] } } : {}),
-        snapshot: { schemas: mapped.schemas, tables: mapped.tables, enums: mapped.enums },
+        snapshot: { schemas: mapped.schemas, tables: mapped.tables, enums: mapped.enums, composites: compositesOf(compositeRows) },
         samples,
         codeValues,
         warnings,

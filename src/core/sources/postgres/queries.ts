@@ -204,6 +204,17 @@ export interface EnumRow {
 }
 
 /** https://www.postgresql.org/docs/current/catalog-pg-enum.html ; labels in declared order (enumsortorder). */
+/** The fields of the composite types of the user's schemas (not the row types of tables). */
+export const COMPOSITES_SQL = `
+SELECT n.nspname::text AS schema, t.typname::text AS name, a.attname::text AS field,
+       pg_catalog.format_type(a.atttypid, a.atttypmod) AS data_type
+FROM pg_catalog.pg_type t
+JOIN pg_catalog.pg_class c ON c.oid = t.typrelid AND c.relkind = 'c'
+JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
+WHERE ${SYSTEM_SCHEMA_FILTER}
+ORDER BY n.nspname, t.typname, a.attnum`;
+
 export const ENUMS_SQL = `
 SELECT t.oid::int4 AS type_oid, n.nspname::text AS schema, t.typname::text AS name,
        array_agg(e.enumlabel::text ORDER BY e.enumsortorder) AS labels
