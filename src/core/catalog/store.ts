@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { withGeneratedLineage } from '../pii/lineage';
+import { withGeneratedLineage, withoutValueStats } from '../pii/lineage';
 import type { Database } from 'sql.js';
 import { handOver, loadSqlJs } from './sqljs';
 import { CatalogError, notACatalogFile } from './errors';
@@ -152,7 +152,7 @@ export function decodeTableBody(body: string | Uint8Array): TableInfo {
 function withStoredLineage(columns: ColumnInfo[]): ColumnInfo[] {
   const out = withGeneratedLineage(columns);
   if (out === columns) return columns;
-  return out.map((c, i) => (c === columns[i] || !c.stats ? c : { ...c, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } }));
+  return out.map((c, i) => (c === columns[i] ? c : withoutValueStats(c)));
 }
 
 /** SQLite's default (BINARY) order of text: UTF-8 byte order, which is code point order. */

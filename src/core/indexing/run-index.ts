@@ -9,7 +9,7 @@ import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { keepsCodeValues, referencedTables } from './code-values';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
-import { withGeneratedLineage, withViewLineage } from '../pii/lineage';
+import { withGeneratedLineage, withoutValueStats, withViewLineage } from '../pii/lineage';
 import { propagate } from '../pii/propagate';
 import { INDEX_FORMAT } from '../search/format';
 import { SEARCH_INDEX_ARTIFACT, searchInput } from '../search/input';
@@ -107,8 +107,7 @@ function percent(phase: string, done: number, total: number): number {
  * labels are kept only in a table with no PII-tagged column; see keepsCodeValues).
  */
 function scrubStats(c: ColumnInfo, pii: PiiTag | null): ColumnInfo {
-  if (!pii || !c.stats) return { ...c, pii };
-  return { ...c, pii, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } };
+  return withoutValueStats({ ...c, pii });
 }
 
 /**

@@ -34,7 +34,7 @@ export function withGeneratedLineage<C extends ColumnInfo>(columns: readonly C[]
       const tagged = from.filter((j) => tags[j] !== null);
       if (tagged.length === 0) return;
       const merged = withSignal(propagate([tags[i], ...tagged.map((j) => tags[j])]), `generated_from:${tagged.map((j) => columns[j]!.name).join(',')}`);
-      if (sameTag(tags[i], merged)) return;
+      if (sameLineage(tags[i], merged, 'generated_from:')) return;
       tags[i] = merged;
       moved = true;
     });
@@ -55,7 +55,8 @@ function generationExpression(defaultExpr: string | null): string | null {
 
 const IDENTIFIER = /"((?:[^"]|"")+)"|`((?:[^`]|``)+)`|\[([^\]]+)\]|([A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*)/g;
 
-function identifiers(expr: string): Set<string> {
+/** The identifiers of an SQL text, lower-case and unquoted ("…", `…`, […] or bare): a word that names a column counts. */
+export function identifiers(expr: string): Set<string> {
   const out = new Set<string>();
   for (const m of expr.matchAll(IDENTIFIER)) {
     const word = m[1]?.replace(/""/g, '"') ?? m[2]?.replace(/``/g, '`') ?? m[3] ?? m[4]!;
@@ -69,9 +70,18 @@ function withSignal(tag: PiiTag, signal: string): PiiTag {
   return tag.signals.includes(signal) ? tag : { ...tag, signals: [...tag.signals.filter((s) => !s.startsWith(kind)), signal] };
 }
 
-function sameTag(a: PiiTag | null, b: PiiTag): boolean {
-  if (a === null) return false;
-  return a.sensitivity === b.sensitivity && a.categories.length === b.categories.length && a.categories.every((c, i) => c === b.categories[i]) && a.signals.some((s) => s.startsWith('generated_from:'));
+/** Whether `a` is already `b` as far as a lineage pass of `kind` (`generated_from:`, `view_reads:`) goes: a fixed point. */
+function sameLineage(a: PiiTag | null, b: PiiTag, kind: string): boolean {
+  return a !== null && a.sensitivity === b.sensitivity && a.categories.length === b.categories.length && a.categories.every((c, i) => c === b.categories[i]) && a.signals.some((s) => s.startsWith(kind));
+}
+
+/**
+ * A column with its statistics' values (common values, min and max) dropped when it is tagged: raw values of PII
+ * columns never reach the catalog. Counts and widths stay.
+ */
+export function withoutValueStats<C extends ColumnInfo>(c: C): C {
+  if (!c.pii || !c.stats) return c;
+  return { ...c, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } };
 }
 
 type Relation = { readonly schema: string; readonly name: string; readonly kind: string; readonly viewDefinition: string | null; readonly columns: readonly ColumnInfo[] };
@@ -162,7 +172,7 @@ export function withViewLineage<T extends Relation>(relations: readonly T[]): T[
         const from = item ? [...item].flatMap((w) => read.get(w) ?? []) : isAliased(toks, name) ? all : (read.get(name) ?? []);
         if (from.length === 0) return c;
         const merged = withSignal(propagate([c.pii, ...from]), `view_reads:${[...read.keys()].sort().join(',')}`);
-        return sameLineage(c.pii, merged) ? c : { ...c, pii: merged };
+        return sameLineage(c.pii, merged, 'view_reads:') ? c : { ...c, pii: merged };
       });
       if (columns.some((c, k) => c !== current.columns[k])) {
         out[i] = { ...current, columns };
@@ -273,6 +283,3 @@ function selectItems(toks: readonly Token[]): Map<string, Set<string>> | null {
   return close() || item.length === 0 ? out : null;
 }
 
-function sameLineage(a: PiiTag | null, b: PiiTag): boolean {
-  return a !== null && a.sensitivity === b.sensitivity && a.categories.length === b.categories.length && a.categories.every((c, i) => c === b.categories[i]) && a.signals.some((s) => s.startsWith('view_reads:'));
-}

@@ -55,6 +55,14 @@ export class RowBudget {
   }
 }
 
+/**
+ * The data-row bytes a statement may bring in on the wire for an answer of at most `maxBytes` of JSON: past twice the
+ * cap (and a little room) the answer is cut already, and the rest is not read in.
+ */
+export function wireBudget(maxBytes: number): number {
+  return 2 * maxBytes + 64 * 1024;
+}
+
 function jsonSize(row: readonly unknown[]): number {
   return Buffer.byteLength(JSON.stringify(row));
 }

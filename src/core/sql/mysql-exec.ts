@@ -1,7 +1,7 @@
 import type { Connection, ConnectionOptions, FieldPacket, QueryError } from 'mysql2';
 import { mysqlDriver } from './mysql-driver';
 import type { SqlGuard } from './guard';
-import { RowBudget, toJsonValue } from './caps';
+import { RowBudget, toJsonValue, wireBudget } from './caps';
 import type { GuardRefused, QueryCaps, QueryOutcome, ResultColumn, StatementKind } from './types';
 import { DEFAULT_CAPS } from './types';
 
@@ -14,8 +14,8 @@ import { DEFAULT_CAPS } from './types';
  * strings and quotes lex the way the guard's tokenizer read them), a server-side time limit (MariaDB
  * `max_statement_time`, https://mariadb.com/kb/en/server-system-variables/#max_statement_time; MySQL
  * `max_execution_time`, https://dev.mysql.com/doc/refman/8.0/en/server-system-variables.html#sysvar_max_execution_time),
- * `sql_select_limit` at the row cap plus one, and `START TRANSACTION READ ONLY`. Then the views the statement reads are followed, through the views they read in
- * turn, and each definition must pass the same guard (a view that calls a stored function — which may read a blocked
+ * `sql_select_limit` at the row cap plus one, and `START TRANSACTION READ ONLY`. Then the views the statement reads
+ * are followed, through the views they read in turn, and each definition must pass the same guard (a view that calls a stored function — which may read a blocked
  * column or `SET GLOBAL` — is refused, as a direct call is). The statement then runs alone (`multipleStatements` is
  * off, so the server refuses a string holding several); its rows are streamed against the row and byte caps, and
  * the bytes of the result on the wire against twice the byte cap (a row of many wide columns is cut before the driver
@@ -151,11 +151,6 @@ async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly st
 
 function refusedView(name: string, message: string): GuardRefused {
   return { ok: false, dialect: 'mysql', reason: 'forbidden_function', message, detail: name };
-}
-
-/** The bytes of result rows a statement may bring in on the wire, for an answer of at most `maxBytes` of JSON. */
-function wireBudget(maxBytes: number): number {
-  return 2 * maxBytes + 64 * 1024;
 }
 
 /** Layers 2 and 3 only (no parser guard), exported so each layer can be tested alone. */

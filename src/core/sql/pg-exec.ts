@@ -3,7 +3,7 @@ import type { ClientBase, FieldDef, PoolClient } from 'pg';
 import type Cursor from 'pg-cursor';
 import { pgCursor } from './pg-driver';
 import type { SqlGuard } from './guard';
-import { RowBudget, toJsonValue } from './caps';
+import { RowBudget, toJsonValue, wireBudget } from './caps';
 import { sendCancelRequest } from './pg-cancel';
 import {
   checkPostgresCalls,
@@ -359,11 +359,6 @@ function viewDefinitionRefusal(check: ObjectCheck, schema: string, name: string,
   };
 }
 
-/** The data-row bytes a statement may read on the wire for an answer of at most `maxBytes` of JSON. */
-export function wireBudget(maxBytes: number): number {
-  return 2 * maxBytes + 64 * 1024;
-}
-
 function refusedOutcome(refusal: FunctionRefusal): QueryOutcome {
   return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'postgres', reason: 'forbidden_function', message: refusal.message, detail: refusal.name } };
 }
@@ -411,7 +406,6 @@ export async function executeReadOnlyPostgres(
     await client.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
     await client.query(`SET LOCAL lock_timeout = ${timeoutMs}`);
     await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(timeoutMs * 2, 1000)}`);
-    if (noIndexScans) await client.query('SET LOCAL enable_indexscan = off; SET LOCAL enable_indexonlyscan = off');
     if (objects) {
       const refusal = await checkObjects(client, objects);
       if (refusal) {
@@ -420,6 +414,8 @@ export async function executeReadOnlyPostgres(
         return refusedOutcome(refusal);
       }
     }
+    // For the agent's statement only (the object check above keeps its own plans).
+    if (noIndexScans) await client.query('SET LOCAL enable_indexscan = off; SET LOCAL enable_indexonlyscan = off');
 
     const PgCursor = pgCursor();
     const cursor = client.query(new PgCursor<unknown[]>(sql, params as unknown[], { rowMode: 'array' }));
@@ -538,6 +534,7 @@ export async function runReadOnlyPostgres(
   const meta = { statementKind: g.statementKind, fingerprint: g.fingerprint };
   const policy = opts.policy ?? (conn instanceof SourcePool ? conn.policy : DEFAULT_FUNCTION_POLICY);
   let objects: ObjectCheck | undefined;
+  const noIndexScans = opts.noIndexScans === true;
   if (opts.checkObjects !== false) {
     const calls = checkPostgresCalls(g.functions, policy);
     if (calls.refusal) return refusedOutcome(calls.refusal);
@@ -568,16 +565,16 @@ export async function runReadOnlyPostgres(
       };
     }
     const capped = lease.timeoutCapMs !== null ? { ...caps, timeoutMs: Math.min(timeoutMs, lease.timeoutCapMs) } : caps;
-    return withPooledClient(lease.client, (c) => executeReadOnlyPostgres(c, sql, params, capped, meta, objects, opts.noIndexScans === true), (destroy) => lease.release(destroy));
+    return withPooledClient(lease.client, (c) => executeReadOnlyPostgres(c, sql, params, capped, meta, objects, noIndexScans), (destroy) => lease.release(destroy));
   }
-  if (!isPool(conn)) return executeReadOnlyPostgres(conn, sql, params, caps, meta, objects, opts.noIndexScans === true);
+  if (!isPool(conn)) return executeReadOnlyPostgres(conn, sql, params, caps, meta, objects, noIndexScans);
   let client: PoolClient;
   try {
     client = await conn.connect();
   } catch (e) {
     return classifyPostgresError(e);
   }
-  return withPooledClient(client, (c) => executeReadOnlyPostgres(c, sql, params, caps, meta, objects, opts.noIndexScans === true), (destroy) => client.release(destroy ? true : undefined));
+  return withPooledClient(client, (c) => executeReadOnlyPostgres(c, sql, params, caps, meta, objects, noIndexScans), (destroy) => client.release(destroy ? true : undefined));
 }
 
 /** Runs `work`, then resets the session before the connection goes back; any failure destroys it instead. */

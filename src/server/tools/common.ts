@@ -134,6 +134,7 @@ export function isRedacted(vis: Map<string, ColumnVisibility>, c: ColumnInfo): b
  */
 export function hiddenNames(ctx: ToolContext, entry: TableEntry, vis: Map<string, ColumnVisibility>): Map<string, string> {
   const out = new Map<string, string>();
+  // Views' columns too (a view column renaming a blocked one is blocked): a definition may name either.
   for (const e of ctx.catalog.tablesOf(entry.source.name)) {
     for (const c of e.table.columns) if (ctx.deps.pii.blockedCategories(c.pii).length > 0) out.set(c.name.toLowerCase(), '<redacted_column>');
   }

@@ -12,6 +12,7 @@ import { redactDeep } from '../../core/pii';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
 import { sourceArg } from './common';
+import { identifiers } from '../../core/pii/lineage';
 
 const input = z.strictObject({
   sql: z.string().min(1).max(100_000).describe('Exactly one read-only statement: SELECT, WITH … SELECT, VALUES, TABLE or EXPLAIN (without ANALYZE).'),
@@ -76,8 +77,7 @@ function postgresRelation(ctx: ToolContext, source: SourceInfo, schema: string |
   if ((entry.table.kind === 'view' || entry.table.kind === 'materialized_view') && entry.table.viewDefinition) {
     const exposed = new Set(columns.filter((c) => c.masked).map((c) => c.name.toLowerCase()));
     const blocked = blockedColumnNames(ctx, source);
-    const idents = entry.table.viewDefinition.toLowerCase().match(/[a-z_][a-z0-9_$]*|"(?:[^"]|"")+"/g) ?? [];
-    const reads = [...new Set(idents.map((t) => t.replace(/^"|"$/g, '')))].filter((t) => blocked.has(t) && !exposed.has(t));
+    const reads = [...identifiers(entry.table.viewDefinition)].filter((t) => blocked.has(t) && !exposed.has(t));
     if (reads.length > 0) {
       return {
         kind: 'refused',
@@ -90,12 +90,6 @@ function postgresRelation(ctx: ToolContext, source: SourceInfo, schema: string |
   return { kind: 'masked', schema: entry.table.schema, table: entry.table.name, columns, ...(ignoreIndexes.length > 0 ? { ignoreIndexes } : {}) };
 }
 
-const WORD = /[a-z_\u0080-\uffff][\w$\u0080-\uffff]*|"(?:[^"]|"")+"|`(?:[^`]|``)+`/g;
-
-function wordsOf(text: string): string[] {
-  return (text.toLowerCase().match(WORD) ?? []).map((w) => w.replace(/^["`]|["`]$/g, ''));
-}
-
 /**
  * A table's indexes over a blocked column (an expression or a partial index naming one counts): reading the table
  * through one hands its rows out in the order of the blocked values.
@@ -103,7 +97,7 @@ function wordsOf(text: string): string[] {
 function indexesOverBlocked(ctx: ToolContext, table: TableInfo): TableInfo['indexes'] {
   const blocked = new Set(table.columns.filter((c) => ctx.deps.pii.blockedCategories(c.pii).length > 0).map((c) => c.name.toLowerCase()));
   if (blocked.size === 0) return [];
-  const over = (text: string): boolean => wordsOf(text).some((w) => blocked.has(w));
+  const over = (text: string): boolean => [...identifiers(text)].some((w) => blocked.has(w));
   return table.indexes.filter((i) => i.columns.some(over) || (i.predicate !== null && over(i.predicate)));
 }
 
@@ -123,7 +117,7 @@ function blockedOrder(ctx: ToolContext, source: SourceInfo, entry: TableEntry, s
       ? `${entry.qualifiedName} is stored in the order of its PII-blocked primary key column, which any read of its rows would reveal; ask for aggregates through a view the operator allows, or leave the table out`
       : null;
   }
-  for (const word of new Set(wordsOf(t.viewDefinition ?? ''))) {
+  for (const word of identifiers(t.viewDefinition ?? '')) {
     const base = ctx.catalog.lookup(source.name, t.schema, word);
     if (!base || base.key === entry.key) continue;
     const inner = blockedOrder(ctx, source, base, seen);
