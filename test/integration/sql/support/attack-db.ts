@@ -29,6 +29,14 @@ BEGIN EXECUTE 'DROP TABLE album'; RETURN 1; END $$;
 CREATE VIEW v_evil AS SELECT evil() AS x;
 CREATE PROCEDURE wipe() LANGUAGE sql AS $$ DELETE FROM album $$;
 CREATE MATERIALIZED VIEW mv_artist_count AS SELECT count(*) AS n FROM artist;
+CREATE FUNCTION evil_op(int, int) RETURNS bool LANGUAGE plpgsql VOLATILE AS $$ BEGIN PERFORM evil(); RETURN true; END $$;
+CREATE OPERATOR ~~~ (LEFTARG = int, RIGHTARG = int, FUNCTION = evil_op);
+CREATE TYPE evil_t AS (v int);
+CREATE FUNCTION evil_cast(int) RETURNS evil_t LANGUAGE plpgsql VOLATILE AS $$ BEGIN PERFORM evil(); RETURN ROW($1)::evil_t; END $$;
+CREATE CAST (int AS evil_t) WITH FUNCTION evil_cast(int);
+CREATE FUNCTION evil_chk(int) RETURNS bool LANGUAGE plpgsql VOLATILE AS $$ BEGIN PERFORM evil(); RETURN true; END $$;
+CREATE DOMAIN d_evil AS int CHECK (evil_chk(VALUE));
+CREATE DOMAIN d_evil2 AS d_evil;
 `;
 
 export async function createAttackDb(): Promise<void> {
