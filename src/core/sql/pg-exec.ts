@@ -155,7 +155,7 @@ function regclassText(written: string): string {
  * implicit or assignment cast, of the CHECK constraints of the domains it casts to, and the input functions of those
  * types. https://www.postgresql.org/docs/current/catalog-pg-depend.html
  */
-const OBJECT_CHECK_SQL = `/* schemabrain:object-check */
+const OBJECT_CHECK_BASE = `/* schemabrain:object-check */
 WITH RECURSIVE named AS (
   SELECT DISTINCT c.oid, n.nspname::text AS via_schema, c.relname::text AS via, c.relkind::text AS via_kind
   FROM pg_catalog.unnest($2::text[]) AS w(name)
@@ -178,23 +178,6 @@ WITH RECURSIVE named AS (
   UNION
   SELECT i.inhrelid, inherited.via_schema, inherited.via, inherited.via_kind
   FROM inherited JOIN pg_catalog.pg_inherits i ON i.inhparent = inherited.oid
-), cast_to(oid) AS (
-  -- the types the statement casts to, and the types the domains among them are built on
-  SELECT t.oid FROM pg_catalog.pg_type t WHERE pg_catalog.lower(t.typname::text) = ANY ($4::text[])
-  UNION
-  SELECT t.typbasetype FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid AND t.typtype = 'd'
-), read_types(oid) AS (
-  -- the types of the columns of every relation reached, and the types inside them: array elements, domain bases,
-  -- composite fields (comparing a row, an array or a domain compares what is inside with its own type's functions)
-  SELECT a.atttypid FROM inherited
-  JOIN pg_catalog.pg_attribute a ON a.attrelid = inherited.oid AND a.attnum > 0 AND NOT a.attisdropped
-  UNION
-  SELECT inner_type.oid FROM read_types JOIN pg_catalog.pg_type t ON t.oid = read_types.oid
-  CROSS JOIN LATERAL (
-    SELECT t.typbasetype WHERE t.typtype = 'd'
-    UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
-    UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
-  ) inner_type(oid)
 ), fn AS (
   SELECT reach.via_schema, reach.via, reach.via_kind, d.refobjid AS fn
   FROM reach
@@ -235,7 +218,30 @@ FROM pg_catalog.pg_proc p
 JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
 LEFT JOIN pg_catalog.pg_depend de ON de.classid = 'pg_catalog.pg_proc'::pg_catalog.regclass AND de.objid = p.oid AND de.deptype = 'e'
 LEFT JOIN pg_catalog.pg_extension e ON e.oid = de.refobjid
-WHERE n.nspname <> 'pg_catalog' AND pg_catalog.lower(p.proname::text) = ANY ($1::text[])
+WHERE n.nspname <> 'pg_catalog' AND pg_catalog.lower(p.proname::text) = ANY ($1::text[])`;
+
+/** The type CTEs the unnamed-function part reads (after `inherited`, before `fn`). */
+const OBJECT_CHECK_TYPES = `), cast_to(oid) AS (
+  -- the types the statement casts to, and the types the domains among them are built on
+  SELECT t.oid FROM pg_catalog.pg_type t WHERE pg_catalog.lower(t.typname::text) = ANY ($4::text[])
+  UNION
+  SELECT t.typbasetype FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid AND t.typtype = 'd'
+), read_types(oid) AS (
+  -- the types of the columns of every relation reached, and the types inside them: array elements, domain bases,
+  -- composite fields (comparing a row, an array or a domain compares what is inside with its own type's functions)
+  SELECT a.atttypid FROM inherited
+  JOIN pg_catalog.pg_attribute a ON a.attrelid = inherited.oid AND a.attnum > 0 AND NOT a.attisdropped
+  UNION
+  SELECT inner_type.oid FROM read_types JOIN pg_catalog.pg_type t ON t.oid = read_types.oid
+  CROSS JOIN LATERAL (
+    SELECT t.typbasetype WHERE t.typtype = 'd'
+    UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
+    UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
+  ) inner_type(oid)
+`;
+
+/** The unnamed-function part, appended to the base query when the database has functions that could be reached so. */
+const OBJECT_CHECK_EFFECTS = `
 UNION ALL
 -- functions the statement runs without naming them (pinned built-ins are in pg_catalog and left out below)
 SELECT 'effect', NULL, effect.label, effect.kind, n.nspname::text, p.proname::text, e.extname::text, NULL, NULL
@@ -280,23 +286,78 @@ LEFT JOIN pg_catalog.pg_depend de ON de.classid = 'pg_catalog.pg_proc'::pg_catal
 LEFT JOIN pg_catalog.pg_extension e ON e.oid = de.refobjid
 WHERE n.nspname <> 'pg_catalog'`;
 
+/** The whole check: the base query with the type CTEs and the unnamed-function part. */
+const OBJECT_CHECK_SQL = OBJECT_CHECK_BASE.replace('), fn AS (', `${OBJECT_CHECK_TYPES}), fn AS (`) + OBJECT_CHECK_EFFECTS;
+
+/**
+ * Whether the database has any function outside pg_catalog that a statement could run without naming it: behind an
+ * operator, a cast, an operator class, a domain CHECK or a type's input. Most have none, and the check then leaves
+ * that part out (it is the costly part to plan).
+ */
+const UNNAMED_FUNCTIONS_SQL = `/* schemabrain:object-check */
+SELECT EXISTS (
+  SELECT 1 FROM (
+    SELECT oprcode::pg_catalog.oid AS fn FROM pg_catalog.pg_operator
+    UNION ALL SELECT oprrest::pg_catalog.oid FROM pg_catalog.pg_operator
+    UNION ALL SELECT oprjoin::pg_catalog.oid FROM pg_catalog.pg_operator
+    UNION ALL SELECT castfunc FROM pg_catalog.pg_cast
+    UNION ALL SELECT amproc::pg_catalog.oid FROM pg_catalog.pg_amproc
+    UNION ALL SELECT typinput::pg_catalog.oid FROM pg_catalog.pg_type
+    UNION ALL SELECT refobjid FROM pg_catalog.pg_depend
+      WHERE classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
+  ) used
+  JOIN pg_catalog.pg_proc p ON p.oid = used.fn
+  JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace
+  WHERE n.nspname <> 'pg_catalog'
+) AS present`;
+
 const VIA_KIND: Record<string, ViewDependency['viaKind']> = { v: 'view', m: 'materialized view', f: 'foreign table', p: 'table', r: 'table' };
 
 /** Runs the live object check on `client` (inside the caller's transaction). Null when everything passes. */
 export async function checkObjects(client: ClientBase, check: ObjectCheck): Promise<FunctionRefusal | null> {
   const names = [...new Set(check.pending.map((p) => p.name))];
   const relations = [...new Set(check.relations.map(regclassText))].filter((r) => r.length > 0);
-  const operators = [...new Set([...(check.operators ?? []), ...IMPLICIT_OPERATORS])];
-  const castTypes = [...new Set(check.castTypes ?? [])];
-  const key = JSON.stringify([names.sort(), relations.sort(), check.pending.map((p) => [p.written, p.allowedStatically]), operators.sort(), castTypes.sort()]);
-  const cached = check.verdicts?.get(key);
-  if (cached && performance.now() - cached.at < OBJECT_VERDICT_TTL_MS) return cached.refusal;
-  const refusal = await liveObjectCheck(client, check, names, relations, operators, castTypes);
-  if (check.verdicts) {
-    if (check.verdicts.size > 500) check.verdicts.clear();
-    check.verdicts.set(key, { at: performance.now(), refusal });
-  }
+  const unnamed = await hasUnnamedFunctions(client, check);
+  if (!unnamed && names.length === 0 && relations.length === 0) return null;
+  const operators = unnamed ? [...new Set([...(check.operators ?? []), ...IMPLICIT_OPERATORS])] : [];
+  const castTypes = unnamed ? [...new Set(check.castTypes ?? [])] : [];
+  const key = JSON.stringify([names.sort(), relations.sort(), check.pending.map((p) => [p.written, p.allowedStatically]), operators.sort(), castTypes.sort(), unnamed]);
+  const cached = remembered(check, key);
+  if (cached !== undefined) return cached;
+  const refusal = await liveObjectCheck(client, check, names, relations, unnamed ? { operators, castTypes } : null);
+  remember(check, key, refusal);
   return refusal;
+}
+
+function remembered(check: ObjectCheck, key: string): FunctionRefusal | null | undefined {
+  const cached = check.verdicts?.get(key);
+  return cached && performance.now() - cached.at < OBJECT_VERDICT_TTL_MS ? cached.refusal : undefined;
+}
+
+function remember(check: ObjectCheck, key: string, refusal: FunctionRefusal | null): void {
+  if (!check.verdicts) return;
+  if (check.verdicts.size > 500) check.verdicts.clear();
+  check.verdicts.set(key, { at: performance.now(), refusal });
+}
+
+/** The answer of UNNAMED_FUNCTIONS_SQL per connection, for checks without a source pool's verdicts. */
+const unnamedByClient = new WeakMap<object, { readonly at: number; readonly present: boolean }>();
+
+/**
+ * Whether the database has functions a statement could run unnamed (UNNAMED_FUNCTIONS_SQL), kept as long as a
+ * verdict is: with the source pool's verdicts, else per connection.
+ */
+async function hasUnnamedFunctions(client: ClientBase, check: ObjectCheck): Promise<boolean> {
+  const key = '\u0000unnamed-functions';
+  const cached = check.verdicts ? remembered(check, key) : undefined;
+  if (cached !== undefined) return cached !== null;
+  const own = check.verdicts ? undefined : unnamedByClient.get(client);
+  if (own && performance.now() - own.at < OBJECT_VERDICT_TTL_MS) return own.present;
+  const present = (await client.query<{ present: boolean }>(UNNAMED_FUNCTIONS_SQL)).rows[0]?.present === true;
+  // Stored as a verdict: a refusal-shaped marker when present, null when not.
+  if (check.verdicts) remember(check, key, present ? { name: '', message: '' } : null);
+  else unnamedByClient.set(client, { at: performance.now(), present });
+  return present;
 }
 
 /**
@@ -305,11 +366,19 @@ export async function checkObjects(client: ClientBase, check: ObjectCheck): Prom
  */
 const IMPLICIT_OPERATORS = ['=', '<>', '<', '>', '<=', '>='];
 
-async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: string[], relations: string[], operators: string[], castTypes: string[]): Promise<FunctionRefusal | null> {
-  // The planner's guesses for the recursive parts of the check run to millions of rows, which would have it JIT-compile
-  // a query that takes milliseconds (seconds of compiling on every call): JIT is off for the check alone.
-  const jit = await client.query<{ prev: string | null }>("SELECT pg_catalog.current_setting('jit', true) AS prev, CASE WHEN pg_catalog.current_setting('jit', true) IS NOT NULL THEN pg_catalog.set_config('jit', 'off', true) END");
-  const previousJit = jit.rows[0]?.prev ?? null;
+async function liveObjectCheck(
+  client: ClientBase,
+  check: ObjectCheck,
+  names: string[],
+  relations: string[],
+  unnamed: { readonly operators: string[]; readonly castTypes: string[] } | null,
+): Promise<FunctionRefusal | null> {
+  // The planner's guesses for the recursive parts of the unnamed-function check run to millions of rows, which would
+  // have it JIT-compile a query that takes milliseconds (seconds of compiling on every call): JIT is off for it.
+  const jit = unnamed
+    ? await client.query<{ prev: string | null }>("SELECT pg_catalog.current_setting('jit', true) AS prev, CASE WHEN pg_catalog.current_setting('jit', true) IS NOT NULL THEN pg_catalog.set_config('jit', 'off', true) END")
+    : null;
+  const previousJit = jit?.rows[0]?.prev ?? null;
   const r = await client.query<{
     what: string;
     via_schema: string | null;
@@ -321,15 +390,15 @@ async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: st
     on_path: boolean | null;
     def: string | null;
   }>({
-    text: OBJECT_CHECK_SQL,
-    values: [names, relations, operators, castTypes],
+    text: unnamed ? OBJECT_CHECK_SQL : OBJECT_CHECK_BASE,
+    values: unnamed ? [names, relations, unnamed.operators, unnamed.castTypes] : [names, relations],
   });
   if (previousJit !== null) await client.query("SELECT pg_catalog.set_config('jit', $1, true)", [previousJit]);
   const calls: LiveFunction[] = [];
   const viewDeps: ViewDependency[] = [];
-  const unnamed: ImplicitCall[] = [];
+  const implicit: ImplicitCall[] = [];
   for (const row of r.rows) {
-    if (row.what === 'effect' && row.schema && row.name && row.via) unnamed.push({ through: row.via, fn: { schema: row.schema, name: row.name, extension: row.ext } });
+    if (row.what === 'effect' && row.schema && row.name && row.via) implicit.push({ through: row.via, fn: { schema: row.schema, name: row.name, extension: row.ext } });
     else if (row.what === 'call' && row.schema && row.name) calls.push({ schema: row.schema, name: row.name, extension: row.ext, onSearchPath: row.on_path !== false });
     else if (row.what === 'def' && row.via_schema && row.via) {
       const refusal = viewDefinitionRefusal(check, row.via_schema, row.via, row.via_kind === 'm' ? 'materialized view' : 'view', row.def ?? '');
@@ -343,7 +412,7 @@ async function liveObjectCheck(client: ClientBase, check: ObjectCheck, names: st
       });
     }
   }
-  return decidePendingCalls(check.pending, calls, check.policy) ?? decideViewDependencies(viewDeps, check.policy) ?? decideImplicitCalls(unnamed, check.policy);
+  return decidePendingCalls(check.pending, calls, check.policy) ?? decideViewDependencies(viewDeps, check.policy) ?? decideImplicitCalls(implicit, check.policy);
 }
 
 /** A view's definition, parsed with the same guard: every built-in it calls must pass the agent's own rules. */
