@@ -7,7 +7,8 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ATTACKS } from '../../test/fixtures/sql-corpus/attacks';
-import { BENIGN_POSTGRES } from '../../test/fixtures/sql-corpus/benign-postgres';
+import { BENIGN_POSTGRES, PAGILA_ALLOWED_FUNCTIONS } from '../../test/fixtures/sql-corpus/benign-postgres';
+import { createFunctionPolicy } from '../../src/core/sql/function-policy';
 import { BENIGN_SQLITE } from '../../test/fixtures/sql-corpus/benign-sqlite';
 import { ATTACK_DB, createAttackDb, dropAttackDb, pgStateDigest } from '../../test/integration/sql/support/attack-db';
 import { runPgAttack, runSqliteAttack } from '../../test/integration/sql/support/attack-harness';
@@ -94,6 +95,7 @@ async function main(): Promise<void> {
   }
 
   // --- benign, PostgreSQL
+  const PAGILA_POLICY = createFunctionPolicy({ functions: PAGILA_ALLOWED_FUNCTIONS });
   const pgDbs = { pagila: ensurePagila(), chinook: ensureChinookPg() };
   const pgClients = new Map<string, ReturnType<typeof pgClient>>();
   for (const [k, d] of Object.entries(pgDbs)) {
@@ -105,7 +107,8 @@ async function main(): Promise<void> {
   let benignPgRefused = 0;
   const execMs: number[] = [];
   for (const b of BENIGN_POSTGRES) {
-    const o = await runReadOnlyPostgres(pgClients.get(b.db)!, guard, b.sql, b.params ?? [], BENIGN_CAPS);
+    // As an operator of Pagila would run it: its own functions allowed by name (the same list as the benign tests).
+    const o = await runReadOnlyPostgres(pgClients.get(b.db)!, guard, b.sql, b.params ?? [], BENIGN_CAPS, { policy: PAGILA_POLICY });
     if (!o.ok) {
       benignPgFail.push(`${b.sql} → ${failure(o)}`);
       if (o.kind === 'refused') benignPgRefused++;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import type { Database } from 'sql.js';
-import { BENIGN_POSTGRES } from '../../fixtures/sql-corpus/benign-postgres';
+import { BENIGN_POSTGRES, PAGILA_ALLOWED_FUNCTIONS } from '../../fixtures/sql-corpus/benign-postgres';
 import { BENIGN_SQLITE } from '../../fixtures/sql-corpus/benign-sqlite';
 import { loadSqlGuard, type SqlGuard } from '../../../src/core/sql/guard';
 import { runReadOnlyPostgres } from '../../../src/core/sql/pg-exec';
@@ -14,13 +14,8 @@ import { loadSpider, spiderDatabase } from './support/benign-harness';
 
 const CAPS = { timeoutMs: 10_000, maxRows: 1000, maxBytes: 5_000_000 };
 
-/**
- * Pagila ships user-defined functions (inventory_in_stock, film_in_stock, last_day, a group_concat aggregate its
- * views use). User functions are refused unless the operator allows them by name, as an operator of Pagila would.
- */
-const PAGILA_ALLOWED = createFunctionPolicy({
-  functions: ['public.inventory_in_stock', 'public.film_in_stock', 'public.film_not_in_stock', 'public.last_day', 'public.group_concat', 'public._group_concat'],
-});
+/** The operator's allowances for Pagila's own functions (benign-postgres.ts). */
+const PAGILA_ALLOWED = createFunctionPolicy({ functions: PAGILA_ALLOWED_FUNCTIONS });
 
 function describeFailure(o: Awaited<ReturnType<typeof runReadOnlyPostgres>>): string {
   if (o.ok) return 'ok';
