@@ -214,7 +214,7 @@ function sqlParsers(): { mysql: ParserLike; mariadb: ParserLike } {
 }
 
 /** The statement's AST (node-sql-parser, MySQL then MariaDB grammar), for the masker's own check. */
-export function parseMysqlStatement(sql: string): { ast: Record<string, unknown> } | { error: string } {
+export function parseMysqlStatement(sql: string): { ast: Record<string, unknown>; tables: string[] } | { error: string } {
   return parse(sql);
 }
 

@@ -118,6 +118,18 @@ export function maskMysql(sql: string, resolve: ResolveRelation): MaskOutcome {
       for (const w of n.with as Array<{ name?: unknown }>) ctes.add(identText(w.name).toLowerCase());
     });
   }
+  // MySQL and MariaDB resolve a WITH query's name only after it: inside its own body (unless RECURSIVE) and in the
+  // WITH queries before it, the same name reads the relation. `WITH users AS (SELECT * FROM users) …` reads the table.
+  // Which reference means which is not decided here: a WITH name that is also a relation's name is refused.
+  // Names are compared without case (how the server compares them depends on its lower_case_table_names), both as
+  // the WITH clause writes them and as every relation reference of the statement does.
+  const written = [...ctes, ...refs.filter((r) => r.schema === null).map((r) => r.table), ...('error' in parsedIn ? [] : parsedIn.tables).map((t) => t.split('::')[2] ?? '')];
+  for (const name of written) {
+    if (!name || !ctes.has(name.toLowerCase())) continue;
+    if (resolve(null, name).kind !== 'unknown' || resolve(null, name.toLowerCase()).kind !== 'unknown') {
+      return { ok: false, reason: 'refused', relation: name, message: `the WITH query name ${name} is also the name of a relation, which MySQL reads inside the WITH clause; give the WITH query another name` };
+    }
+  }
   for (const r of refs) {
     if (r.schema === null && ctes.has(r.table.toLowerCase())) continue;
     const written = r.schema ? `${r.schema}.${r.table}` : r.table;

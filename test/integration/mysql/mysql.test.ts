@@ -218,6 +218,26 @@ describe('MySQL/MariaDB sources (real MariaDB)', function () {
       assert.ok(!JSON.stringify(sub).includes('@'), JSON.stringify(sub).slice(0, 400));
     });
 
+    it('run_query refuses a WITH query named like a relation (MySQL reads the relation inside the WITH clause)', async () => {
+      const shadows = [
+        'WITH Customer AS (SELECT * FROM Customer) SELECT Email FROM Customer',
+        'WITH Customer AS (SELECT * FROM Customer) SELECT REVERSE(Email) FROM Customer',
+        'WITH a AS (SELECT * FROM Customer), Customer AS (SELECT 1 AS x) SELECT Email FROM a',
+        'WITH x AS (SELECT 1 AS one), Customer AS (SELECT * FROM Customer) SELECT Email FROM Customer',
+        "WITH Customer AS (SELECT CustomerId FROM Customer WHERE Email LIKE 'l%') SELECT CustomerId FROM Customer",
+        'WITH customer AS (SELECT CustomerId, Email AS e FROM Customer) SELECT REVERSE(e) FROM customer',
+        'WITH Track AS (SELECT * FROM Track) SELECT COUNT(*) FROM Track',
+      ];
+      for (const q of shadows) {
+        const r = await call('run_query', { source: 'chinook', sql: q });
+        assert.equal(r.status, 'refused', `${q}: ${JSON.stringify(r).slice(0, 300)}`);
+        assert.ok(!JSON.stringify(r).includes('@') && !JSON.stringify(r).includes('moc.'), q);
+      }
+      const fine = await call('run_query', { source: 'chinook', sql: 'WITH c AS (SELECT CustomerId FROM Customer) SELECT COUNT(*) AS n FROM c' });
+      assert.ok(['success', 'degraded'].includes(fine.status), JSON.stringify(fine).slice(0, 300));
+      assert.equal(Number(fine.data.rows![0]![0]), 59);
+    });
+
     it('run_query refuses MySQL escapes before they reach the server', async () => {
       for (const q of ["SELECT * FROM Track INTO OUTFILE '/tmp/sb_x'", 'SELECT /*!50000 SLEEP(3) */ 1', 'SELECT SLEEP(3)', 'SELECT @x := 1', 'HANDLER Track OPEN']) {
         const r = await call('run_query', { source: 'chinook', sql: q });
