@@ -5,6 +5,7 @@ import { canonicalJson, sha256Hex } from './canonical';
 import type { AuditHead } from './record';
 import { verifyAudit, type VerifyResult } from './verify';
 import { readRegularFile } from '../util/regular-file';
+import { writeAll } from '../util/write-all';
 
 /**
  * Signed audit checkpoints: an anchor that the writer of the log cannot forge.
@@ -109,7 +110,7 @@ export function appendCheckpoint(file: string, c: Checkpoint): void {
   fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
   try {
-    fs.writeSync(fd, `${JSON.stringify(c)}\n`);
+    writeAll(fd, `${JSON.stringify(c)}\n`);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

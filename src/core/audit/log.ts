@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { isoMicros } from '../events/time';
 import { createFileLock, DEFAULT_LOCK_OPTIONS, LockTimeoutError, type HeldLock, type LockOptions } from './lock';
 import { encodeRow, GENESIS_HASH, lineHashInput, parseLineRow, type AuditHead, type AuditRecord, type AuditRowInput } from './record';
+import { writeAll } from '../util/write-all';
 
 const fdatasync = promisify(fs.fdatasync);
 
@@ -229,11 +230,6 @@ function assertRegularLogPath(logPath: string): void {
     return; // created on the first append
   }
   if (!st.isFile()) throw new AuditError('unwritable', `audit: ${logPath} is not a regular file`, 'EINVAL');
-}
-
-function writeAll(fd: number, buf: Buffer): void {
-  let off = 0;
-  while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
 }
 
 function fsyncDir(dir: string): void {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { isAtOrAfter } from '../events/time';
 import { readLastRow } from './log';
 import { GENESIS_HASH, lineHashInput, parseLineRow, readChainFields, toRecord, type AuditHead, type AuditRecord, type ChainFields } from './record';
+import { writeAll } from '../util/write-all';
 
 export type BreakReason = 'hash_mismatch' | 'prev_mismatch' | 'seq_gap' | 'reordered' | 'malformed' | 'truncated' | 'anchor_mismatch';
 
@@ -295,7 +296,7 @@ export function writeAnchorFile(logPath: string, head: AuditHead, verifiedAt: st
   const tmp = `${target}.${process.pid}.tmp`;
   const fd = fs.openSync(tmp, 'w', 0o600);
   try {
-    fs.writeSync(fd, `${JSON.stringify({ seq: head.seq, hash: head.hash, verified_at: verifiedAt })}\n`);
+    writeAll(fd, `${JSON.stringify({ seq: head.seq, hash: head.hash, verified_at: verifiedAt })}\n`);
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

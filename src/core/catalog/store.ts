@@ -7,6 +7,7 @@ import { handOver, loadSqlJs } from './sqljs';
 import { CatalogError, notACatalogFile } from './errors';
 import { readCatalogSummary, writeCatalogSummary } from './summary';
 import { NOT_REGULAR, readRegularFile } from '../util/regular-file';
+import { writeAll } from '../util/write-all';
 import type { ColumnInfo, EnumInfo, SchemaInfo, SourceInfo, TableInfo } from './model';
 
 /**
@@ -528,12 +529,20 @@ export class CatalogStore {
     const dir = path.dirname(filePath);
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const tmp = path.join(dir, `.${path.basename(filePath)}.${process.pid}.${Date.now()}.tmp`);
-    const fd = fs.openSync(tmp, 'w', 0o600);
     try {
-      fs.writeSync(fd, bytes);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
+      const fd = fs.openSync(tmp, 'w', 0o600);
+      try {
+        writeAll(fd, bytes);
+        fs.fsyncSync(fd);
+        // What the disk holds is what was exported, or the old catalog stays: a short file never replaces it.
+        const size = fs.fstatSync(fd).size;
+        if (size !== bytes.length) throw new Error(`catalog file is ${size} bytes after writing ${bytes.length}`);
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw new CatalogError('io', `could not write the catalog (${(e as Error).message}); the previous catalog is kept`);
     }
     try {
       beforeRename?.();

@@ -4,6 +4,7 @@ import type { Logger } from '../util/logger';
 import type { BusEvent, ServerEvent, ServerEventSubtype, ToolCallEvent } from './event';
 import { redactArgs, redactString } from './redact';
 import { isoMicros } from './time';
+import { writeAll } from '../util/write-all';
 
 /** Seed 002: rotate at 10 MiB to a single `.1`. */
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -108,7 +109,7 @@ export function createEventBus(opts: EventBusOptions): EventBus {
           rotate();
           ({ fd: d } = current());
         }
-        fs.writeSync(d, line);
+        writeAll(d, line);
       } catch (err) {
         fail(err);
       }
