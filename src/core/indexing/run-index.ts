@@ -9,7 +9,7 @@ import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { keepsCodeValues, referencedTables } from './code-values';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
-import { withGeneratedLineage, withoutValueStats, withViewLineage } from '../pii/lineage';
+import { withGeneratedLineage, withoutValueStats, withRowTypeLineage, withViewLineage } from '../pii/lineage';
 import { propagate } from '../pii/propagate';
 import { INDEX_FORMAT } from '../search/format';
 import { SEARCH_INDEX_ARTIFACT, searchInput } from '../search/input';
@@ -172,7 +172,15 @@ function classifyTables(
   // from the catalog alike.
   const referenced = referencedTables(tables);
   let piiColumns = 0;
-  const out = withViewLineage(classified).map((t) => {
+  // A column of a relation's row type holds that relation's rows; views and row types feed each other, to a fixed point.
+  let lineage: TableInfo[] = classified;
+  for (let round = 0; round < 8; round++) {
+    const next = withRowTypeLineage(withViewLineage(lineage));
+    const same = next.every((t, k) => t.columns.every((c, j) => c.pii === lineage[k]!.columns[j]!.pii));
+    lineage = next;
+    if (same) break;
+  }
+  const out = lineage.map((t) => {
     const q = qualifiedName(t.schema, t.name);
     const columns = t.columns.map((c) => {
       if (c.pii) piiColumns++;

@@ -154,11 +154,20 @@ export function withViewLineage<T extends Relation>(relations: readonly T[]): T[
           read.set(c.name.toLowerCase(), [...(read.get(c.name.toLowerCase()) ?? []), c.pii!]);
         }
       }
-      // Whole rows: a relation, or its alias, used as a value (`row_to_json(u)`, `u::text`, `json_build_object('k', c)`)
-      // carries every column of it; such a word reads all the relation's tagged columns.
-      for (const [word, relation] of aliasesOf(toks, byRelation)) {
+      // Whole rows: a relation, or its alias, used as a value (`row_to_json(u)`, `u::text`, `u.*::text`,
+      // `json_build_object('k', c)`) carries every column of it; such a word reads all the relation's tagged columns.
+      const aliases = aliasesOf(toks, byRelation);
+      for (const [word, relation] of aliases) {
         if (!usedWhole(toks, word, byRelation)) continue;
         read.set(word, [...(read.get(word) ?? []), ...(byRelation.get(relation) ?? []).map((c) => c.pii!)]);
+      }
+      // `t.*` and a bare `*` read every column of the relations they cover, each under its own name, though the
+      // definition never writes the names.
+      for (const covered of starred(toks, aliases)) {
+        for (const c of byRelation.get(covered) ?? []) {
+          if (relations[i]!.columns.includes(c)) continue;
+          read.set(c.name.toLowerCase(), [...(read.get(c.name.toLowerCase()) ?? []), c.pii!]);
+        }
       }
       if (read.size === 0) continue;
       const all = [...read.values()].flat();
@@ -209,7 +218,9 @@ function usedWhole(toks: readonly Token[], word: string, byRelation: ReadonlyMap
   for (let k = 0; k < toks.length; k++) {
     if (toks[k]!.word !== word) continue;
     if (toks[k + 1]?.punct === '.') {
-      if (toks[k + 2]?.punct === '*' && toks[k - 1]?.punct === '(') return true; // row_to_json(u.*)
+      // `u.*` as a value (`row_to_json(u.*)`, `u.*::text`, `(u.*)::users`); as a SELECT item it passes the columns
+      // through under their names, which `starred` covers.
+      if (toks[k + 2]?.punct === '*' && !isStarItem(toks, k)) return true;
       continue;
     }
     const prev = toks[k - 1];
@@ -221,6 +232,34 @@ function usedWhole(toks: readonly Token[], word: string, byRelation: ReadonlyMap
     return true;
   }
   return false;
+}
+
+/** Whether `t.*` at token k (the `t`) is a SELECT item of its own: after SELECT, DISTINCT or a comma, before a comma or FROM. */
+function isStarItem(toks: readonly Token[], k: number): boolean {
+  const prev = toks[k - 1];
+  const next = toks[k + 3];
+  const starts = prev?.word === 'select' || prev?.word === 'distinct' || prev?.word === 'all' || prev?.punct === ',';
+  const ends = next === undefined || next.punct === ',' || next.punct === ';' || next.punct === ')' || next.word === 'from';
+  return starts && ends;
+}
+
+/**
+ * The relations (keys of `byRelation`) whose columns a `*` or `t.*` of the definition covers: `t.*` the relation of
+ * alias t; a bare `*` item (after SELECT, DISTINCT or a comma, not `count(*)` or a product) every relation named.
+ */
+function starred(toks: readonly Token[], aliases: ReadonlyMap<string, string>): Set<string> {
+  const out = new Set<string>();
+  for (let k = 0; k < toks.length; k++) {
+    if (toks[k]!.punct !== '*') continue;
+    const prev = toks[k - 1];
+    if (prev?.punct === '.') {
+      const rel = aliases.get(toks[k - 2]?.word ?? '');
+      if (rel) out.add(rel);
+    } else if (prev?.word === 'select' || prev?.word === 'distinct' || prev?.word === 'all' || prev?.punct === ',') {
+      for (const rel of aliases.values()) out.add(rel);
+    }
+  }
+  return out;
 }
 
 /**
@@ -283,3 +322,30 @@ function selectItems(toks: readonly Token[]): Map<string, Set<string>> | null {
   return close() || item.length === 0 ? out : null;
 }
 
+
+/**
+ * A column whose type is a relation's row type (`u users`, `history users[]`: PostgreSQL gives every table, view and
+ * composite a type of its own name) holds whole rows of that relation: it takes the tags of every tagged column of
+ * the relation, merged with its own. The type is matched as introspection writes it (`users`, `public.users`,
+ * `"Users"`, with `[]` for an array); a bare name that more than one schema uses matches all of them (fail closed).
+ */
+export function withRowTypeLineage<T extends Relation>(relations: readonly T[]): T[] {
+  const byType = new Map<string, ColumnInfo[]>();
+  for (const r of relations) {
+    const tagged = r.columns.filter((c) => c.pii !== null);
+    if (tagged.length === 0) continue;
+    for (const key of [r.name.toLowerCase(), `${r.schema}.${r.name}`.toLowerCase()]) byType.set(key, [...(byType.get(key) ?? []), ...tagged]);
+  }
+  if (byType.size === 0) return [...relations];
+  return relations.map((r) => {
+    const columns = r.columns.map((c) => {
+      const type = c.dataType.replace(/(\s*\[\d*\])+$/, '').trim();
+      const key = type.split('.').map((p) => (p.startsWith('"') && p.endsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p)).join('.').toLowerCase();
+      const from = (byType.get(key) ?? []).filter((s) => !r.columns.includes(s));
+      if (from.length === 0) return c;
+      const merged = withSignal(propagate([c.pii, ...from.map((s) => s.pii!)]), `row_type:${key}`);
+      return sameLineage(c.pii, merged, 'row_type:') ? c : { ...c, pii: merged };
+    });
+    return columns.some((c, k) => c !== r.columns[k]) ? { ...r, columns } : r;
+  });
+}

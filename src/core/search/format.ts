@@ -58,6 +58,8 @@
  * the index as a BLOB. v44: the frame's words are one UTF-8 text of the binary part with per-doc offsets, and its schemas
  * a list of distinct names with a per-doc index, instead of two JSON strings per table. v45: a generated column takes the
  * PII tags of the columns it is computed from (pii/lineage.ts), so it may be left out of the index where it was in it;
- * the new format also makes the next `index` run re-read and re-classify a source indexed before.
+ * the new format also makes the next `index` run re-read and re-classify a source indexed before. v46: a column of a
+ * relation's row type (`u users`) takes the tags of that relation's columns, and a view's whole-row use written
+ * `u.*::text` or a `t.*` item counts as reading every column (pii/lineage.ts); a source indexed before is re-classified.
  */
-export const INDEX_FORMAT = 45;
+export const INDEX_FORMAT = 46;

@@ -61,6 +61,11 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
         pw_tail text GENERATED ALWAYS AS (right(password, 6)) STORED,
         finder tsvector GENERATED ALWAYS AS (to_tsvector('simple', coalesce(name, '') || ' ' || coalesce(password, ''))) STORED);
       INSERT INTO member (id, name, password) SELECT g, 'member ' || g, 'Zq9' || g || 'tailW7kxQ' FROM generate_series(1, 30) g;
+      CREATE TABLE staff_snapshot (id int, s staff, history staff[]);
+      INSERT INTO staff_snapshot SELECT id, s, ARRAY[s] FROM staff s;
+      CREATE VIEW staff_blob AS SELECT id, s::text AS blob FROM staff s;
+      CREATE VIEW staff_rows AS SELECT s FROM staff s;
+      CREATE VIEW staff_json AS SELECT id, row_to_json(s.*) AS j FROM staff s;
       ANALYZE;
     `);
     await c.query('VACUUM ANALYZE citizen');
@@ -253,6 +258,26 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
     }
     const described = (await h!.client.callTool({ name: 'describe_table', arguments: { qualified_name: 'public.holder' } })).structuredContent as { data: { redacted_columns?: number } };
     assert.equal(described.data.redacted_columns, 2);
+  });
+
+  it("treats a column of a table's row type, and a view of whole rows, as holding the table's columns", async () => {
+    const shapes = [
+      'SELECT (s).password, (history[1]).api_key FROM staff_snapshot',
+      'SELECT reverse((s).password), reverse((s).api_key) FROM staff_snapshot',
+      'SELECT s, history FROM staff_snapshot',
+      'SELECT reverse(s::text) FROM staff_snapshot',
+      'SELECT reverse(blob) FROM staff_blob',
+      'SELECT * FROM staff_blob',
+      'SELECT reverse((s).api_key) FROM staff_rows',
+      'SELECT reverse(j::text) FROM staff_json',
+    ];
+    const reversed = CANARIES.map((c) => [...c].reverse().join(''));
+    for (const sql of shapes) {
+      const { env, text } = await q(sql);
+      noCanary(text, sql);
+      for (const r of reversed) assert.ok(!text.includes(r), `${sql} leaked ${r} reversed`);
+      assert.ok(['degraded', 'refused'].includes(env.status), `${sql}: ${text.slice(0, 300)}`);
+    }
   });
 
   it('shows definitions that name a blocked column with its placeholder and without their literals', async () => {

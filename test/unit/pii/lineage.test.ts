@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { ColumnInfo, PiiTag, TableInfo } from '../../../src/core/catalog/model';
 import { decodeTableBody, encodeTableBody } from '../../../src/core/catalog/store';
-import { withGeneratedLineage, withViewLineage } from '../../../src/core/pii/lineage';
+import { withGeneratedLineage, withRowTypeLineage, withViewLineage } from '../../../src/core/pii/lineage';
 
 const CREDENTIAL: PiiTag = { categories: ['credential'], sensitivity: 'pii', confidence: 0.9, signals: ['name:password'], origin: 'classifier' };
 const CONTACT: PiiTag = { categories: ['contact'], sensitivity: 'pii', confidence: 0.8, signals: ['name:email'], origin: 'classifier' };
@@ -113,5 +113,41 @@ describe('view columns take the tags of the columns they read', () => {
     for (const v of [json, text, agg]) assert.deepEqual([...(v!.columns[1]!.pii?.categories ?? [])].sort(), ['contact', 'credential'], v!.name);
     assert.equal(json!.columns[0]!.pii, null);
     assert.deepEqual(tags(qualified!), { id: null, town: null });
+  });
+});
+
+describe('whole rows: row-type columns, `t.*` as a value or an item', () => {
+  const rel = (name: string, kind: string, columns: ColumnInfo[], viewDefinition: string | null = null) => ({ schema: 'public', name, kind, viewDefinition, columns });
+  const users = rel('users', 'table', [col('id'), col('email', { pii: CONTACT }), col('password', { pii: CREDENTIAL })]);
+
+  it('a view that casts a whole row (`u.*::text`, `(u.*)::users`) or passes `u.*` through holds every column', () => {
+    const out = withViewLineage([
+      users,
+      rel('v_blob', 'view', [col('id'), col('blob')], ' SELECT u.id,\n    u.*::text AS blob\n   FROM users u;'),
+      rel('v_row', 'view', [col('u', { dataType: 'users' })], ' SELECT (u.*)::users AS u\n   FROM users u;'),
+      rel('v_star', 'view', [col('id'), col('email'), col('password')], 'select u.* from users u'),
+      rel('v_bare', 'view', [col('id'), col('email')], 'SELECT * FROM users'),
+      rel('v_count', 'view', [col('n')], 'SELECT count(*) AS n FROM users'),
+    ]);
+    assert.equal(out[1]!.columns[0]!.pii, null);
+    assert.deepEqual([...out[1]!.columns[1]!.pii!.categories].sort(), ['contact', 'credential']);
+    assert.deepEqual([...out[2]!.columns[0]!.pii!.categories].sort(), ['contact', 'credential']);
+    assert.deepEqual(out[3]!.columns.map((c) => c.pii?.categories ?? null), [null, ['contact'], ['credential']]);
+    assert.deepEqual(out[4]!.columns.map((c) => c.pii?.categories ?? null), [null, ['contact']]);
+    assert.equal(out[5]!.columns[0]!.pii, null, 'count(*) reads no value');
+  });
+
+  it('a column of a relation row type, or an array of it, holds what the relation holds', () => {
+    const out = withRowTypeLineage([
+      users,
+      rel('snap', 'table', [col('id'), col('u', { dataType: 'users' }), col('h', { dataType: 'public.users[]' }), col('q', { dataType: '"Users"' }), col('other', { dataType: 'user_kind' })]),
+    ]);
+    const snap = out[1]!.columns;
+    assert.deepEqual([...snap[1]!.pii!.categories].sort(), ['contact', 'credential']);
+    assert.ok(snap[1]!.pii!.signals.includes('row_type:users'));
+    assert.deepEqual([...snap[2]!.pii!.categories].sort(), ['contact', 'credential']);
+    assert.deepEqual([...snap[3]!.pii!.categories].sort(), ['contact', 'credential'], 'quoted names compare without case: fail closed');
+    assert.equal(snap[0]!.pii, null);
+    assert.equal(snap[4]!.pii, null);
   });
 });
