@@ -222,10 +222,17 @@ WHERE n.nspname <> 'pg_catalog' AND pg_catalog.lower(p.proname::text) = ANY ($1:
 
 /** The type CTEs the unnamed-function part reads (after `inherited`, before `fn`). */
 const OBJECT_CHECK_TYPES = `), cast_to(oid) AS (
-  -- the types the statement casts to, and the types the domains among them are built on
+  -- the types the statement names (casts, ROW(…)::t, column definition lists), and the types inside them at any
+  -- depth: domain bases, array elements, composite and row-type fields (json_populate_record(null::t, …) builds
+  -- every field, with its input function and its domain's CHECK)
   SELECT t.oid FROM pg_catalog.pg_type t WHERE pg_catalog.lower(t.typname::text) = ANY ($4::text[])
   UNION
-  SELECT t.typbasetype FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid AND t.typtype = 'd'
+  SELECT inner_type.oid FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid
+  CROSS JOIN LATERAL (
+    SELECT t.typbasetype WHERE t.typtype = 'd'
+    UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
+    UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
+  ) inner_type(oid)
 ), read_types(oid) AS (
   -- the types of the columns of every relation reached, and the types inside them: array elements, domain bases,
   -- composite fields (comparing a row, an array or a domain compares what is inside with its own type's functions)
@@ -270,14 +277,14 @@ FROM (
   FROM pg_catalog.pg_cast c JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
   WHERE c.castfunc <> 0 AND (c.casttarget IN (SELECT oid FROM cast_to) OR c.castcontext IN ('i', 'a'))
   UNION
-  -- the CHECK constraints of a domain cast to, and of the domains it is built on
+  -- the CHECK constraints of a domain named or inside a type named, and of the domains it is built on
   SELECT 'd', 'the domain ' || t.typname::text, d.refobjid
   FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid AND t.typtype = 'd'
   JOIN pg_catalog.pg_constraint con ON con.contypid = t.oid
   JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = con.oid
    AND d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
   UNION
-  -- the input function of a type a literal is cast to
+  -- the input function of a type named, and of the types inside it
   SELECT 't', 'the type ' || t.typname::text, t.typinput::pg_catalog.oid FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid
 ) effect
 JOIN pg_catalog.pg_proc p ON p.oid = effect.fn

@@ -119,6 +119,14 @@ class TreeWalker {
   readonly operators = new Set<string>();
   readonly castTypes = new Set<string>();
 
+  /** A type name node (`{TypeName: {names}}` or its bare body): its last name, as the live check reads it. */
+  private addType(node: JsonObject): void {
+    const typed = asTyped(node);
+    const names = typed && typed[0] === 'TypeName' ? stringList(typed[1].names) : stringList(node.names);
+    const t = names[names.length - 1];
+    if (t) this.castTypes.add(t.toLowerCase());
+  }
+
   /** Iterative: a deep tree (nested ARRAY[…], thousands of UNION arms) cannot overflow the JS stack here. */
   visit(root: unknown): void {
     const stack: unknown[] = [root];
@@ -144,6 +152,9 @@ class TreeWalker {
       if (k === 'intoClause' && val) {
         throw new Refusal('forbidden_clause', 'INTO', "argument 'sql' must not use SELECT … INTO (it creates a table); select the rows instead");
       }
+      // Every type the statement names (a cast, ROW(…)::t, a column definition list `AS x(d t)`): building or
+      // checking a value of it may run its input function or its domain's CHECK, inside it at any depth.
+      if (k === 'typeName' && isObject(val)) this.addType(val);
       if (k === 'lockingClause' && Array.isArray(val) && val.length > 0) {
         throw new Refusal('forbidden_clause', 'FOR UPDATE/SHARE', "argument 'sql' must not use FOR UPDATE / FOR SHARE locking clauses; remove the locking clause");
       }
@@ -187,13 +198,12 @@ class TreeWalker {
         if (op) this.operators.add(op.toLowerCase());
         break;
       }
-      case 'TypeCast': {
-        const typeName = asTyped(body.typeName);
-        const names = typeName && typeName[0] === 'TypeName' ? stringList(typeName[1].names) : isObject(body.typeName) ? stringList(body.typeName.names) : [];
-        const t = names[names.length - 1];
-        if (t) this.castTypes.add(t.toLowerCase());
+      case 'TypeCast':
+        if (isObject(body.typeName)) this.addType(body.typeName);
         break;
-      }
+      case 'TypeName':
+        this.addType({ TypeName: body });
+        break;
       default:
         break;
     }

@@ -65,6 +65,8 @@ describe('run_query refuses functions a statement would run without naming them 
         CREATE OPERATOR ~>~ (LEFTARG = mt, RIGHTARG = mt, FUNCTION = mt_gt);
         CREATE OPERATOR CLASS mt_ops DEFAULT FOR TYPE mt USING btree AS
           OPERATOR 1 ~<~, OPERATOR 2 ~<=~, OPERATOR 3 ~=~, OPERATOR 4 ~>=~, OPERATOR 5 ~>~, FUNCTION 1 mt_cmp(mt, mt);
+        CREATE TABLE dom_rows (d d_checked);
+        CREATE TYPE dom_pair AS (k int, d d_checked);
         CREATE TYPE wrap AS (m mt);
         CREATE TABLE tw (id int, w wrap, a mt[]);
         INSERT INTO tw SELECT g, ROW(ROW(g)::mt)::wrap, ARRAY[ROW(g)::mt] FROM generate_series(1, 5) g;
@@ -125,6 +127,29 @@ describe('run_query refuses functions a statement would run without naming them 
       assert.match(env.error!.message, why, sql);
     }
     assert.deepEqual(marked(), [], 'a refused statement ran a function');
+  });
+
+  it('refuses a domain CHECK inside a type the statement names: a row type, a composite, a column definition list', async () => {
+    const cases = [
+      `SELECT (json_populate_record(null::dom_rows, '{"d":11}')).d`,
+      `SELECT * FROM json_populate_record(null::dom_rows, '{"d":12}')`,
+      `SELECT * FROM jsonb_to_record('{"d":13}') AS x(d d_checked)`,
+      'SELECT (ROW(14)::dom_rows).d',
+      `SELECT * FROM json_to_recordset('[{"d":15}]') AS x(d d_checked)`,
+      `SELECT * FROM jsonb_populate_recordset(null::dom_rows, '[{"d":16}]')`,
+      `SELECT (jsonb_populate_record(null::dom_pair, '{"k":1,"d":17}')).k`,
+      `SELECT * FROM jsonb_to_record('{"p":{"k":1,"d":18}}') AS x(p dom_pair)`,
+      'SELECT ARRAY[ROW(1, 19)]::dom_pair[]',
+    ];
+    for (const sql of cases) {
+      const env = await q(sql);
+      assert.equal(env.status, 'refused', `${sql}: ${JSON.stringify(env).slice(0, 300)}`);
+      assert.match(env.error!.message, /domain d_checked|check_mark/, sql);
+    }
+    assert.deepEqual(marked(), [], 'a refused statement ran a function');
+    // The same shapes over built-in types are answered.
+    const fine = await q(`SELECT * FROM jsonb_to_record('{"d":13}') AS x(d int)`);
+    assert.ok(['success', 'degraded'].includes(fine.status), JSON.stringify(fine).slice(0, 300));
   });
 
   it('refuses reading a parent whose partitions or children are foreign tables', async function () {
