@@ -19,6 +19,8 @@ export interface Settings {
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   const cfg = vscode.workspace.getConfiguration(CONFIG_SECTION);
+  // The catalog home and events path are machine-scoped (package.json): the editor ignores them in workspace settings,
+  // so a repository cannot point the server's files (or the PII policy it loads from the home) elsewhere.
   const homeSetting = cfg.get<string>(SETTING_KEYS.catalogHome, '').trim();
   const home = homeSetting ? path.resolve(expandHome(homeSetting, env)) : schemabrainHome(env);
   const eventsSetting = cfg.get<string>(SETTING_KEYS.eventsPath, '').trim();
@@ -37,11 +39,23 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     auditPath: path.join(home, 'audit.log'),
     eventsPath: eventsSetting ? path.resolve(expandHome(eventsSetting, env)) : path.join(home, 'events.jsonl'),
     piiBlock: [...block].sort(),
-    rowCap: cfg.get<number>(SETTING_KEYS.rowCap, 100),
-    personRowCap: cfg.get<number>(SETTING_KEYS.personRowCap, 5000),
-    statementTimeoutMs: cfg.get<number>(SETTING_KEYS.statementTimeoutMs, 5000),
+    rowCap: tightest(cfg, SETTING_KEYS.rowCap, 100),
+    personRowCap: tightest(cfg, SETTING_KEYS.personRowCap, 5000),
+    statementTimeoutMs: tightest(cfg, SETTING_KEYS.statementTimeoutMs, 5000),
     mcpEnabled: cfg.get<boolean>(SETTING_KEYS.mcpEnabled, true),
   };
+}
+
+/**
+ * A limit (row cap, statement timeout) as the user set it (or its default), which a workspace may lower but never
+ * raise: a repository's `.vscode/settings.json` must not widen what the agent may read.
+ */
+function tightest(cfg: vscode.WorkspaceConfiguration, key: string, fallback: number): number {
+  const levels = cfg.inspect<number>(key);
+  const valid = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v > 0;
+  const user = [levels?.globalValue, levels?.defaultValue, fallback].find(valid) ?? fallback;
+  const narrower = [levels?.workspaceValue, levels?.workspaceFolderValue].filter(valid);
+  return Math.min(user, ...narrower);
 }
 
 function expandHome(p: string, env: NodeJS.ProcessEnv): string {

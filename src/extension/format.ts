@@ -1,3 +1,4 @@
+import { markdownCode } from './ui-text';
 /** Small display helpers shared by views, status bar and panel. */
 
 export function formatCount(n: number | null | undefined): string {
@@ -42,8 +43,5 @@ export function formatBytes(n: number): string {
  * text is left as is and the fence is made longer than any run of backticks inside it, per CommonMark.
  */
 export function codeSpan(s: string): string {
-  const longest = Math.max(0, ...(s.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = s.startsWith('`') || s.endsWith('`') ? ' ' : '';
-  return `${fence}${pad}${s}${pad}${fence}`;
+  return markdownCode(s);
 }

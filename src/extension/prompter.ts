@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { buttonText, toastText } from './ui-text';
 
 /**
  * The interactive surface commands use. The default goes to vscode.window; tests install a scripted one through
@@ -22,7 +23,10 @@ export const windowPrompter: Prompter = {
   choose: async (severity, message, ...buttons) => {
     const show =
       severity === 'error' ? vscode.window.showErrorMessage : severity === 'warning' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
-    return show(message, ...buttons);
+    // Buttons are matched by label: the chosen one is mapped back to the label the caller gave.
+    const shown = buttons.map(buttonText);
+    const picked = await show(toastText(message), ...shown);
+    return picked === undefined ? undefined : buttons[shown.indexOf(picked)];
   },
 };
 
@@ -40,7 +44,7 @@ export class Notifier {
 
   /** Shows the message without waiting for the user (buttons resolve later through `onChoice`). */
   notify(severity: Notice['severity'], message: string, buttons: readonly string[] = [], onChoice?: (choice: string) => void): void {
-    this.notices.push({ severity, message, buttons });
+    this.notices.push({ severity, message: toastText(message), buttons });
     if (this.notices.length > 200) this.notices.shift();
     void this.prompter()
       .choose(severity, message, ...buttons)

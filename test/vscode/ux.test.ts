@@ -91,6 +91,65 @@ describe('Tooltips read as a person expects', () => {
     assert.match(String(api.connectionsTree.getTreeItem(one).description), /· 1 table ·/);
     assert.match(tooltip(api, one), /\b1 table,/);
   });
+
+  it('names and comments from the database cannot put links, icons or HTML in a tooltip', async () => {
+    const api = await activateApi();
+    const source = await chinook(api);
+    const t = await tableNode(api, source, 'main', 'Genre');
+    const hostile = '$(verified-filled) [Fix](command:workbench.action.quit) see https://phish.example <img src=https://track.example/p.gif>';
+    const col = t.entry.table.columns[0]!;
+    const forged: ConnectionNode = {
+      kind: 'table',
+      entry: { ...t.entry, qualifiedName: `main.[x](command:workbench.action.quit)`, table: { ...t.entry.table, kind: '$(pass) table' as never, comment: hostile, columns: [{ ...col, comment: hostile, dataType: '$(key) text https://x.example' }] } },
+    };
+    const columnNode = { kind: 'column', entry: forged.kind === 'table' ? forged.entry : t.entry, column: forged.kind === 'table' ? forged.entry.table.columns[0]! : col } as ConnectionNode;
+    for (const md of [tooltip(api, forged), tooltip(api, columnNode)]) {
+      assert.doesNotMatch(md, /\$\(/, md);
+      assert.doesNotMatch(md, /(^|[^\\])\]\(/, md);
+      assert.doesNotMatch(md, /:\/\//, md);
+      assert.doesNotMatch(md, /(^|[^\\])<img/, md);
+      assert.match(md.replace(/[\\\u200b]/g, ''), /phish/, 'the words are still shown');
+    }
+  });
+});
+
+describe('A repository cannot widen what the agent may do', () => {
+  it('.vscode/settings.json cannot move the catalog home or events file, nor raise the row cap or timeout', async () => {
+    const api = await activateApi();
+    const before = api.settings();
+    const dir = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.vscode');
+    const file = path.join(dir, 'settings.json');
+    const kept = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+    const evil = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-evil-home-'));
+    fs.mkdirSync(dir, { recursive: true });
+    const cfg = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('schemabrain');
+    try {
+      fs.writeFileSync(file, JSON.stringify({
+        'schemabrain.catalog.home': evil,
+        'schemabrain.events.path': path.join(os.homedir(), '.bashrc'),
+        'schemabrain.query.rowCap': 10_000,
+        'schemabrain.query.statementTimeoutMs': 600_000,
+      }));
+      await waitFor('the workspace settings read', () => cfg().inspect<number>('query.rowCap')?.workspaceValue === 10_000, 20_000, 100);
+      const s = api.settings();
+      assert.equal(s.home, before.home);
+      assert.equal(s.eventsPath, before.eventsPath);
+      assert.equal(s.catalogPath, before.catalogPath);
+      assert.equal(s.rowCap, before.rowCap);
+      assert.equal(s.statementTimeoutMs, before.statementTimeoutMs);
+      // Lowering is the workspace's right.
+      fs.writeFileSync(file, JSON.stringify({ 'schemabrain.query.rowCap': 7, 'schemabrain.query.statementTimeoutMs': 1000 }));
+      await waitFor('the lower cap read', () => cfg().inspect<number>('query.rowCap')?.workspaceValue === 7, 20_000, 100);
+      assert.equal(api.settings().rowCap, 7);
+      assert.equal(api.settings().statementTimeoutMs, Math.min(1000, before.statementTimeoutMs));
+      assert.deepEqual(fs.readdirSync(evil), [], 'nothing was written to the home the workspace named');
+    } finally {
+      if (kept === null) fs.rmSync(file, { force: true });
+      else fs.writeFileSync(file, kept);
+      await waitFor('the workspace settings restored', () => cfg().inspect<number>('query.rowCap')?.workspaceValue === undefined || kept !== null, 20_000, 100);
+      fs.rmSync(evil, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('Indexing tells the truth and leaves a trace', () => {

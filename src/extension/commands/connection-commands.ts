@@ -106,7 +106,7 @@ export async function removeConnection(deps: ConnectionCommandDeps, target?: { n
 }
 
 async function testAndSave(deps: ConnectionCommandDeps, draft: Draft, saveOnFailure: boolean, previousName: string | undefined, headless: boolean): Promise<ConnectionCommandResult> {
-  const password = draft.password === undefined && previousName ? await deps.store.getPassword(previousName) : draft.password ?? undefined;
+  const password = draft.password === undefined && previousName ? await deps.store.reusablePassword(previousName, draft.config) : draft.password ?? undefined;
   const test = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `SchemaBrain: testing connection '${draft.config.name}'…` },
     () => testConnection(draft.config, password ?? undefined),

@@ -88,6 +88,19 @@ export function parsePostgresUrl(text: string): ParsedPostgresUrl | string {
 }
 
 /** Short human label: `user@host:port/db` or the SQLite file name. */
+/**
+ * Whether a stored password may go with `next` as it went with `prev`: the same engine, server, port, user and TLS
+ * mode (another database on that server is fine). An edit that points a connection elsewhere (another host, a
+ * weaker sslmode that lets a man in the middle ask for the password in clear) must not send the old password there.
+ */
+export function sameDestination(prev: ConnectionConfig, next: ConnectionConfig): boolean {
+  if (prev.engine !== next.engine) return false;
+  if (prev.engine === 'sqlite') return true;
+  const norm = (c: ConnectionConfig): string =>
+    JSON.stringify([(c.host ?? '127.0.0.1').trim().toLowerCase(), c.port ?? (c.engine === 'mysql' ? 3306 : 5432), c.user ?? '', c.sslmode ?? '']);
+  return norm(prev) === norm(next);
+}
+
 export function describeConnection(c: ConnectionConfig): string {
   if (c.engine === 'sqlite') return c.file ?? '(no file)';
   if (c.engine === 'mysql') return `${c.user ? c.user + '@' : ''}${c.host ?? '127.0.0.1'}:${c.port ?? 3306}/${c.database || '(all databases)'}`;

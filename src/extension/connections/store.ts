@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CONFIG_SECTION, SETTING_KEYS, passwordSecretKey } from '../constants';
 import { engineSpec } from './engines';
-import { usesPassword, type ConnectionConfig } from './model';
+import { sameDestination, usesPassword, type ConnectionConfig } from './model';
 
 /**
  * Connections: fields in the `schemabrain.connections` setting (global), passwords in SecretStorage only.
@@ -45,9 +45,14 @@ export class ConnectionStore implements vscode.Disposable {
     return this.list().find((c) => c.name === name);
   }
 
-  /** Adds or replaces (by `previousName`, default the same name). `password: undefined` keeps the stored one. */
+  /**
+   * Adds or replaces (by `previousName`, default the same name). `password: undefined` keeps the stored one, only
+   * while the connection still goes where that password was given (sameDestination); otherwise it is deleted.
+   */
   async save(conn: ConnectionConfig, password?: string | null, previousName: string = conn.name): Promise<void> {
-    const target = this.get(previousName)?.origin === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+    const prev = this.get(previousName);
+    if (password === undefined && prev && !sameDestination(prev, conn)) password = null;
+    const target = prev?.origin === 'workspace' ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
     const others = this.listAt(target).filter((c) => c.name !== previousName && c.name !== conn.name);
     if (previousName !== conn.name) {
       const old = await this.secrets.get(passwordSecretKey(previousName));
@@ -75,6 +80,12 @@ export class ConnectionStore implements vscode.Disposable {
     const levels = vscode.workspace.getConfiguration(CONFIG_SECTION).inspect<unknown[]>(SETTING_KEYS.connections);
     if (target === vscode.ConfigurationTarget.Workspace) return (levels?.workspaceValue ?? []).filter(isConnection);
     return this.list().filter((c) => c.origin !== 'workspace').map(({ origin: _origin, ...c }) => c);
+  }
+
+  /** The password stored for `previousName`, only when `next` goes where it was given (sameDestination). */
+  async reusablePassword(previousName: string, next: ConnectionConfig): Promise<string | undefined> {
+    const prev = this.get(previousName);
+    return prev && sameDestination(prev, next) ? this.getPassword(previousName) : undefined;
   }
 
   getPassword(name: string): Thenable<string | undefined> {

@@ -12,10 +12,18 @@ export interface CellRange {
   readonly c1: number;
 }
 
+/** A text that a spreadsheet would read as a number, not a formula ("-5", "+1.5e3"). */
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/**
+ * A cell's text for a file or the clipboard. A value that a spreadsheet would run as a formula (it starts with `=`,
+ * `+`, `-`, `@`, a tab or a carriage return and is not a number) gets a leading `'`, which spreadsheets read as "text"
+ * and do not show: a value from the database (`=HYPERLINK(…)`, `@SUM(…)`) must not run when the export is opened.
+ */
 function text(v: unknown): string {
   if (v === null || v === undefined) return '';
-  if (typeof v === 'object') return JSON.stringify(v);
-  return String(v);
+  const s = typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return /^[=+\-@\t\r]/.test(s) && !NUMBER.test(s) ? `'${s}` : s;
 }
 
 /** The cells of `range` (all of them, headers first, without one), clipped to the data. */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownText } from '../ui-text';
 import type { AuditRecord } from '../../core/audit/record';
 import type { AuditHead } from '../../core/audit/record';
 import { describeVerification, type AuditPage, type AuditQuery, type VerificationState } from '../audit/audit-service';
@@ -74,7 +75,7 @@ export class AuditTreeProvider implements vscode.TreeDataProvider<AuditNode> {
     const [icon, color] = STATUS_ICON[r.status] ?? ['circle-outline', undefined];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**#${r.seq} ${r.tool}** — ${r.status}${r.errorKind ? ` / ${r.errorKind}` : ''}\n\n`);
+    md.appendMarkdown(`**#${r.seq} ${markdownText(r.tool)}** — ${markdownText(`${r.status}${r.errorKind ? ` / ${r.errorKind}` : ''}`)}\n\n`);
     md.appendText(`${r.time} · ${r.durationMs.toFixed(1)} ms · client ${r.clientName ?? '?'} ${r.clientVersion ?? ''}\n`);
     if (r.piiCategories.length) md.appendText(`PII touched: ${r.piiCategories.join(', ')}\n`);
     if (r.rowCount !== null) md.appendText(`rows ${r.rowCount}${r.truncated ? ' (truncated)' : ''}\n`);

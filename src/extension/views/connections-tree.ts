@@ -8,6 +8,7 @@ import type { ConnectionConfig } from '../connections/model';
 import type { IndexFailure } from '../indexing/index-controller';
 import { describeConnection } from '../connections/model';
 import { codeSpan, formatAge, formatCount, plural } from '../format';
+import { markdownText } from '../ui-text';
 
 export type ConnectionNode =
   | { readonly kind: 'source'; readonly name: string; readonly config?: ConnectionConfig; readonly source?: SourceInfo }
@@ -133,16 +134,16 @@ function sourceItem(node: Extract<ConnectionNode, { kind: 'source' }>, progress:
   if (unreadable.length) parts.push(`${plural(unreadable.length, 'table')} not readable`);
   item.description = parts.join(' · ');
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMd(node.name)}** — ${parts[0]}\n\n`);
+  md.appendMarkdown(`**${markdownText(node.name)}** — ${markdownText(parts[0]!)}\n\n`);
   if (node.config) md.appendMarkdown(`${codeSpan(describeConnection(node.config))}\n\n`);
   if (failed) {
-    md.appendMarkdown(`$(error) **Last index failed** ${escapeMd(formatAge(failure.at))} (${codeSpan(failure.kind)}): ${escapeMd(failure.message)}\n\n`);
-    md.appendMarkdown(`Next: ${escapeMd(failure.nextStep)}\n\n`);
+    md.appendMarkdown(`$(error) **Last index failed** ${markdownText(formatAge(failure.at))} (${codeSpan(failure.kind)}): ${markdownText(failure.message)}\n\n`);
+    md.appendMarkdown(`Next: ${markdownText(failure.nextStep)}\n\n`);
   }
   if (node.source) {
     md.appendMarkdown(`${plural(node.source.tableCount, 'table')}, ${plural(node.source.columnCount, 'column')}`);
-    if (node.source.serverVersion) md.appendMarkdown(` · server ${escapeMd(node.source.serverVersion)}`);
-    md.appendMarkdown(`\n\nIndexed ${escapeMd(node.source.indexedAt)}`);
+    if (node.source.serverVersion) md.appendMarkdown(` · server ${markdownText(node.source.serverVersion)}`);
+    md.appendMarkdown(`\n\nIndexed ${markdownText(node.source.indexedAt)}`);
   } else if (!failed) md.appendMarkdown('Not indexed yet.');
   if (unreadable.length && privileges) {
     const listed = unreadable.slice(0, UNREADABLE_LISTED).map(codeSpan).join(', ');
@@ -191,8 +192,8 @@ function tableItem(entry: TableEntry, unreadableBy: string | undefined): vscode.
 function tableTooltip(entry: TableEntry): vscode.MarkdownString {
   const t = entry.table;
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMd(entry.qualifiedName)}** (${t.kind.replace('_', ' ')})\n\n`);
-  if (t.comment) md.appendMarkdown(`${escapeMd(t.comment)}\n\n`);
+  md.appendMarkdown(`**${markdownText(entry.qualifiedName)}** (${markdownText(t.kind.replace('_', ' '))})\n\n`);
+  if (t.comment) md.appendMarkdown(`${markdownText(t.comment)}\n\n`);
   md.appendMarkdown(`${plural(t.columns.length, 'column')}${t.rowEstimate !== null && t.rowEstimate >= 0 ? ` · ~${formatCount(t.rowEstimate)} rows` : ''}\n\n`);
   if (t.primaryKey) md.appendMarkdown(`Primary key: ${codeSpan(t.primaryKey.columns.join(', '))}\n\n`);
   for (const fk of t.foreignKeys.slice(0, 10)) {
@@ -226,19 +227,19 @@ function columnItem(entry: TableEntry, c: ColumnInfo): vscode.TreeItem {
 
 function columnTooltip(entry: TableEntry, c: ColumnInfo, isPk: boolean, fkTarget: string | undefined): vscode.MarkdownString {
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escapeMd(entry.qualifiedName)}.${escapeMd(c.name)}** ${codeSpan(c.dataType)}${c.isNullable ? '' : ' not null'}\n\n`);
-  if (c.comment) md.appendMarkdown(`${escapeMd(c.comment)}\n\n`);
+  md.appendMarkdown(`**${markdownText(entry.qualifiedName)}.${markdownText(c.name)}** ${codeSpan(c.dataType)}${c.isNullable ? '' : ' not null'}\n\n`);
+  if (c.comment) md.appendMarkdown(`${markdownText(c.comment)}\n\n`);
   if (isPk) md.appendMarkdown('Primary key\n\n');
   if (fkTarget) md.appendMarkdown(`References ${codeSpan(fkTarget)}\n\n`);
   if (c.defaultExpr) md.appendMarkdown(`Default ${codeSpan(c.defaultExpr)}\n\n`);
   if (c.enumLabels?.length) md.appendMarkdown(`Values: ${c.enumLabels.map(codeSpan).join(', ')}\n\n`);
-  if (c.pii) md.appendMarkdown(`PII: **${c.pii.categories.join(', ')}** (${c.pii.sensitivity}, ${c.pii.origin}, confidence ${c.pii.confidence.toFixed(2)})\n\n`);
+  if (c.pii) md.appendMarkdown(`PII: **${markdownText(c.pii.categories.join(', '))}** (${markdownText(`${c.pii.sensitivity}, ${c.pii.origin}, confidence ${Number(c.pii.confidence).toFixed(2)}`)})\n\n`);
   if (c.stats) {
     const s = c.stats;
     const bits: string[] = [];
     if (s.nullFraction !== null) bits.push(`${(s.nullFraction * 100).toFixed(1)}% null`);
     if (s.distinctEstimate !== null) bits.push(`~${formatCount(s.distinctEstimate)} distinct`);
-    if (bits.length) md.appendMarkdown(`${bits.join(' · ')} (${s.origin})\n\n`);
+    if (bits.length) md.appendMarkdown(`${markdownText(`${bits.join(' · ')} (${s.origin})`)}\n\n`);
   }
   return md;
 }
@@ -248,9 +249,6 @@ function firstLine(s: string): string {
   return l.length > 60 ? `${l.slice(0, 57)}…` : l;
 }
 
-function escapeMd(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, (ch) => `\\${ch}`);
-}
 
 /** Qualified name of a tree node (for Copy Qualified Name), or undefined for nodes without one. */
 export function qualifiedNameOf(node: ConnectionNode): string | undefined {

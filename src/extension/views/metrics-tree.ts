@@ -1,5 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { markdownText } from '../ui-text';
 import type { CatalogView } from '../../core/catalog/view';
 import { semanticCatalog } from '../../core/semantic/catalog';
 import { loadSemanticFolder, type LoadResult } from '../../core/semantic/load';
@@ -107,9 +108,9 @@ function trustItem(name: string, t: Trust, detail: string, icon: string, descrip
   const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
   item.description = `${detail} · ${t.validationState}`;
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${name}**\n\n`);
+  md.appendMarkdown(`**${markdownText(name)}**\n\n`);
   if (description) md.appendText(`${description}\n\n`);
-  md.appendMarkdown(`Origin: ${t.origin} · method: ${t.inferenceMethod} · validation: **${t.validationState}**`);
+  md.appendMarkdown(`Origin: ${markdownText(`${t.origin} · method: ${t.inferenceMethod}`)} · validation: **${markdownText(String(t.validationState))}**`);
   item.tooltip = md;
   const color = /invalid|failed|stale/.test(String(t.validationState)) ? new vscode.ThemeColor('problemsErrorIcon.foreground') : undefined;
   item.iconPath = new vscode.ThemeIcon(icon, color);

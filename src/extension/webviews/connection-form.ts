@@ -213,7 +213,7 @@ export class ConnectionForm implements vscode.Disposable {
     const newPassword: string | null | undefined = v.clearPassword ? null : typed;
     let test: ConnectionTestResult | undefined;
     if (action !== 'saveUntested') {
-      const pw = newPassword === null ? undefined : newPassword ?? (this.existing ? await this.deps.store.getPassword(this.existing.name) : undefined);
+      const pw = newPassword === null ? undefined : newPassword ?? (this.existing ? await this.deps.store.reusablePassword(this.existing.name, config) : undefined);
       test = await testConnection(config, pw);
       if (!test.ok) {
         return { ok: false, saved: false, test, message: `${test.message} ${test.nextStep}`, fieldErrors: { [FIELD_OF[test.kind]]: `${test.message} ${test.nextStep}` } };
