@@ -103,7 +103,9 @@ export function openAuditLog(file: string, opts: AuditLogOptions = {}): AuditLog
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     const existed = fs.existsSync(logPath);
     // Read-write: the tail is read through the same descriptor.
-    const d = fs.openSync(logPath, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+    // Never through a symbolic link (ELOOP): a link planted at the path would have the audit rows written into, and
+    // left as readable as, whatever file it names.
+    const d = fs.openSync(logPath, fs.constants.O_RDWR | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
     if (!existed) fsyncDir(dir); // the new directory entry must survive a crash too
     fd = d;
     fdIno = fs.fstatSync(d).ino;
@@ -225,10 +227,11 @@ function assertRegularLogPath(logPath: string): void {
   }
   let st: fs.Stats;
   try {
-    st = fs.statSync(logPath);
+    st = fs.lstatSync(logPath);
   } catch {
     return; // created on the first append
   }
+  if (st.isSymbolicLink()) throw new AuditError('unwritable', `audit: ${logPath} is a symbolic link; the audit log is never written through one (point --audit-path at the file itself)`, 'ELOOP');
   if (!st.isFile()) throw new AuditError('unwritable', `audit: ${logPath} is not a regular file`, 'EINVAL');
 }
 
@@ -246,7 +249,7 @@ function fsyncDir(dir: string): void {
 }
 
 /** Errno codes that mean "this location cannot take the log" (EEXIST: a file where the directory should be). */
-const UNWRITABLE_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOSPC', 'EDQUOT']);
+const UNWRITABLE_CODES = new Set(['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOSPC', 'EDQUOT', 'ELOOP']);
 
 function toAuditError(err: unknown, logPath: string): AuditError {
   if (err instanceof AuditError) return err;

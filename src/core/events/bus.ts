@@ -61,8 +61,14 @@ export function createEventBus(opts: EventBusOptions): EventBus {
 
   const open = (): number => {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const d = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o600);
+    // Never through a symbolic link (ELOOP): a link planted at the path would have the events appended to, and the
+    // mode narrowed on, whatever file it names.
+    const d = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o600);
     const st = fs.fstatSync(d);
+    if (!st.isFile()) {
+      fs.closeSync(d);
+      throw Object.assign(new Error(`${file} is not a regular file`), { code: 'ENOTREG' });
+    }
     // A file created by someone else, or under a loose umask, is narrowed to the seed's 0600.
     if ((st.mode & 0o777) !== 0o600) fs.fchmodSync(d, 0o600);
     fd = d;

@@ -23,6 +23,23 @@ describe('audit log guards', () => {
     assert.throws(() => openAuditLog(sub), (e: unknown) => e instanceof AuditError && /not a regular file/.test(e.message));
   });
 
+  it('never writes through a symbolic link at the log path, planted before it opens or after', async () => {
+    const victim = path.join(dir, 'victim.txt');
+    fs.writeFileSync(victim, 'keep\n', { mode: 0o644 });
+    fs.chmodSync(victim, 0o644);
+    const linked = path.join(dir, 'linked.log');
+    fs.symlinkSync(victim, linked);
+    assert.throws(() => openAuditLog(linked), (e: unknown) => e instanceof AuditError && e.kind === 'unwritable' && /symbolic link/.test(e.message));
+    // A link that appears between the check and the first write is not followed either.
+    const later = path.join(dir, 'later.log');
+    const log = openAuditLog(later);
+    fs.symlinkSync(victim, later);
+    await assert.rejects(log.append(row()), (e: unknown) => e instanceof AuditError && e.kind === 'unwritable');
+    await log.close();
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'keep\n');
+    assert.equal(fs.statSync(victim).mode & 0o777, 0o644);
+  });
+
   it('never writes a row with a time before the previous row’s, even when another server’s clock is ahead', async () => {
     const file = path.join(dir, 'audit.log');
     const ahead = openAuditLog(file);

@@ -25,6 +25,21 @@ describe('event bus', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  it('never appends to, or narrows the mode of, a file a symbolic link at its path names', () => {
+    const victim = path.join(dir, 'victim.txt');
+    fs.writeFileSync(victim, 'keep\n');
+    fs.chmodSync(victim, 0o644);
+    const file = path.join(dir, 'events.jsonl');
+    fs.symlinkSync(victim, file);
+    const logger = captureLogger();
+    const bus = createEventBus({ path: file, logger });
+    bus.emit(call());
+    bus.close();
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'keep\n');
+    assert.equal(fs.statSync(victim).mode & 0o777, 0o644);
+    assert.ok(fs.lstatSync(file).isSymbolicLink());
+  });
+
   it('writes a tool_call event with every seed 002 field', () => {
     const file = path.join(dir, 'events.jsonl');
     const bus = createEventBus({ path: file, logger: captureLogger() });
