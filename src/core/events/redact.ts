@@ -21,10 +21,18 @@ const CONNECTION_URL = /^(postgresql|postgres|mysql|sqlite)(\+\w+)?:\/\//i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const URL_IN_TEXT = /\b(?:postgresql|postgres|mysql|mariadb|sqlite)(?:\+\w+)?:\/\/[^\s'"`<>]+/gi;
 const EMAIL_IN_TEXT = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,24}/g;
-/** Text that reads as SQL: a statement keyword followed later by one of its clauses. */
-const SQL_SHAPE = /\b(?:select|insert|update|delete|with|values)\b[\s\S]*?\b(?:from|into|set|where|values|select)\b/i;
-/** 'literal' (with '' escapes, an optional E/N prefix) and $tag$…$tag$ dollar quotes, bounded. */
-const SQL_LITERAL = /\b[EeNn]?'(?:[^']|''){0,2048}'|'(?:[^']|''){0,2048}'|\$([A-Za-z_]\w{0,30})?\$[\s\S]{0,4096}?\$\1\$/g;
+/**
+ * Text that reads as SQL: it opens with a statement keyword (after spaces, comments or parentheses), or a statement
+ * keyword is followed later by one of its clauses. `select 'x'` has no clause and is SQL all the same.
+ */
+const SQL_SHAPE = /^(?:\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/|\()*(?:select|with|values|table|explain|show|insert|update|delete|call|do)\b|\b(?:select|insert|update|delete|with|values)\b[\s\S]*?\b(?:from|into|set|where|values|select)\b/i;
+/**
+ * 'literal' (with '' escapes, an E/N/B/X prefix or U&), $tag$…$tag$ dollar quotes, and a literal left open at the end
+ * of the text: its value is everything after the quote.
+ */
+const SQL_LITERAL = /\b[EeNnBbXx]?'(?:[^']|''){0,2048}'|'(?:[^']|''){0,2048}'|\$([A-Za-z_]\w{0,30})?\$[\s\S]{0,4096}?\$\1\$|'[^']{0,4096}$|\$([A-Za-z_]\w{0,30})?\$[\s\S]{0,4096}$/g;
+/** Comments of SQL text: anything may be written in them, a secret too. */
+const SQL_COMMENT = /--[^\n]*|\/\*[\s\S]{0,4096}?(?:\*\/|$)/g;
 /** Nesting deeper than this is cut rather than walked: args come from an agent and must not be able to stall the bus. */
 const MAX_DEPTH = 32;
 
@@ -46,7 +54,13 @@ function redactInside(value: string): string {
   if (value.length < 6) return value;
   let out = value;
   if (out.includes('://')) out = out.replace(URL_IN_TEXT, REDACTED_URL);
-  if ((out.includes("'") || out.includes('$')) && SQL_SHAPE.test(out)) out = out.replace(SQL_LITERAL, `'${REDACTED_VALUE}'`);
+  if ((out.includes("'") || out.includes('$') || out.includes('--') || out.includes('/*')) && SQL_SHAPE.test(out)) {
+    // One pass, left to right, so a quote inside a comment and a comment marker inside a literal are each read as
+    // what they are where they stand.
+    out = out.replace(new RegExp(`${SQL_LITERAL.source}|${SQL_COMMENT.source}`, 'g'), (m) =>
+      m.startsWith('--') ? '-- <comment>' : m.startsWith('/*') ? '/* <comment> */' : `'${REDACTED_VALUE}'`,
+    );
+  }
   if (out.includes('@')) out = out.replace(EMAIL_IN_TEXT, REDACTED_EMAIL);
   return redactFloorSecrets(out).text;
 }

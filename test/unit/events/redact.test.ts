@@ -14,6 +14,28 @@ describe('event redaction inside longer strings', () => {
     assert.equal(redactString("it's fine, isn't it"), "it's fine, isn't it", 'apostrophes in prose are not SQL literals');
   });
 
+  it('replaces literals and comments of every SQL shape: no FROM, VALUES, prefixes, dollar quotes, left open', () => {
+    const secret = 'S3cr3t-Zebra-991';
+    const shapes = [
+      `select '${secret}'`,
+      `select '${secret}'::text as x limit 1`,
+      `select case when true then '${secret}' end`,
+      `values ('${secret}')`,
+      `  (select concat('${secret}', 'x'))`,
+      `select 1 -- ${secret}`,
+      `select 1 /* ${secret} */`,
+      `/* note */ select E'${secret}'`,
+      `select U&'${secret}', N'${secret}', X'${secret}'`,
+      `select $q$${secret}$q$`,
+      `select '${secret}`,
+      `select $$${secret}`,
+      `SELECT id FROM t WHERE a = 'x' -- ${secret}`,
+    ];
+    for (const q of shapes) assert.ok(!redactString(q).includes(secret), `${q} → ${redactString(q)}`);
+    assert.equal(redactString("select 'it''s -- not a comment', 1 -- a comment"), "select '<value>', 1 -- <comment>");
+    assert.equal(redactString('select count(*) from t'), 'select count(*) from t');
+  });
+
   it('removes API keys, tokens and card numbers embedded in a query or a message', () => {
     const out = redactString('call with key sk_live_abcdefghijklmnop1234 and card 4111 1111 1111 1111 please');
     assert.doesNotMatch(out, /sk_live_abcdefghijklmnop1234|4111 1111 1111 1111/);
