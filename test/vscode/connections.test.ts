@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import net from 'node:net';
 import * as vscode from 'vscode';
 import type { IndexOutcome } from '../../src/extension/indexing/run-index';
 import type { ConnectionNode } from '../../src/extension/views/connections-tree';
@@ -106,6 +107,66 @@ describe('Connections, indexing and the Connections tree', () => {
     assert.equal(removed, true);
     assert.equal(api.connections.get('tmpconn2'), undefined);
     assert.equal(await api.connections.getPassword('tmpconn2'), undefined);
+  });
+
+  it('an edit that points a connection at another server does not send it the stored password', async () => {
+    // A server that asks every client for its password in clear and keeps what it is sent.
+    const received: string[] = [];
+    const trap = net.createServer((sock) => {
+      let buf = Buffer.alloc(0);
+      let started = false;
+      sock.on('error', () => undefined);
+      sock.on('data', (d) => {
+        buf = Buffer.concat([buf, d]);
+        for (;;) {
+          if (!started) {
+            if (buf.length < 8) return;
+            const len = buf.readInt32BE(0);
+            if (buf.length < len) return;
+            const code = buf.readInt32BE(4);
+            buf = buf.subarray(len);
+            if (code === 80877103) {
+              sock.write('N'); // no TLS: go on in clear
+              continue;
+            }
+            started = true;
+            const ask = Buffer.alloc(9);
+            ask.write('R', 0);
+            ask.writeInt32BE(8, 1);
+            ask.writeInt32BE(3, 5); // AuthenticationCleartextPassword
+            sock.write(ask);
+            continue;
+          }
+          if (buf.length < 5) return;
+          const len = buf.readInt32BE(1);
+          if (buf.length < len + 1) return;
+          if (buf[0] === 0x70) received.push(buf.subarray(5, len).toString('utf8').replace(/\0$/, ''));
+          buf = buf.subarray(len + 1);
+          sock.destroy();
+          return;
+        }
+      });
+    });
+    await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
+    const port = (trap.address() as net.AddressInfo).port;
+    const api = await activateApi();
+    try {
+      // The trap works: a connection made to it with a password hands that password over.
+      await vscode.commands.executeCommand(COMMAND_IDS.addConnection, { name: 'trap_direct', engine: 'postgres', host: '127.0.0.1', port, database: 'x', user: 'u', password: 'pw-typed-for-trap', saveOnFailure: false });
+      assert.deepEqual(received, ['pw-typed-for-trap']);
+      received.length = 0;
+      await vscode.commands.executeCommand(COMMAND_IDS.addConnection, { name: 'pw_home', engine: 'postgres', host: fx.pg.host, port: fx.pg.port, database: fx.pg.database, user: fx.pg.user, password: 'pw-stays-home' });
+      assert.equal(await api.connections.getPassword('pw_home'), 'pw-stays-home');
+      const moved = (await vscode.commands.executeCommand(COMMAND_IDS.editConnection, 'pw_home', { host: '127.0.0.1', port, saveOnFailure: true })) as ConnectionCommandResult;
+      assert.equal(moved.saved, true, JSON.stringify(moved));
+      // It may ask; the client then has no password to give (an empty one at most).
+      assert.ok(received.every((p) => p === ''), `the stored password went to the other server: ${JSON.stringify(received)}`);
+      assert.equal(await api.connections.getPassword('pw_home'), undefined, 'the password stays with the server it was given for');
+      assert.notEqual(api.connections.get('pw_home')?.hasPassword, true);
+    } finally {
+      trap.close();
+      for (const n of ['trap_direct', 'pw_home']) if (api.connections.get(n)) await vscode.commands.executeCommand(COMMAND_IDS.removeConnection, n, { confirmed: true });
+    }
   });
 
   it('cancels an index run and leaves the previous catalog intact', async () => {
