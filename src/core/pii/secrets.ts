@@ -15,18 +15,60 @@ interface Pattern {
   readonly valid?: (m: string) => boolean;
 }
 
-// Each regex is global and bounded so a long value scans in linear time.
+/** Full-width digits (U+FF10–FF19) as ASCII, and every dash or dot between digits as a plain separator. */
+function asciiDigits(m: string): string {
+  return m.replace(/[\uFF10-\uFF19]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xff10 + 48)).replace(/[.\u2010-\u2015\uFF0D\u2212]/g, '-');
+}
+
+/** An ITIN (9XX-7X/8X/9X-XXXX, issued by the IRS in place of an SSN) is a government ID as much as an SSN is. */
+function isItin(m: string): boolean {
+  const x = /^9\d{2}-(\d{2})-\d{4}$/.exec(m);
+  if (!x) return false;
+  const g = Number(x[1]);
+  return (g >= 50 && g <= 65) || (g >= 70 && g <= 88) || (g >= 90 && g <= 92) || (g >= 94 && g <= 99);
+}
+
+const DIGIT = '[0-9\\uFF10-\\uFF19]';
+const SEP = '[ .\\-\\u2010-\\u2015\\uFF0D\\u2212]';
+
+// Each regex is global and bounded so a long value scans in linear time. Vendor prefixes specific enough to stand
+// for a key on their own are matched wherever they start (`key_sk_live_…`, `zzAKIA…`); the rest after a word edge.
 const PATTERNS: readonly Pattern[] = [
   { category: 'credential', label: 'private_key', re: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----[\s\S]{0,8000}?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)/g },
-  { category: 'credential', label: 'jwt', re: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
+  { category: 'credential', label: 'jwt', re: /eyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g },
   {
     category: 'credential',
     label: 'api_key',
-    re: /\b(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|npm_[A-Za-z0-9]{36}|sk-(?:proj-)?[A-Za-z0-9_-]{32,})/g,
+    re: /(?:(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}|(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,}|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,})|\b(?:SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}|npm_[A-Za-z0-9]{36}|sk-(?:proj-)?[A-Za-z0-9_-]{32,})/g,
+  },
+  // A URL that carries its password (`postgres://admin:Pr0d!@db:5432/app`, `https://u:p@host`): the whole URL.
+  { category: 'credential', label: 'url_password', re: /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,128}:[^\s@'"`<>]{1,256}@[^\s/'"`<>]{1,256}/g },
+  // A bearer token in a header or a log line.
+  { category: 'credential', label: 'bearer', re: /\bBearer\s+[A-Za-z0-9._~+/-]{16,512}=*/g },
+  // A secret written as a setting: `password=…`, `api_key: …` (after a colon only a value with a digit or a sign,
+  // so prose such as "password: must be long" stays).
+  {
+    category: 'credential',
+    label: 'assignment',
+    re: /\b(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token)\s*(?:=\s*(?:"[^"\n]{4,256}"|'[^'\n]{4,256}'|[^\s,;&'"]{4,256})|:\s*(?=[^\s,;]*[\d!#$%&*+/=?@^_~-])[^\s,;&'"]{6,256})/gi,
   },
   { category: 'credential', label: 'password_hash', re: /\$(?:2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}|argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/=$]+)/g, valid: (m) => isPasswordHash(m) || m.startsWith('$argon2') },
-  { category: 'payment_card', label: 'card', re: /(?<![\d-])\d(?:[ -]?\d){12,18}(?![\d])/g, valid: (m) => isCardNumber(m) },
-  { category: 'government_id', label: 'ssn', re: /(?<![\d-])\d{3}-\d{2}-\d{4}(?![\d-])/g, valid: (m) => isSsn(m) },
+  {
+    category: 'payment_card',
+    label: 'card',
+    re: new RegExp(`(?<![0-9\\uFF10-\\uFF19-])${DIGIT}(?:${SEP}?${DIGIT}){12,18}(?![0-9\\uFF10-\\uFF19])`, 'g'),
+    // Dots only in groups of four (`4111.1111.1111.1111`), so a long decimal number is not read as a card.
+    valid: (m) => (!/[.]/.test(m) || /^[^.]{4}(\.[^.]{4}){2,3}(\.[^.]{1,3})?$/.test(m)) && isCardNumber(asciiDigits(m).replace(/-/g, ' ')),
+  },
+  {
+    category: 'government_id',
+    label: 'ssn',
+    re: new RegExp(`(?<![0-9\\uFF10-\\uFF19-])${DIGIT}{3}${SEP}${DIGIT}{2}${SEP}${DIGIT}{4}(?![0-9\\uFF10-\\uFF19-])`, 'g'),
+    valid: (m) => {
+      const a = asciiDigits(m).replace(/ /g, '-');
+      return isSsn(a) || isItin(a);
+    },
+  },
 ];
 
 export interface SecretHit {
