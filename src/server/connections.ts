@@ -48,6 +48,7 @@ export interface SourceConnectionOptions {
 export class SourceConnections {
   private readonly pools = new Map<string, SourcePool>();
   private readonly sqlite = new Map<string, { stamp: string; db: Database; bytes: Uint8Array; workers: Map<string, SqliteQueryWorker> }>();
+  private readonly sqliteLoads = new Map<string, Promise<{ stamp: string; db: Database; bytes: Uint8Array; workers: Map<string, SqliteQueryWorker> }>>();
 
   constructor(
     private readonly secrets: ReadonlyMap<string, string>,
@@ -111,12 +112,26 @@ export class SourceConnections {
     }
     let entry = this.sqlite.get(source.name);
     if (!entry || entry.stamp !== stamp) {
-      entry?.db.close();
-      for (const w of entry?.workers.values() ?? []) void w.close();
-      const SQL = await loadSqlJs();
-      const bytes = fs.readFileSync(file);
-      entry = { stamp, db: new SQL.Database(bytes), bytes, workers: new Map() };
-      this.sqlite.set(source.name, entry);
+      // One load per file version, however many calls arrive while it runs (an agent's first burst of parallel
+      // calls): each would otherwise make its own copy of the file and its own worker thread.
+      const key = `${source.name}\u0000${stamp}`;
+      let loading = this.sqliteLoads.get(key);
+      if (!loading) {
+        loading = (async () => {
+          const SQL = await loadSqlJs();
+          const bytes = fs.readFileSync(file);
+          const fresh = { stamp, db: new SQL.Database(bytes), bytes, workers: new Map<string, SqliteQueryWorker>() };
+          const old = this.sqlite.get(source.name);
+          if (old) {
+            old.db.close();
+            for (const w of old.workers.values()) void w.close();
+          }
+          this.sqlite.set(source.name, fresh);
+          return fresh;
+        })().finally(() => this.sqliteLoads.delete(key));
+        this.sqliteLoads.set(key, loading);
+      }
+      entry = await loading;
     }
     const e = entry;
     return {

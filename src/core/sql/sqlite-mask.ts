@@ -20,6 +20,13 @@ import type { Database } from 'sql.js';
  */
 export interface SqliteMaskPlan {
   readonly tables: readonly { readonly schema: string; readonly table: string; readonly columns: readonly string[] }[];
+  /**
+   * Every relation of the source the catalog holds (tables and views). A table or view of the file that is not
+   * among them (created after the last index, or left out by `--schemas`) has never been classified: it is dropped
+   * from the copy, so a statement that reads it fails as `no such table`, as it would on PostgreSQL or MySQL.
+   * Absent: nothing is dropped.
+   */
+  readonly known?: readonly { readonly schema: string; readonly table: string }[];
 }
 
 function q(name: string): string {
@@ -37,6 +44,7 @@ function tryRun(db: Database, sql: string): boolean {
 
 /** Applies the plan to `db` (a private copy). Returns the `table.column` names that were masked. */
 export function applySqliteMask(db: Database, plan: SqliteMaskPlan): string[] {
+  if (plan.known) dropUnknownRelations(db, plan.known);
   if (plan.tables.length === 0) return [];
   db.run('PRAGMA secure_delete = ON');
   db.run('PRAGMA foreign_keys = OFF');
@@ -75,6 +83,31 @@ export function applySqliteMask(db: Database, plan: SqliteMaskPlan): string[] {
     }
   }
   return masked;
+}
+
+/**
+ * Drops from the copy every table and view of the main schema that the catalog does not hold, except the shadow
+ * tables of a virtual table it holds (the module needs them; emptyVirtualTables empties them when anything is masked)
+ * and SQLite's own tables. Views first, then tables, then anything a view left behind; triggers go with their tables.
+ */
+function dropUnknownRelations(db: Database, known: readonly { readonly schema: string; readonly table: string }[]): void {
+  const names = new Set(known.filter((k) => k.schema.toLowerCase() === 'main').map((k) => k.table.toLowerCase()));
+  const rows = db.exec("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")[0]?.values ?? [];
+  const virtualKnown = rows.filter((r) => String(r[0]) === 'table' && /^\s*CREATE\s+VIRTUAL\s+TABLE/i.test(String(r[2] ?? '')) && names.has(String(r[1]).toLowerCase())).map((r) => String(r[1]).toLowerCase());
+  const isShadow = (name: string): boolean => virtualKnown.some((v) => SHADOW_SUFFIXES.some((s) => name === `${v}_${s}`));
+  const unknown = rows.filter((r) => !names.has(String(r[1]).toLowerCase()) && !isShadow(String(r[1]).toLowerCase()));
+  if (unknown.length === 0) return;
+  db.run('PRAGMA foreign_keys = OFF');
+  for (const kind of ['view', 'table']) {
+    for (const r of unknown) {
+      if (String(r[0]) !== kind) continue;
+      const dropped = tryRun(db, `DROP ${kind === 'view' ? 'VIEW' : 'TABLE'} IF EXISTS main.${q(String(r[1]))}`);
+      // A table that cannot be dropped (a virtual table whose module this build lacks) is emptied through its shadows.
+      if (!dropped && !tryRun(db, `DELETE FROM main.${q(String(r[1]))}`)) {
+        throw new Error(`the table ${String(r[1])}, which is not in the index, could not be removed from the query copy`);
+      }
+    }
+  }
 }
 
 /** The tables SQLite's own virtual-table modules keep their data in (`<name>_<suffix>`): FTS3/4/5 and R*Tree. */

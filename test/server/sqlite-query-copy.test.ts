@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import initSqlJs from 'sql.js';
+import type { SourceInfo } from '../../src/core/catalog/model';
+import { loadSqlGuard } from '../../src/core/sql/guard';
+import { SourceConnections } from '../../src/server/connections';
+import { ROOT } from '../support/build';
+import { indexInto, startHarness, tempDir, type Harness } from '../support/server-harness';
+
+/**
+ * The private copy agent SQL runs on for a SQLite source: it holds only what the catalog classified (a table or view
+ * added to the file after the last index is not in it), and one copy and one worker serve every call, however many
+ * arrive at once while the first is being made.
+ */
+const SECRET = 'pw-topsecret-77';
+
+async function addToFile(file: string, sql: string): Promise<void> {
+  const SQL = await initSqlJs();
+  const db = new SQL.Database(fs.readFileSync(file));
+  db.run(sql);
+  fs.writeFileSync(file, db.export());
+  db.close();
+}
+
+describe('the SQLite query copy', function () {
+  this.timeout(120_000);
+  let h: Harness | undefined;
+  let file: string;
+
+  before(async () => {
+    const dir = tempDir('sb-sqlite-copy-');
+    file = path.join(dir, 'chinook.sqlite');
+    fs.copyFileSync(path.join(ROOT, 'samples', 'chinook.sqlite'), file);
+    const catalogPath = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalogPath, file, 'chinook');
+    // After the index: a table with a credential and a view over it, never classified.
+    await addToFile(file, `CREATE TABLE accounts (id INTEGER PRIMARY KEY, api_password TEXT); INSERT INTO accounts VALUES (1, '${SECRET}'); CREATE VIEW acct_v AS SELECT * FROM accounts; CREATE VIEW artist_v AS SELECT Name FROM Artist;`);
+    h = await startHarness({ catalogPath });
+  });
+  after(async () => h?.close());
+
+  it('refuses a table or view that is not in the index, and answers the indexed ones', async () => {
+    for (const sql of ['SELECT * FROM accounts', 'SELECT api_password FROM main.accounts', 'SELECT * FROM acct_v', 'SELECT Name FROM artist_v', 'SELECT a.Name, (SELECT api_password FROM accounts) FROM Artist a LIMIT 1']) {
+      const env = (await h!.call('run_query', { sql })) as { status: string; error?: { kind: string } | null };
+      assert.ok(!JSON.stringify(env).includes(SECRET), `${sql}: ${JSON.stringify(env).slice(0, 300)}`);
+      assert.ok(env.status === 'refused' || env.status === 'error', `${sql}: ${JSON.stringify(env).slice(0, 300)}`);
+      assert.equal(env.error?.kind, 'unknown_name', sql);
+    }
+    const ok = (await h!.call('run_query', { sql: 'SELECT COUNT(*) AS n FROM Artist' })) as { status: string; data: { rows: unknown[][] } };
+    assert.equal(ok.status, 'success');
+    assert.equal(Number(ok.data.rows[0]![0]), 275);
+  });
+
+  it('makes one copy and one worker for a burst of calls that arrive before the first is ready', async () => {
+    const connections = new SourceConnections(new Map());
+    const source = { id: 'x', name: 'burst', engine: 'sqlite', locator: file, database: 'main', connectTemplate: file, serverVersion: null, indexedAt: new Date().toISOString() } as unknown as SourceInfo;
+    const guard = await loadSqlGuard();
+    const got = await Promise.all(Array.from({ length: 40 }, () => connections.get(source)));
+    const dbs = new Set(got.map((g) => ('engine' in g && g.engine === 'sqlite' ? g.db : null)));
+    assert.equal(dbs.size, 1, 'one copy of the file');
+    const workers = new Set(got.map((g) => ('engine' in g && g.engine === 'sqlite' ? g.worker(guard, { tables: [] }) : null)));
+    assert.equal(workers.size, 1, 'one worker');
+    await connections.close();
+  });
+});
