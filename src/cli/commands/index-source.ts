@@ -59,7 +59,7 @@ export const indexCommand: CliCommand = {
         outcome = await attempt();
       } catch (e) {
         if (e instanceof CatalogError && e.code === 'corrupt' && args.rebuild) {
-          const aside = moveCorruptCatalogAside(catalogPath);
+          const aside = moveCorruptCatalogAside(catalogPath, spec.engine === 'sqlite' ? spec.path : undefined);
           if (json) io.stdout.write(`${JSON.stringify({ type: 'log', message: `damaged catalog moved to ${aside}` })}\n`);
           else io.stderr.write(`damaged catalog moved to ${aside}\n`);
           outcome = await attempt();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import type { ColumnInfo, CompositeTypeInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model';
 import { privilegesArtifact, qualifiedName } from '../catalog/model';
 import { acquireCatalogLock } from '../catalog/lock';
@@ -7,6 +8,7 @@ import { existsNotRegular } from '../util/regular-file';
 import { CatalogError, CatalogStore, compareText } from '../catalog/store';
 import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
+import { SourceError } from '../sources/errors';
 import { keepsCodeValues, referencedTables } from './code-values';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
 import { withGeneratedLineage, withoutValueStats, withRowTypeLineage, withViewLineage } from '../pii/lineage';
@@ -204,6 +206,9 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
   };
   // Before the lock and the job status, which are files beside it.
   if (existsNotRegular(opts.catalogPath)) throw notACatalogFile(opts.catalogPath);
+  if (opts.spec.engine === 'sqlite' && sameFile(opts.catalogPath, opts.spec.path)) {
+    throw new CatalogError('io', `the catalog ${opts.catalogPath} is the SQLite file being indexed; give --catalog a file of its own (default: $SCHEMABRAIN_HOME/catalog.sqlite)`);
+  }
   const lock = await acquireCatalogLock(opts.catalogPath);
   const job = (state: 'running' | 'succeeded' | 'failed' | 'cancelled', extra: Record<string, unknown> = {}): void =>
     writeJobStatus(opts.catalogPath, { state, source: opts.spec.name, pid: process.pid, startedAt, ...extra });
@@ -261,6 +266,13 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       }
       const result = (await early) ?? (await introspect());
       throwIfCancelled();
+      // A schema asked for by name that the source does not have (a typo) would index nothing and remove every table
+      // of the source from the catalog: the run stops before anything is written.
+      const missing = (opts.schemas ?? []).filter((s) => !result.snapshot.schemas.some((x) => x.name === s));
+      if (missing.length > 0) {
+        const have = result.snapshot.schemas.map((x) => x.name).slice(0, 12).join(', ');
+        throw new SourceError('schema_missing', `the source has no schema ${missing.map((m) => `'${m}'`).join(', ')}; nothing was indexed and the catalog is unchanged`, have ? `its schemas: ${have}; fix --schemas (names are case-sensitive)` : 'fix --schemas (names are case-sensitive), or leave it out to index every schema');
+      }
       const stored = store.fingerprints(opts.spec.id);
       emit({ type: 'progress', phase: 'classify', done: 0, total: result.snapshot.tables.length, percent: percent('classify', 0, 1) });
       const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, result.codeValues ?? new Map(), opts.policy ?? DEFAULT_POLICY, opts.deps, result.snapshot.composites);
@@ -335,11 +347,25 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
 }
 
 /** Moves a damaged catalog aside (never deletes it) so a fresh index can start. Returns the new path. */
-export function moveCorruptCatalogAside(catalogPath: string): string {
+export function moveCorruptCatalogAside(catalogPath: string, sourcePath?: string): string {
   if (existsNotRegular(catalogPath)) throw notACatalogFile(catalogPath);
+  // The database being indexed is never the catalog: --rebuild would move the user's own file away.
+  if (sourcePath !== undefined && sameFile(catalogPath, sourcePath)) {
+    throw new CatalogError('io', `the catalog ${catalogPath} is the SQLite file being indexed; nothing was moved. Give --catalog a file of its own (default: $SCHEMABRAIN_HOME/catalog.sqlite)`);
+  }
   const aside = `${catalogPath}.corrupt-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   fs.renameSync(catalogPath, aside);
   return aside;
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    const x = fs.statSync(a);
+    const y = fs.statSync(b);
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return path.resolve(a) === path.resolve(b);
+  }
 }
 
 /**

@@ -12,6 +12,7 @@ export type SourceErrorCode =
   | 'database_missing'
   | 'file_missing'
   | 'not_sqlite'
+  | 'schema_missing'
   | 'permission_denied'
   | 'timeout'
   | 'cancelled'
