@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
+
+/**
+ * An unencoded `/`, `#`, `?` or `@` in a password cuts the URL in the wrong place: part of the password is then read
+ * as the port or a parameter. Such text is never echoed in an error; this says how to write the password instead.
+ */
+const ENCODE_HINT = "If the password holds '/', '#', '?' or '@', percent-encode them (%2F, %23, %3F, %40), or give it with --password-stdin.";
+
+/** A parameter name as written when it looks like one; otherwise not shown (it may be part of a password). */
+function shownKey(key: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]{0,39}$/.test(key) ? `'${key}'` : '(a name that may be part of a password; not shown)';
+}
 import { inspect } from 'node:util';
 
 /**
@@ -221,8 +232,8 @@ function parsePostgresUrl(text: string, env: NodeJS.ProcessEnv, name: string | u
     else {
       throw new SourceSpecError(
         'invalid_parameter',
-        `URL parameter '${key}' is not supported`,
-        `Supported parameters: ${[...KNOWN_PG_PARAMS].join(', ')}.`,
+        `URL parameter ${shownKey(key)} is not supported`,
+        `Supported parameters: ${[...KNOWN_PG_PARAMS].join(', ')}. ${ENCODE_HINT}`,
       );
     }
   }
@@ -239,7 +250,7 @@ function parsePostgresUrl(text: string, env: NodeJS.ProcessEnv, name: string | u
     const expanded = expand(portText, env, 'port', shown);
     port = /^\d{1,5}$/.test(expanded) ? Number(expanded) : NaN;
     if (!(port >= 1 && port <= 65535)) {
-      throw new SourceSpecError('invalid_port', `port '${expanded}' is not a number between 1 and 65535`, 'Fix the port in the URL, e.g. :5432.');
+      throw new SourceSpecError('invalid_port', 'the port is not a number between 1 and 65535', `Fix the port in the URL, e.g. :5432. ${ENCODE_HINT}`);
     }
   }
 
@@ -302,7 +313,7 @@ function parseMysqlUrl(text: string, scheme: 'mysql' | 'mariadb', env: NodeJS.Pr
     else if (key === 'user') paramUser = value;
     else if (KNOWN_MYSQL_PARAMS.has(key)) params[key === 'sslmode' ? 'ssl-mode' : key] = value;
     else {
-      throw new SourceSpecError('invalid_parameter', `URL parameter '${key}' is not supported`, `Supported parameters: ${[...KNOWN_MYSQL_PARAMS].join(', ')}.`);
+      throw new SourceSpecError('invalid_parameter', `URL parameter ${shownKey(key)} is not supported`, `Supported parameters: ${[...KNOWN_MYSQL_PARAMS].join(', ')}. ${ENCODE_HINT}`);
     }
   }
   if (params['ssl-mode'] !== undefined && !MYSQL_SSL_MODES.has(params['ssl-mode'].toLowerCase())) {
@@ -313,7 +324,7 @@ function parseMysqlUrl(text: string, scheme: 'mysql' | 'mariadb', env: NodeJS.Pr
     const expanded = expand(portText, env, 'port', shown);
     port = /^\d{1,5}$/.test(expanded) ? Number(expanded) : NaN;
     if (!(port >= 1 && port <= 65535)) {
-      throw new SourceSpecError('invalid_port', `port '${expanded}' is not a number between 1 and 65535`, 'Fix the port in the URL, e.g. :3306.');
+      throw new SourceSpecError('invalid_port', 'the port is not a number between 1 and 65535', `Fix the port in the URL, e.g. :3306. ${ENCODE_HINT}`);
     }
   }
   const user = (rawUser ? expand(rawUser, env, 'user name', shown) : paramUser) || safeOsUser();

@@ -162,3 +162,20 @@ describe('SQL script splitting for the dataset loaders', () => {
     ]);
   });
 });
+
+describe('a password the URL cuts in the wrong place', () => {
+  it('is never echoed in the error, which says how to write it', () => {
+    const secret = 'WholeSecret77';
+    for (const url of [`postgres://u:${secret}/@127.0.0.1/db`, `postgres://u:${secret}#@127.0.0.1/db`, `postgres://u:?${secret}@127.0.0.1/db`, `mysql://u:${secret}/@127.0.0.1/db`, `mysql://u:?${secret}@127.0.0.1/db`]) {
+      assert.throws(
+        () => parseSourceSpec(url, { name: 'x' }),
+        (e: unknown) => {
+          const err = e as { message: string; hint: string };
+          assert.ok(!`${err.message} ${err.hint}`.includes(secret), `${url}: ${err.message} ${err.hint}`);
+          assert.match(err.hint, /percent-encode/);
+          return true;
+        },
+      );
+    }
+  });
+});
