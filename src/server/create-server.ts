@@ -70,14 +70,20 @@ function listEntry(def: ToolDefinition, outputSchema: Record<string, unknown>): 
 
 /** The answer to a call whose audit row could not be made durable: retryable, and without the call's data. */
 function auditUnavailable(tool: string, kind: string): Envelope<unknown> {
-  const why =
+  // A retry helps only where the cause can pass by itself; a damaged log or a path that cannot be written waits for
+  // the operator, and the answer says so instead of asking for retries that cannot work.
+  const [why, next] =
     kind === 'lock_timeout'
-      ? 'another SchemaBrain server holds the audit log lock (it may be paused)'
-      : kind === 'unwritable'
-        ? 'the audit log cannot be written (disk full or read-only)'
-        : 'the audit log could not record the call';
-  return failure('audit_unavailable', `${tool} ran but its audit row could not be made durable: ${why}, so no data is returned. Retry in a few seconds; the server log says what the operator must fix.`, {
-    recovery: { suggested_tool: tool, suggested_args: null },
+      ? ['another SchemaBrain server holds the audit log lock (it may be paused)', 'Retry in a few seconds.']
+      : kind === 'lock_lost'
+        ? ['another writer appended to the audit log during the call', 'Retry in a few seconds.']
+        : kind === 'unwritable'
+          ? ['the audit log cannot be written (disk full, read-only, not a regular file or a symbolic link)', 'Retrying will not help until the operator fixes the audit path; the server log says what to fix.']
+          : kind === 'corrupt_tail'
+            ? ['the last line of the audit log is not an audit row', "Retrying will not help: the operator must run 'schemabrain audit verify' and move the damaged log aside."]
+            : ['the audit log could not record the call', 'Retry in a few seconds; the server log says what the operator must fix.'];
+  return failure('audit_unavailable', `${tool} ran but its audit row could not be made durable: ${why}, so no data is returned. ${next}`, {
+    recovery: { suggested_tool: kind === 'lock_timeout' || kind === 'lock_lost' ? tool : 'get_index_status', suggested_args: {} },
   });
 }
 

@@ -83,6 +83,16 @@ describe('MCP server over the SDK client (Chinook SQLite)', function () {
     assert.deepEqual(wrong.error.recovery.fuzzy_matches, ['chinook']);
   });
 
+  it('get_index_status answers unknown_name with the closest source for a source that is not indexed', async () => {
+    const env = await call('get_index_status', { source: 'chinok' });
+    assert.equal(env.status, 'error');
+    assert.equal(env.error!.kind, 'unknown_name');
+    assert.deepEqual((env.error!.recovery as unknown as { fuzzy_matches: string[] }).fuzzy_matches, ['chinook']);
+    const one = await call('get_index_status', { source: 'CHINOOK' });
+    assert.equal(one.status, 'success');
+    assert.equal((one.data.sources as unknown[]).length, 1);
+  });
+
   it('describe_table returns columns, keys, foreign keys both ways and the row estimate', async () => {
     const env = await call('describe_table', { qualified_name: 'main.Invoice' });
     assert.equal(env.status, 'success');

@@ -3,7 +3,7 @@ import { success } from '../../core/envelope';
 import type { SourcePrivileges } from '../../core/catalog/model';
 import { readJobStatus } from '../../core/indexing/job-status';
 import { defineTool, tokenEstimate } from '../tool';
-import { sourceArg } from './common';
+import { scopeSource, sourceArg } from './common';
 
 const input = z.strictObject({
   source: sourceArg,
@@ -25,7 +25,15 @@ export const getIndexStatus = defineTool({
     const state = await ctx.deps.catalog.get();
     const now = Date.now();
     const view = ctx.catalog;
-    const sources = (args.source ? view.sources.filter((s) => s.name === args.source) : view.sources).map((s) => {
+    // A source the catalog neither holds nor has runs of is a name to correct (unknown_name with the closest names),
+    // not an empty status.
+    let wanted = args.source;
+    if (typeof args.source === 'string' && !view.runs.some((r) => r.sourceName === args.source)) {
+      const scoped = scopeSource(ctx, 'get_index_status', args);
+      if (!scoped.ok) return scoped.envelope;
+      wanted = scoped.value;
+    }
+    const sources = (wanted ? view.sources.filter((s) => s.name === wanted) : view.sources).map((s) => {
       const age = now - Date.parse(s.indexedAt);
       return {
         name: s.name,
@@ -39,7 +47,7 @@ export const getIndexStatus = defineTool({
       };
     });
     const runs = view.runs
-      .filter((r) => !args.source || r.sourceName === args.source)
+      .filter((r) => !wanted || r.sourceName === wanted)
       .slice(0, 10)
       .map((r) => ({
         source: r.sourceName,

@@ -166,6 +166,27 @@ describe('faults: no tool answer without its durable audit row', function () {
     }
   });
 
+  it('a damaged last line: calls answer audit_unavailable saying retries will not help and what to run, not "retry"', async () => {
+    const audit = path.join(dir, 'damaged-audit.log');
+    {
+      const { server, recorder } = await auditedServer(catalog, audit);
+      const first = await server.callTool('find_relevant_tables', questionArgs('before-damage'));
+      assert.ok(DATA_STATUSES.has(first.status), JSON.stringify(first).slice(0, 200));
+      await recorder.close();
+    }
+    fs.appendFileSync(audit, 'junk\n');
+    const { server, recorder } = await auditedServer(catalog, audit);
+    try {
+      const env = await server.callTool('find_relevant_tables', questionArgs('after-damage'));
+      assert.equal(env.error?.kind, 'audit_unavailable', JSON.stringify(env).slice(0, 300));
+      assert.doesNotMatch(env.error!.message, /Retry in a few seconds/);
+      assert.match(env.error!.message, /schemabrain audit verify/);
+      assert.equal(env.data, null);
+    } finally {
+      await recorder.close();
+    }
+  });
+
   it('a read-only home: every call is answered audit_unavailable (or, with --audit-fail-open, answered and the gap recorded)', async function () {
     const mnt = path.join(dir, 'ro');
     if (!canMountTmpfs(mnt)) this.skip(); // needs root and permission to mount a tmpfs
