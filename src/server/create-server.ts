@@ -87,6 +87,31 @@ function auditUnavailable(tool: string, kind: string): Envelope<unknown> {
   });
 }
 
+const MAX_ERROR_MESSAGE = 4000;
+const MAX_ECHOED_STRING = 4000;
+const MAX_ECHOED_ITEMS = 50;
+
+/** A value of the caller's echoed back in a recovery: long strings cut, long arrays and objects shortened. */
+function echoBounded(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return v.length > MAX_ECHOED_STRING ? `${v.slice(0, MAX_ECHOED_STRING)}… (${v.length} characters)` : v;
+  if (v === null || typeof v !== 'object') return v;
+  if (depth > 4) return null;
+  if (Array.isArray(v)) return v.slice(0, MAX_ECHOED_ITEMS).map((x) => echoBounded(x, depth + 1));
+  return Object.fromEntries(Object.entries(v as Record<string, unknown>).slice(0, MAX_ECHOED_ITEMS).map(([k, x]) => [k.slice(0, MAX_ECHOED_STRING), echoBounded(x, depth + 1)]));
+}
+
+/**
+ * An error answer never grows with what the caller sent: its message and the arguments its recovery echoes are
+ * bounded (a 7 MB name made a 14 MB answer, since the text copy repeats the envelope).
+ */
+function boundedError(env: Envelope<unknown>): Envelope<unknown> {
+  const e = env.error;
+  if (!e) return env;
+  const message = e.message.length > MAX_ERROR_MESSAGE ? `${e.message.slice(0, MAX_ERROR_MESSAGE)}…` : e.message;
+  const recovery = e.recovery ? { ...e.recovery, suggested_args: echoBounded(e.recovery.suggested_args) as typeof e.recovery.suggested_args, ...(e.recovery.fuzzy_matches ? { fuzzy_matches: echoBounded(e.recovery.fuzzy_matches) as typeof e.recovery.fuzzy_matches } : {}) } : e.recovery;
+  return { ...env, error: { ...e, message, recovery } };
+}
+
 /** A source that cannot be reached is worth a line in the client's server log (names only, no message text). */
 function warnUnreachable(deps: ServerDeps, tool: string, args: unknown): void {
   const source = (args as { source?: unknown } | null)?.source;
@@ -231,7 +256,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
       if (outcome.auditFailure) return auditUnavailable(name, outcome.auditFailure.kind);
     }
     if (!signal.aborted && env.status === 'error' && /could not be reached|is missing; restore it/i.test(env.error?.message ?? '')) warnUnreachable(deps, name, args);
-    return env;
+    return boundedError(env);
   }
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));

@@ -83,6 +83,15 @@ describe('MCP server over the SDK client (Chinook SQLite)', function () {
     assert.deepEqual(wrong.error.recovery.fuzzy_matches, ['chinook']);
   });
 
+  it('an error answer stays small whatever size of argument it is about', async () => {
+    for (const args of [{ qualified_name: 'main.'.concat('x'.repeat(2_000_000)) }, { qualified_name: 'main.Album', source: Array.from({ length: 100_000 }, (_, i) => `s${i}`) }]) {
+      const res = await h.client.callTool({ name: 'describe_table', arguments: args });
+      const size = JSON.stringify(res).length;
+      assert.ok(size < 60_000, `answer of ${size} characters`);
+      assert.equal((res.structuredContent as { status: string }).status, 'error');
+    }
+  });
+
   it('get_index_status answers unknown_name with the closest source for a source that is not indexed', async () => {
     const env = await call('get_index_status', { source: 'chinok' });
     assert.equal(env.status, 'error');
