@@ -14,7 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, LoggingLevel, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CatalogView } from '../core/catalog/view';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { failure } from '../core/envelope';
 import { redactDeep, scrubEnvelope } from '../core/pii/secrets';
 import type { Envelope } from '../core/envelope';
@@ -88,6 +88,9 @@ function auditUnavailable(tool: string, kind: string): Envelope<unknown> {
 }
 
 const MAX_ERROR_MESSAGE = 4000;
+/** Resource subscriptions one session may hold, and the longest URI one may name. */
+export const MAX_SUBSCRIPTIONS = 1000;
+const MAX_RESOURCE_URI = 2048;
 const MAX_ECHOED_STRING = 4000;
 const MAX_ECHOED_ITEMS = 50;
 
@@ -304,7 +307,12 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
   };
   server.setRequestHandler(SubscribeRequestSchema, (req) => {
     const uri = req.params.uri;
-    if (!parseResourceUri(uri)) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)} (only schemabrain:// catalog URIs can be subscribed to)`, { uri });
+    if (uri.length > MAX_RESOURCE_URI) throw new McpError(ErrorCode.InvalidParams, `a resource URI is at most ${MAX_RESOURCE_URI} characters`);
+    if (!parseResourceUri(uri)) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri.slice(0, 300)} (only schemabrain:// catalog URIs can be subscribed to)`, { uri: uri.slice(0, 300) });
+    // What a session holds is bounded: each subscription is kept for the session's life.
+    if (!subscriptions.has(uri) && subscriptions.size >= MAX_SUBSCRIPTIONS) {
+      throw new McpError(ErrorCode.InvalidParams, `a session holds at most ${MAX_SUBSCRIPTIONS} resource subscriptions; unsubscribe from some first`);
+    }
     subscriptions.add(uri);
     const seen = readAs.get(uri);
     if (seen !== undefined) {

@@ -14,9 +14,25 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** The `retry:` a resumable stream announces: how long a client waits before reconnecting with Last-Event-ID. */
 export const SSE_RETRY_MS = 1000;
 
+/**
+ * What one server holds at most, so that no client (a token of the lowest role included) can exhaust its memory or
+ * descriptors: sessions per owner (the token on a team server; everyone on a single-user one), sessions in all, the
+ * size of a client's self-description, open connections in all and per peer address, and the time a client may
+ * take to send its request headers and body.
+ */
+export const MAX_SESSIONS_PER_OWNER = 32;
+export const MAX_SESSIONS = 1024;
+const MAX_CLIENT_INFO_CHARS = 512;
+const MAX_CONNECTIONS = 4096;
+export const MAX_CONNECTIONS_PER_PEER = 512;
+const HEADERS_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 60_000;
+
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly close: () => Promise<void>;
+  /** Who opened it (HttpHooks.owner), '' on a single-user server. */
+  readonly owner: string;
   lastSeen: number;
 }
 
@@ -35,6 +51,8 @@ export interface HttpHooks {
    */
   keepAliveMs?: number;
   authenticate?(req: http.IncomingMessage, res: http.ServerResponse): Promise<(<T>(fn: () => T) => T) | null>;
+  /** Who the request being served runs as (inside `authenticate`'s runner): the owner sessions are counted by. */
+  owner?(): string | undefined;
 }
 
 export function isLoopback(host: string): boolean {
@@ -122,7 +140,43 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
   let allowedHosts = new Set<string>();
   let allowedOrigins = new Set<string>();
 
+  /** Ends a session: its transport and its protocol server. */
+  function endSession(id: string, s: Session): void {
+    sessions.delete(id);
+    void s.transport.close().catch(() => undefined);
+    void s.close().catch(() => undefined);
+  }
+
+  /**
+   * Room for one more session of `owner`: past the owner's cap its least recently used session ends (a client that
+   * opens sessions without closing them only ever displaces its own); past the server's cap, the least recently
+   * used session idle for a minute ends, and without one the request is refused.
+   */
+  function makeRoom(owner: string): boolean {
+    const lru = (list: Array<[string, Session]>): [string, Session] | undefined => list.sort((a, b) => a[1].lastSeen - b[1].lastSeen)[0];
+    const own = [...sessions].filter(([, x]) => x.owner === owner);
+    if (own.length >= MAX_SESSIONS_PER_OWNER) {
+      const [id, victim] = lru(own)!;
+      endSession(id, victim);
+    }
+    if (sessions.size < MAX_SESSIONS) return true;
+    const idle = lru([...sessions].filter(([, x]) => Date.now() - x.lastSeen > 60_000));
+    if (!idle) return false;
+    endSession(idle[0], idle[1]);
+    return true;
+  }
+
   async function openSession(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+    const info = (Array.isArray(body) ? body.find((m) => isInitializeRequest(m)) : body) as { params?: { clientInfo?: unknown } } | undefined;
+    if (JSON.stringify(info?.params?.clientInfo ?? null).length > MAX_CLIENT_INFO_CHARS) {
+      jsonError(res, 400, `Bad Request: clientInfo is larger than ${MAX_CLIENT_INFO_CHARS} characters.`);
+      return;
+    }
+    const owner = opts.hooks?.owner?.() ?? '';
+    if (!makeRoom(owner)) {
+      jsonError(res, 503, `Service Unavailable: this server holds ${MAX_SESSIONS} sessions; retry later.`, { 'retry-after': '30' });
+      return;
+    }
     const { server } = createServer(deps);
     let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
@@ -131,7 +185,7 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
       eventStore: new SessionEventStore(),
       retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
-        session = { transport, close: () => server.close(), lastSeen: Date.now() };
+        session = { transport, close: () => server.close(), owner, lastSeen: Date.now() };
         sessions.set(id, session);
       },
     });
@@ -214,10 +268,30 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
       else res.end();
     });
   });
+  // A client that sends its headers or body a byte at a time (slowloris) is cut off, and no peer holds more than its
+  // share of the descriptors.
+  httpServer.headersTimeout = HEADERS_TIMEOUT_MS;
+  httpServer.requestTimeout = REQUEST_TIMEOUT_MS;
+  httpServer.maxConnections = MAX_CONNECTIONS;
   if (opts.hooks?.keepAliveMs) {
     httpServer.keepAliveTimeout = opts.hooks.keepAliveMs;
-    httpServer.headersTimeout = opts.hooks.keepAliveMs + 1000;
+    httpServer.headersTimeout = Math.max(HEADERS_TIMEOUT_MS, opts.hooks.keepAliveMs + 1000);
   }
+  const perPeer = new Map<string, number>();
+  httpServer.on('connection', (socket) => {
+    const peer = socket.remoteAddress ?? '';
+    const n = (perPeer.get(peer) ?? 0) + 1;
+    if (n > MAX_CONNECTIONS_PER_PEER) {
+      socket.destroy();
+      return;
+    }
+    perPeer.set(peer, n);
+    socket.once('close', () => {
+      const left = (perPeer.get(peer) ?? 1) - 1;
+      if (left <= 0) perPeer.delete(peer);
+      else perPeer.set(peer, left);
+    });
+  });
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
     httpServer.listen(opts.port, host, () => resolve());
@@ -235,13 +309,7 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
 
   const sweep = setInterval(() => {
     const now = Date.now();
-    for (const [id, s] of sessions) {
-      if (now - s.lastSeen > SESSION_IDLE_MS) {
-        sessions.delete(id);
-        void s.transport.close();
-        void s.close();
-      }
-    }
+    for (const [id, s] of sessions) if (now - s.lastSeen > SESSION_IDLE_MS) endSession(id, s);
   }, 60_000);
   sweep.unref();
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { createCallRecorder, type CallRecorder } from '../../core/audit/recorder';
 import { createTelemetry } from '../../core/telemetry/telemetry';
 import { openPgAuditLog } from '../../core/store/pg-audit';
+import { currentPrincipal } from '../../core/store/principal';
 import { openPgStore, type PgStore } from '../../core/store/pg-store';
 import { currentDefinitions, downloadCatalog, materializeDefinitions } from '../../core/store/shared-state';
 import { createPgEventBus, currentPiiPolicy, type StoredPiiPolicy } from '../../core/store/team-state';
@@ -256,7 +257,7 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
     const runAs = await runWithRequestId(rid, () => bearer(req, res));
     return runAs ? <T>(fn: () => T): T => runWithRequestId(rid, () => runAs(fn)) : null;
   };
-  const http = await startHttpServer(deps, { port: options.httpPort, host: options.httpHost, hooks: { route, authenticate, keepAliveMs: 65_000 } });
+  const http = await startHttpServer(deps, { port: options.httpPort, host: options.httpHost, hooks: { route, authenticate, keepAliveMs: 65_000, owner: () => currentPrincipal()?.tokenId } });
   recorder.serverEvent('server_start', { store: store.url });
   logger.info(`team server listening on ${http.url} (store ${store.url}, catalog generation ${metrics.generation || 'none yet'})`);
 
