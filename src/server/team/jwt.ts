@@ -61,7 +61,8 @@ export function createJwtCheck(opts: OAuthOptions): CredentialCheck {
     const j = await jose;
     let payload: Awaited<ReturnType<typeof j.jwtVerify>>['payload'];
     try {
-      ({ payload } = await j.jwtVerify(token, await keys(), { issuer: opts.issuer, audience: opts.audience, clockTolerance: 5 }));
+      // An access token without `exp` would never expire: it is refused.
+      ({ payload } = await j.jwtVerify(token, await keys(), { issuer: opts.issuer, audience: opts.audience, clockTolerance: 5, requiredClaims: ['exp'] }));
     } catch (e) {
       if (e instanceof j.errors.JWTExpired) return { ok: false, reason: 'expired' };
       if (e instanceof j.errors.JWTClaimValidationFailed && e.claim === 'aud') return { ok: false, reason: 'wrong_audience' };
@@ -69,13 +70,16 @@ export function createJwtCheck(opts: OAuthOptions): CredentialCheck {
     }
     if (typeof payload.sub !== 'string' || !payload.sub) return { ok: false, reason: 'invalid_jwt' };
     const sources = (payload as { schemabrain_sources?: unknown }).schemabrain_sources;
+    // Present, the claim limits the token; of any other shape than a list of names ("src", "a,b", 5) it is refused,
+    // never read as absent (which would mean every source).
+    if (sources !== undefined && !(Array.isArray(sources) && sources.every((s) => typeof s === 'string'))) return { ok: false, reason: 'invalid_jwt' };
     return {
       ok: true,
       principal: {
         name: payload.sub.slice(0, 200),
         tokenId: `jwt:${typeof payload.jti === 'string' ? payload.jti.slice(0, 64) : sha256Hex(token).slice(0, 12)}`,
         role: roleFromScope(payload.scope),
-        sources: Array.isArray(sources) && sources.every((s) => typeof s === 'string') ? (sources as string[]) : null,
+        sources: sources === undefined ? null : (sources as string[]),
       },
     };
   };

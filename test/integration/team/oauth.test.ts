@@ -14,7 +14,7 @@ describe('team server: OAuth 2.1 resource-server mode (JWT access tokens)', func
   let replica: Replica;
   let issuerServer: http.Server;
   let issuer = '';
-  let sign: (claims: Record<string, unknown>, opts?: { audience?: string; expiresIn?: string | number; foreignKey?: boolean }) => Promise<string>;
+  let sign: (claims: Record<string, unknown>, opts?: { audience?: string; expiresIn?: string | number | null; foreignKey?: boolean }) => Promise<string>;
 
   before(async function () {
     db = await freshTeamDb(this, 'sb_team_oauth');
@@ -32,14 +32,15 @@ describe('team server: OAuth 2.1 resource-server mode (JWT access tokens)', func
     });
     await new Promise<void>((r) => issuerServer.listen(0, '127.0.0.1', () => r()));
     issuer = `http://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
-    sign = (claims, opts = {}) =>
-      new jose.SignJWT(claims)
+    sign = (claims, opts = {}) => {
+      const jwt = new jose.SignJWT(claims)
         .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
         .setIssuer(issuer)
         .setAudience(opts.audience ?? AUDIENCE)
-        .setIssuedAt()
-        .setExpirationTime(opts.expiresIn ?? '5m')
-        .sign(opts.foreignKey ? other.privateKey : privateKey);
+        .setIssuedAt();
+      if (opts.expiresIn !== null) jwt.setExpirationTime(opts.expiresIn ?? '5m');
+      return jwt.sign(opts.foreignKey ? other.privateKey : privateKey);
+    };
     replica = await startReplica(db, { args: ['--oauth-issuer', issuer, '--oauth-audience', AUDIENCE] });
   });
   after(async () => {
@@ -72,6 +73,17 @@ describe('team server: OAuth 2.1 resource-server mode (JWT access tokens)', func
     const rows = (await pool.query<{ principal: string; status: string }>("SELECT principal, status FROM schemabrain.audit WHERE tool = 'run_query' ORDER BY seq")).rows;
     assert.deepEqual(rows.map((r) => r.principal), ['frank/jwt:j-analyst', 'gina/jwt:j-viewer']);
     assert.equal(rows[1]!.status, 'refused');
+  });
+
+  it('refuses a token without exp, and one whose source claim is not a list of names (never read as every source)', async () => {
+    assert.equal((await status(await sign({ sub: 'h', scope: 'schemabrain:analyst' }, { expiresIn: null }))).code, 401);
+    for (const claim of ['chinook', 'chinook,other', 5, { a: 1 }, [['chinook']], [1]]) {
+      const r = await status(await sign({ sub: 'h', scope: 'schemabrain:analyst', schemabrain_sources: claim }));
+      assert.equal(r.code, 401, JSON.stringify(claim));
+      assert.match(r.challenge, /invalid_token/);
+    }
+    // A well-formed claim passes authentication (the bare tools/list then wants a session: 400).
+    assert.equal((await status(await sign({ sub: 'h', scope: 'schemabrain:analyst', schemabrain_sources: ['chinook'] }))).code, 400);
   });
 
   it('refuses a token for another audience, an expired one, one signed by another key and a malformed one with 401 invalid_token', async () => {
