@@ -11,6 +11,8 @@ import type { JsonLogger } from './json-log';
 import type { TeamMetrics } from './metrics';
 import type { TeamPiiPolicy } from './team-pii';
 import { visibleSources } from './access';
+import { redactDeep } from '../../core/pii/secrets';
+import { redactDefinition } from '../tools/common';
 
 /** Read-only JSON endpoints for the editor's views, behind the same bearer check as /mcp. */
 export const TEAM_API_PREFIX = '/team/v1/';
@@ -39,6 +41,43 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 
 function stripValues(c: ColumnInfo): ColumnInfo {
   return c.stats ? { ...c, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } } : c;
+}
+
+/**
+ * A table as the principal may see it, as describe_table shows it: each column its role blocks goes by a placeholder
+ * (`<redacted_contact_column_1>`) with no comment, default, labels or statistics; keys and indexes name it by that
+ * placeholder; definitions (a view's SQL, CHECKs, index predicates) name any blocked column of the source as a
+ * placeholder and lose their literals; a constraint or index whose name holds a blocked column's name is renamed.
+ */
+function scopedTable(t: TableInfo, blocked: (c: ColumnInfo) => readonly string[], sourceHidden: ReadonlyMap<string, string>): TableInfo {
+  const own = new Map<string, string>();
+  let n = 0;
+  for (const c of t.columns) {
+    const b = blocked(c);
+    if (b.length > 0) own.set(c.name, `<redacted_${b[0]}_column_${++n}>`);
+  }
+  const hidden = new Map(sourceHidden);
+  for (const [k, v] of own) hidden.set(k.toLowerCase(), v);
+  if (hidden.size === 0) return { ...t, columns: t.columns.map(stripValues) };
+  const col = (name: string): string => own.get(name) ?? name;
+  const target = (name: string): string => hidden.get(name.toLowerCase()) ?? name;
+  const named = (name: string): string => ([...hidden.keys()].some((h) => h.length >= 3 && name.toLowerCase().includes(h)) ? '<redacted_name>' : name);
+  const def = (text: string | null): string | null => (text === null ? null : redactDefinition(text, hidden));
+  return {
+    ...t,
+    columns: t.columns.map((c) => {
+      const shown = own.get(c.name);
+      if (shown === undefined) return stripValues(c);
+      const { codeValues: _codes, ...rest } = c as ColumnInfo & { codeValues?: unknown };
+      return { ...rest, name: shown, comment: null, defaultExpr: null, enumLabels: null, stats: null };
+    }),
+    primaryKey: t.primaryKey ? { ...t.primaryKey, name: named(t.primaryKey.name), columns: t.primaryKey.columns.map(col) } : null,
+    uniqueConstraints: t.uniqueConstraints.map((k) => ({ ...k, name: named(k.name), columns: k.columns.map(col) })),
+    checkConstraints: t.checkConstraints.map((k) => ({ ...k, name: named(k.name), expression: def(k.expression) ?? '' })),
+    foreignKeys: t.foreignKeys.map((f) => ({ ...f, name: named(f.name), columns: f.columns.map(col), targetColumns: f.targetColumns.map(target) })),
+    indexes: t.indexes.map((i) => ({ ...i, name: named(i.name), columns: i.columns.map(col), predicate: def(i.predicate) })),
+    viewDefinition: def(t.viewDefinition),
+  };
 }
 
 function toRecord(body: StoreAuditBody, hash: string): TeamAuditRow {
@@ -94,12 +133,21 @@ export async function handleTeamApi(p: string, req: http.IncomingMessage, res: h
       const state = await api.deps.catalog.get();
       if (state.state !== 'ready') return send(res, 503, { error: 'catalog_unavailable', message: `the replica has no catalog (${state.state})` });
       const v = state.view;
+      const blocked = (c: ColumnInfo): readonly string[] => api.deps.pii.blockedCategories(c.pii);
+      // Per source: every blocked column's name, which definitions of any of its relations must not show.
+      const hiddenBySource = new Map<string, Map<string, string>>();
+      for (const e of v.entries) {
+        let m = hiddenBySource.get(e.source.id);
+        if (!m) hiddenBySource.set(e.source.id, (m = new Map()));
+        for (const c of e.table.columns) if (blocked(c).length > 0) m.set(c.name.toLowerCase(), '<redacted_column>');
+      }
       const body: TeamCatalogBody = {
         generation: v.generation,
         sources: v.sources.map((s) => ({ ...s, locator: `team:${s.name}`, connectTemplate: null })),
-        tables: v.entries.map((e) => ({ sourceId: e.source.id, table: { ...e.table, columns: e.table.columns.map(stripValues) } })),
+        tables: v.entries.map((e) => ({ sourceId: e.source.id, table: scopedTable(e.table, blocked, hiddenBySource.get(e.source.id) ?? new Map()) })),
       };
-      return send(res, 200, body);
+      // The last line, as for every tool answer: floor secrets written anywhere (a comment, a default) are cut out.
+      return send(res, 200, redactDeep(body).value);
     }
     case 'definitions': {
       const defs = await currentDefinitions(api.store.pool);

@@ -189,6 +189,10 @@ describe('team store: events, PII policy with role blocks, index runs, structure
     const tables = cat.body.tables as Array<{ table: { name: string; columns: Array<{ stats: { minValue: unknown; mostCommonValues: unknown } | null }> } }>;
     assert.ok(tables.some((t) => t.table.name === 'Customer'));
     for (const t of tables) for (const c of t.table.columns) assert.ok(!c.stats || (c.stats.minValue === null && c.stats.mostCommonValues === null));
+    // A column the policy blocks (Genre.Name, published above) goes by its placeholder, as describe_table shows it.
+    const genre = (cat.body.tables as Array<{ table: { name: string; columns: Array<{ name: string; comment: string | null }> } }>).find((t) => t.table.name === 'Genre')!;
+    const names = genre.table.columns.map((c) => c.name);
+    assert.ok(!names.includes('Name') && names.some((n) => /^<redacted_contact_column_\d+>$/.test(n)), names.join(','));
     const own = await api(replica, tok.analyst!.token, 'audit?limit=200');
     assert.equal(own.body.scope, 'own');
     const ownRows = own.body.rows as Array<{ principal: string }>;
