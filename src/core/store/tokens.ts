@@ -35,7 +35,8 @@ export interface TokenRow {
 /** `30d`, `12h`, `90m` → milliseconds. */
 export function parseDuration(text: string): number {
   const m = /^(\d{1,6})([mhd])$/.exec(text.trim());
-  if (!m) throw new TokenError(`--expires needs a duration such as 90m, 12h or 30d, got '${text.slice(0, 40)}'`);
+  // Zero would be read as "no expiry" downstream: a token meant to expire at once must not live for ever.
+  if (!m || Number(m[1]) === 0) throw new TokenError(`--expires needs a duration of at least 1m, such as 90m, 12h or 30d, got '${text.slice(0, 40)}'`);
   const unit = m[2] === 'm' ? 60_000 : m[2] === 'h' ? 3_600_000 : 86_400_000;
   return Number(m[1]) * unit;
 }
