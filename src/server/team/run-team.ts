@@ -192,7 +192,21 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
   poll.unref();
 
   let ready = true;
-  const publicUrl = (req: http.IncomingMessage): string => `http://${req.headers.host ?? `127.0.0.1:${options.httpPort}`}`;
+  // Where clients reach this server, as discovery documents name it: with OAuth, the audience configured for it (the
+  // resource's canonical URL), never what a request's Host header claims (a forged Host would be named back to every
+  // client of a shared cache); without it, the Host header when it is a plain host name, else the listening address.
+  const audienceOrigin = (() => {
+    try {
+      return options.oauthAudience ? new URL(options.oauthAudience).origin : null;
+    } catch {
+      return null;
+    }
+  })();
+  const publicUrl = (req: http.IncomingMessage): string => {
+    if (audienceOrigin) return audienceOrigin;
+    const host = req.headers.host ?? '';
+    return `http://${/^(?:[A-Za-z0-9-]{1,63}\.){0,10}[A-Za-z0-9-]{1,63}(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](?::\d{1,5})?$/.test(host) ? host : `127.0.0.1:${options.httpPort}`}`;
+  };
   const route = (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
     const p = (req.url ?? '').split('?')[0]!;
     if (p.startsWith(TEAM_API_PREFIX)) {

@@ -60,6 +60,25 @@ describe('team server: OAuth 2.1 resource-server mode (JWT access tokens)', func
     assert.deepEqual(meta.authorization_servers, [issuer]);
   });
 
+  it('names itself by its configured audience, not by a request Host header', async () => {
+    const u = new URL(replica.base);
+    const raw = (path: string, method: string): Promise<{ headers: http.IncomingHttpHeaders; body: string }> =>
+      new Promise((resolve, reject) => {
+        const req = http.request({ host: u.hostname, port: u.port, path, method, headers: { host: 'evil.example', 'content-type': 'application/json' } }, (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end(method === 'POST' ? '{}' : undefined);
+      });
+    const doc = JSON.parse((await raw('/.well-known/oauth-protected-resource', 'GET')).body) as { resource: string };
+    assert.equal(doc.resource, AUDIENCE);
+    const challenge = String((await raw('/mcp', 'POST')).headers['www-authenticate'] ?? '');
+    assert.match(challenge, /resource_metadata="https:\/\/schemabrain\.test\/\.well-known\/oauth-protected-resource"/);
+    assert.doesNotMatch(challenge, /evil/);
+  });
+
   it('accepts a JWT from the issuer for this audience; the scope decides the role and the audit row names sub and jti', async () => {
     const analyst = await connectClient(replica.mcpUrl, await sign({ sub: 'frank', jti: 'j-analyst', scope: 'openid schemabrain:analyst' }));
     const env = await call(analyst, 'run_query', { sql: 'SELECT 1', source: 'chinook' });
