@@ -33,6 +33,8 @@ interface Session {
   readonly close: () => Promise<void>;
   /** Who opened it (HttpHooks.owner), '' on a single-user server. */
   readonly owner: string;
+  /** Whether its credential still holds (HttpHooks.validity); absent on a single-user server. */
+  readonly valid?: () => Promise<boolean>;
   lastSeen: number;
 }
 
@@ -53,7 +55,16 @@ export interface HttpHooks {
   authenticate?(req: http.IncomingMessage, res: http.ServerResponse): Promise<(<T>(fn: () => T) => T) | null>;
   /** Who the request being served runs as (inside `authenticate`'s runner): the owner sessions are counted by. */
   owner?(): string | undefined;
+  /**
+   * For the request that opens a session: whether the credential it came with still holds (not revoked, not
+   * expired). Checked every few seconds; a session whose credential no longer holds ends, and with it any stream a
+   * GET holds open (requests are checked one by one; a stream is one request that never ends).
+   */
+  validity?(req: http.IncomingMessage): (() => Promise<boolean>) | undefined;
 }
+
+/** How often the sessions' credentials are checked again. */
+export const SESSION_RECHECK_MS = 5000;
 
 export function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || host === '[::1]' || /^127\./.test(host);
@@ -177,6 +188,7 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
       jsonError(res, 503, `Service Unavailable: this server holds ${MAX_SESSIONS} sessions; retry later.`, { 'retry-after': '30' });
       return;
     }
+    const valid = opts.hooks?.validity?.(req);
     const { server } = createServer(deps);
     let session: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
@@ -185,7 +197,7 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
       eventStore: new SessionEventStore(),
       retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
-        session = { transport, close: () => server.close(), owner, lastSeen: Date.now() };
+        session = { transport, close: () => server.close(), owner, ...(valid ? { valid } : {}), lastSeen: Date.now() };
         sessions.set(id, session);
       },
     });
@@ -312,6 +324,19 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
     for (const [id, s] of sessions) if (now - s.lastSeen > SESSION_IDLE_MS) endSession(id, s);
   }, 60_000);
   sweep.unref();
+  let rechecking = false;
+  const recheck = setInterval(() => {
+    if (rechecking) return;
+    rechecking = true;
+    void (async () => {
+      for (const [id, s] of [...sessions]) {
+        if (!s.valid) continue;
+        const ok = await s.valid().catch(() => true); // a store outage is not a revocation
+        if (!ok && sessions.get(id) === s) endSession(id, s);
+      }
+    })().finally(() => (rechecking = false));
+  }, SESSION_RECHECK_MS);
+  recheck.unref();
 
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
@@ -319,6 +344,7 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
     sessions: () => sessions.size,
     close: async () => {
       clearInterval(sweep);
+      clearInterval(recheck);
       for (const s of sessions.values()) {
         await s.transport.close().catch(() => undefined);
         await s.close().catch(() => undefined);

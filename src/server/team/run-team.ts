@@ -250,8 +250,9 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
   };
   // Store tokens (`sbt_…`) always; JWT access tokens from the configured issuer in OAuth resource-server mode.
   const jwt = options.oauthIssuer ? createJwtCheck({ issuer: options.oauthIssuer, audience: options.oauthAudience!, ...(options.oauthJwks ? { jwksUrl: options.oauthJwks } : {}) }) : null;
+  const credentialCheck = (t: string): ReturnType<typeof tokens.check> | ReturnType<NonNullable<typeof jwt>> => (jwt && !t.startsWith('sbt_') ? jwt(t) : tokens.check(t));
   const bearer = createBearerAuth({
-    check: (t) => (jwt && !t.startsWith('sbt_') ? jwt(t) : tokens.check(t)),
+    check: credentialCheck,
     resourceMetadataUrl: (req) => `${publicUrl(req)}/.well-known/oauth-protected-resource`,
     onRefusal: (r) => {
       metrics.refusal(r.split(':')[0]!);
@@ -271,7 +272,19 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
     const runAs = await runWithRequestId(rid, () => bearer(req, res));
     return runAs ? <T>(fn: () => T): T => runWithRequestId(rid, () => runAs(fn)) : null;
   };
-  const http = await startHttpServer(deps, { port: options.httpPort, host: options.httpHost, hooks: { route, authenticate, keepAliveMs: 65_000, owner: () => currentPrincipal()?.tokenId } });
+  const http = await startHttpServer(deps, { port: options.httpPort, host: options.httpHost, hooks: {
+      route,
+      authenticate,
+      keepAliveMs: 65_000,
+      owner: () => currentPrincipal()?.tokenId,
+      validity: (req) => {
+        const m = /^Bearer\s+(\S+)\s*$/i.exec(String(req.headers.authorization ?? ''));
+        if (!m) return undefined;
+        const token = m[1]!;
+        return async () => (await credentialCheck(token)).ok;
+      },
+    },
+  });
   recorder.serverEvent('server_start', { store: store.url });
   logger.info(`team server listening on ${http.url} (store ${store.url}, catalog generation ${metrics.generation || 'none yet'})`);
 

@@ -208,6 +208,28 @@ describe('team server: authentication, roles, sources, rate limits, operations',
     await c.close().catch(() => undefined);
   });
 
+  it('a stream a session holds open ends when its token is revoked', async () => {
+    const t = await issueToken(db!, 'streamer', 'catalog');
+    const headers = { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = await fetch(replica.mcpUrl, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 's', version: '1' } } }) });
+    const sid = init.headers.get('mcp-session-id')!;
+    await init.text();
+    await (await fetch(replica.mcpUrl, { method: 'POST', headers: { ...headers, 'mcp-session-id': sid }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).text();
+    const stream = await fetch(replica.mcpUrl, { method: 'GET', headers: { authorization: headers.authorization, accept: 'text/event-stream', 'mcp-session-id': sid } });
+    assert.equal(stream.status, 200);
+    const reader = stream.body!.getReader();
+    const ended = (async () => {
+      for (;;) if ((await reader.read()).done) return Date.now();
+    })().catch(() => Date.now());
+    const early = await Promise.race([ended, new Promise<null>((r) => setTimeout(() => r(null), 1000))]);
+    assert.equal(early, null, 'the stream stays open while the token holds');
+    assert.equal((await cli(['token', 'revoke', t.id, '--store', db!.url], db!.env)).code, 0);
+    const revokedAt = Date.now();
+    const end = await Promise.race([ended, new Promise<null>((r) => setTimeout(() => r(null), 15_000))]);
+    assert.ok(end !== null, 'the stream ended after the revocation');
+    assert.ok(end - revokedAt < 12_000, `it ended ${end - revokedAt} ms after`);
+  });
+
   it('serves /healthz, /readyz and Prometheus /metrics with calls, latency, refusals and audit commits', async () => {
     assert.equal((await fetch(`${replica.base}/healthz`)).status, 200);
     assert.equal((await fetch(`${replica.base}/readyz`)).status, 200);
