@@ -346,6 +346,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
 
   // After the handshake: catalog changes become list_changed / updated notifications, server warnings log messages.
   const unsubscribe: Array<() => void> = [];
+  const logVisible = deps.clientLogVisible?.() ?? true;
   server.oninitialized = () => {
     unsubscribe.push(
       catalogWatcher(deps).subscribe((change) => {
@@ -353,7 +354,7 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
         for (const uri of change.changed) sendUpdated(uri);
       }),
     );
-    if (deps.clientLog) {
+    if (deps.clientLog && logVisible) {
       const bus = deps.clientLog;
       // Over HTTP the client opens its notification stream (GET) just after `initialized`; replaying start-up
       // warnings at once would send them into no stream.

@@ -44,6 +44,11 @@ export interface ServerDeps {
   readonly clientReadCacheMs?: number;
   /** Warnings and errors forwarded to MCP clients as notifications/message (the logger tees into it). */
   readonly clientLog?: ClientLogBus;
+  /**
+   * Whether the session being opened receives them (asked when its protocol server is made, as its principal): a
+   * team server's warnings name its store, its outages and its workspace, which only admins need to see.
+   */
+  readonly clientLogVisible?: () => boolean;
   /** Tool calls in flight, drained on shutdown before the transport, audit log and pools close. */
   readonly gate?: CallGate;
   /**

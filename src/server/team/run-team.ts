@@ -177,6 +177,7 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
     catalog: new ScopedCatalogProvider(catalogPath, (view) => logger.info(`catalog generation ${view.generation} loaded (${view.entries.length} relations)`), teamPii),
     recorder,
     access: createAccessControl({ limiter: createRateLimiter(options.rateLimit ?? 50), onRefusal: (r) => metrics.refusal(r) }),
+    clientLogVisible: () => currentPrincipal()?.role === 'admin',
   };
   metrics.inflight = () => deps.gate?.inFlight ?? 0;
 
