@@ -115,6 +115,32 @@ function boundedError(env: Envelope<unknown>): Envelope<unknown> {
   return { ...env, error: { ...e, message, recovery } };
 }
 
+/**
+ * Requests whose params do not fit their method's schema (`resources/read {"uri": 5}`, `initialize {}`) are answered
+ * with JSON-RPC -32602 Invalid params and one line naming the first problem. The SDK parses params before a handler
+ * runs and answers any failure as -32603 Internal error with the whole validation dump; every handler registered so
+ * far (the SDK's own included) is wrapped to say what is wrong instead.
+ */
+function invalidParamsAsSuch(server: Server): void {
+  const handlers = (server as unknown as { _requestHandlers?: Map<string, (req: unknown, extra: unknown) => Promise<unknown>> })._requestHandlers;
+  if (!(handlers instanceof Map)) return;
+  for (const [method, fn] of handlers) {
+    handlers.set(method, async (req, extra) => {
+      try {
+        return await fn(req, extra);
+      } catch (e) {
+        // zod 3 names it ZodError, zod 4 $ZodError; both carry `issues`.
+        if (!(e instanceof McpError) && /^\$?ZodError$/.test(String((e as Error)?.name)) && Array.isArray((e as { issues?: unknown }).issues)) {
+          const issue = (e as { issues: Array<{ path?: unknown[]; message?: string }> }).issues[0];
+          const where = issue?.path?.length ? issue.path.map(String).join('.') : 'params';
+          throw new McpError(ErrorCode.InvalidParams, `invalid params for ${method}: ${where}: ${(issue?.message ?? 'does not fit the method').slice(0, 200)}`);
+        }
+        throw e;
+      }
+    });
+  }
+}
+
 /** A source that cannot be reached is worth a line in the client's server log (names only, no message text). */
 function warnUnreachable(deps: ServerDeps, tool: string, args: unknown): void {
   const source = (args as { source?: unknown } | null)?.source;
@@ -399,5 +425,6 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     }
   }
 
+  invalidParamsAsSuch(server);
   return { server, tools, callTool, resources, warm };
 }

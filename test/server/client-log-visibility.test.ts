@@ -29,3 +29,32 @@ describe('server warnings for clients', function () {
     });
   }
 });
+
+describe('requests whose params do not fit their method', function () {
+  this.timeout(30_000);
+
+  it('are answered -32602 Invalid params with one line naming the problem, and the server goes on', async () => {
+    const { z } = await import('zod');
+    const h = await startHarness();
+    try {
+      for (const [method, params] of [
+        ['resources/read', { uri: 5 }],
+        ['resources/subscribe', { uri: 5 }],
+        ['prompts/get', { name: 5 }],
+        ['completion/complete', {}],
+        ['logging/setLevel', { level: 'verbose' }],
+      ] as const) {
+        await assert.rejects(h.client.request({ method, params } as never, z.any()), (e: unknown) => {
+          const err = e as { code?: number; message: string };
+          assert.equal(err.code, -32602, `${method}: ${err.message}`);
+          assert.ok(!err.message.includes('\n'), err.message);
+          assert.match(err.message, new RegExp(`invalid params for ${method.replace('/', '\\/')}`));
+          return true;
+        });
+      }
+      assert.ok((await h.client.listTools()).tools.length > 5);
+    } finally {
+      await h.close();
+    }
+  });
+});
