@@ -112,6 +112,7 @@ export function activate(context: vscode.ExtensionContext): SchemaBrainApi {
     notifier,
     prompter: () => prompter,
     log,
+    approvals: context.globalState,
     indexedAt: async (name) => {
       const s = await catalog.check();
       return s.state === 'ready' ? s.view.sourceByName(name)?.indexedAt : undefined;

@@ -91,8 +91,12 @@ export class ScriptedPrompter implements Prompter {
     return this.saveTo ? vscode.Uri.file(this.saveTo) : undefined;
   }
 
+  /** An answer scripted for `choose: <message>` when there is one; otherwise Remove when offered, else dismissed. */
   async choose(_severity: string, message: string, ...buttons: string[]): Promise<string | undefined> {
-    this.asked.push(`choose: ${message}`);
+    const title = `choose: ${message}`;
+    const i = this.answers.findIndex((a) => a.match.test(title));
+    this.asked.push(title);
+    if (i >= 0) return this.answers.splice(i, 1)[0]!.answer;
     return buttons.includes('Remove') ? 'Remove' : undefined;
   }
 }

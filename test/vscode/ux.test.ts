@@ -359,6 +359,36 @@ describe('Presence, keyboard and settings', () => {
     }
   });
 
+  it("a workspace's connection is indexed only once the person approves where it connects; a malformed name is ignored", async () => {
+    const api = await activateApi();
+    const cfg = vscode.workspace.getConfiguration('schemabrain');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sb-ws-conn-')), 'team.sqlite');
+    fs.copyFileSync(fixtures().chinook, file);
+    await cfg.update('connections', [{ name: 'ux_ws_db', engine: 'sqlite', file }, { name: 'bad\n[x](command:y)', engine: 'sqlite', file }], vscode.ConfigurationTarget.Workspace);
+    const p = new ScriptedPrompter([
+      { match: /choose: .*'ux_ws_db' is defined by this workspace's settings.*team\.sqlite/, answer: 'Cancel' },
+      { match: /choose: .*'ux_ws_db' is defined by this workspace's settings/, answer: 'Connect' },
+    ]);
+    api.testing.setPrompter(p);
+    try {
+      assert.equal(api.connections.list().filter((c) => c.name.startsWith('bad')).length, 0, 'the malformed name is not taken');
+      const refused = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'ux_ws_db')) as IndexOutcome;
+      assert.equal(refused.status, 'failed');
+      assert.equal((refused as { kind: string }).kind, 'not_approved');
+      const approved = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'ux_ws_db')) as IndexOutcome;
+      assert.equal(approved.status, 'succeeded', JSON.stringify(approved));
+      const approvals = (): number => p.asked.filter((a) => /defined by this workspace's settings/.test(a)).length;
+      assert.equal(approvals(), 2);
+      const again = (await vscode.commands.executeCommand(COMMAND_IDS.indexConnection, 'ux_ws_db')) as IndexOutcome;
+      assert.equal(again.status, 'succeeded');
+      assert.equal(approvals(), 2, 'an approved destination is not asked again');
+    } finally {
+      api.testing.setPrompter(undefined);
+      if (api.connections.get('ux_ws_db')) await api.connections.remove('ux_ws_db');
+      await cfg.update('connections', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   it("a person's Run Metric gets the person's row cap, not the agent's 100", async () => {
     const api = await activateApi();
     const dir = path.join(vscode.workspace.workspaceFolders![0]!.uri.fsPath, '.schemabrain');

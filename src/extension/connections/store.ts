@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CONFIG_SECTION, SETTING_KEYS, passwordSecretKey } from '../constants';
 import { engineSpec } from './engines';
-import { sameDestination, usesPassword, type ConnectionConfig } from './model';
+import { CONNECTION_NAME_PATTERN, sameDestination, usesPassword, type ConnectionConfig } from './model';
 
 /**
  * Connections: fields in the `schemabrain.connections` setting (global), passwords in SecretStorage only.
@@ -34,8 +34,11 @@ export class ConnectionStore implements vscode.Disposable {
     // Without workspace connections the merged value is the user's (local or remote user settings alike).
     const user = (inWorkspace ? levels?.globalValue ?? [] : cfg.get<unknown[]>(SETTING_KEYS.connections, [])).filter(isConnection);
     const names = new Set(user.map((c) => c.name));
+    // A workspace's entries are taken only with a well-formed name (the settings schema's rule, which an editor
+    // shows but does not enforce): a name lands in toasts, the status bar and secret keys.
     const workspace = [...(levels?.workspaceValue ?? []), ...(levels?.workspaceFolderValue ?? [])]
       .filter(isConnection)
+      .filter((c) => CONNECTION_NAME_PATTERN.test(c.name))
       .filter((c) => !names.has(c.name) && (names.add(c.name), true))
       .map((c) => ({ ...c, origin: 'workspace' as const }));
     return [...user, ...workspace];

@@ -23,6 +23,15 @@ export interface IndexControllerDeps {
   readonly onFinished: (name: string, outcome: IndexOutcome) => void;
   /** When the catalog last indexed this source (re-read from the file), to tell what a cancelled run left behind. */
   readonly indexedAt: (name: string) => Promise<string | undefined>;
+  /** Where the person's approvals of workspace-defined connections are kept (the extension's global state). */
+  readonly approvals?: vscode.Memento;
+}
+
+const APPROVALS_KEY = 'schemabrain.approvedWorkspaceConnections';
+
+/** Where a connection goes: what the person approves for a connection a workspace defines. */
+function destinationOf(c: ConnectionConfig): string {
+  return JSON.stringify([c.engine, c.host ?? null, c.port ?? null, c.user ?? null, c.database ?? null, c.file ?? null, c.sslmode ?? null]);
 }
 
 export interface IndexOptions {
@@ -61,6 +70,22 @@ export class IndexController {
     return this.failed;
   }
 
+  /** Whether the person approved connecting to this workspace connection's destination; asks once per destination. */
+  private async approved(name: string, conn: ConnectionConfig): Promise<boolean> {
+    const dest = destinationOf(conn);
+    const list = this.deps.approvals?.get<string[]>(APPROVALS_KEY, []) ?? [];
+    if (list.includes(dest)) return true;
+    const choice = await this.deps.prompter().choose(
+      'warning',
+      `SchemaBrain: the connection '${name}' is defined by this workspace's settings, not by you. It reads ${describeConnection(conn)}. Connect to it?`,
+      'Connect',
+      'Cancel',
+    );
+    if (choice !== 'Connect') return false;
+    await this.deps.approvals?.update(APPROVALS_KEY, [...list.slice(-199), dest]);
+    return true;
+  }
+
   async index(name: string, options: IndexOptions = {}): Promise<IndexOutcome> {
     const conn = this.deps.store.get(name);
     if (!conn) {
@@ -76,6 +101,13 @@ export class IndexController {
       const message = `the indexer is missing (${this.deps.cliPath}); reinstall the extension`;
       this.deps.notifier.notify('error', `SchemaBrain: ${message}.`);
       return { status: 'failed', kind: 'indexer_missing', message };
+    }
+    // A connection from the workspace's settings was written by whoever wrote the repository: the first run to a
+    // destination waits for the person to approve where it connects (and which file or server it reads).
+    if (conn.origin === 'workspace' && !(await this.approved(name, conn))) {
+      const message = `'${name}' comes from this workspace's settings and was not approved`;
+      this.deps.notifier.notify('warning', `SchemaBrain: not indexing ${message}.`);
+      return { status: 'failed', kind: 'not_approved', message };
     }
     const stored = usesPassword(conn) ? await this.deps.store.getPassword(name) : undefined;
     const before = await this.deps.indexedAt(name).catch(() => undefined);
