@@ -91,6 +91,36 @@ function scan(ts: readonly SqlToken[]): Ref[] | 'partition' {
   return out;
 }
 
+/** The WITH queries of a statement that opens with WITH: each one's name and the text span of its body. */
+function withBodies(ts: readonly SqlToken[]): { recursive: boolean; ctes: Array<{ name: string; start: number; end: number }> } {
+  const ctes: Array<{ name: string; start: number; end: number }> = [];
+  if (lower(ts[0]) !== 'with') return { recursive: false, ctes };
+  let k = 1;
+  const recursive = lower(ts[k]) === 'recursive';
+  if (recursive) k++;
+  const close = (open: number): number => {
+    let depth = 0;
+    for (let j = open; j < ts.length; j++) {
+      if (ts[j]!.text === '(') depth++;
+      else if (ts[j]!.text === ')' && --depth === 0) return j;
+    }
+    return ts.length - 1;
+  };
+  while (k < ts.length && isName(ts[k])) {
+    const name = unquote(ts[k]!).toLowerCase();
+    k++;
+    if (ts[k]?.text === '(') k = close(k) + 1; // its column list
+    if (lower(ts[k]) !== 'as' || ts[k + 1]?.text !== '(') break;
+    const open = k + 1;
+    const end = close(open);
+    ctes.push({ name, start: ts[open]!.start, end: ts[end]!.end });
+    k = end + 1;
+    if (ts[k]?.text !== ',') break;
+    k++;
+  }
+  return { recursive, ctes };
+}
+
 export function maskMysql(sql: string, resolve: ResolveRelation): MaskOutcome {
   const tokens = tokenizeMysql(sql).filter((t) => t.kind !== 'comment');
   const refs = scan(tokens);
@@ -128,6 +158,18 @@ export function maskMysql(sql: string, resolve: ResolveRelation): MaskOutcome {
     if (!name || !ctes.has(name.toLowerCase())) continue;
     if (resolve(null, name).kind !== 'unknown' || resolve(null, name.toLowerCase()).kind !== 'unknown') {
       return { ok: false, reason: 'refused', relation: name, message: `the WITH query name ${name} is also the name of a relation, which MySQL reads inside the WITH clause; give the WITH query another name` };
+    }
+  }
+  // Inside a WITH query's own body (unless RECURSIVE) and inside the bodies before it, its name reads the relation of
+  // that name, whatever that relation is (indexed or not, a table or a view): such a reference is refused.
+  const scope = withBodies(tokens);
+  for (const r of refs) {
+    if (r.schema !== null) continue;
+    const at = scope.ctes.findIndex((c) => r.start > c.start && r.start < c.end);
+    if (at < 0) continue;
+    const named = scope.ctes.findIndex((c) => c.name === r.table.toLowerCase());
+    if (named > at || (named === at && !scope.recursive)) {
+      return { ok: false, reason: 'refused', relation: r.table, message: `the WITH query ${r.table} is read inside the WITH clause before it is defined, where MySQL reads the relation of that name instead; give the WITH query another name` };
     }
   }
   for (const r of refs) {

@@ -233,6 +233,26 @@ describe('MySQL/MariaDB sources (real MariaDB)', function () {
         assert.equal(r.status, 'refused', `${q}: ${JSON.stringify(r).slice(0, 300)}`);
         assert.ok(!JSON.stringify(r).includes('@') && !JSON.stringify(r).includes('moc.'), q);
       }
+      // A relation created after the index (a table, a view over a masked table), named by a WITH query that reads it.
+      await sql(`CREATE TABLE ${CHINOOK_DB}.LateSecret (id INT, ssn VARCHAR(20))`);
+      await sql(`INSERT INTO ${CHINOOK_DB}.LateSecret VALUES (1, '111-22-3333')`);
+      await sql(`CREATE VIEW ${CHINOOK_DB}.CustVw AS SELECT * FROM ${CHINOOK_DB}.Customer`);
+      try {
+        for (const q of [
+          'WITH LateSecret AS (SELECT * FROM LateSecret) SELECT id, REPLACE(ssn, "-", "/") FROM LateSecret',
+          'WITH CustVw AS (SELECT * FROM CustVw) SELECT REVERSE(Email) FROM CustVw',
+          'WITH a AS (SELECT * FROM LateSecret), LateSecret AS (SELECT 1 AS x) SELECT * FROM a',
+        ]) {
+          const r = await call('run_query', { source: 'chinook', sql: q });
+          assert.equal(r.status, 'refused', `${q}: ${JSON.stringify(r).slice(0, 300)}`);
+          assert.ok(!/111.22.3333|@|moc\./.test(JSON.stringify(r)), q);
+        }
+        const recursive = await call('run_query', { source: 'chinook', sql: 'WITH RECURSIVE n AS (SELECT 1 AS i UNION ALL SELECT i + 1 FROM n WHERE i < 3) SELECT COUNT(*) FROM n' });
+        assert.ok(['success', 'degraded'].includes(recursive.status), JSON.stringify(recursive).slice(0, 300));
+      } finally {
+        await sql(`DROP VIEW IF EXISTS ${CHINOOK_DB}.CustVw`);
+        await sql(`DROP TABLE IF EXISTS ${CHINOOK_DB}.LateSecret`);
+      }
       const fine = await call('run_query', { source: 'chinook', sql: 'WITH c AS (SELECT CustomerId FROM Customer) SELECT COUNT(*) AS n FROM c' });
       assert.ok(['success', 'degraded'].includes(fine.status), JSON.stringify(fine).slice(0, 300));
       assert.equal(Number(fine.data.rows![0]![0]), 59);
