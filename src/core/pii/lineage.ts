@@ -59,6 +59,7 @@ const IDENTIFIER = /"((?:[^"]|"")+)"|`((?:[^`]|``)+)`|\[([^\]]+)\]|([A-Za-z_\u00
 export function identifiers(expr: string): Set<string> {
   const out = new Set<string>();
   for (const m of expr.matchAll(IDENTIFIER)) {
+    if (m[3] !== undefined) for (const inner of identifiers(m[3])) out.add(inner); // `ARRAY[a.ssn]`, or `[a b]`
     const word = m[1]?.replace(/""/g, '"') ?? m[2]?.replace(/``/g, '`') ?? m[3] ?? m[4]!;
     out.add(word.toLowerCase());
   }
@@ -96,7 +97,14 @@ interface Token {
 function tokens(sql: string): Token[] {
   const out: Token[] = [];
   for (const m of sql.matchAll(TOKEN)) {
-    const word = m[1]?.replace(/""/g, '"') ?? m[2]?.replace(/``/g, '`') ?? m[3] ?? m[4] ?? null;
+    // `[…]` is a quoted name in SQLite and an array subscript or constructor elsewhere (`ARRAY[users.ssn]`): its
+    // text is read as the tokens inside it, whichever it is, so a column named in an array is not lost.
+    if (m[3] !== undefined) {
+      out.push({ word: null, punct: '[' }, ...tokens(m[3]), { word: null, punct: ']' });
+      if (/^[\w$\u0080-\uffff ]+$/.test(m[3])) out.push({ word: m[3].toLowerCase(), punct: null });
+      continue;
+    }
+    const word = m[1]?.replace(/""/g, '"') ?? m[2]?.replace(/``/g, '`') ?? m[4] ?? null;
     out.push(word !== null ? { word: word.toLowerCase(), punct: null } : { word: null, punct: m[5] ?? m[6] ?? m[0]![0]! });
   }
   return out;

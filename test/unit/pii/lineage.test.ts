@@ -137,6 +137,17 @@ describe('whole rows: row-type columns, `t.*` as a value or an item', () => {
     assert.equal(out[5]!.columns[0]!.pii, null, 'count(*) reads no value');
   });
 
+  it('a column named inside an array constructor or subscript counts (`unnest(ARRAY[users.password])`)', () => {
+    const out = withViewLineage([
+      users,
+      rel('v_unnest', 'view', [col('z'), col('w')], ' SELECT unnest(ARRAY[users.password]) AS z,\n    (ARRAY[users.id, 2])[1] AS w\n   FROM users;'),
+    ]);
+    assert.deepEqual(out[1]!.columns[0]!.pii?.categories, ['credential']);
+    assert.equal(out[1]!.columns[1]!.pii, null);
+    const gen = withGeneratedLineage([col('password', { pii: CREDENTIAL }), col('g', { isGenerated: true, defaultExpr: 'ARRAY[password][1]' })]);
+    assert.deepEqual(gen[1]!.pii?.categories, ['credential']);
+  });
+
   it('a column of a relation row type, or an array of it, holds what the relation holds', () => {
     const out = withRowTypeLineage([
       users,
