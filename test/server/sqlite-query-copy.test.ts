@@ -33,12 +33,28 @@ describe('the SQLite query copy', function () {
     file = path.join(dir, 'chinook.sqlite');
     fs.copyFileSync(path.join(ROOT, 'samples', 'chinook.sqlite'), file);
     const catalogPath = path.join(dir, 'catalog.sqlite');
+    await addToFile(file, `CREATE TABLE "Ärzte" (id INTEGER PRIMARY KEY, note TEXT); INSERT INTO "Ärzte" VALUES (1, 'on call');`);
     await indexInto(catalogPath, file, 'chinook');
     // After the index: a table with a credential and a view over it, never classified.
     await addToFile(file, `CREATE TABLE accounts (id INTEGER PRIMARY KEY, api_password TEXT); INSERT INTO accounts VALUES (1, '${SECRET}'); CREATE VIEW acct_v AS SELECT * FROM accounts; CREATE VIEW artist_v AS SELECT Name FROM Artist;`);
+    // A column added to an indexed table, and a table named like an indexed one but for the case of a non-ASCII letter
+    // (SQLite folds ASCII letters only: "Ärzte" and "ärzte" are two tables).
+    await addToFile(file, `ALTER TABLE Artist ADD COLUMN token TEXT; UPDATE Artist SET token = '${SECRET}' WHERE ArtistId = 1; CREATE TABLE "ärzte" (id INTEGER, ssn TEXT); INSERT INTO "ärzte" VALUES (1, '${SECRET}');`);
     h = await startHarness({ catalogPath });
   });
   after(async () => h?.close());
+
+  it('blanks a column added after the index, and tells tables apart as SQLite does (ASCII case only)', async () => {
+    const added = (await h!.call('run_query', { sql: 'SELECT ArtistId, token FROM Artist WHERE ArtistId = 1' })) as { status: string; data?: { rows: unknown[][] } };
+    assert.ok(!JSON.stringify(added).includes(SECRET), JSON.stringify(added).slice(0, 300));
+    assert.ok(['success', 'degraded'].includes(added.status), JSON.stringify(added).slice(0, 300));
+    assert.equal(added.data!.rows[0]![0], 1);
+    const folded = (await h!.call('run_query', { sql: 'SELECT * FROM "ärzte"' })) as { status: string };
+    assert.ok(!JSON.stringify(folded).includes(SECRET), JSON.stringify(folded).slice(0, 300));
+    assert.notEqual(folded.status, 'success');
+    const indexed = (await h!.call('run_query', { sql: 'SELECT note FROM "Ärzte"' })) as { status: string; data?: { rows: unknown[][] } };
+    assert.deepEqual(indexed.data?.rows, [['on call']], JSON.stringify(indexed).slice(0, 300));
+  });
 
   it('refuses a table or view that is not in the index, and answers the indexed ones', async () => {
     for (const sql of ['SELECT * FROM accounts', 'SELECT api_password FROM main.accounts', 'SELECT * FROM acct_v', 'SELECT Name FROM artist_v', 'SELECT a.Name, (SELECT api_password FROM accounts) FROM Artist a LIMIT 1']) {

@@ -26,7 +26,12 @@ export interface SqliteMaskPlan {
    * from the copy, so a statement that reads it fails as `no such table`, as it would on PostgreSQL or MySQL.
    * Absent: nothing is dropped.
    */
-  readonly known?: readonly { readonly schema: string; readonly table: string }[];
+  readonly known?: readonly { readonly schema: string; readonly table: string; readonly columns?: readonly string[] }[];
+}
+
+/** SQLite compares names without case for ASCII letters only (`Ä` and `ä` name two tables). */
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 }
 
 function q(name: string): string {
@@ -43,8 +48,10 @@ function tryRun(db: Database, sql: string): boolean {
 }
 
 /** Applies the plan to `db` (a private copy). Returns the `table.column` names that were masked. */
-export function applySqliteMask(db: Database, plan: SqliteMaskPlan): string[] {
-  if (plan.known) dropUnknownRelations(db, plan.known);
+export function applySqliteMask(db: Database, given: SqliteMaskPlan): string[] {
+  // Columns the catalog does not hold (added after the index) were never classified: masked like blocked ones.
+  const unknownColumns = given.known ? dropUnknownRelations(db, given.known) : [];
+  const plan: SqliteMaskPlan = unknownColumns.length === 0 ? given : { ...given, tables: [...given.tables, ...unknownColumns] };
   if (plan.tables.length === 0) return [];
   db.run('PRAGMA secure_delete = ON');
   db.run('PRAGMA foreign_keys = OFF');
@@ -90,13 +97,15 @@ export function applySqliteMask(db: Database, plan: SqliteMaskPlan): string[] {
  * tables of a virtual table it holds (the module needs them; emptyVirtualTables empties them when anything is masked)
  * and SQLite's own tables. Views first, then tables, then anything a view left behind; triggers go with their tables.
  */
-function dropUnknownRelations(db: Database, known: readonly { readonly schema: string; readonly table: string }[]): void {
-  const names = new Set(known.filter((k) => k.schema.toLowerCase() === 'main').map((k) => k.table.toLowerCase()));
+function dropUnknownRelations(db: Database, known: NonNullable<SqliteMaskPlan['known']>): Array<{ schema: string; table: string; columns: string[] }> {
+  const main = known.filter((k) => asciiLower(k.schema) === 'main');
+  const names = new Set(main.map((k) => asciiLower(k.table)));
   const rows = db.exec("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")[0]?.values ?? [];
-  const virtualKnown = rows.filter((r) => String(r[0]) === 'table' && /^\s*CREATE\s+VIRTUAL\s+TABLE/i.test(String(r[2] ?? '')) && names.has(String(r[1]).toLowerCase())).map((r) => String(r[1]).toLowerCase());
+  const virtualKnown = rows.filter((r) => String(r[0]) === 'table' && /^\s*CREATE\s+VIRTUAL\s+TABLE/i.test(String(r[2] ?? '')) && names.has(asciiLower(String(r[1])))).map((r) => asciiLower(String(r[1])));
   const isShadow = (name: string): boolean => virtualKnown.some((v) => SHADOW_SUFFIXES.some((s) => name === `${v}_${s}`));
-  const unknown = rows.filter((r) => !names.has(String(r[1]).toLowerCase()) && !isShadow(String(r[1]).toLowerCase()));
-  if (unknown.length === 0) return;
+  const unknown = rows.filter((r) => !names.has(asciiLower(String(r[1]))) && !isShadow(asciiLower(String(r[1]))));
+  const unknownColumns = newColumns(db, main, rows);
+  if (unknown.length === 0) return unknownColumns;
   db.run('PRAGMA foreign_keys = OFF');
   for (const kind of ['view', 'table']) {
     for (const r of unknown) {
@@ -109,6 +118,26 @@ function dropUnknownRelations(db: Database, known: readonly { readonly schema: s
       throw new Error(`the table ${String(r[1])}, which is not in the index, could not be removed from the query copy`);
     }
   }
+  return unknownColumns;
+}
+
+/** The columns of each known table of the file that the catalog does not list (when it lists the table's columns). */
+function newColumns(db: Database, main: NonNullable<SqliteMaskPlan['known']>, rows: unknown[][]): Array<{ schema: string; table: string; columns: string[] }> {
+  const out: Array<{ schema: string; table: string; columns: string[] }> = [];
+  const byName = new Map(main.filter((k) => k.columns).map((k) => [asciiLower(k.table), new Set(k.columns!.map(asciiLower))]));
+  for (const r of rows) {
+    if (String(r[0]) !== 'table') continue;
+    const name = String(r[1]);
+    const listed = byName.get(asciiLower(name));
+    if (!listed) continue;
+    const info = db.exec(`PRAGMA main.table_xinfo(${q(name)})`)[0];
+    const nameIdx = info?.columns.indexOf('name') ?? -1;
+    const hiddenIdx = info?.columns.indexOf('hidden') ?? -1;
+    // A virtual table's hidden columns (hidden = 1: the FTS table-named column, docid) hold no stored value of their own.
+    const extra = (info?.values ?? []).filter((v) => Number(v[hiddenIdx]) !== 1).map((v) => String(v[nameIdx])).filter((c) => !listed.has(asciiLower(c)));
+    if (extra.length > 0) out.push({ schema: 'main', table: name, columns: extra });
+  }
+  return out;
 }
 
 /** The tables SQLite's own virtual-table modules keep their data in (`<name>_<suffix>`): FTS3/4/5 and R*Tree. */

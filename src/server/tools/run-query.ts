@@ -132,9 +132,9 @@ function blockedOrder(ctx: ToolContext, source: SourceInfo, entry: TableEntry, s
 /** The SQLite source's blocked columns, overwritten in the query worker's private copy (sqlite-mask.ts). */
 function sqliteMaskPlan(ctx: ToolContext, source: SourceInfo): SqliteMaskPlan {
   const tables: { schema: string; table: string; columns: string[] }[] = [];
-  const known: { schema: string; table: string }[] = [];
+  const known: { schema: string; table: string; columns: string[] }[] = [];
   for (const e of ctx.catalog.tablesOf(source.name)) {
-    known.push({ schema: e.table.schema, table: e.table.name });
+    known.push({ schema: e.table.schema, table: e.table.name, columns: e.table.columns.map((c) => c.name) });
     if (e.table.kind === 'view') continue;
     const cols = e.table.columns.filter((c) => ctx.deps.pii.blockedCategories(c.pii).length > 0).map((c) => c.name);
     if (cols.length > 0) tables.push({ schema: e.table.schema, table: e.table.name, columns: cols });
