@@ -227,11 +227,20 @@ const OBJECT_CHECK_TYPES = `), cast_to(oid) AS (
   -- every field, with its input function and its domain's CHECK)
   SELECT t.oid FROM pg_catalog.pg_type t WHERE pg_catalog.lower(t.typname::text) = ANY ($4::text[])
   UNION
+  -- the types the views and rules reached name in their own casts and coercions (a view of 5::some_domain)
+  SELECT d.refobjid FROM reach
+  JOIN pg_catalog.pg_rewrite rw ON rw.ev_class = reach.oid
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = rw.oid
+   AND d.refclassid = 'pg_catalog.pg_type'::pg_catalog.regclass
+  UNION
   SELECT inner_type.oid FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid
   CROSS JOIN LATERAL (
     SELECT t.typbasetype WHERE t.typtype = 'd'
     UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
     UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
+    -- a range's subtype, and a multirange's range
+    UNION ALL SELECT r.rngsubtype FROM pg_catalog.pg_range r WHERE r.rngtypid = t.oid
+    UNION ALL SELECT r.rngtypid FROM pg_catalog.pg_range r WHERE r.rngmultitypid = t.oid
   ) inner_type(oid)
 ), read_types(oid) AS (
   -- the types of the columns of every relation reached, and the types inside them: array elements, domain bases,
@@ -244,6 +253,8 @@ const OBJECT_CHECK_TYPES = `), cast_to(oid) AS (
     SELECT t.typbasetype WHERE t.typtype = 'd'
     UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
     UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
+    UNION ALL SELECT r.rngsubtype FROM pg_catalog.pg_range r WHERE r.rngtypid = t.oid
+    UNION ALL SELECT r.rngtypid FROM pg_catalog.pg_range r WHERE r.rngmultitypid = t.oid
   ) inner_type(oid)
 `;
 
@@ -277,9 +288,11 @@ FROM (
   FROM pg_catalog.pg_cast c JOIN pg_catalog.pg_type t ON t.oid = c.casttarget
   WHERE c.castfunc <> 0 AND (c.casttarget IN (SELECT oid FROM cast_to) OR c.castcontext IN ('i', 'a'))
   UNION
-  -- the CHECK constraints of a domain named or inside a type named, and of the domains it is built on
+  -- the CHECK constraints of a domain named or inside a type named, and of the domains it is built on; and of a
+  -- domain inside the rows the statement reads, which a row value rebuilt from text or JSON checks again
+  -- (jsonb_populate_record(t, …), hstore's #=), with no type named
   SELECT 'd', 'the domain ' || t.typname::text, d.refobjid
-  FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid AND t.typtype = 'd'
+  FROM (SELECT oid FROM cast_to UNION SELECT oid FROM read_types) used JOIN pg_catalog.pg_type t ON t.oid = used.oid AND t.typtype = 'd'
   JOIN pg_catalog.pg_constraint con ON con.contypid = t.oid
   JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_constraint'::pg_catalog.regclass AND d.objid = con.oid
    AND d.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass
