@@ -168,6 +168,19 @@ export interface SourceSnapshot {
   readonly enums: readonly EnumInfo[];
   /** Composite types, for classifying the columns that hold them (PostgreSQL; absent elsewhere). */
   readonly composites?: readonly CompositeTypeInfo[];
+  /**
+   * Columns whose type holds a relation's row, at any depth (`u users`, a domain over `users[]`, a composite with a
+   * field of a row type): each such column with the relation it holds (PostgreSQL; absent elsewhere).
+   */
+  readonly rowTypeRefs?: readonly RowTypeRef[];
+}
+
+export interface RowTypeRef {
+  readonly schema: string;
+  readonly table: string;
+  readonly column: string;
+  readonly refSchema: string;
+  readonly refTable: string;
 }
 
 export function qualifiedName(schema: string, table: string): string {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ColumnInfo, CompositeTypeInfo, PiiTag, SourceInfo, TableInfo } from '../catalog/model';
+import type { ColumnInfo, CompositeTypeInfo, PiiTag, RowTypeRef, SourceInfo, TableInfo } from '../catalog/model';
 import { privilegesArtifact, qualifiedName } from '../catalog/model';
 import { acquireCatalogLock } from '../catalog/lock';
 import { notACatalogFile } from '../catalog/errors';
@@ -144,6 +144,7 @@ function classifyTables(
   policy: PiiPolicy,
   deps: IndexDeps,
   compositeTypes: readonly CompositeTypeInfo[] = [],
+  rowTypeRefs: readonly RowTypeRef[] = [],
 ): { tables: TableInfo[]; piiColumns: number } {
   const composites = new Map(compositeTypes.map((c) => [`${c.schema}.${c.name}`, c]));
   const classifyField = (field: string, type: string, owner: CompositeTypeInfo): PiiTag | null =>
@@ -177,7 +178,7 @@ function classifyTables(
   // A column of a relation's row type holds that relation's rows; views and row types feed each other, to a fixed point.
   let lineage: TableInfo[] = classified;
   for (let round = 0; round < 8; round++) {
-    const next = withRowTypeLineage(withViewLineage(lineage));
+    const next = withRowTypeLineage(withViewLineage(lineage), rowTypeRefs);
     const same = next.every((t, k) => t.columns.every((c, j) => c.pii === lineage[k]!.columns[j]!.pii));
     lineage = next;
     if (same) break;
@@ -275,7 +276,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       }
       const stored = store.fingerprints(opts.spec.id);
       emit({ type: 'progress', phase: 'classify', done: 0, total: result.snapshot.tables.length, percent: percent('classify', 0, 1) });
-      const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, result.codeValues ?? new Map(), opts.policy ?? DEFAULT_POLICY, opts.deps, result.snapshot.composites);
+      const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, result.codeValues ?? new Map(), opts.policy ?? DEFAULT_POLICY, opts.deps, result.snapshot.composites, result.snapshot.rowTypeRefs);
       const fresh = new Set(tables.map((t) => qualifiedName(t.schema, t.name)));
       const changed = tables.filter((t) => stored.get(qualifiedName(t.schema, t.name)) !== t.fingerprint);
       const removed = [...stored.keys()].filter((k) => !fresh.has(k));

@@ -1,4 +1,4 @@
-import type { ColumnInfo, PiiTag } from '../catalog/model';
+import type { ColumnInfo, PiiTag, RowTypeRef } from '../catalog/model';
 import { propagate } from './propagate';
 
 /**
@@ -337,7 +337,15 @@ function selectItems(toks: readonly Token[]): Map<string, Set<string>> | null {
  * the relation, merged with its own. The type is matched as introspection writes it (`users`, `public.users`,
  * `"Users"`, with `[]` for an array); a bare name that more than one schema uses matches all of them (fail closed).
  */
-export function withRowTypeLineage<T extends Relation>(relations: readonly T[]): T[] {
+export function withRowTypeLineage<T extends Relation>(relations: readonly T[], refs: readonly RowTypeRef[] = []): T[] {
+  // Explicit references (what the database says a column's type holds, at any depth) by `schema.table` → column.
+  const explicit = new Map<string, Map<string, string[]>>();
+  for (const r of refs) {
+    const key = `${r.schema}.${r.table}`.toLowerCase();
+    const m = explicit.get(key) ?? new Map<string, string[]>();
+    m.set(r.column, [...(m.get(r.column) ?? []), `${r.refSchema}.${r.refTable}`.toLowerCase()]);
+    explicit.set(key, m);
+  }
   const byType = new Map<string, ColumnInfo[]>();
   for (const r of relations) {
     const tagged = r.columns.filter((c) => c.pii !== null);
@@ -346,10 +354,12 @@ export function withRowTypeLineage<T extends Relation>(relations: readonly T[]):
   }
   if (byType.size === 0) return [...relations];
   return relations.map((r) => {
+    const held = explicit.get(`${r.schema}.${r.name}`.toLowerCase());
     const columns = r.columns.map((c) => {
       const type = c.dataType.replace(/(\s*\[\d*\])+$/, '').trim();
       const key = type.split('.').map((p) => (p.startsWith('"') && p.endsWith('"') ? p.slice(1, -1).replace(/""/g, '"') : p)).join('.').toLowerCase();
-      const from = (byType.get(key) ?? []).filter((s) => !r.columns.includes(s));
+      const keys = [key, ...(held?.get(c.name) ?? [])];
+      const from = keys.flatMap((k) => byType.get(k) ?? []).filter((s) => !r.columns.includes(s));
       if (from.length === 0) return c;
       const merged = withSignal(propagate([c.pii, ...from.map((s) => s.pii!)]), `row_type:${key}`);
       return sameLineage(c.pii, merged, 'row_type:') ? c : { ...c, pii: merged };

@@ -66,6 +66,16 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE VIEW staff_blob AS SELECT id, s::text AS blob FROM staff s;
       CREATE VIEW staff_rows AS SELECT s FROM staff s;
       CREATE VIEW staff_json AS SELECT id, row_to_json(s.*) AS j FROM staff s;
+      CREATE TYPE staff_wrap AS (s staff);
+      CREATE TABLE staff_nested (id int, w staff_wrap);
+      INSERT INTO staff_nested SELECT id, ROW(s)::staff_wrap FROM staff s;
+      CREATE DOMAIN staff_dom AS staff;
+      CREATE TABLE staff_dommed (id int, d staff_dom);
+      INSERT INTO staff_dommed SELECT id, s::staff_dom FROM staff s;
+      CREATE DOMAIN staff_arr AS staff[];
+      CREATE TABLE staff_arrs (id int, arr staff_arr);
+      INSERT INTO staff_arrs SELECT id, ARRAY[s]::staff_arr FROM staff s;
+      CREATE VIEW staff_nested_v AS SELECT w FROM staff_nested;
       ANALYZE;
     `);
     await c.query('VACUUM ANALYZE citizen');
@@ -270,6 +280,13 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       'SELECT * FROM staff_blob',
       'SELECT reverse((s).api_key) FROM staff_rows',
       'SELECT reverse(j::text) FROM staff_json',
+      // Nested deeper: a composite with a field of the row type, a domain over it, a domain over an array of it.
+      'SELECT reverse(((w).s).password), reverse(((w).s).api_key) FROM staff_nested',
+      'SELECT * FROM staff_nested',
+      'SELECT reverse((d).api_key) FROM staff_dommed',
+      'SELECT reverse((arr[1]).password) FROM staff_arrs',
+      'SELECT reverse(to_json(w)::text) FROM staff_nested_v',
+      "SELECT id FROM staff_nested WHERE ((w).s).password LIKE 'XfF%'",
     ];
     const reversed = CANARIES.map((c) => [...c].reverse().join(''));
     for (const sql of shapes) {

@@ -14,6 +14,7 @@ import {
   COLUMNS_SQL,
   CONSTRAINTS_SQL,
   COMPOSITES_SQL,
+  ROW_TYPE_REFS_SQL,
   ENUMS_SQL,
   INDEXES_SQL,
   quoteIdent,
@@ -215,6 +216,7 @@ export class PostgresIntrospector implements Introspector {
       const columns = await q<ColumnRow>(COLUMNS_SQL, [keptOids]);
       const enums = await q<EnumRow>(ENUMS_SQL);
       const compositeRows = await q<{ schema: string; name: string; field: string; data_type: string }>(COMPOSITES_SQL);
+      const rowTypeRows = await q<{ schema: string; name: string; column: string; ref_schema: string; ref_name: string }>(ROW_TYPE_REFS_SQL);
       progress({ phase: 'columns', done: 1, total: 1, message: `${columns.length} columns` });
 
       // While the second connection reads keys and indexes, this one reads the statistics (reported in the usual order below).
@@ -247,7 +249,13 @@ export class PostgresIntrospector implements Introspector {
         database: server?.database ?? this.spec.database,
         serverVersion: server?.server_version ?? null,
         ...(server ? { privileges: { role: server.role, superuser: server.is_superuser, bypassRls: server.bypass_rls, canWrite: server.can_write, unreadable: server.unreadable ?? [] } } : {}),
-        snapshot: { schemas: mapped.schemas, tables: mapped.tables, enums: mapped.enums, composites: compositesOf(compositeRows) },
+        snapshot: {
+          schemas: mapped.schemas,
+          tables: mapped.tables,
+          enums: mapped.enums,
+          composites: compositesOf(compositeRows),
+          rowTypeRefs: rowTypeRows.map((r) => ({ schema: r.schema, table: r.name, column: r.column, refSchema: r.ref_schema, refTable: r.ref_name })),
+        },
         samples,
         codeValues,
         warnings,

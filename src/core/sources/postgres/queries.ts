@@ -215,6 +215,37 @@ JOIN pg_catalog.pg_namespace n ON n.oid = t.typnamespace
 WHERE ${SYSTEM_SCHEMA_FILTER}
 ORDER BY n.nspname, t.typname, a.attnum`;
 
+/**
+ * The relations whose rows a column's type holds, at any depth: through domains, arrays, ranges and the fields of
+ * composite and row types (a column of `users`, of a domain over `users[]`, of a type `(u users)`). Only columns of
+ * types that are not built in are followed.
+ */
+export const ROW_TYPE_REFS_SQL = `
+WITH RECURSIVE col AS (
+  SELECT a.attrelid AS rel, a.attname::text AS col, a.atttypid AS typ, 0 AS depth
+  FROM pg_catalog.pg_attribute a
+  JOIN pg_catalog.pg_class c ON c.oid = a.attrelid AND c.relkind IN ('r', 'v', 'm', 'p', 'f')
+  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+  WHERE a.attnum > 0 AND NOT a.attisdropped AND a.atttypid >= 16384 AND ${SYSTEM_SCHEMA_FILTER}
+  UNION
+  SELECT col.rel, col.col, inner_type.oid, col.depth + 1
+  FROM col JOIN pg_catalog.pg_type t ON t.oid = col.typ
+  CROSS JOIN LATERAL (
+    SELECT t.typbasetype WHERE t.typtype = 'd'
+    UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
+    UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
+    UNION ALL SELECT r.rngsubtype FROM pg_catalog.pg_range r WHERE r.rngtypid = t.oid
+  ) inner_type(oid)
+  WHERE col.depth < 8 AND inner_type.oid >= 16384
+)
+SELECT DISTINCT n.nspname::text AS schema, c.relname::text AS name, col.col AS column, rn.nspname::text AS ref_schema, rc.relname::text AS ref_name
+FROM col
+JOIN pg_catalog.pg_type t ON t.oid = col.typ AND t.typrelid <> 0
+JOIN pg_catalog.pg_class rc ON rc.oid = t.typrelid AND rc.relkind IN ('r', 'v', 'm', 'p', 'f')
+JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
+JOIN pg_catalog.pg_class c ON c.oid = col.rel
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace`;
+
 export const ENUMS_SQL = `
 SELECT t.oid::int4 AS type_oid, n.nspname::text AS schema, t.typname::text AS name,
        array_agg(e.enumlabel::text ORDER BY e.enumsortorder) AS labels
