@@ -10,7 +10,10 @@ import { safeDatabaseMessage } from './error-text';
  * reported is `internal_error`. Messages go through `safeDatabaseMessage`, so no quoted value reaches the agent.
  */
 export function toToolError(failed: Extract<QueryOutcome, { ok: false }>): { kind: ErrorKind; message: string } {
-  if (failed.kind === 'refused') return { kind: failed.guard.reason === 'invalid_input' ? 'invalid_argument' : 'policy_blocked', message: failed.guard.message };
+  if (failed.kind === 'refused') {
+    const reason = failed.guard.reason;
+    return { kind: reason === 'invalid_input' ? 'invalid_argument' : reason === 'schema_drift' ? 'schema_drift' : 'policy_blocked', message: failed.guard.message };
+  }
   // the database's text, with any quoted value removed (error-text.ts): an error must never carry row data
   const outcome = { ...failed, message: safeDatabaseMessage(failed.message, failed.code) };
   switch (outcome.kind) {

@@ -131,7 +131,24 @@ export interface ObjectCheck {
    * re-running similar queries pays the catalog round trip once, and a view created since is seen within seconds.
    */
   readonly verdicts?: Map<string, { readonly at: number; readonly refusal: FunctionRefusal | null }>;
+  /**
+   * The columns the catalog holds for a relation, in order (undefined for one it does not hold). A relation the
+   * statement reads whose live columns differ (renamed, added, dropped since the index) is refused as schema drift:
+   * masking and the PII tags go by the catalog's names, so a renamed blocked column would pass under a plain name.
+   */
+  readonly expectedColumns?: (schema: string, name: string) => readonly string[] | undefined;
 }
+
+/** The live columns, in order, of the relations a statement names (those that exist), for the drift check. */
+const LIVE_COLUMNS_SQL = `/* schemabrain:object-check */
+SELECT n.nspname::text AS schema, c.relname::text AS name,
+       pg_catalog.array_agg(a.attname::text ORDER BY a.attnum) AS cols
+FROM pg_catalog.unnest($1::text[]) AS w(name)
+CROSS JOIN LATERAL (SELECT pg_catalog.to_regclass(w.name) AS oid) r
+JOIN pg_catalog.pg_class c ON c.oid = r.oid
+JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+GROUP BY n.nspname, c.relname`;
 
 export const OBJECT_VERDICT_TTL_MS = 10_000;
 
@@ -341,7 +358,7 @@ export async function checkObjects(client: ClientBase, check: ObjectCheck): Prom
   if (!unnamed && names.length === 0 && relations.length === 0) return null;
   const operators = unnamed ? [...new Set([...(check.operators ?? []), ...IMPLICIT_OPERATORS])] : [];
   const castTypes = unnamed ? [...new Set(check.castTypes ?? [])] : [];
-  const key = JSON.stringify([names.sort(), relations.sort(), check.pending.map((p) => [p.written, p.allowedStatically]), operators.sort(), castTypes.sort(), unnamed]);
+  const key = JSON.stringify([names.sort(), relations.sort(), check.pending.map((p) => [p.written, p.allowedStatically]), operators.sort(), castTypes.sort(), unnamed, check.expectedColumns !== undefined]);
   const cached = remembered(check, key);
   if (cached !== undefined) return cached;
   const refusal = await liveObjectCheck(client, check, names, relations, unnamed ? { operators, castTypes } : null);
@@ -414,6 +431,20 @@ async function liveObjectCheck(
     values: unnamed ? [names, relations, unnamed.operators, unnamed.castTypes] : [names, relations],
   });
   if (previousJit !== null) await client.query("SELECT pg_catalog.set_config('jit', $1, true)", [previousJit]);
+  if (check.expectedColumns && relations.length > 0) {
+    const live = await client.query<{ schema: string; name: string; cols: string[] }>(LIVE_COLUMNS_SQL, [relations]);
+    for (const row of live.rows) {
+      const expected = check.expectedColumns(row.schema, row.name);
+      if (expected === undefined) continue;
+      if (expected.length !== row.cols.length || expected.some((c, i) => c !== row.cols[i])) {
+        return {
+          name: '(schema drift)',
+          schema_drift: true,
+          message: `${row.schema}.${row.name} has changed since it was indexed (its columns are not the ones the catalog classified); re-index the source, then run the query again`,
+        } as FunctionRefusal;
+      }
+    }
+  }
   const calls: LiveFunction[] = [];
   const viewDeps: ViewDependency[] = [];
   const implicit: ImplicitCall[] = [];
@@ -449,7 +480,8 @@ function viewDefinitionRefusal(check: ObjectCheck, schema: string, name: string,
 }
 
 function refusedOutcome(refusal: FunctionRefusal): QueryOutcome {
-  return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'postgres', reason: 'forbidden_function', message: refusal.message, detail: refusal.name } };
+  const reason = (refusal as { schema_drift?: boolean }).schema_drift ? 'schema_drift' : 'forbidden_function';
+  return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'postgres', reason, message: refusal.message, detail: refusal.name } };
 }
 
 function tooLarge(client: object): QueryOutcome | null {
@@ -602,6 +634,8 @@ export interface RunOptions {
    * an index over a blocked column, and an index-only scan of that index hands the rows out in the order of the values.
    */
   readonly noIndexScans?: boolean;
+  /** The catalog's columns of a relation, for the drift check (ObjectCheck.expectedColumns). */
+  readonly expectedColumns?: (schema: string, name: string) => readonly string[] | undefined;
 }
 
 /**
@@ -635,6 +669,7 @@ export async function runReadOnlyPostgres(
       operators: g.operators ?? [],
       castTypes: g.castTypes ?? [],
       ...(conn instanceof SourcePool ? { verdicts: conn.objectVerdicts } : {}),
+      ...(opts.expectedColumns ? { expectedColumns: opts.expectedColumns } : {}),
     };
   }
   if (conn instanceof SourcePool) {

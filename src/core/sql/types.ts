@@ -18,7 +18,9 @@ export type GuardReason =
   | 'forbidden_function'
   | 'too_long'
   /** NUL bytes, nesting or set-operation arms beyond the limits in input-limits.ts: bad input, not a policy matter. */
-  | 'invalid_input';
+  | 'invalid_input'
+  /** A relation the statement reads no longer has the columns the catalog classified (renamed, added, dropped). */
+  | 'schema_drift';
 
 /** One output column of the top-level SELECT, for the PII layer: which source columns it exposes and how. */
 export interface Projection {

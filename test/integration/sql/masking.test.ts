@@ -76,6 +76,10 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE TABLE staff_arrs (id int, arr staff_arr);
       INSERT INTO staff_arrs SELECT id, ARRAY[s]::staff_arr FROM staff s;
       CREATE VIEW staff_nested_v AS SELECT w FROM staff_nested;
+      CREATE TABLE swap_t (id int, name text, ssn text);
+      INSERT INTO swap_t VALUES (1, 'Ann', '123-45-6789');
+      CREATE TABLE drift_plain (id int, note text);
+      INSERT INTO drift_plain VALUES (1, 'plain');
       ANALYZE;
     `);
     await c.query('VACUUM ANALYZE citizen');
@@ -294,6 +298,24 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       noCanary(text, sql);
       for (const r of reversed) assert.ok(!text.includes(r), `${sql} leaked ${r} reversed`);
       assert.ok(['degraded', 'refused'].includes(env.status), `${sql}: ${text.slice(0, 300)}`);
+    }
+  });
+
+  it('refuses a table whose columns changed since the index (renamed, added) as schema drift', async () => {
+    const c = new PgClient({ connectionString: pg!.urlFor(DB) });
+    await c.connect();
+    try {
+      await c.query('ALTER TABLE swap_t RENAME COLUMN ssn TO tmp; ALTER TABLE swap_t RENAME COLUMN name TO ssn; ALTER TABLE swap_t RENAME COLUMN tmp TO name');
+      await c.query("ALTER TABLE drift_plain ADD COLUMN api_password text; UPDATE drift_plain SET api_password = 'Zq-added-secret-9'");
+    } finally {
+      await c.end();
+    }
+    for (const sql of ["SELECT replace(name, '-', '/') FROM swap_t", 'SELECT * FROM swap_t', 'SELECT * FROM drift_plain', 'SELECT id FROM drift_plain']) {
+      const { env, text } = await q(sql);
+      assert.doesNotMatch(text, /123.45.6789|Zq-added-secret-9/, sql);
+      assert.equal(env.status, 'error', `${sql}: ${text.slice(0, 300)}`);
+      assert.equal(env.error?.kind, 'schema_drift', sql);
+      assert.match(env.error!.message, /re-index/);
     }
   });
 
