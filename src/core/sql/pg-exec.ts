@@ -136,19 +136,33 @@ export interface ObjectCheck {
    * statement reads whose live columns differ (renamed, added, dropped since the index) is refused as schema drift:
    * masking and the PII tags go by the catalog's names, so a renamed blocked column would pass under a plain name.
    */
-  readonly expectedColumns?: (schema: string, name: string) => readonly string[] | undefined;
+  readonly expectedColumns?: (schema: string, name: string) => ExpectedRelation | undefined;
 }
 
-/** The live columns, in order, of the relations a statement names (those that exist), for the drift check. */
+/** What the catalog holds of a relation, for the drift check. */
+export interface ExpectedRelation {
+  readonly columns: readonly string[];
+  /** The catalog's kind: `table`, `view`, `materialized_view`, `partitioned_table`, `foreign_table`. */
+  readonly kind: string;
+  /** A view's or materialized view's definition as indexed (pg_get_viewdef). */
+  readonly definition: string | null;
+}
+
+const RELKIND: Record<string, string> = { r: 'table', v: 'view', m: 'materialized_view', p: 'partitioned_table', f: 'foreign_table' };
+
+/** The live columns, in order, kind and view definition of the relations a statement names, for the drift check. */
 const LIVE_COLUMNS_SQL = `/* schemabrain:object-check */
-SELECT n.nspname::text AS schema, c.relname::text AS name,
+SELECT n.nspname::text AS schema, c.relname::text AS name, c.relkind::text AS kind,
+       CASE WHEN c.relkind IN ('v', 'm') THEN pg_catalog.pg_get_viewdef(c.oid, true) END AS def,
        pg_catalog.array_agg(a.attname::text ORDER BY a.attnum) AS cols
 FROM pg_catalog.unnest($1::text[]) AS w(name)
 CROSS JOIN LATERAL (SELECT pg_catalog.to_regclass(w.name) AS oid) r
 JOIN pg_catalog.pg_class c ON c.oid = r.oid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-GROUP BY n.nspname, c.relname`;
+GROUP BY n.nspname, c.relname, c.relkind, c.oid`;
+
+const flat = (sql: string | null): string => (sql ?? '').replace(/\s+/g, ' ').trim();
 
 export const OBJECT_VERDICT_TTL_MS = 10_000;
 
@@ -432,15 +446,21 @@ async function liveObjectCheck(
   });
   if (previousJit !== null) await client.query("SELECT pg_catalog.set_config('jit', $1, true)", [previousJit]);
   if (check.expectedColumns && relations.length > 0) {
-    const live = await client.query<{ schema: string; name: string; cols: string[] }>(LIVE_COLUMNS_SQL, [relations]);
+    const live = await client.query<{ schema: string; name: string; kind: string; def: string | null; cols: string[] }>(LIVE_COLUMNS_SQL, [relations]);
     for (const row of live.rows) {
       const expected = check.expectedColumns(row.schema, row.name);
       if (expected === undefined) continue;
-      if (expected.length !== row.cols.length || expected.some((c, i) => c !== row.cols[i])) {
+      const cols = expected.columns;
+      const sameColumns = cols.length === row.cols.length && cols.every((c, i) => c === row.cols[i]);
+      // A view redefined with the same column names, or a table replaced by a view, reads other columns than the
+      // ones the catalog classified.
+      const sameKind = (RELKIND[row.kind] ?? row.kind) === expected.kind;
+      const sameDefinition = row.def === null || expected.definition === null || flat(row.def) === flat(expected.definition);
+      if (!sameColumns || !sameKind || !sameDefinition) {
         return {
           name: '(schema drift)',
           schema_drift: true,
-          message: `${row.schema}.${row.name} has changed since it was indexed (its columns are not the ones the catalog classified); re-index the source, then run the query again`,
+          message: `${row.schema}.${row.name} has changed since it was indexed (${!sameKind ? `it is now a ${RELKIND[row.kind] ?? row.kind}` : !sameColumns ? 'its columns are not the ones the catalog classified' : 'its definition is not the one the catalog classified'}); re-index the source, then run the query again`,
         } as FunctionRefusal;
       }
     }
@@ -526,7 +546,9 @@ export async function executeReadOnlyPostgres(
     inTransaction = true;
     await client.query(`SET LOCAL statement_timeout = ${timeoutMs}`);
     await client.query(`SET LOCAL lock_timeout = ${timeoutMs}`);
-    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(timeoutMs * 2, 1000)}`);
+    // Names resolve as the checks resolve them (an unqualified name is `public.name`, run_query.ts defaultSchema): a
+    // schema named after the role (`$user`, first in the default search_path) cannot put another relation first.
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(timeoutMs * 2, 1000)}; SET LOCAL search_path = public`);
     if (objects) {
       const refusal = await checkObjects(client, objects);
       if (refusal) {
@@ -634,8 +656,8 @@ export interface RunOptions {
    * an index over a blocked column, and an index-only scan of that index hands the rows out in the order of the values.
    */
   readonly noIndexScans?: boolean;
-  /** The catalog's columns of a relation, for the drift check (ObjectCheck.expectedColumns). */
-  readonly expectedColumns?: (schema: string, name: string) => readonly string[] | undefined;
+  /** What the catalog holds of a relation, for the drift check (ObjectCheck.expectedColumns). */
+  readonly expectedColumns?: (schema: string, name: string) => ExpectedRelation | undefined;
 }
 
 /**

@@ -270,7 +270,11 @@ export const runQuery = defineTool({
     }
     const caps = { timeoutMs: ctx.deps.limits.statementTimeoutMs, maxRows: Math.min(args.max_rows ?? ctx.deps.limits.maxRows, ctx.deps.limits.maxRows), maxBytes: ctx.deps.limits.maxBytes, signal: ctx.signal };
     const outcome: QueryOutcome =
-      conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, sql, [], caps, { noIndexScans: avoidIndexOrder, expectedColumns: (schema, name) => ctx.catalog.lookup(source.name, schema, name)?.table.columns.map((c) => c.name) }) : conn.engine === 'mysql' ? await runReadOnlyMysql(conn.target, guard, sql, [], caps, execSql) : await conn.worker(guard, sqliteMaskPlan(ctx, source)).run(sql, [], caps);
+      conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, sql, [], caps, { noIndexScans: avoidIndexOrder, expectedColumns: (schema, name) => {
+              const t = ctx.catalog.lookup(source.name, schema, name)?.table;
+              return t ? { columns: t.columns.map((c) => c.name), kind: t.kind, definition: t.viewDefinition } : undefined;
+            },
+          }) : conn.engine === 'mysql' ? await runReadOnlyMysql(conn.target, guard, sql, [], caps, execSql) : await conn.worker(guard, sqliteMaskPlan(ctx, source)).run(sql, [], caps);
     if (!outcome.ok) {
       if (outcome.kind !== 'refused' && outcome.kind === 'connection' && /password|authentication/i.test(outcome.message)) {
         await ctx.deps.connections.drop(source.name);

@@ -80,6 +80,9 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       INSERT INTO swap_t VALUES (1, 'Ann', '123-45-6789');
       CREATE TABLE drift_plain (id int, note text);
       INSERT INTO drift_plain VALUES (1, 'plain');
+      CREATE VIEW drift_v AS SELECT id, name FROM staff;
+      CREATE TABLE shadowed (id int, label text);
+      INSERT INTO shadowed VALUES (1, 'innocuous');
       ANALYZE;
     `);
     await c.query('VACUUM ANALYZE citizen');
@@ -307,15 +310,33 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
     try {
       await c.query('ALTER TABLE swap_t RENAME COLUMN ssn TO tmp; ALTER TABLE swap_t RENAME COLUMN name TO ssn; ALTER TABLE swap_t RENAME COLUMN tmp TO name');
       await c.query("ALTER TABLE drift_plain ADD COLUMN api_password text; UPDATE drift_plain SET api_password = 'Zq-added-secret-9'");
+      // A view redefined with the same column names reads another column under a plain name.
+      await c.query('CREATE OR REPLACE VIEW drift_v AS SELECT id, password AS name FROM staff');
     } finally {
       await c.end();
     }
-    for (const sql of ["SELECT replace(name, '-', '/') FROM swap_t", 'SELECT * FROM swap_t', 'SELECT * FROM drift_plain', 'SELECT id FROM drift_plain']) {
+    for (const sql of ["SELECT replace(name, '-', '/') FROM swap_t", 'SELECT * FROM swap_t', 'SELECT * FROM drift_plain', 'SELECT id FROM drift_plain', 'SELECT * FROM drift_v']) {
       const { env, text } = await q(sql);
       assert.doesNotMatch(text, /123.45.6789|Zq-added-secret-9/, sql);
       assert.equal(env.status, 'error', `${sql}: ${text.slice(0, 300)}`);
       assert.equal(env.error?.kind, 'schema_drift', sql);
       assert.match(env.error!.message, /re-index/);
+    }
+  });
+
+  it("resolves an unqualified name as the checks do: a schema named after the role cannot put a relation first", async () => {
+    const c = new PgClient({ connectionString: pg!.urlFor(DB) });
+    await c.connect();
+    try {
+      const role = (await c.query<{ u: string }>('SELECT current_user AS u')).rows[0]!.u;
+      await c.query(`CREATE SCHEMA IF NOT EXISTS "${role}"; CREATE VIEW "${role}".shadowed AS SELECT id, password AS label FROM public.staff`);
+      const { env, text } = await q('SELECT * FROM shadowed');
+      noCanary(text, 'shadowed');
+      assert.ok(['success', 'degraded'].includes(env.status), text.slice(0, 300));
+      assert.match(text, /innocuous/, 'public.shadowed, as the catalog has it');
+      await c.query(`DROP SCHEMA "${role}" CASCADE`);
+    } finally {
+      await c.end();
     }
   });
 
