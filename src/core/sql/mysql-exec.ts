@@ -118,9 +118,10 @@ const MAX_VIEWS_FOLLOWED = 200;
  * checked with the guard: null when all pass, else the refusal. Runs on the statement's own connection, inside its
  * transaction, so it sees the definitions the statement will run.
  */
-async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly string[], database: string): Promise<GuardRefused | null> {
+async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly string[], database: string, expected?: MysqlExpected): Promise<GuardRefused | null> {
   const seen = new Set<string>();
   let pending = [...tables];
+  let named = true; // the first round: the relations the statement itself names
   while (pending.length > 0) {
     // A relation of another database is one this source does not index: its columns were never classified, so a
     // view reading one (a blocked column renamed there, a stored function called there) is refused outright.
@@ -136,6 +137,18 @@ async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly st
     if (seen.size > MAX_VIEWS_FOLLOWED) return refusedView('(many views)', `argument 'sql' reads more than ${MAX_VIEWS_FOLLOWED} views through one another; query their base tables instead`);
     const rows = (await call(conn, 'SELECT TABLE_NAME AS name, VIEW_DEFINITION AS def FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?)', [names])) as Array<{ name: string; def: string | null }>;
     for (const v of rows) {
+      // A relation the catalog classified as a table that is now a view, or a view whose definition is not the one
+      // indexed, reads other columns than the ones classified (drift since the index).
+      const known = named ? expected?.(String(v.name)) : undefined;
+      if (known && (known.kind !== 'view' || (known.definition !== null && known.definition.replace(/\s+/g, ' ').trim() !== String(v.def ?? '').replace(/\s+/g, ' ').trim()))) {
+        return {
+          ok: false,
+          dialect: 'mysql',
+          reason: 'schema_drift',
+          message: `${v.name} has changed since it was indexed (${known.kind !== 'view' ? 'it is now a view' : 'its definition is not the one the catalog classified'}); re-index the source, then run the query again`,
+          detail: String(v.name),
+        };
+      }
       const g = guard.guard(String(v.def ?? ''), 'mysql');
       if (!g.ok) {
         return refusedView(
@@ -145,9 +158,13 @@ async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly st
       }
       pending.push(...g.tables);
     }
+    named = false;
   }
   return null;
 }
+
+/** What the catalog holds of a relation of the source's database, by name (undefined when it holds none). */
+export type MysqlExpected = (name: string) => { readonly kind: string; readonly definition: string | null } | undefined;
 
 function refusedView(name: string, message: string): GuardRefused {
   return { ok: false, dialect: 'mysql', reason: 'forbidden_function', message, detail: name };
@@ -160,7 +177,7 @@ export async function executeReadOnlyMysql(
   params: readonly unknown[],
   caps: Partial<QueryCaps>,
   meta: ExecuteMeta,
-  views?: { readonly guard: SqlGuard; readonly tables: readonly string[] },
+  views?: { readonly guard: SqlGuard; readonly tables: readonly string[]; readonly expected?: MysqlExpected },
 ): Promise<QueryOutcome> {
   const timeoutMs = intMs(caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs, 'timeoutMs');
   const maxRows = caps.maxRows ?? DEFAULT_CAPS.maxRows;
@@ -201,7 +218,7 @@ export async function executeReadOnlyMysql(
     await call(conn, `SET SESSION sql_mode = ?, SESSION ${limit}, SESSION sql_select_limit = ${Math.floor(maxRows) + 1}`, [pinnedSqlMode(String(facts?.m ?? ''))]);
     await call(conn, 'START TRANSACTION READ ONLY');
     if (views) {
-      const refusal = await checkViews(conn, views.guard, views.tables, String(facts?.db ?? target.options.database ?? ''));
+      const refusal = await checkViews(conn, views.guard, views.tables, String(facts?.db ?? target.options.database ?? ''), views.expected);
       if (refusal) return { ok: false, kind: 'refused', guard: refusal };
     }
 
@@ -272,11 +289,11 @@ const MASK_INDEX_HINT = / IGNORE INDEX \((?:`(?:[^`]|``)+`(?:, )?)+\)/g;
  * maskMysql ran the statement as (the guarded `sql` with its index hints); it runs only if it is `sql` with nothing
  * but such hints added.
  */
-export async function runReadOnlyMysql(target: MysqlExecTarget, guard: SqlGuard, sql: string, params: readonly unknown[] = [], caps: Partial<QueryCaps> = {}, execSql?: string): Promise<QueryOutcome> {
+export async function runReadOnlyMysql(target: MysqlExecTarget, guard: SqlGuard, sql: string, params: readonly unknown[] = [], caps: Partial<QueryCaps> = {}, execSql?: string, expected?: MysqlExpected): Promise<QueryOutcome> {
   const g = guard.guard(sql, 'mysql');
   if (!g.ok) return { ok: false, kind: 'refused', guard: g };
   if (execSql !== undefined && execSql.replace(MASK_INDEX_HINT, '') !== sql) {
     return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'mysql', reason: 'invalid_input', message: 'the masked statement could not be run safely', detail: null } };
   }
-  return executeReadOnlyMysql(target, execSql ?? sql, params, caps, { statementKind: g.statementKind, fingerprint: g.fingerprint }, { guard, tables: g.tables });
+  return executeReadOnlyMysql(target, execSql ?? sql, params, caps, { statementKind: g.statementKind, fingerprint: g.fingerprint }, { guard, tables: g.tables, ...(expected ? { expected } : {}) });
 }

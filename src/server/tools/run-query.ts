@@ -274,7 +274,11 @@ export const runQuery = defineTool({
               const t = ctx.catalog.lookup(source.name, schema, name)?.table;
               return t ? { columns: t.columns.map((c) => c.name), kind: t.kind, definition: t.viewDefinition } : undefined;
             },
-          }) : conn.engine === 'mysql' ? await runReadOnlyMysql(conn.target, guard, sql, [], caps, execSql) : await conn.worker(guard, sqliteMaskPlan(ctx, source)).run(sql, [], caps);
+          }) : conn.engine === 'mysql'
+          ? await runReadOnlyMysql(conn.target, guard, sql, [], caps, execSql, (name) => {
+              const t = ctx.catalog.lookup(source.name, source.database, name)?.table;
+              return t ? { kind: t.kind, definition: t.viewDefinition } : undefined;
+            }) : await conn.worker(guard, sqliteMaskPlan(ctx, source)).run(sql, [], caps);
     if (!outcome.ok) {
       if (outcome.kind !== 'refused' && outcome.kind === 'connection' && /password|authentication/i.test(outcome.message)) {
         await ctx.deps.connections.drop(source.name);

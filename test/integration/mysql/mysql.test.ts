@@ -55,6 +55,10 @@ describe('MySQL/MariaDB sources (real MariaDB)', function () {
       fs.writeFileSync(path.join(ws, f), text.replace(/\bmain\./g, `${CHINOOK_DB}.`));
     }
     const catalog = path.join(dir, 'catalog.sqlite');
+    // Relations the drift test changes after the index.
+    await admin.query(`CREATE TABLE ${TYPES_DB}.drift_plain (id INT PRIMARY KEY, label VARCHAR(20))`);
+    await admin.query(`CREATE TABLE ${TYPES_DB}.drift_plain2 (id INT PRIMARY KEY, label VARCHAR(20))`);
+    await admin.query(`CREATE VIEW ${TYPES_DB}.drift_view AS SELECT id, label FROM ${TYPES_DB}.drift_plain`);
     await indexInto(catalog, urlFor(MARIADB_URL, CHINOOK_DB), 'chinook');
     await indexInto(catalog, urlFor(MARIADB_URL, TYPES_DB), 'types');
     // contact details (e-mail) blocked on top of the floor, so masking has something to mask
@@ -256,6 +260,19 @@ describe('MySQL/MariaDB sources (real MariaDB)', function () {
       const fine = await call('run_query', { source: 'chinook', sql: 'WITH c AS (SELECT CustomerId FROM Customer) SELECT COUNT(*) AS n FROM c' });
       assert.ok(['success', 'degraded'].includes(fine.status), JSON.stringify(fine).slice(0, 300));
       assert.equal(Number(fine.data.rows![0]![0]), 59);
+    });
+
+    it('run_query refuses a relation changed since the index as schema_drift: a table now a view, a view redefined', async () => {
+      await sql(`DROP TABLE ${TYPES_DB}.drift_plain2`);
+      await sql(`CREATE VIEW ${TYPES_DB}.drift_plain2 AS SELECT 1 AS id, 'swapped' AS label`);
+      await sql(`CREATE OR REPLACE VIEW ${TYPES_DB}.drift_view AS SELECT id, 'redefined' AS label FROM ${TYPES_DB}.drift_plain`);
+      for (const q of ['SELECT * FROM drift_plain2', 'SELECT label FROM drift_view']) {
+        const r = await call('run_query', { source: 'types', sql: q });
+        assert.equal(r.error?.kind, 'schema_drift', `${q}: ${JSON.stringify(r).slice(0, 300)}`);
+        assert.ok(!/swapped|redefined/.test(JSON.stringify(r)), q);
+      }
+      const ok = await call('run_query', { source: 'types', sql: 'SELECT COUNT(*) FROM drift_plain' });
+      assert.ok(['success', 'degraded'].includes(ok.status), JSON.stringify(ok).slice(0, 300));
     });
 
     it('run_query refuses MySQL escapes before they reach the server', async () => {
