@@ -81,6 +81,9 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE TABLE drift_plain (id int, note text);
       INSERT INTO drift_plain VALUES (1, 'plain');
       CREATE VIEW drift_v AS SELECT id, name FROM staff;
+      CREATE TABLE staff_docs (id int, doc jsonb, words text[], terms tsvector);
+      INSERT INTO staff_docs SELECT id, to_jsonb(s), ARRAY[name, api_key], to_tsvector('simple', coalesce(api_key, '')) FROM staff s WHERE api_key IS NOT NULL;
+      INSERT INTO staff_docs SELECT id + 100, to_jsonb(s), ARRAY[name, api_key], to_tsvector('simple', coalesce(api_key, '')) FROM staff s WHERE api_key IS NOT NULL;
       CREATE TABLE shadowed (id int, label text);
       INSERT INTO shadowed VALUES (1, 'innocuous');
       ANALYZE;
@@ -322,6 +325,14 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       assert.equal(env.error?.kind, 'schema_drift', sql);
       assert.match(env.error!.message, /re-index/);
     }
+  });
+
+  it('tags jsonb, array and tsvector columns by the secrets their sampled values hold, and masks them', async () => {
+    const { env, text } = await q('SELECT doc, words, terms FROM staff_docs');
+    noCanary(text, 'staff_docs');
+    assert.equal(env.status, 'degraded', text.slice(0, 300));
+    const masked = (env.data as unknown as { masked_columns?: string[] }).masked_columns ?? [];
+    for (const c of ['doc', 'words']) assert.ok(masked.some((m) => m.endsWith(`.${c}`)), `${c} masked: ${JSON.stringify(masked)}`);
   });
 
   it("resolves an unqualified name as the checks do: a schema named after the role cannot put a relation first", async () => {

@@ -378,6 +378,7 @@ export class PostgresIntrospector implements Introspector {
       progress({ phase: 'samples', done: done++, total: tables.length });
       const rel = relByName.get(qualifiedName(t.schema, t.name));
       const cols = rel ? mapped.textColumns.get(rel.oid) : undefined;
+      const docs = rel ? mapped.documentColumns.get(rel.oid) : undefined;
       if (!cols || cols.length === 0 || t.rowEstimate === 0) continue;
       if (rel && foreignBacked.has(rel.oid)) {
         warnings.push(`samples skipped for ${qualifiedName(t.schema, t.name)}: a partition or inheritance child of it is a foreign table, whose rows a foreign-data wrapper reads`);
@@ -403,7 +404,7 @@ export class PostgresIntrospector implements Introspector {
         cols.forEach((c, i) => {
           const values = rows.map((r) => r[i]).filter((v): v is string => typeof v === 'string');
           if (values.length > 0) perCol.set(c, values.slice(0, n));
-          const codes = whole && isCodeListSize(rows.length) ? codeListValues(values) : null;
+          const codes = whole && isCodeListSize(rows.length) && !docs?.has(c) ? codeListValues(values) : null;
           if (codes !== null) labels.set(c, codes);
         });
         if (perCol.size > 0) out.set(qualifiedName(t.schema, t.name), perCol);

@@ -51,6 +51,8 @@ export interface MappedCatalog {
   readonly kept: ReadonlyMap<number, RelationRow>;
   /** Text-like column names per kept relation oid, for sampling. */
   readonly textColumns: ReadonlyMap<number, readonly string[]>;
+  /** Those of textColumns that hold documents (json, tsvector, arrays): sampled for the PII scan, not for labels. */
+  readonly documentColumns: ReadonlyMap<number, ReadonlySet<string>>;
 }
 
 /** Splits kept relations from partitions: a partition whose root is kept is folded; others are dropped. */
@@ -106,6 +108,7 @@ export function mapCatalog(rows: CatalogRows, keepSchemas: ReadonlySet<string> |
   }
 
   const textColumns = new Map<number, string[]>();
+  const documentColumns = new Map<number, Set<string>>();
   const tables: TableInfo[] = [];
   for (const rel of kept.values()) {
     const parts = (children.get(rel.oid) ?? []).sort((a, b) => cmp(qualifiedName(a.schema, a.name), qualifiedName(b.schema, b.name)));
@@ -114,10 +117,15 @@ export function mapCatalog(rows: CatalogRows, keepSchemas: ReadonlySet<string> |
     const columns: ColumnInfo[] = (columnsByRel.get(rel.oid) ?? []).map((c) => {
       const en = c.enum_oid !== null ? enumsByOid.get(c.enum_oid) : undefined;
       if (en) usedEnums.add(en.type_oid);
-      if (c.is_text) {
+      if (c.is_text || c.is_document) {
         const list = textColumns.get(rel.oid) ?? [];
         list.push(c.name);
         textColumns.set(rel.oid, list);
+      }
+      if (c.is_document && !c.is_text) {
+        const docs = documentColumns.get(rel.oid) ?? new Set<string>();
+        docs.add(c.name);
+        documentColumns.set(rel.oid, docs);
       }
       const s = stats?.get(c.name);
       return {
@@ -204,6 +212,7 @@ export function mapCatalog(rows: CatalogRows, keepSchemas: ReadonlySet<string> |
     enums,
     kept,
     textColumns,
+    documentColumns,
   };
 }
 

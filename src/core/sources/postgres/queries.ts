@@ -95,6 +95,8 @@ export interface ColumnRow {
   readonly comment: string | null;
   readonly enum_oid: number | null;
   readonly is_text: boolean;
+  /** json, jsonb, tsvector, xml or an array of strings: sampled for the PII scan, never read for code labels. */
+  readonly is_document?: boolean;
 }
 
 /**
@@ -113,7 +115,11 @@ SELECT a.attrelid::int4 AS rel_oid, a.attname::text AS name, a.attnum::int4 AS o
        col_description(a.attrelid, a.attnum) AS comment,
        CASE WHEN t.typtype = 'e' THEN t.oid::int4
             WHEN t.typtype = 'd' AND bt.typtype = 'e' THEN bt.oid::int4 END AS enum_oid,
-       (t.typcategory = 'S' OR coalesce(bt.typcategory = 'S', false)) AS is_text
+       (t.typcategory = 'S' OR coalesce(bt.typcategory = 'S', false)) AS is_text,
+       -- values of other types that hold text a secret can sit in (a row copied into a jsonb, a tsvector of a
+       -- password, an array of strings): sampled for the PII scan only
+       (t.typname IN ('json', 'jsonb', 'tsvector', 'xml') OR coalesce(bt.typname IN ('json', 'jsonb', 'tsvector', 'xml'), false)
+        OR (t.typcategory = 'A' AND EXISTS (SELECT 1 FROM pg_catalog.pg_type et WHERE et.oid = t.typelem AND et.typcategory = 'S'))) AS is_document
 FROM pg_catalog.pg_attribute a
 JOIN pg_catalog.pg_type t ON t.oid = a.atttypid
 LEFT JOIN pg_catalog.pg_type bt ON t.typtype = 'd' AND bt.oid = t.typbasetype
