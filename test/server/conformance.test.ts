@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DIST_CLI, ROOT, ensureBuilt } from '../support/build';
 import { CHINOOK_SQLITE, tempDir } from '../support/server-harness';
+import { serveHttp, type HttpServerProcess } from '../support/serve-http';
 
 const SUITE = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const NODE20_SHIM = path.join(ROOT, 'test', 'support', 'conformance-node20.mjs');
@@ -13,27 +13,9 @@ const EXPECTED = path.join(__dirname, 'conformance-expected-failures.yml');
 /** Scenarios the issue names as must-pass, checked one by one in the suite's own results. */
 const MUST_PASS = ['server-initialize', 'ping', 'tools-list', 'tools-call-simple-text', 'tools-call-error', 'logging-set-level', 'completion-complete', 'resources-list', 'prompts-list', 'dns-rebinding-protection', 'server-sse-multiple-streams'];
 
-/** Starts `schemabrain serve --http 0` and resolves with the URL it prints once listening. */
-function serveHttp(catalog: string): Promise<{ proc: ChildProcess; url: string }> {
-  const proc = spawn(process.execPath, [DIST_CLI, 'serve', '--http', '0', '--catalog', catalog, '--no-audit'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${err}`)), 30_000);
-    proc.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, url: m[1]! });
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${err}`)));
-  });
-}
-
 describe('the official MCP conformance suite against schemabrain serve --http', function () {
   this.timeout(180_000);
-  let server: { proc: ChildProcess; url: string } | undefined;
+  let server: HttpServerProcess | undefined;
   let dir: string;
 
   before(async () => {
@@ -42,11 +24,11 @@ describe('the official MCP conformance suite against schemabrain serve --http', 
     const catalog = path.join(dir, 'catalog.sqlite');
     const idx = spawnSync(process.execPath, [DIST_CLI, 'index', '--source', CHINOOK_SQLITE, '--name', 'chinook', '--catalog', catalog], { encoding: 'utf8', timeout: 120_000 });
     assert.equal(idx.status, 0, idx.stderr);
-    server = await serveHttp(catalog);
+    server = await serveHttp(['--http', '0', '--catalog', catalog, '--no-audit']);
   });
 
   after(() => {
-    server?.proc.kill('SIGTERM');
+    server?.child.kill('SIGTERM');
   });
 
   it('passes every scenario except those needing the suite’s own fixture tools, resources and prompts', () => {

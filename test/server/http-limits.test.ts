@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -8,30 +6,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { MAX_SUBSCRIPTIONS } from '../../src/server/create-server';
 import { MAX_CONNECTIONS_PER_PEER, MAX_SESSIONS_PER_OWNER } from '../../src/server/http';
-import { DIST_CLI, ensureBuilt } from '../support/build';
+import { ensureBuilt } from '../support/build';
 import { CHINOOK_SQLITE, indexInto, tempDir } from '../support/server-harness';
+import { serveHttp, type HttpServerProcess } from '../support/serve-http';
 
 /**
  * What an HTTP client can make the server hold is bounded: sessions (a client that never closes them displaces only
  * its own), the size of its self-description, resource subscriptions per session, and connections per peer.
  */
-
-function serve(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
-  const child = spawn(process.execPath, [DIST_CLI, 'serve', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no listening line: ${err}`)), 30_000);
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(t);
-        resolve({ child, url: m[1]! });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
-}
 
 function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; session: string | undefined }> {
   const u = new URL(url);
@@ -50,14 +32,14 @@ const init = (name = 'limits-test'): unknown => ({ jsonrpc: '2.0', id: 1, method
 
 describe('HTTP server limits', function () {
   this.timeout(120_000);
-  let srv: { child: ChildProcessWithoutNullStreams; url: string };
+  let srv: HttpServerProcess;
 
   before(async () => {
     ensureBuilt();
     const dir = tempDir('sb-http-limits-');
     const catalog = path.join(dir, 'catalog.sqlite');
     await indexInto(catalog, CHINOOK_SQLITE, 'chinook');
-    srv = await serve(['--http', '0', '--catalog', catalog, '--no-audit']);
+    srv = await serveHttp(['--http', '0', '--catalog', catalog, '--no-audit']);
   });
   after(() => srv?.child.kill('SIGKILL'));
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
@@ -8,25 +8,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { LoggingMessageNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { DIST_CLI, ensureBuilt } from '../support/build';
 import { CHINOOK_SQLITE, tempDir } from '../support/server-harness';
+import { serveHttp } from '../support/serve-http';
 
 /** `schemabrain serve --http` as a process: sessions, the GET notification stream, Host and Origin checks, --host. */
-
-function serve(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; url: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [DIST_CLI, 'serve', ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let err = '';
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`no listening line: ${err}`)), 30_000);
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(err);
-      if (m) {
-        clearTimeout(t);
-        resolve({ child, url: m[1]!, stderr: () => err });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
-}
 
 /** A raw POST (node:http, so a test can send any Host header as a rebinding page would); resolves with the status. */
 function post(url: string, headers: Record<string, string>, body: unknown): Promise<number> {
@@ -105,7 +89,7 @@ describe('Streamable HTTP sessions of schemabrain serve --http', function () {
   });
 
   it('gives each client a session whose GET stream carries log messages and list_changed; checks Host, Origin and session ids', async () => {
-    const s = await serve(['--http', '0', '--catalog', catalog, '--no-audit']);
+    const s = await serveHttp(['--http', '0', '--catalog', catalog, '--no-audit']);
     children.push(s.child);
     const client = new Client({ name: 'http-sessions', version: '1' });
     const logs: string[] = [];
@@ -144,7 +128,7 @@ describe('Streamable HTTP sessions of schemabrain serve --http', function () {
   });
 
   it('resumes streams: SSE events carry ids, and a GET with Last-Event-ID replays what the client missed', async () => {
-    const s = await serve(['--http', '0', '--catalog', catalog, '--no-audit']);
+    const s = await serveHttp(['--http', '0', '--catalog', catalog, '--no-audit']);
     children.push(s.child);
     const base = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
     const init = await fetch(s.url, { method: 'POST', headers: base, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'resume', version: '1' } } }) });
@@ -182,7 +166,7 @@ describe('Streamable HTTP sessions of schemabrain serve --http', function () {
   });
 
   it('warns clearly when --host binds beyond loopback', async () => {
-    const s = await serve(['--http', '0', '--host', '0.0.0.0', '--catalog', catalog, '--no-audit']);
+    const s = await serveHttp(['--http', '0', '--host', '0.0.0.0', '--catalog', catalog, '--no-audit']);
     children.push(s.child);
     assert.match(s.stderr(), /no authentication, so anyone who can reach this port can read the catalog/);
     const port = new URL(s.url).port;

@@ -3,7 +3,7 @@ export type * from './types';
 export { DEFAULT_CAPS } from './types';
 export { loadSqlGuard, guardSql, type SqlGuard } from './guard';
 export { MAX_SQL_LENGTH } from './pg-guard';
-export { runReadOnlyPostgres, classifyPostgresError, type PgConnectable } from './pg-exec';
+export { runReadOnlyPostgres, classifyPostgresError, type ExpectedRelation, type PgConnectable } from './pg-exec';
 export { runReadOnlySqlite } from './sqlite-exec';
 export { runReadOnlyMysql, classifyMysqlError, type MysqlExecTarget } from './mysql-exec';
 export { SqliteQueryWorker, type SqliteWorkerOptions } from './sqlite-worker';

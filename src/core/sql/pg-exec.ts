@@ -19,6 +19,7 @@ import {
   type ViewDependency,
 } from './function-policy';
 import { limitResult, oversizeOf, SourcePool } from './pg-pool';
+import { TYPES_INSIDE } from '../sources/postgres/queries';
 import type { QueryCaps, QueryOutcome, ResultColumn, StatementKind } from './types';
 import { DEFAULT_CAPS } from './types';
 
@@ -254,8 +255,8 @@ WHERE n.nspname <> 'pg_catalog' AND pg_catalog.lower(p.proname::text) = ANY ($1:
 /** The type CTEs the unnamed-function part reads (after `inherited`, before `fn`). */
 const OBJECT_CHECK_TYPES = `), cast_to(oid) AS (
   -- the types the statement names (casts, ROW(…)::t, column definition lists), and the types inside them at any
-  -- depth: domain bases, array elements, composite and row-type fields (json_populate_record(null::t, …) builds
-  -- every field, with its input function and its domain's CHECK)
+  -- depth (TYPES_INSIDE: json_populate_record(null::t, …) builds every field, with its input function and its
+  -- domain's CHECK)
   SELECT t.oid FROM pg_catalog.pg_type t WHERE pg_catalog.lower(t.typname::text) = ANY ($4::text[])
   UNION
   -- the types the views and rules reached name in their own casts and coercions (a view of 5::some_domain)
@@ -265,14 +266,7 @@ const OBJECT_CHECK_TYPES = `), cast_to(oid) AS (
    AND d.refclassid = 'pg_catalog.pg_type'::pg_catalog.regclass
   UNION
   SELECT inner_type.oid FROM cast_to JOIN pg_catalog.pg_type t ON t.oid = cast_to.oid
-  CROSS JOIN LATERAL (
-    SELECT t.typbasetype WHERE t.typtype = 'd'
-    UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
-    UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
-    -- a range's subtype, and a multirange's range
-    UNION ALL SELECT r.rngsubtype FROM pg_catalog.pg_range r WHERE r.rngtypid = t.oid
-    UNION ALL SELECT r.rngtypid FROM pg_catalog.pg_range r WHERE r.rngmultitypid = t.oid
-  ) inner_type(oid)
+  ${TYPES_INSIDE}
 ), read_types(oid) AS (
   -- the types of the columns of every relation reached, and the types inside them: array elements, domain bases,
   -- composite fields (comparing a row, an array or a domain compares what is inside with its own type's functions)
@@ -280,13 +274,7 @@ const OBJECT_CHECK_TYPES = `), cast_to(oid) AS (
   JOIN pg_catalog.pg_attribute a ON a.attrelid = inherited.oid AND a.attnum > 0 AND NOT a.attisdropped
   UNION
   SELECT inner_type.oid FROM read_types JOIN pg_catalog.pg_type t ON t.oid = read_types.oid
-  CROSS JOIN LATERAL (
-    SELECT t.typbasetype WHERE t.typtype = 'd'
-    UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
-    UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
-    UNION ALL SELECT r.rngsubtype FROM pg_catalog.pg_range r WHERE r.rngtypid = t.oid
-    UNION ALL SELECT r.rngtypid FROM pg_catalog.pg_range r WHERE r.rngmultitypid = t.oid
-  ) inner_type(oid)
+  ${TYPES_INSIDE}
 `;
 
 /** The unnamed-function part, appended to the base query when the database has functions that could be reached so. */

@@ -12,7 +12,7 @@ import type { TeamMetrics } from './metrics';
 import type { TeamPiiPolicy } from './team-pii';
 import { visibleSources } from './access';
 import { redactDeep } from '../../core/pii/secrets';
-import { redactDefinition } from '../tools/common';
+import { redactDefinition, redactedColumnName } from '../tools/common';
 
 /** Read-only JSON endpoints for the editor's views, behind the same bearer check as /mcp. */
 export const TEAM_API_PREFIX = '/team/v1/';
@@ -54,7 +54,7 @@ function scopedTable(t: TableInfo, blocked: (c: ColumnInfo) => readonly string[]
   let n = 0;
   for (const c of t.columns) {
     const b = blocked(c);
-    if (b.length > 0) own.set(c.name, `<redacted_${b[0]}_column_${++n}>`);
+    if (b.length > 0) own.set(c.name, redactedColumnName(b[0]!, ++n));
   }
   const hidden = new Map(sourceHidden);
   for (const [k, v] of own) hidden.set(k.toLowerCase(), v);

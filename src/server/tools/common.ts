@@ -103,6 +103,11 @@ export interface ColumnVisibility {
  * Redaction of PII-blocked columns: the column keeps its position but loses its name, comment, default, stats and
  * sample values. Placeholders are stable within one table so joins and keys still line up.
  */
+/** How the n-th blocked column of a table is shown wherever its name would be (tools, the team API). */
+export function redactedColumnName(category: string, n: number): string {
+  return `<redacted_${category}_column_${n}>`;
+}
+
 export function columnVisibility(ctx: ToolContext, entry: TableEntry): Map<string, ColumnVisibility> {
   const out = new Map<string, ColumnVisibility>();
   let n = 0;
@@ -110,7 +115,7 @@ export function columnVisibility(ctx: ToolContext, entry: TableEntry): Map<strin
     const blocked = ctx.deps.pii.blockedCategories(c.pii);
     if (blocked.length > 0) {
       n++;
-      out.set(c.name, { blocked, displayName: `<redacted_${blocked[0]}_column_${n}>` });
+      out.set(c.name, { blocked, displayName: redactedColumnName(blocked[0]!, n) });
       ctx.trace.piiCategories.push(...blocked);
     } else {
       out.set(c.name, { blocked: [], displayName: c.name });

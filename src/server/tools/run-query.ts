@@ -7,7 +7,7 @@ import { checkAllowlist, maskPostgres, runReadOnlyPostgres, sqliteDecidingBlocke
 import { tokenizeSqlite } from '../../core/sql/sqlite-guard';
 import { maskMysql } from '../../core/sql/mysql-mask';
 import { runReadOnlyMysql } from '../../core/sql/mysql-exec';
-import type { QueryOutcome, RelationLookup, SqliteMaskPlan } from '../../core/sql';
+import type { ExpectedRelation, QueryOutcome, RelationLookup, SqliteMaskPlan } from '../../core/sql';
 import { redactDeep } from '../../core/pii';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
@@ -143,13 +143,13 @@ function sqliteMaskPlan(ctx: ToolContext, source: SourceInfo): SqliteMaskPlan {
 }
 
 /** Blocked columns of the SQLite relations a statement names (any identifier token equal to a table name). */
-function sqliteMaskedColumns(ctx: ToolContext, source: SourceInfo, sql: string): string[] {
+function sqliteMaskedColumns(plan: SqliteMaskPlan, sql: string): string[] {
   const bare: string[] = sql.toLowerCase().match(/[a-z_][a-z0-9_$]*/g) ?? [];
   const quoted: string[] = (sql.match(/"(?:[^"]|"")+"|\[[^\]]+\]|`[^`]+`/g) ?? []).map((w) => w.slice(1, -1).toLowerCase());
   const words = new Set([...bare, ...quoted]);
   const star = /(?:select|distinct|all|,|\.)\s*\*/i.test(sql);
   const out: string[] = [];
-  for (const t of sqliteMaskPlan(ctx, source).tables) {
+  for (const t of plan.tables) {
     if (!words.has(t.table.toLowerCase())) continue;
     for (const c of t.columns) if (star || words.has(c.toLowerCase())) out.push(`${t.schema}.${t.table}.${c}`);
   }
@@ -227,6 +227,8 @@ export const runQuery = defineTool({
     let execSql: string | undefined;
     let avoidIndexOrder = false;
     let masked: string[];
+    // SQLite: the one plan (blocked columns, every relation and column the catalog holds) the checks and the worker use.
+    let sqlitePlan: SqliteMaskPlan | undefined;
     if (source.engine === 'postgres' || source.engine === 'mysql') {
       const m = (source.engine === 'mysql' ? maskMysql : maskPostgres)(args.sql, (schema, table) => postgresRelation(ctx, source, schema, table));
       if (!m.ok) {
@@ -252,7 +254,8 @@ export const runQuery = defineTool({
       } catch {
         // the guard accepted it, so it tokenises; nothing to check otherwise
       }
-      const hit = sqliteDecidingBlockedColumn(tokens, sqliteMaskPlan(ctx, source));
+      sqlitePlan = sqliteMaskPlan(ctx, source);
+      const hit = sqliteDecidingBlockedColumn(tokens, sqlitePlan);
       if (hit) {
         const cats = maskedCategories(ctx, source, [`main.${hit}`]);
         return failure('pii_blocked', `The statement filters, joins, groups or orders by the PII-blocked column ${hit}; blocked columns read NULL to agent SQL, so leave it out of WHERE/ON/GROUP BY/HAVING/ORDER BY.`, {
@@ -260,7 +263,7 @@ export const runQuery = defineTool({
           recovery: { suggested_tool: 'describe_table', suggested_args: { qualified_name: hit.split('.')[0], source: source.name } },
         });
       }
-      masked = sqliteMaskedColumns(ctx, source, args.sql);
+      masked = sqliteMaskedColumns(sqlitePlan, args.sql);
     }
     const conn = await ctx.deps.connections.get(source);
     if ('kind' in conn) {
@@ -269,16 +272,17 @@ export const runQuery = defineTool({
       });
     }
     const caps = { timeoutMs: ctx.deps.limits.statementTimeoutMs, maxRows: Math.min(args.max_rows ?? ctx.deps.limits.maxRows, ctx.deps.limits.maxRows), maxBytes: ctx.deps.limits.maxBytes, signal: ctx.signal };
+    // What the catalog holds of a relation, for the checks that refuse one changed since the index (schema_drift).
+    const indexed = (schema: string, name: string): ExpectedRelation | undefined => {
+      const t = ctx.catalog.lookup(source.name, schema, name)?.table;
+      return t ? { columns: t.columns.map((c) => c.name), kind: t.kind, definition: t.viewDefinition } : undefined;
+    };
     const outcome: QueryOutcome =
-      conn.engine === 'postgres' ? await runReadOnlyPostgres(conn.pool, guard, sql, [], caps, { noIndexScans: avoidIndexOrder, expectedColumns: (schema, name) => {
-              const t = ctx.catalog.lookup(source.name, schema, name)?.table;
-              return t ? { columns: t.columns.map((c) => c.name), kind: t.kind, definition: t.viewDefinition } : undefined;
-            },
-          }) : conn.engine === 'mysql'
-          ? await runReadOnlyMysql(conn.target, guard, sql, [], caps, execSql, (name) => {
-              const t = ctx.catalog.lookup(source.name, source.database, name)?.table;
-              return t ? { kind: t.kind, definition: t.viewDefinition } : undefined;
-            }) : await conn.worker(guard, sqliteMaskPlan(ctx, source)).run(sql, [], caps);
+      conn.engine === 'postgres'
+        ? await runReadOnlyPostgres(conn.pool, guard, sql, [], caps, { noIndexScans: avoidIndexOrder, expectedColumns: indexed })
+        : conn.engine === 'mysql'
+          ? await runReadOnlyMysql(conn.target, guard, sql, [], caps, execSql, (name) => indexed(source.database, name))
+          : await conn.worker(guard, sqlitePlan ?? sqliteMaskPlan(ctx, source)).run(sql, [], caps);
     if (!outcome.ok) {
       if (outcome.kind !== 'refused' && outcome.kind === 'connection' && /password|authentication/i.test(outcome.message)) {
         await ctx.deps.connections.drop(source.name);

@@ -222,6 +222,19 @@ WHERE ${SYSTEM_SCHEMA_FILTER}
 ORDER BY n.nspname, t.typname, a.attnum`;
 
 /**
+ * The types directly inside the type `t` (a `pg_type` row in scope), as `inner_type(oid)`: a domain's base type, an
+ * array's element, the fields of a composite or row type, a range's subtype and a multirange's range. Followed
+ * recursively, it is every type a value of `t` is built from (ROW_TYPE_REFS_SQL here, the object check in pg-exec.ts).
+ */
+export const TYPES_INSIDE = `CROSS JOIN LATERAL (
+    SELECT t.typbasetype WHERE t.typtype = 'd'
+    UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
+    UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
+    UNION ALL SELECT r.rngsubtype FROM pg_catalog.pg_range r WHERE r.rngtypid = t.oid
+    UNION ALL SELECT r.rngtypid FROM pg_catalog.pg_range r WHERE r.rngmultitypid = t.oid
+  ) inner_type(oid)`;
+
+/**
  * The relations whose rows a column's type holds, at any depth: through domains, arrays, ranges and the fields of
  * composite and row types (a column of `users`, of a domain over `users[]`, of a type `(u users)`). Only columns of
  * types that are not built in are followed.
@@ -236,12 +249,7 @@ WITH RECURSIVE col AS (
   UNION
   SELECT col.rel, col.col, inner_type.oid, col.depth + 1
   FROM col JOIN pg_catalog.pg_type t ON t.oid = col.typ
-  CROSS JOIN LATERAL (
-    SELECT t.typbasetype WHERE t.typtype = 'd'
-    UNION ALL SELECT t.typelem WHERE t.typcategory = 'A' AND t.typelem <> 0
-    UNION ALL SELECT a.atttypid FROM pg_catalog.pg_attribute a WHERE t.typrelid <> 0 AND a.attrelid = t.typrelid AND a.attnum > 0 AND NOT a.attisdropped
-    UNION ALL SELECT r.rngsubtype FROM pg_catalog.pg_range r WHERE r.rngtypid = t.oid
-  ) inner_type(oid)
+  ${TYPES_INSIDE}
   WHERE col.depth < 8 AND inner_type.oid >= 16384
 )
 SELECT DISTINCT n.nspname::text AS schema, c.relname::text AS name, col.col AS column, rn.nspname::text AS ref_schema, rc.relname::text AS ref_name
