@@ -26,7 +26,8 @@ import { DEFAULT_CAPS } from './types';
 /**
  * Layers 2 and 3 for PostgreSQL.
  *
- * Layer 2: `BEGIN TRANSACTION READ ONLY` and three `SET LOCAL` timeouts, each sent by this module as its own
+ * Layer 2: `BEGIN TRANSACTION READ ONLY`, three `SET LOCAL` timeouts and the settings that decide how names and strings
+ * are read (`search_path`, `standard_conforming_strings`), each sent by this module as its own
  * simple-protocol message with constant text; then the caller's statement alone through the extended protocol
  * (Parse/Bind/Execute via pg-cursor), so the server itself rejects a string holding several commands
  * ("cannot insert multiple commands into a prepared statement"); then ROLLBACK, never COMMIT.
@@ -536,7 +537,9 @@ export async function executeReadOnlyPostgres(
     await client.query(`SET LOCAL lock_timeout = ${timeoutMs}`);
     // Names resolve as the checks resolve them (an unqualified name is `public.name`, run_query.ts defaultSchema): a
     // schema named after the role (`$user`, first in the default search_path) cannot put another relation first.
-    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(timeoutMs * 2, 1000)}; SET LOCAL search_path = public`);
+    // Strings are read as the guard's parser read them: a database or role set to standard_conforming_strings = off
+    // reads `\'` inside '…' as an escaped quote, so text the guard took for a literal would run as SQL.
+    await client.query(`SET LOCAL idle_in_transaction_session_timeout = ${Math.max(timeoutMs * 2, 1000)}; SET LOCAL search_path = public; SET LOCAL standard_conforming_strings = on`);
     if (objects) {
       const refusal = await checkObjects(client, objects);
       if (refusal) {

@@ -31,6 +31,7 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
   this.timeout(300_000);
   let pg: TestPostgres | undefined;
   let h: Harness | undefined;
+  let catalogPath = '';
 
   before(async function () {
     if (!(await postgresServerAnswers())) this.skip();
@@ -91,7 +92,7 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
     await c.query('VACUUM ANALYZE citizen');
     await c.end();
     const dir = tempDir('sb-mask-');
-    const catalogPath = path.join(dir, 'catalog.sqlite');
+    catalogPath = path.join(dir, 'catalog.sqlite');
     await indexInto(catalogPath, url, 'maskdb');
     h = await startHarness({ catalogPath });
   });
@@ -348,6 +349,29 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       await c.query(`DROP SCHEMA "${role}" CASCADE`);
     } finally {
       await c.end();
+    }
+  });
+
+  it('reads strings as the guard read them when the database sets standard_conforming_strings = off', async () => {
+    // With the setting off, PostgreSQL reads \' inside '…' as an escaped quote: the guard sees one string literal
+    // here, the server a second column, password, and a comment.
+    const sql = "SELECT 'x\\' || ' , password AS b FROM staff --' AS c FROM staff WHERE id = 1";
+    const admin = new PgClient({ connectionString: pg!.urlFor(DB) });
+    await admin.connect();
+    let fresh: Harness | undefined;
+    try {
+      await admin.query(`ALTER DATABASE ${DB} SET standard_conforming_strings = off`);
+      fresh = await startHarness({ catalogPath }); // new connections, which take the database's setting
+      const res = await fresh.client.callTool({ name: 'run_query', arguments: { sql } });
+      const text = JSON.stringify(res);
+      noCanary(text, 'standard_conforming_strings off');
+      const env = res.structuredContent as Env;
+      assert.equal(env.status, 'success', text.slice(0, 400));
+      assert.deepEqual(env.data?.rows, [['x\\ , password AS b FROM staff --']], 'one literal, as the guard parsed it');
+    } finally {
+      await admin.query(`ALTER DATABASE ${DB} RESET standard_conforming_strings`);
+      await admin.end();
+      await fresh?.close();
     }
   });
 
