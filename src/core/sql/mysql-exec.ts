@@ -96,12 +96,43 @@ function intMs(n: number, name: string): number {
   return Math.floor(n);
 }
 
-/** sql_mode without the flags that change how strings and double quotes lex. */
+/**
+ * The sql_mode flags that change neither how a statement lexes nor how it parses (strictness, dates, options of
+ * DDL the guard never lets through). Anything else is dropped: NO_BACKSLASH_ESCAPES and ANSI_QUOTES change what a
+ * string is, PIPES_AS_CONCAT, IGNORE_SPACE and HIGH_NOT_PRECEDENCE how operators and function names parse, and the
+ * combination modes (ANSI, ORACLE, MSSQL, DB2, POSTGRESQL, MAXDB, …) turn on other grammars, MariaDB's ORACLE a
+ * parser of its own. Kept by listing what is safe, so a flag a later server adds is dropped too.
+ * https://mariadb.com/kb/en/sql-mode/ https://dev.mysql.com/doc/refman/8.0/en/sql-mode.html
+ */
+const LEX_NEUTRAL_SQL_MODES: ReadonlySet<string> = new Set([
+  'ALLOW_INVALID_DATES',
+  'ERROR_FOR_DIVISION_BY_ZERO',
+  'NO_AUTO_CREATE_USER',
+  'NO_AUTO_VALUE_ON_ZERO',
+  'NO_DIR_IN_CREATE',
+  'NO_ENGINE_SUBSTITUTION',
+  'NO_FIELD_OPTIONS',
+  'NO_KEY_OPTIONS',
+  'NO_TABLE_OPTIONS',
+  'NO_UNSIGNED_SUBTRACTION',
+  'NO_ZERO_DATE',
+  'NO_ZERO_IN_DATE',
+  'ONLY_FULL_GROUP_BY',
+  'PAD_CHAR_TO_FULL_LENGTH',
+  'REAL_AS_FLOAT',
+  'STRICT_ALL_TABLES',
+  'STRICT_TRANS_TABLES',
+  'TIME_ROUND_FRACTIONAL',
+  'TIME_TRUNCATE_FRACTIONAL',
+  'TRADITIONAL',
+]);
+
+/** The session's sql_mode less every flag that could make the server read the statement otherwise than the guard. */
 export function pinnedSqlMode(mode: string): string {
   return mode
     .split(',')
-    .map((m) => m.trim())
-    .filter((m) => m && m !== 'NO_BACKSLASH_ESCAPES' && m !== 'ANSI_QUOTES' && m !== 'ANSI')
+    .map((m) => m.trim().toUpperCase())
+    .filter((m) => LEX_NEUTRAL_SQL_MODES.has(m))
     .join(',');
 }
 
@@ -187,7 +218,10 @@ export async function executeReadOnlyMysql(
   if (signal?.aborted) return { ok: false, kind: 'cancelled', message: 'the query was cancelled before it started', code: null };
   let conn: Connection;
   try {
-    conn = await connect({ ...target.options, multipleStatements: false, rowsAsArray: false });
+    // utf8mb4 whatever the source URL says, and SET NAMES below whatever init_connect did: with a client character
+    // set such as gbk or sjis a backslash can be the second byte of a character, so the server would end a string
+    // the guard read as going on.
+    conn = await connect({ ...target.options, charset: 'utf8mb4', multipleStatements: false, rowsAsArray: false });
   } catch (e) {
     return classifyMysqlError(e);
   }
@@ -213,9 +247,9 @@ export async function executeReadOnlyMysql(
     const [facts] = (await call(conn, 'SELECT VERSION() AS v, @@SESSION.sql_mode AS m, CONNECTION_ID() AS id, DATABASE() AS db')) as Array<{ v: string; m: string; id: number | string; db: string | null }>;
     threadId = Number(facts?.id);
     const mariadb = /mariadb/i.test(facts?.v ?? '');
-    // One SET for the three session settings: fewer round trips on a connection that lives for one statement.
+    // One SET for the session settings: fewer round trips on a connection that lives for one statement.
     const limit = mariadb ? `max_statement_time = ${timeoutMs / 1000}` : `max_execution_time = ${timeoutMs}`;
-    await call(conn, `SET SESSION sql_mode = ?, SESSION ${limit}, SESSION sql_select_limit = ${Math.floor(maxRows) + 1}`, [pinnedSqlMode(String(facts?.m ?? ''))]);
+    await call(conn, `SET NAMES utf8mb4, SESSION sql_mode = ?, SESSION ${limit}, SESSION sql_select_limit = ${Math.floor(maxRows) + 1}`, [pinnedSqlMode(String(facts?.m ?? ''))]);
     await call(conn, 'START TRANSACTION READ ONLY');
     if (views) {
       const refusal = await checkViews(conn, views.guard, views.tables, String(facts?.db ?? target.options.database ?? ''), views.expected);

@@ -69,6 +69,17 @@ describe('MySQL guard (layer 1)', () => {
     const g = guardMysql("SELECT 'a\\' ; DROP TABLE t -- '");
     assert.ok(g.ok, 'the ; sits inside the string for a server without NO_BACKSLASH_ESCAPES (which the executor removes)');
     assert.equal(pinnedSqlMode('STRICT_TRANS_TABLES,NO_BACKSLASH_ESCAPES,ANSI_QUOTES'), 'STRICT_TRANS_TABLES');
+    // MariaDB's ORACLE mode (a parser of its own) and the other combination modes go whole, flags and name.
+    assert.equal(
+      pinnedSqlMode('PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,ORACLE,NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS,NO_AUTO_CREATE_USER,SIMULTANEOUS_ASSIGNMENT'),
+      'NO_KEY_OPTIONS,NO_TABLE_OPTIONS,NO_FIELD_OPTIONS,NO_AUTO_CREATE_USER',
+    );
+    assert.equal(pinnedSqlMode('PIPES_AS_CONCAT,ANSI_QUOTES,IGNORE_SPACE,MSSQL,HIGH_NOT_PRECEDENCE,SOME_FUTURE_FLAG'), '');
+    assert.equal(
+      pinnedSqlMode('STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,TRADITIONAL,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION'),
+      'STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,TRADITIONAL,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION',
+      'strictness is the user\'s and is kept',
+    );
   });
 
   it('reports relations, aliases and projections for the PII gate', () => {
