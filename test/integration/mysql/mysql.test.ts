@@ -275,6 +275,44 @@ describe('MySQL/MariaDB sources (real MariaDB)', function () {
       assert.ok(['success', 'degraded'].includes(ok.status), JSON.stringify(ok).slice(0, 300));
     });
 
+    it('run_query reads the statement as the guard does whatever character set init_connect gives the session', async function () {
+      // With a gbk client character set, the server takes the last byte of 中 and the backslash for one character and
+      // ends the string there: the guard sees one literal, the server a second column, Email, and a comment.
+      const user = 'sb_gbk_reader';
+      const [[prior]] = (await admin.query('SELECT @@GLOBAL.init_connect AS v')) as unknown as [Array<{ v: string | null }>];
+      await sql(`DROP USER IF EXISTS '${user}'@'%', '${user}'@'localhost'`);
+      for (const host of ['%', 'localhost']) {
+        await sql(`CREATE USER '${user}'@'${host}'`);
+        await sql(`GRANT SELECT ON ${CHINOOK_DB}.* TO '${user}'@'${host}'`);
+      }
+      const base = new URL(urlFor(MARIADB_URL, CHINOOK_DB));
+      base.username = user;
+      base.password = '';
+      const gbkDir = tempDir('sb-mysql-gbk-');
+      const catalog = path.join(gbkDir, 'catalog.sqlite');
+      let gbk: Harness | undefined;
+      try {
+        await indexInto(catalog, base.toString(), 'gbk');
+        gbk = await startHarness({ catalogPath: catalog, deps: { pii: createPiiGate(createPolicy({ block: ['contact'] })) } });
+        await sql("SET GLOBAL init_connect = 'SET NAMES gbk'");
+        const check = await connectAdmin(base.toString());
+        const [[cs]] = (await check.query('SELECT @@character_set_client AS c')) as unknown as [Array<{ c: string }>];
+        await check.end();
+        if (cs.c !== 'gbk') this.skip(); // init_connect not applied to this user (a server with it disabled)
+        const res = await gbk.call('run_query', { source: 'gbk', sql: "SELECT '中\\' , Email FROM Customer -- '" });
+        const text = JSON.stringify(res);
+        assert.ok(!text.includes('@'), `no e-mail address: ${text.slice(0, 400)}`);
+        assert.equal(res.status, 'success', text.slice(0, 400));
+        const rows = (res as unknown as Env).data.rows!;
+        assert.equal(rows.length, 1, 'one row: no relation read, as the guard parsed it');
+        assert.equal(rows[0]![0], "中' , Email FROM Customer -- ");
+      } finally {
+        await admin.query('SET GLOBAL init_connect = ?', [prior?.v ?? '']);
+        await gbk?.close();
+        await sql(`DROP USER IF EXISTS '${user}'@'%', '${user}'@'localhost'`);
+      }
+    });
+
     it('run_query refuses MySQL escapes before they reach the server', async () => {
       for (const q of ["SELECT * FROM Track INTO OUTFILE '/tmp/sb_x'", 'SELECT /*!50000 SLEEP(3) */ 1', 'SELECT SLEEP(3)', 'SELECT @x := 1', 'HANDLER Track OPEN']) {
         const r = await call('run_query', { source: 'chinook', sql: q });
