@@ -11,7 +11,7 @@ import type { Introspector, IntrospectProgress, SampleValues } from '../sources/
 import { SourceError } from '../sources/errors';
 import { keepsCodeValues, referencedTables } from './code-values';
 import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
-import { withGeneratedLineage, withoutValueStats, withRowTypeLineage, withViewLineage } from '../pii/lineage';
+import { withLineage, withoutValueStats } from '../pii/lineage';
 import { propagate } from '../pii/propagate';
 import { INDEX_FORMAT } from '../search/format';
 import { SEARCH_INDEX_ARTIFACT, searchInput } from '../search/input';
@@ -168,21 +168,14 @@ function classifyTables(
       const own = fields ? propagate([tag, fields]) : tag;
       return { ...c, pii: applyOverrides(own, findOverride(policy, sourceName, t.schema, t.name, c.name)) };
     });
-    // A generated column holds what the columns it is computed from hold (pii/lineage.ts).
-    return { ...t, columns: withGeneratedLineage(columns) };
+    return { ...t, columns };
   });
-  // So do a view's columns hold what the relations it reads hold; then the values of every tagged column are scrubbed
-  // from the catalog alike.
+  // A generated column holds what the columns it is computed from hold, a view's columns what the relations it reads
+  // hold, a column of a relation's row type that relation's rows (pii/lineage.ts); then the values of every tagged
+  // column are scrubbed from the catalog alike.
   const referenced = referencedTables(tables);
   let piiColumns = 0;
-  // A column of a relation's row type holds that relation's rows; views and row types feed each other, to a fixed point.
-  let lineage: TableInfo[] = classified;
-  for (let round = 0; round < 8; round++) {
-    const next = withRowTypeLineage(withViewLineage(lineage), rowTypeRefs);
-    const same = next.every((t, k) => t.columns.every((c, j) => c.pii === lineage[k]!.columns[j]!.pii));
-    lineage = next;
-    if (same) break;
-  }
+  const lineage = withLineage(classified, rowTypeRefs);
   const out = lineage.map((t) => {
     const q = qualifiedName(t.schema, t.name);
     const columns = t.columns.map((c) => {

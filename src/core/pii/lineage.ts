@@ -1,5 +1,5 @@
 import type { ColumnInfo, PiiTag, RowTypeRef } from '../catalog/model';
-import { propagate } from './propagate';
+import { blockingSignals, propagate } from './propagate';
 
 /**
  * A generated column is computed from other columns of its row (`ssn_last4 text GENERATED ALWAYS AS (right(ssn, 4))`,
@@ -73,7 +73,7 @@ function withSignal(tag: PiiTag, signal: string): PiiTag {
 
 /** Whether `a` is already `b` as far as a lineage pass of `kind` (`generated_from:`, `view_reads:`) goes: a fixed point. */
 function sameLineage(a: PiiTag | null, b: PiiTag, kind: string): boolean {
-  return a !== null && a.sensitivity === b.sensitivity && a.categories.length === b.categories.length && a.categories.every((c, i) => c === b.categories[i]) && a.signals.some((s) => s.startsWith(kind));
+  return a !== null && a.sensitivity === b.sensitivity && blockingSignals(a) === blockingSignals(b) && a.categories.length === b.categories.length && a.categories.every((c, i) => c === b.categories[i]) && a.signals.some((s) => s.startsWith(kind));
 }
 
 /**
@@ -366,4 +366,24 @@ export function withRowTypeLineage<T extends Relation>(relations: readonly T[], 
     });
     return columns.some((c, k) => c !== r.columns[k]) ? { ...r, columns } : r;
   });
+}
+
+/**
+ * Every lineage pass over one source's relations, as the indexer runs them: generated columns within each table, then
+ * views and row types feeding each other to a fixed point. The team server runs it again after applying a published
+ * column override at serve time, so what is derived from an overridden column follows it without a re-index (there
+ * the database's explicit row-type references are not at hand: a column's type names the relation).
+ */
+export function withLineage<T extends Relation>(relations: readonly T[], refs: readonly RowTypeRef[] = []): T[] {
+  let lineage: T[] = relations.map((t) => {
+    const columns = withGeneratedLineage(t.columns);
+    return columns === t.columns ? t : { ...t, columns };
+  });
+  for (let round = 0; round < 8; round++) {
+    const next = withRowTypeLineage(withViewLineage(lineage), refs);
+    const same = next.every((t, k) => t.columns.every((c, j) => c.pii === lineage[k]!.columns[j]!.pii));
+    lineage = next;
+    if (same) break;
+  }
+  return lineage;
 }

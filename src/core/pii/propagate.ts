@@ -20,6 +20,13 @@ export function maxSensitivity(a: Sensitivity, b: Sensitivity): Sensitivity {
 
 export const FAIL_CLOSED_SIGNAL = 'propagate:fail_closed';
 
+/**
+ * Signals that decide whether a column is blocked by themselves, whatever its categories: what is derived from such a
+ * column carries them on (a view, a generated column or a row type over a column the operator blocked by name is
+ * blocked as that column is). `override:block` is policy.ts's OPERATOR_BLOCK_SIGNAL (named here, where the merge is).
+ */
+const BLOCKING_SIGNALS: readonly string[] = [FAIL_CLOSED_SIGNAL, 'override:block'];
+
 export const PROPAGATE_EMPTY_INPUT: PiiTag = Object.freeze({
   categories: Object.freeze(PII_CATEGORIES.filter((c) => CATASTROPHIC_PII.has(c))),
   sensitivity: 'pii' as const,
@@ -27,6 +34,11 @@ export const PROPAGATE_EMPTY_INPUT: PiiTag = Object.freeze({
   signals: Object.freeze([FAIL_CLOSED_SIGNAL]),
   origin: 'classifier' as const,
 });
+
+/** The signals of `BLOCKING_SIGNALS` a tag carries, in that order (what a lineage fixed point must also compare). */
+export function blockingSignals(tag: PiiTag | null | undefined): string {
+  return tag ? BLOCKING_SIGNALS.filter((b) => tag.signals.includes(b)).join(',') : '';
+}
 
 /** True for the fail-closed sentinel (or anything propagated from it). */
 export function isFailClosed(tag: PiiTag | null | undefined): boolean {
@@ -51,7 +63,7 @@ export function propagate(tags: readonly (PiiTag | null | undefined)[]): PiiTag 
     tagged++;
     if (t.origin === 'override') overrides++;
     for (const c of t.categories) categories.add(c);
-    if (isFailClosed(t)) signals.add(FAIL_CLOSED_SIGNAL);
+    for (const b of BLOCKING_SIGNALS) if (t.signals.includes(b)) signals.add(b);
     sensitivity = maxSensitivity(sensitivity, t.sensitivity);
     confidence = Math.max(confidence, t.confidence);
   }

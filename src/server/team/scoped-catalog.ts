@@ -38,10 +38,19 @@ export class ScopedCatalogProvider extends CatalogProvider {
       const sources = allowed ? v.sources.filter((s) => allowed.has(s.name)) : v.sources;
       const ids = new Set(sources.map((s) => s.id));
       const overrides = this.pii?.hasColumnOverrides ? this.pii : null;
+      const entries = v.entries.filter((e) => ids.has(e.source.id)).map((e) => ({ sourceId: e.source.id, table: e.table }));
+      if (overrides) {
+        // Per source, so that lineage follows an overridden column into the views and generated columns over it.
+        for (const s of sources) {
+          const at = entries.flatMap((e, i) => (e.sourceId === s.id ? [i] : []));
+          const tables = overrides.overrideTables(s.name, at.map((i) => entries[i]!.table));
+          at.forEach((i, k) => (entries[i] = { sourceId: s.id, table: tables[k]! }));
+        }
+      }
       view = new CatalogView(
         v.generation,
         sources,
-        v.entries.filter((e) => ids.has(e.source.id)).map((e) => ({ sourceId: e.source.id, table: overrides ? overrides.overrideTable(e.source.name, e.table) : e.table })),
+        entries,
         v.runs.filter((r) => ids.has(r.sourceId)),
         v.savedAt,
         allowed || overrides ? null : v.searchIndexBytes, // the persisted search index covers every source, with the indexer's tags

@@ -1,6 +1,7 @@
 import type { PiiTag } from '../../core/catalog/model';
 import type { TableInfo } from '../../core/catalog/model';
 import type { PiiCategory } from '../../core/envelope';
+import { withLineage } from '../../core/pii/lineage';
 import { applyOverrides, blockedCategories, createPolicy, findOverride, parsePolicyYaml, type PiiPolicy } from '../../core/pii/policy';
 import { currentPrincipal, ROLES, type Role } from '../../core/store/principal';
 import type { RoleBlocks, StoredPiiPolicy } from '../../core/store/team-state';
@@ -82,16 +83,24 @@ export class TeamPiiPolicy {
     return this.version !== 0 && this.base.columnOverrides.size > 0;
   }
 
-  /** A table with the store policy's column overrides applied to its columns' tags (the same table when none apply). */
-  overrideTable(sourceName: string, t: TableInfo): TableInfo {
+  /**
+   * One source's tables with the store policy's column overrides applied to their columns' tags, and what is derived
+   * from an overridden column (generated columns, views, row types) following it as at index time (the same array
+   * when no override applies).
+   */
+  overrideTables(sourceName: string, tables: readonly TableInfo[]): readonly TableInfo[] {
     let changed = false;
-    const columns = t.columns.map((c) => {
-      const o = findOverride(this.base, sourceName, t.schema, t.name, c.name);
-      if (!o) return c;
-      changed = true;
-      return { ...c, pii: applyOverrides(c.pii, o) };
+    const overridden = tables.map((t) => {
+      let own = false;
+      const columns = t.columns.map((c) => {
+        const o = findOverride(this.base, sourceName, t.schema, t.name, c.name);
+        if (!o) return c;
+        own = changed = true;
+        return { ...c, pii: applyOverrides(c.pii, o) };
+      });
+      return own ? { ...t, columns } : t;
     });
-    return changed ? { ...t, columns } : t;
+    return changed ? withLineage(overridden) : tables;
   }
 
   /** The gate the tools ask: the request's role decides the policy. */

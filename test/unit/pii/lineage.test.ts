@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import type { ColumnInfo, PiiTag, TableInfo } from '../../../src/core/catalog/model';
 import { decodeTableBody, encodeTableBody } from '../../../src/core/catalog/store';
-import { withGeneratedLineage, withRowTypeLineage, withViewLineage } from '../../../src/core/pii/lineage';
+import { withGeneratedLineage, withLineage, withRowTypeLineage, withViewLineage } from '../../../src/core/pii/lineage';
+import { applyOverrides, createPolicy, findOverride, isBlocked } from '../../../src/core/pii/policy';
+import { propagate } from '../../../src/core/pii/propagate';
+import type { StoredPiiPolicy } from '../../../src/core/store/team-state';
+import { TeamPiiPolicy } from '../../../src/server/team/team-pii';
 
 const CREDENTIAL: PiiTag = { categories: ['credential'], sensitivity: 'pii', confidence: 0.9, signals: ['name:password'], origin: 'classifier' };
 const CONTACT: PiiTag = { categories: ['contact'], sensitivity: 'pii', confidence: 0.8, signals: ['name:email'], origin: 'classifier' };
@@ -160,5 +164,59 @@ describe('whole rows: row-type columns, `t.*` as a value or an item', () => {
     assert.deepEqual([...snap[3]!.pii!.categories].sort(), ['contact', 'credential'], 'quoted names compare without case: fail closed');
     assert.equal(snap[0]!.pii, null);
     assert.equal(snap[4]!.pii, null);
+  });
+});
+
+describe('a column the operator blocks by name blocks what is derived from it', () => {
+  const policy = createPolicy({
+    columnOverrides: {
+      'public.users.secret_note': { categories: [], sensitivity: 'public', block: true, force: false },
+      'public.users.plan': { categories: ['behavioral'], sensitivity: 'internal', block: true, force: false },
+    },
+  });
+  const users = (): TableInfo =>
+    ({
+      schema: 'public',
+      name: 'users',
+      kind: 'table',
+      viewDefinition: null,
+      columns: [
+        col('id'),
+        col('secret_note', { pii: applyOverrides(null, findOverride(policy, 'src', 'public', 'users', 'secret_note')) }),
+        col('plan', { pii: applyOverrides(null, findOverride(policy, 'src', 'public', 'users', 'plan')) }),
+        gen('note_full', "secret_note || ''"),
+        gen('plan_tail', 'right(plan, 3)'),
+      ],
+    }) as unknown as TableInfo;
+  const view = (name: string, def: string, cols: string[]): TableInfo =>
+    ({ schema: 'public', name, kind: 'view', viewDefinition: def, columns: cols.map((c) => col(c)) }) as unknown as TableInfo;
+
+  it('generated columns, views (renamed, passed through, over views) and row types, with or without categories', () => {
+    const out = withLineage([
+      users(),
+      view('v_code', 'SELECT users.id, users.secret_note AS code FROM users', ['id', 'code']),
+      view('v_plan', 'SELECT id, plan FROM users', ['id', 'plan']),
+      view('v_over', 'SELECT code AS c2 FROM v_code', ['c2']),
+      { schema: 'public', name: 'snap', kind: 'table', viewDefinition: null, columns: [col('u', { dataType: 'users' })] } as unknown as TableInfo,
+    ]);
+    const tag = (t: string, c: string) => out.find((r) => r.name === t)!.columns.find((x) => x.name === c)!.pii;
+    for (const [t, c] of [['users', 'secret_note'], ['users', 'plan'], ['users', 'note_full'], ['users', 'plan_tail'], ['v_code', 'code'], ['v_plan', 'plan'], ['v_over', 'c2'], ['snap', 'u']] as const) {
+      assert.ok(isBlocked(tag(t, c), policy), `${t}.${c} is blocked: ${JSON.stringify(tag(t, c))}`);
+      assert.ok(isBlocked(tag(t, c), createPolicy()), `${t}.${c} is blocked whatever the policy the server runs`);
+    }
+    assert.equal(tag('v_code', 'id'), null);
+    assert.equal(isBlocked(propagate([CONTACT, null]), createPolicy()), false, 'an unblocked category alone does not block');
+  });
+
+  it('on the team server, an override published after the index reaches the views and generated columns over it', () => {
+    const team = new TeamPiiPolicy(createPolicy());
+    team.load({ id: 1, body: 'version: 1\ncolumn_overrides:\n  public.users.secret_note: { block: true }\n', roleBlock: {} } as unknown as StoredPiiPolicy);
+    const plain = users();
+    const tables = [{ ...plain, columns: plain.columns.map((c) => ({ ...c, pii: null })) }, view('v_code', 'SELECT users.id, users.secret_note AS code FROM users', ['id', 'code'])];
+    const out = team.overrideTables('src', tables);
+    const tag = (t: string, c: string) => out.find((r) => r.name === t)!.columns.find((x) => x.name === c)!.pii;
+    for (const [t, c] of [['users', 'secret_note'], ['users', 'note_full'], ['v_code', 'code']] as const) assert.ok(isBlocked(tag(t, c), createPolicy()), `${t}.${c}`);
+    assert.equal(tag('users', 'plan'), null);
+    assert.equal(team.overrideTables('other', [tables[1]!])[0], tables[1], 'no override for the source: the tables as they were');
   });
 });
