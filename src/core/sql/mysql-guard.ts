@@ -105,6 +105,38 @@ const SELECT_LIST_STOP = new Set(['from', 'where', 'group', 'having', 'window', 
 
 class TokenizeError extends Error {}
 
+/**
+ * What the server skips between tokens: ASCII spaces and controls only. U+00A0, U+2000–U+200A, U+3000 and the other
+ * Unicode spaces are characters of a name to MySQL and MariaDB (`\s` in a JavaScript pattern would take them for
+ * spaces, and `--` before one for a comment the server runs as SQL).
+ */
+const MYSQL_SPACE = /[ \t\n\r\x0b\x0c]/;
+/** `--` starts a comment only before an ASCII space or control character (or at the end). */
+const DASH_COMMENT_NEXT = /[\x00-\x20\x7f]/;
+
+/**
+ * The statement with every comment but executable ones and optimizer hints (`/*!`, `/*M!`, `/*+`, which the guard
+ * refuses) written over with spaces, offsets kept: the parser that reads the statement for the guard and the
+ * server that runs it then have no comment to disagree about, with the tokenizer here or with each other. A text the
+ * tokenizer cannot read is returned as it is (the guard refuses it).
+ */
+export function blankMysqlComments(sql: string): string {
+  let tokens: SqlToken[];
+  try {
+    tokens = tokenizeMysql(sql);
+  } catch {
+    return sql;
+  }
+  let out = '';
+  let at = 0;
+  for (const t of tokens) {
+    if (t.kind !== 'comment' || /^\/\*(M?!|\+)/i.test(t.text)) continue;
+    out += sql.slice(at, t.start) + t.text.replace(/[^\n]/g, ' ');
+    at = t.end;
+  }
+  return at === 0 ? sql : out + sql.slice(at);
+}
+
 /** Tokenises MySQL text (https://dev.mysql.com/doc/refman/8.0/en/string-literals.html, comments.html, identifiers.html). */
 export function tokenizeMysql(sql: string): SqlToken[] {
   const out: SqlToken[] = [];
@@ -117,9 +149,9 @@ export function tokenizeMysql(sql: string): SqlToken[] {
   while (i < n) {
     const c = sql[i]!;
     const d = sql[i + 1] ?? '';
-    if (/\s/.test(c)) {
+    if (MYSQL_SPACE.test(c)) {
       i++;
-    } else if (c === '#' || (c === '-' && d === '-' && (i + 2 >= n || /[\s\x00-\x1f]/.test(sql[i + 2]!)))) {
+    } else if (c === '#' || (c === '-' && d === '-' && (i + 2 >= n || DASH_COMMENT_NEXT.test(sql[i + 2]!)))) {
       const j = sql.indexOf('\n', i);
       const end = j < 0 ? n : j;
       push(i, end, 'comment');
@@ -235,12 +267,17 @@ function parse(sql: string): { ast: Node; tables: string[] } | { error: string }
   return { error: first.replace(/^Expected [\s\S]*? but /, 'unexpected input: ').slice(0, 200) };
 }
 
+/**
+ * A function's name as written, with the database before it when there is one (`shop.upper`): a qualified call is a
+ * stored function even when its name is a built-in's, so it never matches the allow-list.
+ */
 function nameOf(fn: Node): string {
   const n = fn.name;
   if (typeof n === 'string') return n.toLowerCase();
   if (n && typeof n === 'object') {
     const parts = (n as { name?: Array<{ value?: unknown }> }).name;
-    if (Array.isArray(parts)) return parts.map((p) => String(p.value ?? '')).join('.').toLowerCase();
+    const schema = identText((n as { schema?: unknown }).schema);
+    if (Array.isArray(parts)) return [...(schema ? [schema] : []), ...parts.map((p) => String(p.value ?? ''))].join('.').toLowerCase();
   }
   return '';
 }
@@ -300,6 +337,14 @@ export function guardMysql(sql: string): GuardResult {
     return refused('parse_error', `argument 'sql' is not valid MySQL: ${msg}`, msg);
   }
   const code = tokens.filter((t) => t.kind !== 'comment');
+  // Outside strings and back-quoted names, only ASCII: the server, the tokenizer here and the parser below then read
+  // the same words and the same spaces (a Unicode space is a name's character to the server, a space to the parser).
+  const foreign = code.find((t) => t.kind !== 'constant' && t.kind !== 'identifier' && /[^\x00-\x7f]/.test(t.text));
+  if (foreign) {
+    const at = foreign.text.match(/[^\x00-\x7f]/)![0]!;
+    const cp = `U+${at.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+    return refused('parse_error', `argument 'sql' has the character ${cp} outside a string or a back-quoted name; write names with characters beyond ASCII in back quotes (\`name\`) and use plain spaces`, cp);
+  }
   const statements: SqlToken[][] = [[]];
   for (const t of code) {
     if (t.text === ';') statements.push([]);
@@ -320,6 +365,11 @@ export function guardMysql(sql: string): GuardResult {
         `argument 'sql' uses the variable ${t.text.slice(0, 40)}; user and system variables are not allowed (they carry state between statements)`,
         t.text.slice(0, 40),
       );
+    }
+    // `db.f(…)`, `` `db`.`f` (…) ``: MySQL has no qualified built-in, so this calls a stored function whatever its name.
+    if (t.text === '.' && (ts[k + 1]?.kind === 'keyword' || ts[k + 1]?.kind === 'identifier') && ts[k + 2]?.text === '(' && (ts[k - 1]?.kind === 'keyword' || ts[k - 1]?.kind === 'identifier')) {
+      const name = `${ts[k - 1]!.text}.${ts[k + 1]!.text}`.slice(0, 80);
+      return refused('forbidden_function', `argument 'sql' calls ${name}(), a stored function (a name with its database before it is never a built-in); only built-in functions are allowed`, name);
     }
     if (t.kind !== 'keyword') continue;
     const w = t.text.toLowerCase();

@@ -5,6 +5,7 @@ import type { SourceInfo, TableInfo } from '../../core/catalog/model';
 import type { CatalogView, TableEntry } from '../../core/catalog/view';
 import { checkAllowlist, maskPostgres, runReadOnlyPostgres, sqliteDecidingBlockedColumn, toToolError } from '../../core/sql';
 import { tokenizeSqlite } from '../../core/sql/sqlite-guard';
+import { blankMysqlComments } from '../../core/sql/mysql-guard';
 import { maskMysql } from '../../core/sql/mysql-mask';
 import { runReadOnlyMysql } from '../../core/sql/mysql-exec';
 import type { ExpectedRelation, QueryOutcome, RelationLookup, SqliteMaskPlan } from '../../core/sql';
@@ -194,8 +195,10 @@ export const runQuery = defineTool({
   async handler(args, ctx) {
     const source = pickSource(ctx.catalog, args.source, 'run_query', args);
     if ('status' in source) return source;
+    // MySQL/MariaDB: the statement is read, masked and run with its comments written over (blankMysqlComments).
+    const text = source.engine === 'mysql' ? blankMysqlComments(args.sql) : args.sql;
     const guard = await ctx.deps.sqlGuard();
-    const g = guard.guard(args.sql, source.engine);
+    const g = guard.guard(text, source.engine);
     if (!g.ok) {
       if (g.reason === 'invalid_input') {
         return failure('invalid_argument', g.message, { recovery: { suggested_tool: 'run_query', suggested_args: { sql: '<one SELECT statement>', ...(args.source ? { source: args.source } : {}) } } });
@@ -223,14 +226,14 @@ export const runQuery = defineTool({
       return failure('allowlist_violation', message, { recovery: { ...next, widening_hint: violation.wideningHint } });
     }
     // mask at the source: relations with blocked columns are read through derived relations with typed NULLs
-    let sql = args.sql;
+    let sql = text;
     let execSql: string | undefined;
     let avoidIndexOrder = false;
     let masked: string[];
     // SQLite: the one plan (blocked columns, every relation and column the catalog holds) the checks and the worker use.
     let sqlitePlan: SqliteMaskPlan | undefined;
     if (source.engine === 'postgres' || source.engine === 'mysql') {
-      const m = (source.engine === 'mysql' ? maskMysql : maskPostgres)(args.sql, (schema, table) => postgresRelation(ctx, source, schema, table));
+      const m = (source.engine === 'mysql' ? maskMysql : maskPostgres)(text, (schema, table) => postgresRelation(ctx, source, schema, table));
       if (!m.ok) {
         if (m.reason === 'unknown_relation') {
           return failure('unknown_name', `${m.message}; only indexed relations can be queried (re-index the source if it is new).`, {

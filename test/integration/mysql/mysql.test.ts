@@ -313,6 +313,25 @@ describe('MySQL/MariaDB sources (real MariaDB)', function () {
       }
     });
 
+    it('run_query: no text hidden from the guard by a Unicode space, no stored function under a built-in name', async () => {
+      const nb = '\u00a0';
+      const hidden = `select 1--${nb} , (select group_concat(Email) from Customer) as leak\n from (select 1 as \`${nb}\`) d`;
+      await sql(`CREATE FUNCTION ${CHINOOK_DB}.\`upper\`(x TEXT) RETURNS TEXT READS SQL DATA RETURN (SELECT GROUP_CONCAT(Email) FROM ${CHINOOK_DB}.Customer)`);
+      try {
+        for (const q of [hidden, `select ${CHINOOK_DB}.upper('a')`, `select \`${CHINOOK_DB}\` . \`upper\` ('a') from Genre`]) {
+          const r = await call('run_query', { source: 'chinook', sql: q });
+          assert.equal(r.status, 'refused', `${JSON.stringify(q)}: ${JSON.stringify(r).slice(0, 300)}`);
+          assert.ok(!JSON.stringify(r).includes('@'), q);
+        }
+        // A comment the server reads as one is still a comment, and is not sent.
+        const ok = await call('run_query', { source: 'chinook', sql: 'select count(*) -- how many\n from Genre # all of them' });
+        assert.equal(ok.status, 'success', JSON.stringify(ok).slice(0, 300));
+        assert.equal(Number(ok.data.rows![0]![0]), 25);
+      } finally {
+        await sql(`DROP FUNCTION IF EXISTS ${CHINOOK_DB}.\`upper\``);
+      }
+    });
+
     it('run_query refuses MySQL escapes before they reach the server', async () => {
       for (const q of ["SELECT * FROM Track INTO OUTFILE '/tmp/sb_x'", 'SELECT /*!50000 SLEEP(3) */ 1', 'SELECT SLEEP(3)', 'SELECT @x := 1', 'HANDLER Track OPEN']) {
         const r = await call('run_query', { source: 'chinook', sql: q });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { inspect } from 'node:util';
 import { parseSourceSpec, redactSecrets, SourceSpecError } from '../../../src/core/sources/locator';
 import { enumLabels } from '../../../src/core/sources/mysql/introspector';
-import { guardMysql, ansiQuotesToBackticks } from '../../../src/core/sql/mysql-guard';
+import { guardMysql, ansiQuotesToBackticks, blankMysqlComments } from '../../../src/core/sql/mysql-guard';
 import { maskMysql } from '../../../src/core/sql/mysql-mask';
 import { pinnedSqlMode } from '../../../src/core/sql/mysql-exec';
 import { bucketSql } from '../../../src/core/semantic/compile';
@@ -80,6 +80,35 @@ describe('MySQL guard (layer 1)', () => {
       'STRICT_TRANS_TABLES,STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,TRADITIONAL,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION',
       'strictness is the user\'s and is kept',
     );
+  });
+
+  it('takes only ASCII spaces for spaces, as the server does, and refuses other characters outside strings and quoted names', () => {
+    // `--` before U+00A0 is two minuses and a name to MariaDB: the rest of the line is SQL, not a comment.
+    for (const sp of ['\u00a0', '\u2003', '\u3000', '\ufeff', '\u202f', '\u1680']) {
+      const attack = `select 1--${sp} , (select group_concat(password) from users) as leak\n from (select 1 as \`${sp}\`) d`;
+      assert.equal(refused(attack), 'parse_error', JSON.stringify(sp));
+      assert.equal(refused(`select password${sp}from users`), 'parse_error');
+    }
+    assert.ok(guardMysql('select 1 -- a comment\n from t').ok);
+    assert.ok(guardMysql('select 1 --\tx\n, 2 from t').ok);
+    assert.ok(guardMysql("select 'naïve — ok', `prénom` from `café`").ok, 'beyond ASCII inside strings and back quotes');
+  });
+
+  it('writes comments over with spaces, offsets kept, and leaves executable comments for the guard to refuse', () => {
+    const sql = "select 1 -- one\n, 2 # two\n, /* three */ 3, '-- not a comment', `#x` from t";
+    const blank = blankMysqlComments(sql);
+    assert.equal(blank.length, sql.length);
+    assert.equal(blank, "select 1       \n, 2      \n,             3, '-- not a comment', `#x` from t");
+    assert.equal(blankMysqlComments('select /*!50000 sleep(1) */ 1'), 'select /*!50000 sleep(1) */ 1');
+    assert.equal(blankMysqlComments("select 'unterminated"), "select 'unterminated");
+    assert.equal(blankMysqlComments('select 1--\u00a0x\n'), 'select 1--\u00a0x\n', 'not a comment to the server');
+  });
+
+  it('refuses a call with a database before the function name (a stored function, whatever its name)', () => {
+    for (const sql of ["select shop.upper('a')", 'select `shop`.`abs`(1)', "select shop . upper ('a')", "select shop/**/.upper('a')", 'select coalesce(1, shop.json_value(x, y)) from t', 'select 1 from t where shop.lower(name) = 1']) {
+      assert.equal(refused(sql), 'forbidden_function', sql);
+    }
+    assert.ok(guardMysql("select upper(name), t.name from shop.t").ok);
   });
 
   it('reports relations, aliases and projections for the PII gate', () => {
