@@ -85,7 +85,14 @@ export function withoutValueStats<C extends ColumnInfo>(c: C): C {
   return { ...c, stats: { ...c.stats, mostCommonValues: null, mostCommonFreqs: null, minValue: null, maxValue: null } };
 }
 
-type Relation = { readonly schema: string; readonly name: string; readonly kind: string; readonly viewDefinition: string | null; readonly columns: readonly ColumnInfo[] };
+type Relation = {
+  readonly schema: string;
+  readonly name: string;
+  readonly kind: string;
+  readonly viewDefinition: string | null;
+  readonly columns: readonly ColumnInfo[];
+  readonly foreignKeys?: readonly { readonly columns: readonly string[]; readonly targetSchema: string; readonly targetTable: string; readonly targetColumns: readonly string[] }[];
+};
 
 const TOKEN = /"((?:[^"]|"")+)"|`((?:[^`]|``)+)`|\[([^\]]+)\]|'(?:[^']|'')*'|([A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*)|(\d+(?:\.\d+)?)|(\S)/g;
 
@@ -369,8 +376,36 @@ export function withRowTypeLineage<T extends Relation>(relations: readonly T[], 
 }
 
 /**
+ * A column that references another through a foreign key holds that column's values (`visa.holder` REFERENCES
+ * `person.passport_number`): it takes the referenced column's tags, merged with its own.
+ */
+export function withForeignKeyLineage<T extends Relation>(relations: readonly T[]): T[] {
+  const byName = new Map(relations.map((r) => [`${r.schema}.${r.name}`.toLowerCase(), r]));
+  return relations.map((r) => {
+    if (!r.foreignKeys?.length) return r;
+    const from = new Map<string, ColumnInfo[]>();
+    for (const fk of r.foreignKeys) {
+      const target = byName.get(`${fk.targetSchema}.${fk.targetTable}`.toLowerCase());
+      if (!target) continue;
+      fk.columns.forEach((c, k) => {
+        const t = target.columns.find((x) => x.name === fk.targetColumns[k]);
+        if (t?.pii && !(target === r && t.name === c)) from.set(c, [...(from.get(c) ?? []), t]);
+      });
+    }
+    if (from.size === 0) return r;
+    const columns = r.columns.map((c) => {
+      const refs = from.get(c.name);
+      if (!refs) return c;
+      const merged = withSignal(propagate([c.pii, ...refs.map((t) => t.pii!)]), `references:${refs.map((t) => t.name).join(',')}`);
+      return sameLineage(c.pii, merged, 'references:') ? c : { ...c, pii: merged };
+    });
+    return columns.some((c, k) => c !== r.columns[k]) ? { ...r, columns } : r;
+  });
+}
+
+/**
  * Every lineage pass over one source's relations, as the indexer runs them: generated columns within each table, then
- * views and row types feeding each other to a fixed point. The team server runs it again after applying a published
+ * foreign keys, views and row types feeding each other to a fixed point. The team server runs it again after applying a published
  * column override at serve time, so what is derived from an overridden column follows it without a re-index (there
  * the database's explicit row-type references are not at hand: a column's type names the relation).
  */
@@ -380,7 +415,10 @@ export function withLineage<T extends Relation>(relations: readonly T[], refs: r
     return columns === t.columns ? t : { ...t, columns };
   });
   for (let round = 0; round < 8; round++) {
-    const next = withRowTypeLineage(withViewLineage(lineage), refs);
+    const next = withRowTypeLineage(withViewLineage(withForeignKeyLineage(lineage)), refs).map((t) => {
+      const columns = withGeneratedLineage(t.columns); // a generated column over one that took tags in this round
+      return columns === t.columns ? t : { ...t, columns };
+    });
     const same = next.every((t, k) => t.columns.every((c, j) => c.pii === lineage[k]!.columns[j]!.pii));
     lineage = next;
     if (same) break;

@@ -1,4 +1,5 @@
 import type { Database } from 'sql.js';
+import { tokenizeSqlite } from './sqlite-guard';
 
 /**
  * Masking at the source for SQLite. Agent SQL runs on a worker that owns a private in-memory copy of the file
@@ -63,17 +64,22 @@ export function applySqliteMask(db: Database, given: SqliteMaskPlan): string[] {
   }
   emptyVirtualTables(db);
   const masked: string[] = [];
+  const views = new Set((db.exec("SELECT name FROM sqlite_master WHERE type = 'view'")[0]?.values ?? []).map((r) => asciiLower(String(r[0]))));
   for (const t of plan.tables) {
+    if (asciiLower(t.schema) === 'main' && views.has(asciiLower(t.table))) {
+      masked.push(...maskView(db, t.table, t.columns));
+      continue;
+    }
     const table = `${q(t.schema)}.${q(t.table)}`;
     const info = db.exec(`PRAGMA ${q(t.schema)}.table_xinfo(${q(t.table)})`)[0];
     if (!info) continue; // not in this file: nothing to read either
     const nameIdx = info.columns.indexOf('name');
     const notNullIdx = info.columns.indexOf('notnull');
     const hiddenIdx = info.columns.indexOf('hidden');
-    const present = new Map(info.values.map((r) => [String(r[nameIdx]).toLowerCase(), { name: String(r[nameIdx]), notNull: Number(r[notNullIdx]) === 1, generated: Number(r[hiddenIdx]) >= 2 }]));
+    const present = new Map(info.values.map((r) => [asciiLower(String(r[nameIdx])), { name: String(r[nameIdx]), notNull: Number(r[notNullIdx]) === 1, generated: Number(r[hiddenIdx]) >= 2 }]));
     let emptied = false;
     for (const col of t.columns) {
-      const c = present.get(col.toLowerCase());
+      const c = present.get(asciiLower(col));
       if (!c) continue;
       const target = `${q(c.name)}`;
       const ok =
@@ -90,6 +96,48 @@ export function applySqliteMask(db: Database, given: SqliteMaskPlan): string[] {
     }
   }
   return masked;
+}
+
+/**
+ * A view whose own columns are blocked (a column the classifier tags by its name or by what it reads, or one the
+ * operator blocks by name) holds values no base table's mask reaches: `lower(first) || 'x' AS password`. It is
+ * defined again over its own definition, every blocked column read as the table mask reads it (NULL stays NULL,
+ * anything else ''): `CREATE VIEW v AS WITH sb_view(a, b) AS (<definition>) SELECT a, CASE … END AS b FROM sb_view`.
+ * The definition stays inline (no other relation holds it). A view that cannot be defined again is dropped (fail
+ * closed: a statement that reads it fails as `no such table`).
+ */
+function maskView(db: Database, name: string, blocked: readonly string[]): string[] {
+  const info = db.exec(`PRAGMA main.table_xinfo(${q(name)})`)[0];
+  const sql = db.exec("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", [name])[0]?.values[0]?.[0];
+  const drop = (): string[] => {
+    tryRun(db, `DROP VIEW IF EXISTS main.${q(name)}`);
+    return [];
+  };
+  if (!info || typeof sql !== 'string') return drop();
+  const nameIdx = info.columns.indexOf('name');
+  const columns = info.values.map((r) => String(r[nameIdx]));
+  const hit = new Set(blocked.map(asciiLower));
+  const maskedHere = columns.filter((c) => hit.has(asciiLower(c)));
+  if (maskedHere.length === 0) return [];
+  let body: string | null = null;
+  try {
+    let depth = 0;
+    for (const t of tokenizeSqlite(sql)) {
+      if (t.text === '(') depth++;
+      else if (t.text === ')') depth--;
+      else if (depth === 0 && t.kind === 'keyword' && asciiLower(t.text) === 'as') {
+        body = sql.slice(t.end);
+        break;
+      }
+    }
+  } catch {
+    body = null;
+  }
+  if (body === null || !tryRun(db, `DROP VIEW main.${q(name)}`)) return drop();
+  const items = columns.map((c) => (hit.has(asciiLower(c)) ? `CASE WHEN ${q(c)} IS NULL THEN NULL ELSE '' END AS ${q(c)}` : q(c)));
+  const again = `CREATE VIEW main.${q(name)} AS WITH "sb_view"(${columns.map(q).join(', ')}) AS (${body}\n) SELECT ${items.join(', ')} FROM "sb_view"`;
+  if (!tryRun(db, again)) return drop();
+  return maskedHere.map((c) => `${name}.${c}`);
 }
 
 /**
@@ -159,7 +207,7 @@ function emptyVirtualTables(db: Database): void {
   for (const name of virtual) {
     tryRun(db, `DELETE FROM ${q(name)}`); // through its module, where this build has it
     for (const suffix of SHADOW_SUFFIXES) {
-      const shadow = [...tables].find((t) => t.toLowerCase() === `${name}_${suffix}`.toLowerCase());
+      const shadow = [...tables].find((t) => asciiLower(t) === asciiLower(`${name}_${suffix}`));
       if (shadow === undefined || virtual.includes(shadow)) continue;
       if (!tryRun(db, `DELETE FROM ${q(shadow)}`) && !tryRun(db, `DROP TABLE ${q(shadow)}`)) {
         throw new Error(`the index table ${shadow} of the virtual table ${name} could not be emptied before PII masking`);
@@ -178,13 +226,13 @@ const LIST_KEYWORDS = new Set(['select', 'from', 'join', 'limit', 'offset', 'win
  */
 export function sqliteDecidingBlockedColumn(tokens: readonly { readonly text: string; readonly kind: string }[], plan: SqliteMaskPlan): string | null {
   const blocked = new Map<string, string>();
-  for (const t of plan.tables) for (const c of t.columns) blocked.set(c.toLowerCase(), `${t.table}.${c}`);
+  for (const t of plan.tables) for (const c of t.columns) blocked.set(asciiLower(c), `${t.table}.${c}`);
   if (blocked.size === 0) return null;
   const states: boolean[] = [false];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (t.kind === 'comment') continue;
-    const lw = t.text.toLowerCase();
+    const lw = asciiLower(t.text);
     if (t.text === '(') states.push(states[states.length - 1]!);
     else if (t.text === ')') {
       if (states.length > 1) states.pop();
@@ -196,7 +244,7 @@ export function sqliteDecidingBlockedColumn(tokens: readonly { readonly text: st
       const n2 = tokens[i + 2]?.text.toLowerCase();
       const n3 = tokens[i + 3]?.text.toLowerCase();
       if (n1 === 'isnull' || n1 === 'notnull' || (n1 === 'is' && (n2 === 'null' || (n2 === 'not' && n3 === 'null')))) continue;
-      const name = t.text.replace(/^["`[]|["`\]]$/g, '').toLowerCase();
+      const name = asciiLower(t.text.replace(/^["`[]|["`\]]$/g, ''));
       const hit = blocked.get(name);
       if (hit) return hit;
     }

@@ -136,7 +136,7 @@ function sqliteMaskPlan(ctx: ToolContext, source: SourceInfo): SqliteMaskPlan {
   const known: { schema: string; table: string; columns: string[] }[] = [];
   for (const e of ctx.catalog.tablesOf(source.name)) {
     known.push({ schema: e.table.schema, table: e.table.name, columns: e.table.columns.map((c) => c.name) });
-    if (e.table.kind === 'view') continue;
+    // Views too: a view column blocked in its own right (by its name, or by the operator) is masked in the view.
     const cols = e.table.columns.filter((c) => ctx.deps.pii.blockedCategories(c.pii).length > 0).map((c) => c.name);
     if (cols.length > 0) tables.push({ schema: e.table.schema, table: e.table.name, columns: cols });
   }

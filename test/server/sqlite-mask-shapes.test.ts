@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import initSqlJs from 'sql.js';
+import { classifyColumn } from '../../src/core/pii';
+import { parsePolicyYaml } from '../../src/core/pii/policy';
+import { runIndex } from '../../src/core/indexing/run-index';
+import { createIntrospector, parseSourceSpec } from '../../src/core/sources';
+import { createPiiGate } from '../../src/server/pii-gate';
+import { startHarness, tempDir, type Harness } from '../support/server-harness';
+
+/**
+ * Shapes of a SQLite file whose blocked values the query copy once handed out: a decoy column whose name only
+ * JavaScript folds onto a credential's (the Kelvin sign, U+212A, lower-cases to `k`), view columns blocked in their
+ * own right (by name or by the operator), a column that references a blocked one through a foreign key.
+ */
+
+const POLICY = `version: 1
+column_overrides:
+  main.emp_summary.health_note: { categories: [health], block: true }
+`;
+const K = '\u212a';
+
+describe('the SQLite query copy masks every blocked column, wherever it is', function () {
+  this.timeout(120_000);
+  let h: Harness | undefined;
+
+  before(async () => {
+    const dir = tempDir('sb-sqlite-shapes-');
+    const file = path.join(dir, 'shapes.sqlite');
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    db.run(`
+      CREATE TABLE accounts (id INTEGER PRIMARY KEY, login TEXT, private_key TEXT, "private_${K}ey" TEXT);
+      INSERT INTO accounts VALUES (1, 'bob', 'correct horse battery staple', 'decoy one');
+      CREATE TABLE emp (id INTEGER PRIMARY KEY, first TEXT, passport_number TEXT UNIQUE, diagnosis TEXT);
+      INSERT INTO emp VALUES (1, 'bob', 'X1234567', 'purple elephant syndrome'), (2, 'amy', 'K7654321', 'green giraffe fever');
+      CREATE VIEW creds AS SELECT id, lower(first) || 'hunter2secret' AS password FROM emp;
+      CREATE VIEW emp_summary AS SELECT id, first || ' has ' || diagnosis AS health_note FROM emp;
+      CREATE VIEW emp_named(ident, nick) AS SELECT id, first FROM emp ORDER BY id;
+      CREATE TABLE visas (id INTEGER PRIMARY KEY, holder TEXT REFERENCES emp(passport_number), country TEXT);
+      INSERT INTO visas VALUES (1, 'X1234567', 'FR'), (2, 'K7654321', 'DE');
+    `);
+    fs.writeFileSync(file, db.export());
+    db.close();
+    const catalogPath = path.join(dir, 'catalog.sqlite');
+    const policy = parsePolicyYaml(POLICY);
+    await runIndex({ spec: parseSourceSpec(file, { name: 'shapes' }), sourceInput: file, catalogPath, policy, deps: { createIntrospector, classifyColumn } });
+    h = await startHarness({ catalogPath, deps: { pii: createPiiGate(policy) } });
+  });
+  after(async () => h?.close());
+
+  const run = async (sql: string): Promise<{ status: string; text: string; rows: unknown[][]; masked: string[] }> => {
+    const env = (await h!.call('run_query', { sql })) as { status: string; data?: { rows?: unknown[][]; masked_columns?: string[] } };
+    return { status: env.status, text: JSON.stringify(env), rows: env.data?.rows ?? [], masked: env.data?.masked_columns ?? [] };
+  };
+
+  it('masks the credential itself, not a column whose name only JavaScript folds onto it', async () => {
+    const r = await run(`SELECT login, private_key, "private_${K}ey" FROM accounts`);
+    assert.ok(!r.text.includes('correct horse'), r.text.slice(0, 400));
+    assert.deepEqual(r.rows[0]!.slice(0, 2), ['bob', ''], 'the credential reads empty (the look-alike may be masked too)');
+  });
+
+  it('masks view columns blocked in their own right, by name or by the operator, and keeps the view usable', async () => {
+    for (const sql of ['SELECT * FROM creds', 'SELECT password FROM creds', 'SELECT health_note FROM emp_summary', 'SELECT s.* FROM emp_summary s JOIN creds c ON c.id = s.id']) {
+      const r = await run(sql);
+      assert.ok(!/hunter2secret|elephant|giraffe/.test(r.text), `${sql}: ${r.text.slice(0, 400)}`);
+      assert.equal(r.status, 'degraded', `${sql}: ${r.text.slice(0, 300)}`);
+    }
+    const counted = await run('SELECT count(*), count(password) FROM creds');
+    assert.deepEqual(counted.rows, [[2, 2]], 'NULL stays NULL, anything else reads empty: counts stay right');
+    const plain = await run('SELECT ident, nick FROM emp_named');
+    assert.deepEqual(plain.rows, [[1, 'bob'], [2, 'amy']], 'a view with nothing blocked reads as it is');
+  });
+
+  it('masks a column that references a blocked one through a foreign key', async () => {
+    const r = await run('SELECT v.holder, e.first FROM visas v JOIN emp e ON e.id = v.id ORDER BY v.id');
+    assert.ok(!/X1234567|K7654321/.test(r.text), r.text.slice(0, 400));
+    assert.deepEqual(r.rows.map((x) => x[1]), ['bob', 'amy']);
+    const profile = await h!.call('profile_table', { qualified_name: 'main.visas', response_format: 'detailed' });
+    assert.ok(!/X1234567|K7654321/.test(JSON.stringify(profile)), JSON.stringify(profile).slice(0, 400));
+  });
+});
