@@ -164,7 +164,10 @@ describe('index: the quick unchanged check before the full command', function ()
     assert.notEqual(r.code, 0, 'a policy file is read and checked by the full command');
     const full = cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', catalog], { SCHEMABRAIN_HOME: home });
     assert.equal(full.code, 0, full.stderr);
-    assert.equal(full.lines.at(-1)?.mode, 'unchanged');
+    assert.equal(full.lines.at(-1)?.mode, 'incremental', 'classified again under the policy it has not been indexed with');
+    const again = cliAt(DIST_CLI, ['--source', url, '--name', 'books', '--catalog', catalog], { SCHEMABRAIN_HOME: home });
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(again.lines.at(-1)?.mode, 'unchanged');
     // A broken policy file: the bundle's YAML parser (loaded only when a policy is read) gives the typed error, and the
     // catalog is left as it was.
     const before = fs.readFileSync(catalog);

@@ -81,3 +81,35 @@ describe('the SQLite query copy masks every blocked column, wherever it is', fun
     assert.ok(!/X1234567|K7654321/.test(JSON.stringify(profile)), JSON.stringify(profile).slice(0, 400));
   });
 });
+
+describe('a column override applies on the next index run, in whatever ASCII case it names the column', function () {
+  this.timeout(120_000);
+
+  it('re-classifies a source whose structure is unchanged when the policy changed, and matches MOTTO to motto', async () => {
+    const dir = tempDir('sb-sqlite-policy-');
+    const file = path.join(dir, 'late.sqlite');
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    db.run("CREATE TABLE staff (id INTEGER PRIMARY KEY, name TEXT, MOTTO TEXT); INSERT INTO staff VALUES (1, 'ann', 'purple elephant dances');");
+    fs.writeFileSync(file, db.export());
+    db.close();
+    const catalogPath = path.join(dir, 'catalog.sqlite');
+    const index = (policy?: string) =>
+      runIndex({ spec: parseSourceSpec(file, { name: 'late' }), sourceInput: file, catalogPath, ...(policy ? { policy: parsePolicyYaml(policy) } : {}), deps: { createIntrospector, classifyColumn } });
+    assert.equal((await index()).mode, 'full');
+    assert.equal((await index()).mode, 'unchanged', 'nothing changed: nothing to do');
+    const policy = 'version: 1\ncolumn_overrides:\n  main.staff.motto: { categories: [contact], block: true }\n';
+    const again = await index(policy);
+    assert.notEqual(again.mode, 'unchanged', 'a new override is applied without waiting for a structural change');
+    assert.equal((await index(policy)).mode, 'unchanged', 'the same policy again: unchanged');
+    const h = await startHarness({ catalogPath, deps: { pii: createPiiGate(parsePolicyYaml(policy)) } });
+    try {
+      const r = await h.call('run_query', { sql: 'SELECT * FROM staff' });
+      assert.ok(!JSON.stringify(r).includes('elephant'), JSON.stringify(r).slice(0, 300));
+      const d = await h.call('describe_column', { qualified_name: 'main.staff.MOTTO' });
+      assert.ok(!JSON.stringify(d).includes('elephant'), JSON.stringify(d).slice(0, 300));
+    } finally {
+      await h.close();
+    }
+  });
+});

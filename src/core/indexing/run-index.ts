@@ -10,7 +10,7 @@ import type { SourceSpec } from '../sources/locator';
 import type { Introspector, IntrospectProgress, SampleValues } from '../sources/introspector';
 import { SourceError } from '../sources/errors';
 import { keepsCodeValues, referencedTables } from './code-values';
-import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride } from '../pii/policy';
+import { applyOverrides, blockedCategories, DEFAULT_POLICY, findOverride, policyDigest } from '../pii/policy';
 import { withLineage, withoutValueStats } from '../pii/lineage';
 import { propagate } from '../pii/propagate';
 import { INDEX_FORMAT } from '../search/format';
@@ -215,7 +215,8 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
     const source = opts.deps.createIntrospector(opts.spec, { password: opts.password });
     introspector = source;
     // The digest query runs while the catalog file is read: one waits on the database, the other on the CPU.
-    const digestRun = source.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal }).then(indexDigest);
+    const policyKey = policyDigest(opts.policy ?? DEFAULT_POLICY);
+    const digestRun = source.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal }).then((d) => indexDigest(d, policyKey));
     digestSettled = digestRun.catch(() => undefined); // awaited below; a failed catalog open must not leave it unhandled
     // The summary written with the catalog answers "unchanged" without loading the SQLite engine or the catalog.
     const summarized = opts.full ? null : summarizedSource(opts.catalogPath, opts.spec);
@@ -300,7 +301,10 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       store.writeSource({ info, structureDigest: digest, schemas: result.snapshot.schemas, enums: result.snapshot.enums, changed: tables, removed });
       if (result.privileges) store.setArtifact(privilegesArtifact(info.id), Buffer.from(JSON.stringify(result.privileges), 'utf8'));
       else store.deleteArtifact(privilegesArtifact(info.id));
-      const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 ? 'unchanged' : 'incremental';
+      // No table changed, but the run was not skipped: the policy or the format differs from the last run's, so
+      // every table was classified again and written (incremental, not unchanged).
+      const reclassified = !!prior && prior.structureDigest !== digest;
+      const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 && !reclassified ? 'unchanged' : 'incremental';
       const durationMs = Date.now() - started;
       persistSearchIndex(store, opts.policy ?? DEFAULT_POLICY, { sourceId: info.id, tables });
       store.recordRun({

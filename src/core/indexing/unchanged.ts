@@ -21,12 +21,14 @@ export interface SummarizedSource {
 }
 
 /**
- * The digest an index run records and compares: the source's structure digest and the search index format. A
- * catalog indexed when the format was another one is therefore not "unchanged": its next run re-reads the source and
- * writes the search index again, instead of leaving every server to rebuild it from the relations.
+ * The digest an index run records and compares: the source's structure digest, the search index format and the PII
+ * policy the run classified under (pii/policy.ts, policyDigest: empty for the default policy). A catalog indexed when
+ * the format was another one is therefore not "unchanged": its next run re-reads the source and writes the search
+ * index again, instead of leaving every server to rebuild it from the relations; nor is one indexed under another
+ * policy (a column override added since applies at once, not on the next structural change).
  */
-export function indexDigest(sourceDigest: string): string {
-  return `${sourceDigest}:search-v${INDEX_FORMAT}`;
+export function indexDigest(sourceDigest: string, policy = ''): string {
+  return `${sourceDigest}:search-v${INDEX_FORMAT}${policy ? `:pii-${policy}` : ''}`;
 }
 
 /** The source as the summary of the catalog file records it, or null when there is no usable record to compare. */
@@ -80,7 +82,7 @@ export async function quickUnchanged(opts: QuickCheckOptions): Promise<Unchanged
     writeJobStatus(opts.catalogPath, { state, source: opts.spec.name, pid: process.pid, startedAt: new Date(started).toISOString(), ...extra });
   // The digest query (a read of the source) runs while the catalog lock is taken.
   const introspector: Introspector = opts.introspector();
-  const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal }).then(indexDigest);
+  const digestRun = introspector.structureDigest({ schemas: opts.schemas, sampleRows: opts.sampleRows, signal: opts.signal }).then((d) => indexDigest(d));
   let lock: CatalogLock;
   try {
     lock = await acquireCatalogLock(opts.catalogPath);

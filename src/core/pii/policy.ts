@@ -16,6 +16,7 @@
  *
  * Overrides are applied after classification (`applyOverrides`), so re-indexing never wipes them.
  */
+import { createHash } from 'node:crypto';
 import { CATASTROPHIC_PII, PII_CATEGORIES, type PiiCategory } from '../envelope/kinds';
 import type { PiiTag } from '../catalog/model';
 import { PolicyError } from './policy-error';
@@ -132,14 +133,46 @@ export function blockedCategories(tags: readonly (PiiTag | null | undefined)[], 
   return PII_CATEGORIES.filter((c) => hit.has(c));
 }
 
+/**
+ * What of a policy shapes an index run (its block, allow and force settings and its column overrides), as a short
+ * hash; empty for a policy that says nothing, so a run with no policy file and one with an empty file agree.
+ */
+export function policyDigest(policy: PiiPolicy): string {
+  const overrides = [...policy.columnOverrides.entries()]
+    .map(([k, o]) => [k, [...o.categories].sort(), o.sensitivity, Boolean(o.block), Boolean(o.force)] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  if (policy.block.size === 0 && policy.allow.size === 0 && !policy.force && overrides.length === 0) return '';
+  const text = JSON.stringify([[...policy.block].sort(), [...policy.allow].sort(), policy.force, overrides]);
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
 export function overrideKey(schema: string, table: string, column: string, source?: string): string {
   const base = `${schema}.${table}.${column}`;
   return source ? `${source}:${base}` : base;
 }
 
-/** The operator override for a column: a source-specific key wins over a source-independent one. */
+/**
+ * The operator override for a column: a source-specific key wins over a source-independent one, and a key written as
+ * the column is spelled wins over one that differs from it in the case of ASCII letters only (`main.users.motto` for
+ * a column declared `MOTTO`: SQLite and MySQL names ignore that case, and an unquoted PostgreSQL name is folded).
+ */
 export function findOverride(policy: PiiPolicy, source: string, schema: string, table: string, column: string): ColumnOverride | null {
-  return policy.columnOverrides.get(overrideKey(schema, table, column, source)) ?? policy.columnOverrides.get(overrideKey(schema, table, column)) ?? null;
+  const exact = policy.columnOverrides.get(overrideKey(schema, table, column, source)) ?? policy.columnOverrides.get(overrideKey(schema, table, column));
+  if (exact || policy.columnOverrides.size === 0) return exact ?? null;
+  const folded = foldedOverrides(policy);
+  return folded.get(asciiFold(overrideKey(schema, table, column, source))) ?? folded.get(asciiFold(overrideKey(schema, table, column))) ?? null;
+}
+
+const asciiFold = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const FOLDED = new WeakMap<PiiPolicy, Map<string, ColumnOverride>>();
+function foldedOverrides(policy: PiiPolicy): Map<string, ColumnOverride> {
+  let m = FOLDED.get(policy);
+  if (!m) {
+    m = new Map();
+    for (const [k, o] of policy.columnOverrides) if (!m.has(asciiFold(k))) m.set(asciiFold(k), o);
+    FOLDED.set(policy, m);
+  }
+  return m;
 }
 
 /**

@@ -62,6 +62,7 @@
  * relation's row type (`u users`) takes the tags of that relation's columns, and a view's whole-row use written
  * `u.*::text` or a `t.*` item counts as reading every column (pii/lineage.ts); a source indexed before is re-classified.
  * v47: what is derived from a column the operator blocks by name (`column_overrides: … block: true`) is blocked with it,
- * not only tagged with its categories; a source indexed before is re-classified.
+ * not only tagged with its categories; a source indexed before is re-classified. v48: a column that references a
+ * tagged column through a foreign key takes its tags (pii/lineage.ts); a source indexed before is re-classified.
  */
-export const INDEX_FORMAT = 47;
+export const INDEX_FORMAT = 48;
