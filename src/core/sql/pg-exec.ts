@@ -152,14 +152,29 @@ export interface ExpectedRelation {
 
 const RELKIND: Record<string, string> = { r: 'table', v: 'view', m: 'materialized_view', p: 'partitioned_table', f: 'foreign_table' };
 
-/** The live columns, in order, kind and view definition of the relations a statement names, for the drift check. */
+/**
+ * The live columns, in order, kind and view definition of the relations a statement names and of every relation
+ * their views read, at any depth, for the drift check: a view redefined under another one that did not change (its
+ * text names the inner view only) reads other columns than the ones the catalog classified too.
+ */
 const LIVE_COLUMNS_SQL = `/* schemabrain:object-check */
+WITH RECURSIVE reach(oid) AS (
+  SELECT r.oid
+  FROM pg_catalog.unnest($1::text[]) AS w(name)
+  CROSS JOIN LATERAL (SELECT pg_catalog.to_regclass(w.name) AS oid) r
+  WHERE r.oid IS NOT NULL
+  UNION
+  SELECT d.refobjid
+  FROM reach
+  JOIN pg_catalog.pg_rewrite rw ON rw.ev_class = reach.oid
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = rw.oid
+   AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refobjid <> reach.oid
+)
 SELECT n.nspname::text AS schema, c.relname::text AS name, c.relkind::text AS kind,
        CASE WHEN c.relkind IN ('v', 'm') THEN pg_catalog.pg_get_viewdef(c.oid, true) END AS def,
        pg_catalog.array_agg(a.attname::text ORDER BY a.attnum) AS cols
-FROM pg_catalog.unnest($1::text[]) AS w(name)
-CROSS JOIN LATERAL (SELECT pg_catalog.to_regclass(w.name) AS oid) r
-JOIN pg_catalog.pg_class c ON c.oid = r.oid
+FROM reach
+JOIN pg_catalog.pg_class c ON c.oid = reach.oid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
 GROUP BY n.nspname, c.relname, c.relkind, c.oid`;

@@ -82,6 +82,8 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE TABLE drift_plain (id int, note text);
       INSERT INTO drift_plain VALUES (1, 'plain');
       CREATE VIEW drift_v AS SELECT id, name FROM staff;
+      CREATE VIEW drift_inner AS SELECT id, name FROM staff;
+      CREATE VIEW drift_outer AS SELECT * FROM drift_inner;
       CREATE TABLE staff_docs (id int, doc jsonb, words text[], terms tsvector);
       INSERT INTO staff_docs SELECT id, to_jsonb(s), ARRAY[name, api_key], to_tsvector('simple', coalesce(api_key, '')) FROM staff s WHERE api_key IS NOT NULL;
       INSERT INTO staff_docs SELECT id + 100, to_jsonb(s), ARRAY[name, api_key], to_tsvector('simple', coalesce(api_key, '')) FROM staff s WHERE api_key IS NOT NULL;
@@ -316,12 +318,15 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       await c.query("ALTER TABLE drift_plain ADD COLUMN api_password text; UPDATE drift_plain SET api_password = 'Zq-added-secret-9'");
       // A view redefined with the same column names reads another column under a plain name.
       await c.query('CREATE OR REPLACE VIEW drift_v AS SELECT id, password AS name FROM staff');
+      // The same under a view that did not change: its text names the inner view only.
+      await c.query('CREATE OR REPLACE VIEW drift_inner AS SELECT id, password AS name FROM staff');
     } finally {
       await c.end();
     }
-    for (const sql of ["SELECT replace(name, '-', '/') FROM swap_t", 'SELECT * FROM swap_t', 'SELECT * FROM drift_plain', 'SELECT id FROM drift_plain', 'SELECT * FROM drift_v']) {
+    for (const sql of ["SELECT replace(name, '-', '/') FROM swap_t", 'SELECT * FROM swap_t', 'SELECT * FROM drift_plain', 'SELECT id FROM drift_plain', 'SELECT * FROM drift_v', 'SELECT * FROM drift_outer', 'SELECT name FROM drift_outer WHERE id = 1']) {
       const { env, text } = await q(sql);
       assert.doesNotMatch(text, /123.45.6789|Zq-added-secret-9/, sql);
+      noCanary(text, sql);
       assert.equal(env.status, 'error', `${sql}: ${text.slice(0, 300)}`);
       assert.equal(env.error?.kind, 'schema_drift', sql);
       assert.match(env.error!.message, /re-index/);
