@@ -152,7 +152,6 @@ const MAX_VIEWS_FOLLOWED = 200;
 async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly string[], database: string, expected?: MysqlExpected): Promise<GuardRefused | null> {
   const seen = new Set<string>();
   let pending = [...tables];
-  let named = true; // the first round: the relations the statement itself names
   while (pending.length > 0) {
     // A relation of another database is one this source does not index: its columns were never classified, so a
     // view reading one (a blocked column renamed there, a stored function called there) is refused outright.
@@ -169,8 +168,9 @@ async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly st
     const rows = (await call(conn, 'SELECT TABLE_NAME AS name, VIEW_DEFINITION AS def FROM information_schema.VIEWS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?)', [names])) as Array<{ name: string; def: string | null }>;
     for (const v of rows) {
       // A relation the catalog classified as a table that is now a view, or a view whose definition is not the one
-      // indexed, reads other columns than the ones classified (drift since the index).
-      const known = named ? expected?.(String(v.name)) : undefined;
+      // indexed, reads other columns than the ones classified (drift since the index): the statement's own relations
+      // and every view they read, at any depth (an outer view's text names an inner view only).
+      const known = expected?.(String(v.name));
       if (known && (known.kind !== 'view' || (known.definition !== null && known.definition.replace(/\s+/g, ' ').trim() !== String(v.def ?? '').replace(/\s+/g, ' ').trim()))) {
         return {
           ok: false,
@@ -189,7 +189,6 @@ async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly st
       }
       pending.push(...g.tables);
     }
-    named = false;
   }
   return null;
 }

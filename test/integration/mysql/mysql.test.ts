@@ -59,6 +59,7 @@ describe('MySQL/MariaDB sources (real MariaDB)', function () {
     await admin.query(`CREATE TABLE ${TYPES_DB}.drift_plain (id INT PRIMARY KEY, label VARCHAR(20))`);
     await admin.query(`CREATE TABLE ${TYPES_DB}.drift_plain2 (id INT PRIMARY KEY, label VARCHAR(20))`);
     await admin.query(`CREATE VIEW ${TYPES_DB}.drift_view AS SELECT id, label FROM ${TYPES_DB}.drift_plain`);
+    await admin.query(`CREATE VIEW ${TYPES_DB}.drift_outer AS SELECT id, label FROM ${TYPES_DB}.drift_view`);
     await indexInto(catalog, urlFor(MARIADB_URL, CHINOOK_DB), 'chinook');
     await indexInto(catalog, urlFor(MARIADB_URL, TYPES_DB), 'types');
     // contact details (e-mail) blocked on top of the floor, so masking has something to mask
@@ -266,7 +267,7 @@ describe('MySQL/MariaDB sources (real MariaDB)', function () {
       await sql(`DROP TABLE ${TYPES_DB}.drift_plain2`);
       await sql(`CREATE VIEW ${TYPES_DB}.drift_plain2 AS SELECT 1 AS id, 'swapped' AS label`);
       await sql(`CREATE OR REPLACE VIEW ${TYPES_DB}.drift_view AS SELECT id, 'redefined' AS label FROM ${TYPES_DB}.drift_plain`);
-      for (const q of ['SELECT * FROM drift_plain2', 'SELECT label FROM drift_view']) {
+      for (const q of ['SELECT * FROM drift_plain2', 'SELECT label FROM drift_view', 'SELECT label FROM drift_outer']) {
         const r = await call('run_query', { source: 'types', sql: q });
         assert.equal(r.error?.kind, 'schema_drift', `${q}: ${JSON.stringify(r).slice(0, 300)}`);
         assert.ok(!/swapped|redefined/.test(JSON.stringify(r)), q);
