@@ -298,7 +298,13 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         if (mined.ok) saveExampleQueries(store, info.id, mined.queries);
         else emit({ type: 'log', message: `example queries not mined: ${mined.message}` });
       }
-      store.writeSource({ info, structureDigest: digest, schemas: result.snapshot.schemas, enums: result.snapshot.enums, changed: tables, removed });
+      // Tables whose values could not be sampled (a lock, a permission, a timeout) were classified by their names
+      // only: said in the run record and the progress log, and the digest is marked so the next run reads the source
+      // again instead of answering "unchanged".
+      const unsampled = (result.warnings ?? []).filter((w) => w.startsWith('samples skipped'));
+      for (const w of unsampled) emit({ type: 'log', message: w });
+      const recorded = unsampled.length > 0 ? `${digest}:samples-incomplete` : digest;
+      store.writeSource({ info, structureDigest: recorded, schemas: result.snapshot.schemas, enums: result.snapshot.enums, changed: tables, removed });
       if (result.privileges) store.setArtifact(privilegesArtifact(info.id), Buffer.from(JSON.stringify(result.privileges), 'utf8'));
       else store.deleteArtifact(privilegesArtifact(info.id));
       // No table changed, but the run was not skipped: the policy or the format differs from the last run's, so
@@ -318,8 +324,8 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         tablesChanged: changed.length,
         tablesRemoved: removed.length,
         mode,
-        errorKind: null,
-        errorMessage: null,
+        errorKind: unsampled.length > 0 ? 'samples_incomplete' : null,
+        errorMessage: unsampled.length > 0 ? `${unsampled.length} table(s) not sampled, classified by name only; the next run tries again: ${unsampled.join('; ')}`.slice(0, 600) : null,
       });
       throwIfCancelled();
       const generation = store.save(opts.catalogPath, () => {

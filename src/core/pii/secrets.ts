@@ -87,6 +87,21 @@ export function findFloorSecrets(text: string): SecretHit[] {
   return out;
 }
 
+/** Where the first floor secret in `text` starts (the earliest of every pattern's first valid match), or -1. */
+export function firstFloorSecretAt(text: string): number {
+  if (text.length < 9) return -1;
+  let first = -1;
+  for (const p of PATTERNS) {
+    p.re.lastIndex = 0;
+    for (const m of text.matchAll(p.re)) {
+      if (p.valid && !p.valid(m[0])) continue;
+      if (first < 0 || m.index < first) first = m.index;
+      break;
+    }
+  }
+  return first;
+}
+
 /** `text` with every floor secret replaced by `<redacted:category>`, and how many were replaced. */
 export function redactFloorSecrets(text: string): { text: string; count: number } {
   if (text.length < 9) return { text, count: 0 };

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { findFloorSecrets, redactFloorSecrets } from '../../../src/core/pii/secrets';
+import { findFloorSecrets, firstFloorSecretAt, redactFloorSecrets } from '../../../src/core/pii/secrets';
+import { keptSample } from '../../../src/core/sources/sample-text';
 
 describe('floor secrets in free text: shapes beyond the plain ones', () => {
   const leaks: Array<[string, string]> = [
@@ -38,5 +39,21 @@ describe('floor secrets in free text: shapes beyond the plain ones', () => {
     ]) {
       assert.equal(redactFloorSecrets(text).text, text, text);
     }
+  });
+});
+
+describe('a sampled value as the indexer keeps it', () => {
+  it('keeps the start of a value, or the stretch around a secret further in, never more than 200 characters', () => {
+    const prose = 'The customer called about the delayed parcel and asked us to check again. '.repeat(4);
+    assert.equal(keptSample('short note'), 'short note');
+    assert.equal(keptSample(prose + 'no secret here'), (prose + 'no secret here').slice(0, 200));
+    const late = keptSample(`${prose}card 4539578763621486 exp 04/29`);
+    assert.ok(late.length <= 200);
+    assert.match(late, /4539578763621486/);
+    assert.ok(findFloorSecrets(late).length > 0);
+    assert.equal(firstFloorSecretAt('nothing to see'), -1);
+    assert.equal(firstFloorSecretAt('ssn 123-45-6789 and card 4539578763621486'), 4);
+    const beyond = keptSample(`${'x'.repeat(5000)} 4539578763621486`);
+    assert.doesNotMatch(beyond, /4539578763621486/, 'only the first 4096 characters are scanned');
   });
 });

@@ -1,3 +1,4 @@
+import { keptSample, SAMPLE_SCAN_CHARS } from '../sample-text';
 import { createHash } from 'node:crypto';
 import type { Connection, RowDataPacket } from 'mysql2/promise';
 import {
@@ -47,9 +48,10 @@ export interface MysqlIntrospectorOptions {
 }
 
 export const DEFAULT_SAMPLE_ROWS = 50;
+/** Up to this many estimated rows, samples are drawn at random over the whole table (a scan and a sort of it). */
+const RANDOM_SAMPLE_MAX_ROWS = 20_000;
 /** Bumped when what an introspection keeps changes (v2: code-list labels), so the next run reads the source again. */
 const DIGEST_VERSION = 'mysql-structure-v2';
-const SAMPLE_VALUE_CHARS = 200;
 /** Types whose values are text the PII classifier and the value index can read. */
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'enum', 'set', 'json']);
 
@@ -229,23 +231,26 @@ export class MysqlIntrospector implements Introspector {
       const key = qualifiedName(t.schema, t.name);
       const cols = mapped.textColumns.get(key) ?? [];
       if (cols.length === 0 || t.rowEstimate === 0) continue;
-      const select = cols.map((c) => `LEFT(${quoteMysqlIdent(c)}, ${SAMPLE_VALUE_CHARS})`).join(', ');
+      const select = cols.map((c) => `LEFT(${quoteMysqlIdent(c)}, ${SAMPLE_SCAN_CHARS})`).join(', ');
       // A table that may be a code list is read whole (one row past the bound tells it is not), for its labels.
       const whole = t.rowEstimate === null || isCodeListSize(t.rowEstimate);
       const limit = whole ? Math.max(n, CODE_LIST_MAX_ROWS + 1) : n;
       try {
-        const [rows] = await conn.query<RowDataPacket[]>({ sql: `SELECT ${select} FROM ${quoteMysqlIdent(t.schema)}.${quoteMysqlIdent(t.name)} LIMIT ${limit}`, rowsAsArray: true });
+        // Rows from all over a table of up to RANDOM_SAMPLE_MAX_ROWS, not its first ones (a secret pasted into rows
+        // past them would go unseen), the same rows on every run of the same data (a seeded RAND).
+        const spread = !whole && t.rowEstimate !== null && t.rowEstimate > n && t.rowEstimate <= RANDOM_SAMPLE_MAX_ROWS ? ' ORDER BY RAND(7)' : '';
+        const [rows] = await conn.query<RowDataPacket[]>({ sql: `SELECT ${select} FROM ${quoteMysqlIdent(t.schema)}.${quoteMysqlIdent(t.name)}${spread} LIMIT ${limit}`, rowsAsArray: true });
         const all = rows as unknown as unknown[][];
         const arr = all.slice(0, n);
         const perCol = new Map<string, string[]>();
         const perStats = new Map<string, ColumnStats>();
         const labels = new Map<string, string[]>();
         cols.forEach((c, i) => {
-          const raw = arr.map((r) => r[i]);
+          const raw = arr.map((r) => (typeof r[i] === 'string' ? keptSample(r[i]) : r[i]));
           const texts = raw.filter((v): v is string => typeof v === 'string');
           if (texts.length > 0) perCol.set(c, texts);
           if (raw.length > 0) perStats.set(c, sampleStats(raw, texts));
-          const codes = whole && isCodeListSize(all.length) ? codeListValues(all.map((r) => (typeof r[i] === 'string' ? r[i] : null))) : null;
+          const codes = whole && isCodeListSize(all.length) ? codeListValues(all.map((r) => (typeof r[i] === 'string' ? keptSample(r[i]) : null))) : null;
           if (codes !== null) labels.set(c, codes);
         });
         if (perCol.size > 0) values.set(key, perCol);

@@ -1,3 +1,4 @@
+import { keptSample, SAMPLE_SCAN_CHARS } from '../sample-text';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Client, ClientConfig, QueryResult, QueryResultRow } from 'pg';
@@ -112,10 +113,6 @@ SELECT count(*)::text || ':' || sum(h)::text AS digest FROM (
   UNION ALL SELECT hashint8(oid::bigint # (xmin::text::bigint << 32)) + 6 FROM pg_enum WHERE oid >= 16384
   UNION ALL SELECT hashint8(oid::bigint # (xmin::text::bigint << 32)) + 7 FROM pg_type WHERE typnamespace IN (SELECT oid FROM ns)
 ) s(h)`;
-/** Sampled values are cut to this many characters: enough for value patterns, bounded in memory. */
-const SAMPLE_VALUE_CHARS = 200;
-/** Up to this many estimated rows a plain LIMIT reads the table (cheap, stops early). */
-const LIMIT_ONLY_ROWS = 10_000;
 /** Up to this many estimated rows BERNOULLI (row-level, reads every page) is cheap enough; above, SYSTEM (block-level). */
 const BERNOULLI_MAX_ROWS = 200_000;
 
@@ -386,24 +383,29 @@ export class PostgresIntrospector implements Introspector {
       }
       const est = t.rowEstimate;
       let from = `${quoteIdent(t.schema)}.${quoteIdent(t.name)}`;
-      if (est !== null && est > LIMIT_ONLY_ROWS) {
-        const pct = Math.min(100, Math.max(0.0001, (100 * n * 3) / est));
-        from += ` TABLESAMPLE ${est > BERNOULLI_MAX_ROWS ? 'SYSTEM' : 'BERNOULLI'} (${pct.toFixed(6)})`;
-      }
-      const select = cols.map((c) => `left(${quoteIdent(c)}::text, ${SAMPLE_VALUE_CHARS})`).join(', ');
       // A table that may be a code list is read whole (one row past the bound tells it is not), for its labels.
       const whole = est === null || isCodeListSize(est);
-      const limit = whole ? Math.max(n, CODE_LIST_MAX_ROWS + 1) : n;
+      // Any other table with more rows than the sample: rows from all over it, not its first ones (a secret pasted
+      // into rows past them would go unseen), the same rows on every run of the same data (REPEATABLE).
+      const spread = est !== null && !whole && est > n;
+      if (spread) {
+        const pct = Math.min(100, Math.max(0.0001, (100 * n * 1.5) / est));
+        from += ` TABLESAMPLE ${est > BERNOULLI_MAX_ROWS ? 'SYSTEM' : 'BERNOULLI'} (${pct.toFixed(6)}) REPEATABLE (7)`;
+      }
+      const select = cols.map((c) => `left(${quoteIdent(c)}::text, ${SAMPLE_SCAN_CHARS})`).join(', ');
+      // A spread sample is read whole (about 1.5 n rows, at most 4 n) and n rows are taken evenly from it: a LIMIT
+      // would keep the first rows the sampling scan met, the table's first pages again.
+      const limit = whole ? Math.max(n, CODE_LIST_MAX_ROWS + 1) : spread ? n * 4 : n;
       try {
         await client.query('SAVEPOINT sb_sample');
         const res = await client.query({ text: `SELECT ${select} FROM ${from} LIMIT ${limit}`, rowMode: 'array' });
         await client.query('RELEASE SAVEPOINT sb_sample');
-        const rows = res.rows as unknown[][];
+        const rows = spread ? evenly(res.rows as unknown[][], n) : (res.rows as unknown[][]);
         const perCol = new Map<string, string[]>();
         const labels = new Map<string, string[]>();
         cols.forEach((c, i) => {
           const values = rows.map((r) => r[i]).filter((v): v is string => typeof v === 'string');
-          if (values.length > 0) perCol.set(c, values.slice(0, n));
+          if (values.length > 0) perCol.set(c, values.slice(0, n).map(keptSample));
           const codes = whole && isCodeListSize(rows.length) && !docs?.has(c) ? codeListValues(values) : null;
           if (codes !== null) labels.set(c, codes);
         });
@@ -479,4 +481,10 @@ async function endPromptly(client: Client): Promise<void> {
 /** The client's socket (node-postgres keeps it as `connection.stream`; not part of its typed API). */
 function socketOf(client: Client): { once(event: 'finish', cb: () => void): void; destroy(): void } | undefined {
   return (client as unknown as { connection?: { stream?: { once(event: 'finish', cb: () => void): void; destroy(): void } } }).connection?.stream;
+}
+
+/** `n` of `rows`, evenly spaced from first to last (all of them when there are no more than `n`). */
+function evenly<T>(rows: readonly T[], n: number): T[] {
+  if (rows.length <= n) return [...rows];
+  return Array.from({ length: n }, (_, i) => rows[Math.floor((i * rows.length) / n)]!);
 }

@@ -1,3 +1,4 @@
+import { keptSample, SAMPLE_VALUE_CHARS } from '../sample-text';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import initSqlJs, { type Database, type SqlJsStatic, type SqlValue } from 'sql.js';
@@ -32,7 +33,6 @@ export interface SqliteIntrospectorOptions {
 
 export const SQLITE_SCHEMA = 'main';
 const HEADER = Buffer.from('SQLite format 3\0', 'latin1');
-const SAMPLE_VALUE_CHARS = 200;
 const DEFAULT_SAMPLE_ROWS = 50;
 /** Text columns with at most this many distinct values in the sample get most-common values. */
 const MCV_MAX_DISTINCT = 50;
@@ -309,7 +309,7 @@ export class SqliteIntrospector implements Introspector {
       const values = sampled ? sampled.rows.map((r) => r[i] as SqlValue) : [];
       const textLike = isTextLike(c.type, values);
       if (textLike && sampleRows > 0) {
-        const vals = values.filter((v): v is string => typeof v === 'string').slice(0, sampleRows).map((v) => v.slice(0, SAMPLE_VALUE_CHARS));
+        const vals = values.filter((v): v is string => typeof v === 'string').slice(0, sampleRows).map(keptSample);
         if (vals.length > 0) sample.set(c.name, vals);
       }
       const codes = whole && textLike ? codeListValues(values.filter((v): v is string => typeof v === 'string')) : null;
