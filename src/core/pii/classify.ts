@@ -256,7 +256,9 @@ export function classifyColumn(input: ClassifyInput): PiiTag | null {
   // 1. Column-name phrases.
   for (const m of matchPhrases(raw, sing, () => true)) {
     const { rule } = m;
-    if (!compatible(rule.kind, type)) continue;
+    // A credential is one whatever its declared type (a numeric PIN, a SQLite `password INTEGER` that holds text).
+    const credentialAnyType = rule.category === 'credential' && rule.weight >= 0.85 && type !== 'boolean' && type !== 'temporal';
+    if (!compatible(rule.kind, type) && !credentialAnyType) continue;
     if (rule.context && !contextHolds(cx, rule.context)) continue;
     if (vetoed(cx, rule.category)) continue;
     if (VETOABLE.has(rule.category)) {

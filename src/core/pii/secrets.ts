@@ -45,13 +45,16 @@ const PATTERNS: readonly Pattern[] = [
   { category: 'credential', label: 'url_password', re: /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,128}:[^\s@'"`<>]{1,256}@[^\s/'"`<>]{1,256}/g },
   // A bearer token in a header or a log line.
   { category: 'credential', label: 'bearer', re: /\bBearer\s+[A-Za-z0-9._~+/-]{16,512}=*/g },
-  // A secret written as a setting: `password=…`, `api_key: …` (after a colon only a value with a digit or a sign,
-  // so prose such as "password: must be long" stays).
+  // A secret written as a setting: `password=…`, `api_key: …`, and as a key of a document: JSON's
+  // `"password": "…"`, hstore's `"password"=>"…"` (after a colon only a value with a digit or a sign, so prose such
+  // as "password: must be long" stays).
   {
     category: 'credential',
     label: 'assignment',
-    re: /\b(?:password|passwd|pwd|passphrase|secret|client[_-]?secret|api[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token)\s*(?:=\s*(?:"[^"\n]{4,256}"|'[^'\n]{4,256}'|[^\s,;&'"]{4,256})|:\s*(?=[^\s,;]*[\d!#$%&*+/=?@^_~-])[^\s,;&'"]{6,256})/gi,
+    re: /\b(?:password|passwd|pwd|pw|passphrase|passcode|secret|client[_-]?secret|api[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token)["']?\s*(?:=>?\s*(?:"[^"\n]{4,256}"|'[^'\n]{4,256}'|[^\s,;&'"]{4,256})|:\s*(?:"(?=[^"\n]*[\d!#$%&*+/=?@^_~-])[^"\n]{6,256}"|(?=[^\s,;]*[\d!#$%&*+/=?@^_~-])[^\s,;&'"]{6,256}))/gi,
   },
+  // HTTP basic credentials (`Authorization: Basic dXNlcjpwYXNz`): base64 of `user:password`.
+  { category: 'credential', label: 'basic_auth', re: /\bBasic\s+[A-Za-z0-9+/]{8,512}={0,2}/g, valid: (m) => isBasicCredential(m) },
   { category: 'credential', label: 'password_hash', re: /\$(?:2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}|argon2(?:id|i|d)\$v=\d+\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/=$]+)/g, valid: (m) => isPasswordHash(m) || m.startsWith('$argon2') },
   {
     category: 'payment_card',
@@ -70,6 +73,14 @@ const PATTERNS: readonly Pattern[] = [
     },
   },
 ];
+
+/** `Basic <base64>` whose text decodes to printable `user:password`. */
+function isBasicCredential(m: string): boolean {
+  const b64 = m.replace(/^Basic\s+/, '');
+  if (b64.length % 4 === 1) return false;
+  const text = Buffer.from(b64, 'base64').toString('latin1');
+  return /^[\x20-\x7e]{1,256}:[\x20-\x7e]{1,256}$/.test(text);
+}
 
 export interface SecretHit {
   readonly category: PiiCategory;

@@ -191,3 +191,18 @@ describe('PII classifier: sampled values', () => {
     assert.ok(microsPerColumn < 50, `took ${microsPerColumn.toFixed(1)} µs per column`);
   });
 });
+
+describe('credential names of any declared type, and short spellings', () => {
+  const tag = (column: string, dataType: string) =>
+    classifyColumn({ schema: 'public', table: 'account', column, dataType, comment: null, tableComment: null, enumLabels: null })?.categories ?? [];
+  it('tags pw, passcode and jwt, and a password column whatever type it declares', () => {
+    for (const [c, t] of [['pw', 'varchar(40)'], ['passcode', 'integer'], ['password', 'INTEGER'], ['password', 'NUMERIC'], ['jwt', 'text'], ['user_pw', 'text']] as const) {
+      assert.ok(tag(c, t).includes('credential'), `${c} ${t}`);
+    }
+  });
+  it('leaves flags and times about credentials alone', () => {
+    for (const [c, t] of [['password_reset_required', 'boolean'], ['password_changed_at', 'timestamp with time zone'], ['jwt_expires_at', 'timestamptz'], ['pwm_duty', 'integer']] as const) {
+      assert.ok(!tag(c, t).includes('credential'), `${c} ${t}: ${tag(c, t).join(',')}`);
+    }
+  });
+});

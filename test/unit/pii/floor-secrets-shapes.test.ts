@@ -16,6 +16,10 @@ describe('floor secrets in free text: shapes beyond the plain ones', () => {
     ['zz4111.1111.1111.1111', '4111.1111.1111.1111'],
     ['zz\uff14\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11', '\uff14\uff11\uff11\uff11'],
     ['ITIN 987-65-4321 on file', '987-65-4321'],
+    ['{"password": "hunter2secret_json", "email": "x@y.z"}', 'hunter2secret_json'],
+    ['{"pw":"Zq9!tail"}', 'Zq9!tail'],
+    ['"login"=>"bob", "password"=>"hunter2secret_h"', 'hunter2secret_h'],
+    ['Authorization: Basic aGVsbG86d29ybGQ=', 'aGVsbG86d29ybGQ='],
   ];
 
   it('finds and removes each of them', () => {
@@ -36,6 +40,8 @@ describe('floor secrets in free text: shapes beyond the plain ones', () => {
       'see https://example.com/a:b@c and http://host:8080/x',
       'version 1.2.3.4.5.6.7.8.9.10.11.12.13',
       'SSN-like 912-34-5678 with a middle group no ITIN uses',
+      'Basic training starts Monday, Basic English too',
+      '{"password_policy": "strong", "pw_hint": "none"}',
     ]) {
       assert.equal(redactFloorSecrets(text).text, text, text);
     }
