@@ -36,7 +36,15 @@ function workerEntry(): { workerScript: string; execArgv?: string[] } {
   return { workerScript: path.join(__dirname, 'sqlite-worker-main.js') };
 }
 
-export type ConnectionFailure = { readonly kind: 'missing_credential' | 'unreachable'; readonly message: string };
+export type ConnectionFailure = { readonly kind: 'missing_credential' | 'unreachable' | 'too_large'; readonly message: string };
+
+/** The envelope error kind of a connection failure. */
+export function failureKind(f: ConnectionFailure): 'missing_credential' | 'unreachable' | 'cost_cap_exceeded' {
+  return f.kind === 'too_large' ? 'cost_cap_exceeded' : f.kind;
+}
+
+/** The largest SQLite file loaded for queries, as for indexing (each load is a copy of the whole file in memory). */
+export const SQLITE_MAX_QUERY_BYTES = 1024 ** 3;
 
 export interface SourceConnectionOptions {
   /** User functions and views the operator allows agent SQL to reach (function-policy.ts). */
@@ -48,7 +56,7 @@ export interface SourceConnectionOptions {
 export class SourceConnections {
   private readonly pools = new Map<string, SourcePool>();
   private readonly sqlite = new Map<string, { stamp: string; db: Database; bytes: Uint8Array; workers: Map<string, SqliteQueryWorker> }>();
-  private readonly sqliteLoads = new Map<string, Promise<{ stamp: string; db: Database; bytes: Uint8Array; workers: Map<string, SqliteQueryWorker> }>>();
+  private readonly sqliteLoads = new Map<string, Promise<{ stamp: string; db: Database; bytes: Uint8Array; workers: Map<string, SqliteQueryWorker> } | null>>();
 
   constructor(
     private readonly secrets: ReadonlyMap<string, string>,
@@ -107,6 +115,8 @@ export class SourceConnections {
     try {
       const s = fs.statSync(file);
       stamp = `${s.ino}:${s.size}:${s.mtimeMs}`;
+      // A file grown since the index (a sparse one costs no disk) would be copied whole into memory for every worker.
+      if (s.size > SQLITE_MAX_QUERY_BYTES) return tooLarge(file, source.name, s.size);
     } catch {
       return { kind: 'unreachable', message: `SQLite file ${file} of source '${source.name}' is missing; restore it or re-index.` };
     }
@@ -119,7 +129,8 @@ export class SourceConnections {
       if (!loading) {
         loading = (async () => {
           const SQL = await loadSqlJs();
-          const bytes = fs.readFileSync(file);
+          const bytes = readBounded(file, SQLITE_MAX_QUERY_BYTES);
+          if (bytes === null) return null;
           const fresh = { stamp, db: new SQL.Database(bytes), bytes, workers: new Map<string, SqliteQueryWorker>() };
           const old = this.sqlite.get(source.name);
           if (old) {
@@ -131,7 +142,9 @@ export class SourceConnections {
         })().finally(() => this.sqliteLoads.delete(key));
         this.sqliteLoads.set(key, loading);
       }
-      entry = await loading;
+      const loaded = await loading;
+      if (loaded === null) return tooLarge(file, source.name, fs.statSync(file).size);
+      entry = loaded;
     }
     const e = entry;
     return {
@@ -163,5 +176,32 @@ export class SourceConnections {
       for (const w of workers.values()) await w.close();
     }
     this.sqlite.clear();
+  }
+}
+
+function tooLarge(file: string, source: string, size: number): ConnectionFailure {
+  const mib = (n: number): string => (n / 1024 ** 2).toFixed(0);
+  return {
+    kind: 'too_large',
+    message: `SQLite file ${file} of source '${source}' is ${mib(size)} MiB, above the ${mib(SQLITE_MAX_QUERY_BYTES)} MiB a query loads; query a smaller copy (VACUUM INTO) indexed as its own source.`,
+  };
+}
+
+/** The file's bytes, or null when it holds more than `max` (it may have grown since it was looked at). */
+function readBounded(file: string, max: number): Buffer | null {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const size = fs.fstatSync(fd).size;
+    if (size > max) return null;
+    const buf = Buffer.alloc(size);
+    let at = 0;
+    while (at < size) {
+      const n = fs.readSync(fd, buf, at, size - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return at === size ? buf : buf.subarray(0, at);
+  } finally {
+    fs.closeSync(fd);
   }
 }

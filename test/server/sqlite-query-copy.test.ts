@@ -80,3 +80,27 @@ describe('the SQLite query copy', function () {
     await connections.close();
   });
 });
+
+describe('a SQLite file grown past the query limit since the index', function () {
+  this.timeout(120_000);
+  it('is refused as cost_cap_exceeded before it is read into memory, and the server goes on', async () => {
+    const dir = tempDir('sb-sqlite-grown-');
+    const file = path.join(dir, 'chinook.sqlite');
+    fs.copyFileSync(path.join(ROOT, 'samples', 'chinook.sqlite'), file);
+    const catalogPath = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalogPath, file, 'grown');
+    fs.truncateSync(file, 1024 ** 3 + 4096); // sparse: no disk, and still a valid SQLite file
+    const h = await startHarness({ catalogPath });
+    try {
+      const before = process.memoryUsage().rss;
+      const r = (await h.call('run_query', { sql: 'SELECT count(*) FROM Artist' })) as { status: string; error?: { kind: string; message: string } | null };
+      assert.equal(r.error?.kind, 'cost_cap_exceeded', JSON.stringify(r).slice(0, 300));
+      assert.match(r.error!.message, /MiB/);
+      assert.ok(process.memoryUsage().rss - before < 512 * 1024 ** 2, 'the file was not read');
+      const status = (await h.call('list_indexed_schemas', {})) as { status: string };
+      assert.equal(status.status, 'success');
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -12,6 +12,7 @@ import { definitionReport, loadForTool, noDefinitions, provenanceOf } from '../s
 import type { LoadedSemanticModel } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
+import { failureKind } from '../connections';
 
 const ref = z.string().min(1).max(300);
 const scalar = z.union([z.string().max(1000), z.number(), z.boolean()]);
@@ -201,7 +202,7 @@ export const getMetric = defineTool({
 
     const conn = await ctx.deps.connections.get(source);
     if ('kind' in conn) {
-      return failure(conn.kind === 'missing_credential' ? 'missing_credential' : 'unreachable', conn.message, {
+      return failure(failureKind(conn), conn.message, {
         recovery: { suggested_tool: 'get_index_status', suggested_args: { source: source.name } },
       });
     }

@@ -14,6 +14,7 @@ import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
 import { sourceArg } from './common';
 import { identifiers } from '../../core/pii/lineage';
+import { failureKind } from '../connections';
 
 const input = z.strictObject({
   sql: z.string().min(1).max(100_000).describe('Exactly one read-only statement: SELECT, WITH … SELECT, VALUES, TABLE or EXPLAIN (without ANALYZE).'),
@@ -270,7 +271,7 @@ export const runQuery = defineTool({
     }
     const conn = await ctx.deps.connections.get(source);
     if ('kind' in conn) {
-      return failure(conn.kind === 'missing_credential' ? 'missing_credential' : 'unreachable', conn.message, {
+      return failure(failureKind(conn), conn.message, {
         recovery: { suggested_tool: 'get_index_status', suggested_args: { source: source.name } },
       });
     }
