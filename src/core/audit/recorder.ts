@@ -1,7 +1,7 @@
 import type { Status } from '../envelope/kinds';
 import { createEventBus, serverEvent, toolCallEvent, type EventBus } from '../events/bus';
 import type { ResultSummary, ServerEventSubtype } from '../events/event';
-import { redactArgs } from '../events/redact';
+import { redactArgs, redactString } from '../events/redact';
 import { isoMicros } from '../events/time';
 import { createTelemetry, type Telemetry } from '../telemetry/telemetry';
 import type { Logger } from '../util/logger';
@@ -165,8 +165,8 @@ export function createCallRecorder(deps: CallRecorderDeps): CallRecorder {
           const rec = await deps.audit.append({
             time,
             sessionId: call.sessionId,
-            clientName: call.client?.name ?? null,
-            clientVersion: call.client?.version ?? null,
+            clientName: clientText(call.client?.name),
+            clientVersion: clientText(call.client?.version),
             tool: call.tool,
             status: call.status,
             errorKind: call.errorKind,
@@ -262,4 +262,15 @@ export function openRecorder(opts: OpenRecorderOptions): CallRecorder {
     logger: opts.logger,
     failOpen: opts.failOpen === true,
   });
+}
+
+/**
+ * A client's self-description as an audit row keeps it: the client writes it, so it is redacted like arguments (a
+ * connection URL, a password setting) and cut to 256 characters (every row of a session repeats it, and the hash
+ * chain keeps every row for good).
+ */
+function clientText(value: string | null | undefined): string | null {
+  if (value === undefined || value === null) return null;
+  const text = redactString(String(value));
+  return text.length > 256 ? `${text.slice(0, 255)}…` : text;
 }

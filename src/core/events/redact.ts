@@ -4,7 +4,8 @@ import { redactFloorSecrets } from '../pii/secrets';
  * The seed 002 redactor. Four rules apply to every value, recursively; keys are never modified:
  * 1. connection URLs → `<redacted-connection-url>`
  * 2. strings larger than 2 KiB → `<truncated:N bytes>`
- * 3. every value inside a `filters` argument → `<value>` (filter values are user data; column names and operators survive)
+ * 3. every value inside a `filters` argument, or under a key that names a secret (`password`, `token`, `api_key`, …)
+ *    → `<value>` (filter values are user data; column names and operators survive)
  * 4. email-shaped strings → `<email>`
  * Inside longer strings (a sentence, a query, a message) the same secrets are cut out where they stand: connection
  * URLs, e-mail addresses, the always-on floor secrets (card numbers passing Luhn, SSNs, API keys and tokens, JWTs,
@@ -33,6 +34,8 @@ const SQL_SHAPE = /^(?:\s|--[^\n]*\n?|\/\*[\s\S]*?\*\/|\()*(?:select|with|values
 const SQL_LITERAL = /\b[EeNnBbXx]?'(?:[^']|''){0,2048}'|'(?:[^']|''){0,2048}'|\$([A-Za-z_]\w{0,30})?\$[\s\S]{0,4096}?\$\1\$|'[^']{0,4096}$|\$([A-Za-z_]\w{0,30})?\$[\s\S]{0,4096}$/g;
 /** Comments of SQL text: anything may be written in them, a secret too. */
 const SQL_COMMENT = /--[^\n]*|\/\*[\s\S]{0,4096}?(?:\*\/|$)/g;
+/** Argument names whose values are secrets whatever they look like (`password`, `api_key`, `auth_token`, `cookie`). */
+const SECRET_KEY = /pass(?:word|wd|phrase|code)?$|^pw$|pwd|secret|token|api[_-]?key|private[_-]?key|credential|authori[sz]ation|cookie/i;
 /** Nesting deeper than this is cut rather than walked: args come from an agent and must not be able to stall the bus. */
 const MAX_DEPTH = 32;
 
@@ -100,7 +103,7 @@ function walk(value: unknown, depth: number): Redacted {
   const out: Record<string, Redacted> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     if (v === undefined) continue;
-    out[k] = k === 'filters' ? maskValues(v, depth + 1) : walk(v, depth + 1);
+    out[k] = k === 'filters' || SECRET_KEY.test(k) ? maskValues(v, depth + 1) : walk(v, depth + 1);
   }
   return out;
 }

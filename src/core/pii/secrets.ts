@@ -45,13 +45,13 @@ const PATTERNS: readonly Pattern[] = [
   { category: 'credential', label: 'url_password', re: /\b[A-Za-z][A-Za-z0-9+.-]{1,20}:\/\/[^\s:/@'"`<>]{1,128}:[^\s@'"`<>]{1,256}@[^\s/'"`<>]{1,256}/g },
   // A bearer token in a header or a log line.
   { category: 'credential', label: 'bearer', re: /\bBearer\s+[A-Za-z0-9._~+/-]{16,512}=*/g },
-  // A secret written as a setting: `password=…`, `api_key: …`, and as a key of a document: JSON's
+  // A secret written as a setting: `password=…`, `PGPASSWORD=…`, `GITHUB_TOKEN=…`, `api_key: …`, and as a key of a document: JSON's
   // `"password": "…"`, hstore's `"password"=>"…"` (after a colon only a value with a digit or a sign, so prose such
   // as "password: must be long" stays).
   {
     category: 'credential',
     label: 'assignment',
-    re: /\b(?:password|passwd|pwd|pw|passphrase|passcode|secret|client[_-]?secret|api[_-]?key|access[_-]?token|auth[_-]?token|refresh[_-]?token)["']?\s*(?:=>?\s*(?:"[^"\n]{4,256}"|'[^'\n]{4,256}'|[^\s,;&'"]{4,256})|:\s*(?:"(?=[^"\n]*[\d!#$%&*+/=?@^_~-])[^"\n]{6,256}"|(?=[^\s,;]*[\d!#$%&*+/=?@^_~-])[^\s,;&'"]{6,256}))/gi,
+    re: /\b[A-Za-z0-9_.-]{0,40}?(?:password|passwd|pwd|pw|passphrase|passcode|secret|api[_-]?key|token)["']?\s*(?:=>?\s*(?:"[^"\n]{4,256}"|'[^'\n]{4,256}'|[^\s,;&'"]{4,256})|:\s*(?:"(?=[^"\n]*[\d!#$%&*+/=?@^_~-])[^"\n]{6,256}"|(?=[^\s,;]*[\d!#$%&*+/=?@^_~-])[^\s,;&'"]{6,256}))/gi,
   },
   // HTTP basic credentials (`Authorization: Basic dXNlcjpwYXNz`): base64 of `user:password`.
   { category: 'credential', label: 'basic_auth', re: /\bBasic\s+[A-Za-z0-9+/]{8,512}={0,2}/g, valid: (m) => isBasicCredential(m) },

@@ -134,6 +134,28 @@ describe('call recorder', () => {
     assert.deepEqual(fs.readdirSync(dir).sort(), ['audit.log', 'events.jsonl'], 'the recorder with sinks off wrote nothing');
   });
 
+  it('keeps a client self-description redacted and short, and argument values under secret names out of events', async () => {
+    const auditPath = path.join(dir, 'audit.log');
+    const eventsPath = path.join(dir, 'events.jsonl');
+    const logger = captureLogger();
+    const rec = createCallRecorder({ audit: openAuditLog(auditPath), events: createEventBus({ path: eventsPath, logger }), telemetry: keepingTelemetry(), logger, sessionId: 'sess-c' });
+    await rec.record(
+      call({
+        client: { name: 'postgres://u:HunterPwdB1@h/db', version: `password=HunterPwdB2 ${'x'.repeat(5000)}` },
+        args: { password: 'HunterPwdA2', extra: { auth_token: 'HunterPwdA3' }, tables: ['a', 'token=HunterPwdA0'], query: 'PGPASSWORD=HunterPwd94 psql' },
+      }),
+    );
+    await rec.close();
+    const audit = fs.readFileSync(auditPath, 'utf8');
+    const events = fs.readFileSync(eventsPath, 'utf8');
+    for (const secret of ['HunterPwdB1', 'HunterPwdB2', 'HunterPwdA2', 'HunterPwdA3', 'HunterPwdA0', 'HunterPwd94']) {
+      assert.ok(!audit.includes(secret), `audit holds ${secret}`);
+      assert.ok(!events.includes(secret), `events hold ${secret}`);
+    }
+    const [row] = await listAudit(auditPath);
+    assert.ok((row.clientVersion ?? '').length <= 256, 'cut to 256 characters');
+  });
+
   it('fingerprints arguments after redaction, so filter values and e-mails do not change it', () => {
     assert.equal(argsFingerprint({ filters: { id: 1 } }), argsFingerprint({ filters: { id: 2 } }));
     assert.equal(argsFingerprint({ who: 'a@b.co' }), argsFingerprint({ who: 'c@d.org' }));
