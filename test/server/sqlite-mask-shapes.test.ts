@@ -40,6 +40,10 @@ describe('the SQLite query copy masks every blocked column, wherever it is', fun
       CREATE VIEW emp_named(ident, nick) AS SELECT id, first FROM emp ORDER BY id;
       CREATE TABLE visas (id INTEGER PRIMARY KEY, holder TEXT REFERENCES emp(passport_number), country TEXT);
       INSERT INTO visas VALUES (1, 'X1234567', 'FR'), (2, 'K7654321', 'DE');
+      CREATE VIEW v_master AS SELECT name, sql FROM sqlite_master;
+      CREATE VIEW v_opts AS SELECT * FROM pragma_compile_options;
+      CREATE VIEW v_over_master AS SELECT * FROM v_master;
+      CREATE VIEW v_plain AS SELECT id, first FROM emp;
     `);
     fs.writeFileSync(file, db.export());
     db.close();
@@ -71,6 +75,15 @@ describe('the SQLite query copy masks every blocked column, wherever it is', fun
     assert.deepEqual(counted.rows, [[2, 2]], 'NULL stays NULL, anything else reads empty: counts stay right');
     const plain = await run('SELECT ident, nick FROM emp_named');
     assert.deepEqual(plain.rows, [[1, 'bob'], [2, 'amy']], 'a view with nothing blocked reads as it is');
+  });
+
+  it("answers no view of the file whose definition the guard would refuse (system tables, pragma functions)", async () => {
+    for (const sql of ['SELECT * FROM v_master', 'SELECT * FROM v_opts', 'SELECT * FROM v_over_master']) {
+      const r = await run(sql);
+      assert.notEqual(r.status, 'success', `${sql}: ${r.text.slice(0, 300)}`);
+      assert.ok(!/CREATE TABLE|passport_number|ENABLE_/.test(r.text), `${sql}: ${r.text.slice(0, 300)}`);
+    }
+    assert.deepEqual((await run('SELECT count(*) FROM v_plain')).rows, [[2]]);
   });
 
   it('masks a column that references a blocked one through a foreign key', async () => {

@@ -1,5 +1,6 @@
 import type { Database } from 'sql.js';
-import { tokenizeSqlite } from './sqlite-guard';
+import { guardSqlite, tokenizeSqlite } from './sqlite-guard';
+import { sqliteFunctionRefusal } from './sqlite-exec';
 
 /**
  * Masking at the source for SQLite. Agent SQL runs on a worker that owns a private in-memory copy of the file
@@ -50,6 +51,7 @@ function tryRun(db: Database, sql: string): boolean {
 
 /** Applies the plan to `db` (a private copy). Returns the `table.column` names that were masked. */
 export function applySqliteMask(db: Database, given: SqliteMaskPlan): string[] {
+  dropHostileViews(db);
   // Columns the catalog does not hold (added after the index) were never classified: masked like blocked ones.
   const unknownColumns = given.known ? dropUnknownRelations(db, given.known) : [];
   const plan: SqliteMaskPlan = unknownColumns.length === 0 ? given : { ...given, tables: [...given.tables, ...unknownColumns] };
@@ -119,25 +121,44 @@ function maskView(db: Database, name: string, blocked: readonly string[]): strin
   const hit = new Set(blocked.map(asciiLower));
   const maskedHere = columns.filter((c) => hit.has(asciiLower(c)));
   if (maskedHere.length === 0) return [];
-  let body: string | null = null;
-  try {
-    let depth = 0;
-    for (const t of tokenizeSqlite(sql)) {
-      if (t.text === '(') depth++;
-      else if (t.text === ')') depth--;
-      else if (depth === 0 && t.kind === 'keyword' && asciiLower(t.text) === 'as') {
-        body = sql.slice(t.end);
-        break;
-      }
-    }
-  } catch {
-    body = null;
-  }
+  const body = viewBody(sql);
   if (body === null || !tryRun(db, `DROP VIEW main.${q(name)}`)) return drop();
   const items = columns.map((c) => (hit.has(asciiLower(c)) ? `CASE WHEN ${q(c)} IS NULL THEN NULL ELSE '' END AS ${q(c)}` : q(c)));
   const again = `CREATE VIEW main.${q(name)} AS WITH "sb_view"(${columns.map(q).join(', ')}) AS (${body}\n) SELECT ${items.join(', ')} FROM "sb_view"`;
   if (!tryRun(db, again)) return drop();
   return maskedHere.map((c) => `${name}.${c}`);
+}
+
+/** The SELECT of a `CREATE VIEW … AS SELECT …` text (after the first AS outside parentheses), or null. */
+function viewBody(sql: string): string | null {
+  try {
+    let depth = 0;
+    for (const t of tokenizeSqlite(sql)) {
+      if (t.text === '(') depth++;
+      else if (t.text === ')') depth--;
+      else if (depth === 0 && t.kind === 'keyword' && asciiLower(t.text) === 'as') return sql.slice(t.end);
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+/**
+ * A view of the file is read as agent SQL is: one whose definition the guard refuses (a system table such as
+ * `sqlite_master`, a `pragma_*` function, a function outside the allow-list) is dropped from the copy, so a statement
+ * that reads it fails as `no such table` instead of answering what the statement itself could not ask. Views over a
+ * dropped view fail the same way.
+ */
+function dropHostileViews(db: Database): void {
+  const views = db.exec("SELECT name, sql FROM sqlite_master WHERE type = 'view'")[0]?.values ?? [];
+  for (const [name, sql] of views) {
+    const body = typeof sql === 'string' ? viewBody(sql) : null;
+    const g = body === null ? null : guardSqlite(body);
+    const system = g?.ok ? g.tables.some((t) => /^(?:["`[]?(?:main|temp)["`\]]?\.)?["`[]?(?:sqlite_|pragma_|dbstat\b)/i.test(t) || /^["`[]?temp["`\]]?\./i.test(t)) : false;
+    const hostile = !g || !g.ok || system || sqliteFunctionRefusal(g, body!) !== null;
+    if (hostile) tryRun(db, `DROP VIEW IF EXISTS main.${q(String(name))}`);
+  }
 }
 
 /**
