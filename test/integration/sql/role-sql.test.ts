@@ -74,6 +74,8 @@ describe('schemabrain role-sql', function () {
       }
       const settings = await admin.query(`SELECT unnest(setconfig) AS s FROM pg_db_role_setting WHERE setrole = (SELECT oid FROM pg_roles WHERE rolname = $1)`, [role]);
       assert.ok(settings.rows.some((r) => r.s === 'default_transaction_read_only=on'));
+      assert.ok(settings.rows.some((r) => r.s === 'temp_file_limit=1GB'), JSON.stringify(settings.rows));
+      assert.ok(settings.rows.some((r) => r.s === 'work_mem=16MB'), JSON.stringify(settings.rows));
     });
   }
 });
