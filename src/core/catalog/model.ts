@@ -82,6 +82,8 @@ export interface IndexInfo {
   readonly isPrimary: boolean;
   readonly method: string | null;
   readonly predicate: string | null;
+  /** PostgreSQL: the table was last CLUSTERed on this index, so its rows lie in this index's order. */
+  readonly isClustered?: boolean;
 }
 
 export interface TableInfo {
@@ -99,6 +101,8 @@ export interface TableInfo {
   readonly indexes: readonly IndexInfo[];
   /** Child partitions folded into this parent (qualified names). */
   readonly partitions: readonly string[];
+  /** PostgreSQL: a partitioned table's key (`LIST (region)`, `RANGE (lower(name))`): a read meets its rows by partition. */
+  readonly partitionKey?: string;
   readonly viewDefinition: string | null;
   /** Structural fingerprint (sha256 hex) used for incremental re-indexing. */
   readonly fingerprint: string;

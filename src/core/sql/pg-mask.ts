@@ -39,6 +39,11 @@ export type RelationLookup =
        * (MySQL: an `IGNORE INDEX` hint; PostgreSQL: no index scans for the statement, see `avoidIndexOrder`).
        */
       readonly ignoreIndexes?: readonly string[];
+      /**
+       * The table's rows lie in an order of a blocked column's values (partitioned by one, or CLUSTERed on an index
+       * over one): its derived relation hands them out in a random order instead.
+       */
+      readonly shuffle?: boolean;
     }
   | { readonly kind: 'refused'; readonly message: string }
   | { readonly kind: 'unknown' };
@@ -360,7 +365,7 @@ export function maskPostgres(sql: string, resolve: ResolveRelation): MaskOutcome
       const expr = nullTested.has(c.name.toLowerCase()) ? maskedExpression(c.name, c.type) : typedNull(c.type);
       return `${expr} AS ${quoteIdent(c.name)}`;
     });
-    const derived = `(SELECT ${cols.join(', ')} FROM ${only ? 'ONLY ' : ''}${quoteIdent(found.schema)}.${quoteIdent(found.table)})`;
+    const derived = `(SELECT ${cols.join(', ')} FROM ${only ? 'ONLY ' : ''}${quoteIdent(found.schema)}.${quoteIdent(found.table)}${found.shuffle ? ' ORDER BY pg_catalog.random()' : ''})`;
     const aliasText = r.hasAlias ? '' : ` AS ${quoteIdent(r.table)}`;
     edits.push({ start, end, text: tableCommand ? `SELECT * FROM ${derived}${aliasText}` : `${derived}${aliasText}` });
     maskedRelations.set(`${found.schema}.${found.table}`, found);

@@ -88,8 +88,12 @@ function postgresRelation(ctx: ToolContext, source: SourceInfo, schema: string |
     }
   }
   if (!columns.some((c) => c.masked)) return { kind: 'plain' };
-  const ignoreIndexes = indexesOverBlocked(ctx, entry.table).map((i) => i.name);
-  return { kind: 'masked', schema: entry.table.schema, table: entry.table.name, columns, ...(ignoreIndexes.length > 0 ? { ignoreIndexes } : {}) };
+  const over = indexesOverBlocked(ctx, entry.table);
+  const ignoreIndexes = over.map((i) => i.name);
+  // Rows stored in the order of blocked values: partitioned by a blocked column, or CLUSTERed on an index over one.
+  const blockedNames = new Set(columns.filter((c) => c.masked).map((c) => c.name.toLowerCase()));
+  const shuffle = over.some((i) => i.isClustered === true) || [...identifiers(entry.table.partitionKey ?? '')].some((w) => blockedNames.has(w));
+  return { kind: 'masked', schema: entry.table.schema, table: entry.table.name, columns, ...(ignoreIndexes.length > 0 ? { ignoreIndexes } : {}), ...(shuffle ? { shuffle } : {}) };
 }
 
 /**

@@ -87,6 +87,14 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE TABLE staff_docs (id int, doc jsonb, words text[], terms tsvector);
       INSERT INTO staff_docs SELECT id, to_jsonb(s), ARRAY[name, api_key], to_tsvector('simple', coalesce(api_key, '')) FROM staff s WHERE api_key IS NOT NULL;
       INSERT INTO staff_docs SELECT id + 100, to_jsonb(s), ARRAY[name, api_key], to_tsvector('simple', coalesce(api_key, '')) FROM staff s WHERE api_key IS NOT NULL;
+      CREATE TABLE vault (id int, owner text, ssn text) PARTITION BY LIST (ssn);
+      CREATE TABLE vault_a PARTITION OF vault FOR VALUES IN ('111-22-3333');
+      CREATE TABLE vault_b PARTITION OF vault DEFAULT;
+      INSERT INTO vault SELECT g, 'owner ' || g, CASE WHEN g % 2 = 0 THEN '111-22-3333' ELSE '444-55-6666' END FROM generate_series(1, 24) g;
+      CREATE TABLE payroll (id int, card_number text);
+      INSERT INTO payroll SELECT g, '4' || lpad(((g * 7919) % 997)::text, 15, '0') FROM generate_series(1, 40) g;
+      CREATE INDEX payroll_card ON payroll (card_number);
+      CLUSTER payroll USING payroll_card;
       CREATE TABLE shadowed (id int, label text);
       INSERT INTO shadowed VALUES (1, 'innocuous');
       ANALYZE;
@@ -308,6 +316,20 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       for (const r of reversed) assert.ok(!text.includes(r), `${sql} leaked ${r} reversed`);
       assert.ok(['degraded', 'refused'].includes(env.status), `${sql}: ${text.slice(0, 300)}`);
     }
+  });
+
+  it('hands out rows of a table partitioned by a blocked column, or CLUSTERed on one, in no order of its values', async () => {
+    for (const sql of ['SELECT array_agg(id) FROM vault', 'SELECT array_agg(id) FROM payroll']) {
+      const orders = new Set<string>();
+      for (let k = 0; k < 5; k++) {
+        const { env, text } = await q(sql);
+        assert.ok(['success', 'degraded'].includes(env.status), `${sql}: ${text.slice(0, 300)}`);
+        orders.add(JSON.stringify(env.data?.rows));
+      }
+      assert.ok(orders.size > 1, `${sql}: the same order every time, ${[...orders][0]}`);
+    }
+    const plain = await q('SELECT array_agg(id ORDER BY id) FROM vault');
+    assert.equal(JSON.stringify(plain.env.data?.rows), JSON.stringify([[Array.from({ length: 24 }, (_, i) => i + 1)]]));
   });
 
   it('refuses a table whose columns changed since the index (renamed, added) as schema drift', async () => {

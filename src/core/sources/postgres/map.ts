@@ -181,6 +181,7 @@ export function mapCatalog(rows: CatalogRows, keepSchemas: ReadonlySet<string> |
       isPrimary: i.is_primary,
       method: i.method,
       predicate: i.predicate,
+      ...(i.is_clustered ? { isClustered: true } : {}),
     }));
 
     const base: Omit<TableInfo, 'fingerprint'> = {
@@ -197,6 +198,7 @@ export function mapCatalog(rows: CatalogRows, keepSchemas: ReadonlySet<string> |
       indexes,
       partitions: parts.map((p) => qualifiedName(p.schema, p.name)),
       viewDefinition: rel.view_definition,
+      ...(rel.partition_key ? { partitionKey: rel.partition_key } : {}),
     };
     tables.push({ ...base, fingerprint: tableFingerprint(base) });
   }

@@ -56,6 +56,8 @@ export interface RelationRow {
   readonly reltuples: number | null;
   readonly comment: string | null;
   readonly view_definition: string | null;
+  /** A partitioned table's key as pg_get_partkeydef writes it (`LIST (diagnosis)`), else null. */
+  readonly partition_key: string | null;
 }
 
 /**
@@ -70,7 +72,8 @@ SELECT c.oid::int4 AS oid, n.nspname AS schema, c.relname AS name, c.relkind::te
        CASE WHEN c.relispartition THEN pg_partition_root(c.oid)::oid::int4 END AS root_oid,
        c.reltuples::float8 AS reltuples,
        obj_description(c.oid, 'pg_class') AS comment,
-       CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid, true) END AS view_definition
+       CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid, true) END AS view_definition,
+       CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) END AS partition_key
 FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f')
@@ -176,6 +179,7 @@ export interface IndexRow {
   readonly name: string;
   readonly is_unique: boolean;
   readonly is_primary: boolean;
+  readonly is_clustered: boolean;
   readonly method: string;
   readonly columns: string[];
   readonly predicate: string | null;
@@ -188,6 +192,7 @@ export interface IndexRow {
  */
 export const INDEXES_SQL = `
 SELECT i.indrelid::int4 AS rel_oid, ic.relname::text AS name, i.indisunique AS is_unique, i.indisprimary AS is_primary,
+       i.indisclustered AS is_clustered,
        am.amname::text AS method,
        array(SELECT CASE WHEN i.indkey[k - 1] <> 0
                          THEN (SELECT a.attname::text FROM pg_catalog.pg_attribute a
