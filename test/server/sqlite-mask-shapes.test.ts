@@ -90,6 +90,10 @@ describe('the SQLite query copy masks every blocked column, wherever it is', fun
     const r = await run('SELECT v.holder, e.first FROM visas v JOIN emp e ON e.id = v.id ORDER BY v.id');
     assert.ok(!/X1234567|K7654321/.test(r.text), r.text.slice(0, 400));
     assert.deepEqual(r.rows.map((x) => x[1]), ['bob', 'amy']);
+    for (const [tool, args] of [['describe_table', { qualified_name: 'main.visas', response_format: 'detailed' }], ['describe_column', { qualified_name: 'main.visas.country' }], ['describe_column', { qualified_name: 'main.creds.id' }]] as const) {
+      const d = JSON.stringify(await h!.call(tool, args));
+      assert.ok(!/passport_number|X1234567/.test(d), `${tool} names the blocked column it references: ${d.slice(0, 400)}`);
+    }
     const profile = await h!.call('profile_table', { qualified_name: 'main.visas', response_format: 'detailed' });
     assert.ok(!/X1234567|K7654321/.test(JSON.stringify(profile)), JSON.stringify(profile).slice(0, 400));
   });

@@ -128,6 +128,25 @@ export function displayColumns(vis: Map<string, ColumnVisibility>, cols: readonl
   return cols.map((c) => vis.get(c)?.displayName ?? c);
 }
 
+/** A foreign key's referenced columns as the referenced table shows them (a blocked one by its placeholder). */
+export function referencedColumns(ctx: ToolContext, sourceName: string, fk: { readonly targetSchema: string; readonly targetTable: string; readonly targetColumns: readonly string[] }): string[] {
+  const target = ctx.catalog.lookup(sourceName, fk.targetSchema, fk.targetTable);
+  return target ? displayColumns(columnVisibility(ctx, target), fk.targetColumns) : [...fk.targetColumns];
+}
+
+/**
+ * A tag's signals with the names of hidden columns they list (`view_reads:email,password`, `generated_from:ssn`,
+ * `references:…`) replaced as definitions replace them.
+ */
+export function shownSignals(signals: readonly string[], hidden: ReadonlyMap<string, string>): string[] {
+  if (hidden.size === 0) return [...signals];
+  return signals.map((s) => {
+    const m = /^(view_reads|generated_from|references|row_type|composite_fields):(.*)$/.exec(s);
+    if (!m) return s;
+    return `${m[1]}:${m[2]!.replace(/[^,()]+/g, (name) => hidden.get(name.trim().toLowerCase()) ?? name)}`;
+  });
+}
+
 export function isRedacted(vis: Map<string, ColumnVisibility>, c: ColumnInfo): boolean {
   return (vis.get(c.name)?.blocked.length ?? 0) > 0;
 }

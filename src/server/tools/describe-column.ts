@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { failure, schemaProvenance, success } from '../../core/envelope';
 import { formatName, splitName } from '../../core/catalog/names';
 import { defineTool, tokenEstimate } from '../tool';
-import { columnVisibility, displayColumns, resolutionFailure, sourceArg } from './common';
+import { columnVisibility, displayColumns, hiddenNames, redactDefinition, referencedColumns, resolutionFailure, shownSignals, sourceArg } from './common';
 
 const input = z.strictObject({
   qualified_name: z
@@ -46,7 +46,7 @@ export const describeColumn = defineTool({
     const t = entry.table;
     const outgoing = t.foreignKeys
       .filter((fk) => fk.columns.includes(c.name))
-      .map((fk) => ({ name: fk.name, columns: displayColumns(vis, fk.columns), references: formatName(fk.targetSchema, fk.targetTable), referenced_columns: fk.targetColumns }));
+      .map((fk) => ({ name: fk.name, columns: displayColumns(vis, fk.columns), references: formatName(fk.targetSchema, fk.targetTable), referenced_columns: referencedColumns(ctx, entry.source.name, fk) }));
     const incoming = ctx.catalog
       .incomingForeignKeys(entry)
       .filter(({ fk }) => fk.targetColumns.includes(c.name))
@@ -68,11 +68,12 @@ export const describeColumn = defineTool({
       data.pii_categories = v.blocked;
     } else {
       if (c.comment) data.comment = c.comment;
-      if (c.defaultExpr !== null) data.default = c.defaultExpr;
+      const hidden = hiddenNames(ctx, entry, vis);
+      if (c.defaultExpr !== null) data.default = redactDefinition(c.defaultExpr, hidden);
       if (c.isGenerated) data.generated = true;
       if (c.isIdentity) data.identity = true;
       if (c.enumLabels) data.enum_values = c.enumLabels;
-      if (c.pii) data.pii = { categories: c.pii.categories, sensitivity: c.pii.sensitivity, signals: c.pii.signals, origin: c.pii.origin };
+      if (c.pii) data.pii = { categories: c.pii.categories, sensitivity: c.pii.sensitivity, signals: shownSignals(c.pii.signals, hidden), origin: c.pii.origin };
       if (c.stats) {
         data.stats = {
           null_fraction: c.stats.nullFraction,

@@ -4,7 +4,7 @@ import { formatName } from '../../core/catalog/names';
 import type { ColumnInfo } from '../../core/catalog/model';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
-import { columnVisibility, displayColumns, hiddenNames, isRedacted, lastSegment, redactDefinition, resolutionFailure, responseFormatArg, sourceArg, tableNameArg } from './common';
+import { columnVisibility, displayColumns, hiddenNames, isRedacted, lastSegment, redactDefinition, referencedColumns, resolutionFailure, responseFormatArg, sourceArg, tableNameArg } from './common';
 import type { ColumnVisibility } from './common';
 
 const input = z.strictObject({
@@ -13,7 +13,7 @@ const input = z.strictObject({
   response_format: responseFormatArg,
 });
 
-function columnOut(c: ColumnInfo, vis: ColumnVisibility, pk: ReadonlySet<string>, fkOut: Map<string, string>, detailed: boolean): Record<string, unknown> {
+function columnOut(c: ColumnInfo, vis: ColumnVisibility, pk: ReadonlySet<string>, fkOut: Map<string, string>, detailed: boolean, shown: (text: string) => string): Record<string, unknown> {
   const redacted = vis.blocked.length > 0;
   const o: Record<string, unknown> = { name: vis.displayName, type: c.dataType };
   if (!c.isNullable) o.nullable = false;
@@ -29,7 +29,7 @@ function columnOut(c: ColumnInfo, vis: ColumnVisibility, pk: ReadonlySet<string>
   if (c.enumLabels) o.enum_values = detailed ? c.enumLabels : c.enumLabels.slice(0, 12);
   if (c.pii) o.pii_categories = c.pii.categories;
   if (detailed) {
-    if (c.defaultExpr !== null) o.default = c.defaultExpr;
+    if (c.defaultExpr !== null) o.default = shown(c.defaultExpr);
     if (c.isGenerated) o.generated = true;
     if (c.isIdentity) o.identity = true;
     if (c.stats) {
@@ -72,8 +72,12 @@ function describe(ctx: ToolContext, entry: ReturnType<ToolContext['catalog']['ta
   const pk = new Set(t.primaryKey?.columns ?? []);
   const fkOut = new Map<string, string>();
   for (const fk of t.foreignKeys) {
-    if (fk.columns.length === 1) fkOut.set(fk.columns[0]!, `${formatName(fk.targetSchema, fk.targetTable)}.${formatName(fk.targetColumns[0]!)}`);
+    if (fk.columns.length === 1) fkOut.set(fk.columns[0]!, `${formatName(fk.targetSchema, fk.targetTable)}.${formatName(referencedColumns(ctx, entry.source.name, fk)[0]!)}`);
   }
+  // Definitions name columns too: a blocked one is shown by its placeholder there as well, and the literals of a
+  // definition that names one are hidden (redactDefinition).
+  const hidden = hiddenNames(ctx, entry, vis);
+  const shown = (text: string): string => redactDefinition(text, hidden);
   const redactedCount = t.columns.filter((c) => isRedacted(vis, c)).length;
   const data: Record<string, unknown> = {
     qualified_name: entry.qualifiedName,
@@ -81,13 +85,13 @@ function describe(ctx: ToolContext, entry: ReturnType<ToolContext['catalog']['ta
     kind: t.kind,
     ...(t.comment ? { comment: t.comment } : {}),
     row_estimate: t.rowEstimate,
-    columns: t.columns.map((c) => columnOut(c, vis.get(c.name)!, pk, fkOut, detailed)),
+    columns: t.columns.map((c) => columnOut(c, vis.get(c.name)!, pk, fkOut, detailed, shown)),
     primary_key: t.primaryKey ? displayColumns(vis, t.primaryKey.columns) : null,
     foreign_keys: t.foreignKeys.map((fk) => ({
       ...(detailed ? { name: fk.name } : {}),
       columns: displayColumns(vis, fk.columns),
       references: formatName(fk.targetSchema, fk.targetTable),
-      referenced_columns: fk.targetColumns,
+      referenced_columns: referencedColumns(ctx, entry.source.name, fk),
       ...(detailed && fk.onDelete ? { on_delete: fk.onDelete } : {}),
     })),
     referenced_by: ctx.catalog.incomingForeignKeys(entry).map(({ from, fk }) => {
@@ -97,10 +101,6 @@ function describe(ctx: ToolContext, entry: ReturnType<ToolContext['catalog']['ta
   };
   if (redactedCount > 0) data.redacted_columns = redactedCount;
   if (detailed) {
-    // Definitions name columns too: a blocked one is shown by its placeholder there as well, and the literals of a
-    // definition that names one are hidden (redactDefinition).
-    const hidden = hiddenNames(ctx, entry, vis);
-    const shown = (text: string): string => redactDefinition(text, hidden);
     // An index or constraint is often named after its column (`ix_ssn`, `users_password_key`): such a name is hidden too.
     const ownHidden = [...vis].filter(([, v]) => v.blocked.length > 0).map(([n]) => n.toLowerCase());
     let n = 0;
