@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { withFlowControl, type FlowOutput } from './stdio-flow';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { AuditError } from '../core/audit/log';
 import { CatalogProvider } from '../core/catalog/provider';
@@ -151,8 +152,11 @@ export async function runStdioServer(argv: readonly string[]): Promise<number> {
       deps.logger.warn(`stdin: refused ${note}`);
       transport.send(reply as unknown as JSONRPCMessage).catch(() => undefined);
     });
-    const transport = new StdioServerTransport(process.stdin.pipe(input), process.stdout);
+    // Writes go through the flow control below (the transport is given its output before connect, the control after).
+    let output: FlowOutput = process.stdout;
+    const transport = new StdioServerTransport(process.stdin.pipe(input), { write: (chunk: string) => output.write(chunk), once: (event: 'drain', l: () => void) => output.once(event, l) } as unknown as NodeJS.WriteStream);
     await server.connect(transport);
+    output = withFlowControl(transport, input, process.stdout, { stopped: () => stopping });
     closeTransport = () => server.close();
     // No further requests are read (a pipe would resume its source on the next drain); responses still go out.
     stopAccepting = () => {

@@ -5,7 +5,9 @@ import { checkLine, StdioInput } from '../../src/server/stdio-input';
 import type { InputErrorReply } from '../../src/server/stdio-input';
 import { DIST_SERVER, ensureBuilt } from '../support/build';
 import { CHINOOK_SQLITE, indexInto, tempDir } from '../support/server-harness';
+import fs from 'node:fs';
 import path from 'node:path';
+import initSqlJs from 'sql.js';
 
 /** Runs bytes through the filter: the lines it passes on, and the replies it gives for the others. */
 async function filter(chunks: ReadonlyArray<string | Buffer>, maxLineBytes?: number): Promise<{ passed: string[]; replies: InputErrorReply[] }> {
@@ -109,6 +111,73 @@ describe('the stdio server reads its input through a check of its own', function
       );
     } finally {
       child.kill('SIGTERM');
+    }
+  });
+});
+
+describe('the stdio server under a client that stops reading its answers', function () {
+  it('stops reading requests while answers wait, keeps its memory bounded, and answers everything once read again', async function () {
+    this.timeout(180_000);
+    if (!fs.existsSync('/proc/self/status')) this.skip(); // memory is read from /proc
+    ensureBuilt();
+    const dir = tempDir();
+    const file = path.join(dir, 'wide.sqlite');
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    db.run(`CREATE TABLE wide (${Array.from({ length: 1500 }, (_, i) => `column_with_a_long_name_${i} TEXT`).join(', ')})`);
+    fs.writeFileSync(file, db.export());
+    db.close();
+    const catalog = path.join(dir, 'catalog.sqlite');
+    await indexInto(catalog, file, 'wide');
+    const child = spawn(process.execPath, [DIST_SERVER, '--catalog', catalog, '--no-audit'], { env: { ...process.env, SCHEMABRAIN_HOME: dir }, stdio: ['pipe', 'pipe', 'ignore'] });
+    const rss = (): number => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+    let answered = 0;
+    let buffered = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      buffered += d;
+      let nl;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl);
+        if (!line.includes('"method":')) answered++; // a response (notifications carry a method)
+        buffered = buffered.slice(nl + 1);
+      }
+    });
+    const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    try {
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } })}\n`);
+      for (let i = 0; i < 100 && answered < 1; i++) await wait(100);
+      child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+      child.stdout.pause(); // the client stops reading
+      await wait(500);
+      const base = rss();
+      const total = 1500;
+      let sent = 0;
+      const started = Date.now();
+      // As fast as stdin takes them, for at most 10 s: a server that reads everything takes them all.
+      while (sent < total && Date.now() - started < 10_000) {
+        const line = `${JSON.stringify({ jsonrpc: '2.0', id: 1000 + sent, method: 'tools/call', params: { name: 'describe_table', arguments: { qualified_name: 'main.wide', response_format: 'detailed' } } })}\n`;
+        sent++;
+        if (!child.stdin.write(line)) {
+          await new Promise<void>((resolve) => {
+            const done = (): void => {
+              clearTimeout(timer);
+              child.stdin.off('drain', done);
+              resolve();
+            };
+            const timer = setTimeout(done, 200);
+            child.stdin.once('drain', done);
+          });
+        }
+      }
+      await wait(3000);
+      const grown = rss() - base;
+      assert.equal(child.exitCode, null, 'the server is alive');
+      assert.ok(grown < 400 * 1024 ** 2, `memory grew by ${(grown / 1024 ** 2).toFixed(0)} MiB while answers waited`);
+      child.stdout.resume();
+      for (let i = 0; i < 1200 && answered < sent + 1; i++) await wait(100);
+      assert.equal(answered, sent + 1, `every request sent is answered once read again (${answered - 1} of ${sent})`);
+    } finally {
+      child.kill('SIGKILL');
     }
   });
 });
