@@ -19,7 +19,8 @@ export interface FlowOutput {
  * buffer until the heap runs out. Here reading stops (the input stream is paused, and through its pipe stdin too)
  * while `MAX_IN_FLIGHT` requests are unanswered or `OUTPUT_PAUSE_BYTES` of answers wait to be written, and goes on
  * once both are below half. Writes never make the transport wait on 'drain' (one listener per answer piled up on
- * stdout): the pause is what bounds the buffer.
+ * stdout): the pause is what bounds the buffer. The server sends the client no requests of its own (no roots,
+ * sampling or elicitation), so no unanswered request waits on a message the pause holds back.
  */
 export function withFlowControl(transport: Transport, input: Readable, stdout: NodeJS.WriteStream | (FlowOutput & { writableLength: number }), opts: { stopped: () => boolean } = { stopped: () => false }): FlowOutput {
   const pending = new Set<string>();
