@@ -3,6 +3,7 @@ import Module from 'node:module';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { makeDirs } from '../core/util/make-dirs';
 
 /**
  * dist/cli.js and dist/server.js: a few lines that run the real bundle (dist/cli.bundle.js, dist/server.bundle.js)
@@ -78,7 +79,7 @@ function load(bundle: string, asMain: boolean): NodeModule {
       written = true;
       try {
         const data = script.createCachedData();
-        fs.mkdirSync(cacheDir, { recursive: true });
+        makeDirs(cacheDir);
         const tmp = `${cacheFile}.${process.pid}.tmp`;
         fs.writeFileSync(tmp, data);
         fs.renameSync(tmp, cacheFile);

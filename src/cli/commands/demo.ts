@@ -7,6 +7,7 @@ import { parseArgs, stringFlag } from '../args';
 import { EXIT_CHECK_FAILED, EXIT_OK, EXIT_OPERATIONAL } from '../command';
 import type { CliCommand, CliIO } from '../command';
 import { indexCommand } from './index-source';
+import { makeDirs } from '../../core/util/make-dirs';
 
 /** Where the bundles and the bundled sample live, both from dist/cli.js and from source. */
 export function packageRoot(): string {
@@ -71,7 +72,7 @@ export const demoCommand: CliCommand = {
     const root = packageRoot();
     const sample = path.join(root, 'samples', 'chinook.sqlite');
     const home = path.resolve(stringFlag(p, 'home') ?? path.join(schemabrainHome(io.env), 'demo'));
-    fs.mkdirSync(home, { recursive: true, mode: 0o700 });
+    makeDirs(home, 0o700);
     const catalog = path.join(home, 'catalog.sqlite');
     const maxLines = p.flags.full ? 10_000 : 24;
 

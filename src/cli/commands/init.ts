@@ -5,6 +5,7 @@ import { parseArgs, stringFlag, UsageError } from '../args';
 import { EXIT_OK, EXIT_OPERATIONAL } from '../command';
 import type { CliCommand } from '../command';
 import { NOT_REGULAR, readRegularFile } from '../../core/util/regular-file';
+import { makeDirs } from '../../core/util/make-dirs';
 
 const CLIENTS = ['vscode', 'claude', 'cursor', 'generic'] as const;
 type Client = (typeof CLIENTS)[number];
@@ -84,7 +85,7 @@ export const initCommand: CliCommand = {
     }
     const servers = { ...((existing[key] as Record<string, unknown> | undefined) ?? {}), schemabrain: entry };
     try {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
+      makeDirs(path.dirname(file));
       fs.writeFileSync(file, `${JSON.stringify({ ...existing, [key]: servers }, null, 2)}\n`);
     } catch (e) {
       io.stderr.write(`schemabrain init: cannot write ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})\n`);

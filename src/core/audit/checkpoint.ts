@@ -6,6 +6,7 @@ import type { AuditHead } from './record';
 import { verifyAudit, type VerifyResult } from './verify';
 import { readRegularFile } from '../util/regular-file';
 import { writeAll } from '../util/write-all';
+import { makeDirs } from '../util/make-dirs';
 
 /**
  * Signed audit checkpoints: an anchor that the writer of the log cannot forge.
@@ -45,8 +46,8 @@ export interface KeyPairFiles {
 /** Creates an Ed25519 key pair as PEM files (private key 0600, never overwritten). */
 export function generateCheckpointKeys(privateFile: string, publicFile: string): KeyPairFiles {
   const { privateKey, publicKey } = crypto.generateKeyPairSync('ed25519');
-  fs.mkdirSync(path.dirname(path.resolve(privateFile)), { recursive: true, mode: 0o700 });
-  fs.mkdirSync(path.dirname(path.resolve(publicFile)), { recursive: true });
+  makeDirs(path.dirname(path.resolve(privateFile)), 0o700);
+  makeDirs(path.dirname(path.resolve(publicFile)));
   fs.writeFileSync(privateFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600, flag: 'wx' });
   fs.writeFileSync(publicFile, publicKey.export({ type: 'spki', format: 'pem' }), { mode: 0o644, flag: 'wx' });
   return { privateKey: path.resolve(privateFile), publicKey: path.resolve(publicFile), keyId: keyId(publicKey) };
@@ -107,7 +108,7 @@ export function checkpointSignatureValid(c: Checkpoint, key: crypto.KeyObject): 
 
 /** Appends one checkpoint line and fsyncs (the file is the witness's, never the server's). */
 export function appendCheckpoint(file: string, c: Checkpoint): void {
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+  makeDirs(path.dirname(path.resolve(file)), 0o700);
   const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT, 0o644);
   try {
     writeAll(fd, `${JSON.stringify(c)}\n`);

@@ -5,6 +5,7 @@ import { isoMicros } from '../events/time';
 import { createFileLock, DEFAULT_LOCK_OPTIONS, LockTimeoutError, type HeldLock, type LockOptions } from './lock';
 import { encodeRow, GENESIS_HASH, lineHashInput, parseLineRow, type AuditHead, type AuditRecord, type AuditRowInput } from './record';
 import { writeAll } from '../util/write-all';
+import { makeDirs } from '../util/make-dirs';
 
 const fdatasync = promisify(fs.fdatasync);
 
@@ -100,7 +101,7 @@ export function openAuditLog(file: string, opts: AuditLogOptions = {}): AuditLog
 
   const openFd = (): number => {
     const dir = path.dirname(logPath);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
     const existed = fs.existsSync(logPath);
     // Read-write: the tail is read through the same descriptor.
     // Never through a symbolic link (ELOOP): a link planted at the path would have the audit rows written into, and
@@ -136,7 +137,7 @@ export function openAuditLog(file: string, opts: AuditLogOptions = {}): AuditLog
   const commit = async (batch: Pending[]): Promise<AuditRecord[]> => {
     let lock: HeldLock;
     try {
-      fs.mkdirSync(path.dirname(logPath), { recursive: true, mode: 0o700 }); // the lock file lives beside the log
+      makeDirs(path.dirname(logPath), 0o700); // the lock file lives beside the log
       lock = await fileLock.acquire();
     } catch (err) {
       if (err instanceof LockTimeoutError) throw new AuditError('lock_timeout', `audit: ${err.message}`);

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createFileLock, LockTimeoutError } from '../audit/lock';
 import { processAlive } from '../util/process';
 import { CatalogError } from './errors';
+import { makeDirs } from '../util/make-dirs';
 
 /**
  * Single-writer lock for the catalog: `<catalog>.lock`, the same lock file as the audit writer's (see
@@ -22,7 +23,7 @@ export interface CatalogLock {
 export async function acquireCatalogLock(catalogPath: string, timeoutMs = 30_000): Promise<CatalogLock> {
   const lockPath = `${catalogPath}.lock`;
   try {
-    fs.mkdirSync(path.dirname(catalogPath), { recursive: true, mode: 0o700 });
+    makeDirs(path.dirname(catalogPath), 0o700);
   } catch (e) {
     throw new CatalogError('io', `cannot create the catalog directory ${path.dirname(catalogPath)}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
   }

@@ -9,6 +9,7 @@ import { readCatalogSummary, writeCatalogSummary } from './summary';
 import { NOT_REGULAR, readRegularFile } from '../util/regular-file';
 import { writeAll } from '../util/write-all';
 import type { ColumnInfo, EnumInfo, SchemaInfo, SourceInfo, TableInfo } from './model';
+import { makeDirs } from '../util/make-dirs';
 
 /**
  * The catalog file: a SQLite database written through sql.js. One writer (the indexer) replaces it with an atomic
@@ -527,7 +528,7 @@ export class CatalogStore {
     this.setMeta('saved_at', new Date().toISOString());
     const bytes = this.db.export();
     const dir = path.dirname(filePath);
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirs(dir, 0o700);
     const tmp = path.join(dir, `.${path.basename(filePath)}.${process.pid}.${Date.now()}.tmp`);
     try {
       const fd = fs.openSync(tmp, 'w', 0o600);

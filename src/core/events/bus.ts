@@ -5,6 +5,7 @@ import type { BusEvent, ServerEvent, ServerEventSubtype, ToolCallEvent } from '.
 import { redactArgs, redactString } from './redact';
 import { isoMicros } from './time';
 import { writeAll } from '../util/write-all';
+import { makeDirs } from '../util/make-dirs';
 
 /** Seed 002: rotate at 10 MiB to a single `.1`. */
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
@@ -60,7 +61,7 @@ export function createEventBus(opts: EventBusOptions): EventBus {
   };
 
   const open = (): number => {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    makeDirs(path.dirname(file), 0o700);
     // Never through a symbolic link (ELOOP): a link planted at the path would have the events appended to, and the
     // mode narrowed on, whatever file it names.
     const d = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NOFOLLOW ?? 0), 0o600);

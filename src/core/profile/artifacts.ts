@@ -6,6 +6,7 @@ import { nearestExisting, nonDirectoryInTheWay } from '../util/regular-file';
 import { renderProfileHtml, renderQualityHtml } from './report';
 import type { JobInfo } from './report';
 import type { ColumnProfile, QualityFinding, TableProfile } from './types';
+import { makeDirs } from '../util/make-dirs';
 
 /**
  * Profile and quality artifacts (seed 004 `udb.analyze`: profileHtml/profileJson/qualityHtml/qualityJson) under
@@ -151,7 +152,7 @@ function artifactsError(root: string, e: unknown): ArtifactsError {
  */
 export function ensureArtifactsRoot(root: string): void {
   try {
-    fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+    makeDirs(root, 0o700);
     if (!fs.statSync(root).isDirectory()) throw Object.assign(new Error(`${root} is not a directory`), { code: 'ENOTDIR' });
     fs.accessSync(root, fs.constants.W_OK | fs.constants.X_OK);
   } catch (e) {
@@ -172,7 +173,7 @@ export function writeProfileArtifacts(root: string, jobId: string, p: TableProfi
   };
   let created = false;
   try {
-    created = fs.mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined;
+    created = makeDirs(dir, 0o700) !== undefined;
     writePrivate(paths.profileJson, `${JSON.stringify(profileDocument(p, job), null, 2)}\n`);
     writePrivate(paths.qualityJson, `${JSON.stringify(qualityDocument(p, job), null, 2)}\n`);
     writePrivate(paths.profileHtml, renderProfileHtml(p, job));

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Pool, PoolClient } from 'pg';
 import { CHANGE_CHANNEL } from './pg-store';
+import { makeDirs } from '../util/make-dirs';
 
 /** Advisory lock key that serialises writers of new catalog generations (an index run reads, extends and publishes). */
 export const CATALOG_LOCK_KEY = 0x5b_5b_00_02;
@@ -117,12 +118,12 @@ export async function currentDefinitions(db: Pool | PoolClient): Promise<Definit
 
 /** Mirrors the store's definitions into `<dir>` (files written atomically, files no longer published removed). */
 export function materializeDefinitions(dir: string, defs: readonly DefinitionFile[]): void {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   const keep = new Set<string>();
   for (const d of defs) {
     const target = path.join(dir, d.file);
     keep.add(path.resolve(target));
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    makeDirs(path.dirname(target));
     let same = false;
     try {
       same = fs.readFileSync(target, 'utf8') === d.body;
@@ -156,7 +157,7 @@ export function readDefinitionFolder(dir: string): Array<{ file: string; body: s
 }
 
 function writeAtomic(file: string, bytes: Buffer): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  makeDirs(path.dirname(file));
   const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   fs.writeFileSync(tmp, bytes, { mode: 0o600 });
   fs.renameSync(tmp, file);

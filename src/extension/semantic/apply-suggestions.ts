@@ -6,6 +6,7 @@ import type { LoadResult } from '../../core/semantic/load';
 import { workspaceDir, type SemanticDeps } from './deps';
 import { DEFINITIONS_FOLDER } from './definition-diagnostics';
 import { engineLabel } from '../connections/engines';
+import { makeDirs } from '../../core/util/make-dirs';
 
 export interface ApplySuggestionsArgs {
   /** Indexed source to suggest from (asked when several are indexed). */
@@ -109,7 +110,7 @@ export async function applySuggestions(deps: SemanticDeps, args: ApplySuggestion
     if (!answer) return undefined;
     overwrite = answer.label === OVERWRITE;
   }
-  fs.mkdirSync(dir, { recursive: true });
+  makeDirs(dir);
   const written: string[] = [];
   const kept: string[] = [];
   for (const f of files) {

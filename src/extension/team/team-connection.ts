@@ -8,6 +8,7 @@ import { CatalogView } from '../../core/catalog/view';
 import type { AuditPage, AuditQuery, VerificationState } from '../audit/audit-service';
 import { COMMAND_IDS } from '../constants';
 import type { Log } from '../log';
+import { makeDirs } from '../../core/util/make-dirs';
 
 /** Settings and secret keys of the team connection. The token lives only in SecretStorage. */
 export const TEAM_URL_SETTING = 'team.url';
@@ -239,11 +240,11 @@ export class TeamData {
 
 function mirrorDefinitions(dir: string, files: ReadonlyArray<{ file: string; body: string }>): void {
   fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  makeDirs(dir, 0o700);
   for (const f of files) {
     if (f.file.includes('..') || path.isAbsolute(f.file)) continue;
     const target = path.join(dir, f.file);
-    fs.mkdirSync(path.dirname(target), { recursive: true });
+    makeDirs(path.dirname(target));
     fs.writeFileSync(target, f.body, { mode: 0o600 });
   }
 }

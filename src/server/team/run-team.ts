@@ -28,6 +28,7 @@ import { createJwtCheck } from './jwt';
 import { TeamMetrics } from './metrics';
 import { ScopedCatalogProvider } from './scoped-catalog';
 import { terminalSafeLines } from '../../core/util/terminal-text';
+import { makeDirs } from '../../core/util/make-dirs';
 
 /** How long SIGTERM waits for calls in flight before closing anyway. */
 const SHUTDOWN_DRAIN_MS = 20_000;
@@ -119,7 +120,7 @@ export async function startTeamServer(options: ServerOptions & { readonly store:
   if (options.oauthIssuer && !options.oauthAudience) throw new StoreConfigError('--oauth-issuer needs --oauth-audience (this server\'s resource URL, e.g. https://schemabrain.example/mcp)');
   const store = await openPgStore(options.store, { env });
   const cacheDir = options.teamCacheDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'schemabrain-replica-'));
-  fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+  makeDirs(cacheDir, 0o700);
   const catalogPath = path.join(cacheDir, 'catalog.sqlite');
   const workspaceDir = path.join(cacheDir, 'workspace');
   const metrics = new TeamMetrics();
