@@ -7,6 +7,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from './create-server';
 import type { ServerDeps } from './deps';
 import { SessionEventStore } from './event-store';
+import { paramsShapeProblem } from './stdio-input';
 
 /** A session nobody has used for this long is closed (its client re-initialises on the 404). */
 export const SESSION_IDLE_MS = 30 * 60_000;
@@ -36,6 +37,8 @@ interface Session {
   /** Whether its credential still holds (HttpHooks.validity); absent on a single-user server. */
   readonly valid?: () => Promise<boolean>;
   lastSeen: number;
+  /** Ids (as JSON) of this session's requests whose POST is still open. */
+  readonly inFlight: Set<string>;
 }
 
 /**
@@ -72,6 +75,20 @@ export function isLoopback(host: string): boolean {
 
 function jsonError(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+}
+
+/** A JSON-RPC error answer for a request refused before the transport saw it. */
+function rpcError(res: http.ServerResponse, status: number, id: string | number | null, code: number, message: string): void {
+  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+}
+
+/** The id of the first message that has a usable one. */
+function firstId(messages: readonly unknown[]): string | number | null {
+  for (const m of messages) {
+    const id = m !== null && typeof m === 'object' ? (m as { id?: unknown }).id : undefined;
+    if (typeof id === 'string' || typeof id === 'number') return id;
+  }
+  return null;
 }
 
 /** A request body over MAX_BODY_BYTES: answered 413, and the connection closed. */
@@ -197,7 +214,7 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
       eventStore: new SessionEventStore(),
       retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
-        session = { transport, close: () => server.close(), owner, ...(valid ? { valid } : {}), lastSeen: Date.now() };
+        session = { transport, close: () => server.close(), owner, ...(valid ? { valid } : {}), lastSeen: Date.now(), inFlight: new Set<string>() };
         sessions.set(id, session);
       },
     });
@@ -259,6 +276,24 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
         return;
       }
       s.lastSeen = Date.now();
+      const messages = Array.isArray(body) ? (body as unknown[]) : [body];
+      const tooLarge = messages.map(paramsShapeProblem).find((p) => p !== null);
+      if (tooLarge) {
+        rpcError(res, 400, firstId(messages), -32602, `Invalid params: ${tooLarge}`);
+        return;
+      }
+      // A request id already in flight in this session: the transport keeps one stream per id, so the first of two
+      // such requests would never be answered and its connection would stay open.
+      const ids = messages.flatMap((m) => (m !== null && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string' && (m as { id?: unknown }).id !== undefined ? [JSON.stringify((m as { id: unknown }).id)] : []));
+      const busy = ids.find((id, k) => s.inFlight.has(id) || ids.indexOf(id) !== k);
+      if (busy !== undefined) {
+        rpcError(res, 409, JSON.parse(busy) as string | number, -32600, `Invalid Request: id ${busy.slice(0, 40)} is already used by a request of this session still in flight; give each request its own id`);
+        return;
+      }
+      for (const id of ids) s.inFlight.add(id);
+      res.once('close', () => {
+        for (const id of ids) s.inFlight.delete(id);
+      });
       return s.transport.handleRequest(req, res, body);
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
@@ -273,7 +308,9 @@ export async function startHttpServer(deps: ServerDeps, opts: { port: number; ho
     jsonError(res, 405, 'Method not allowed.', { allow: 'GET, POST, DELETE' });
   }
 
-  const httpServer = http.createServer((req, res) => {
+  // Timeouts are checked every second (Node's default, 30 s, let a slow client hold its socket 40 s past the
+  // header timeout).
+  const httpServer = http.createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
     handle(req, res).catch((e: unknown) => {
       deps.logger.error(`http request failed: ${(e as Error).message}`);
       if (!res.headersSent) jsonError(res, 500, 'Internal server error');

@@ -28,6 +28,31 @@ export type InputProblem = (reply: InputErrorReply, note: string) => void;
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
+
+/**
+ * The most values (object members and array elements, at any depth) a message's params may hold. Tool arguments are
+ * a handful of names and short lists; checking a hundred thousand unknown keys one by one held every other client
+ * for seconds.
+ */
+export const MAX_PARAM_VALUES = 5000;
+
+/** Why a message's params are too large to check, or null. Counts without recursion and stops at the bound. */
+export function paramsShapeProblem(message: unknown): string | null {
+  const params = message !== null && typeof message === 'object' ? (message as { params?: unknown }).params : undefined;
+  if (params === null || typeof params !== 'object') return null;
+  const stack: unknown[] = [params];
+  let count = 0;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+    count += children.length;
+    if (count > MAX_PARAM_VALUES) return `hold more than ${MAX_PARAM_VALUES} values; tool arguments are a few names and short lists`;
+    for (const c of children) if (c !== null && typeof c === 'object') stack.push(c);
+  }
+  return null;
+}
 
 /** A request id as MCP takes it: a string or an integer. */
 function usableId(id: unknown): JsonRpcId {
@@ -57,7 +82,12 @@ export function checkLine(line: string): { reply: InputErrorReply; note: string 
   } catch {
     return { reply: { jsonrpc: '2.0', id: null, error: { code: PARSE_ERROR, message: 'Parse error: the line is not JSON' } }, note: `a line of ${line.length} characters that is not JSON` };
   }
-  if (JSONRPCMessageSchema.safeParse(value).success) return null;
+  if (JSONRPCMessageSchema.safeParse(value).success) {
+    const problem = paramsShapeProblem(value);
+    if (!problem) return null;
+    const id = usableId((value as { id?: unknown }).id);
+    return { reply: { jsonrpc: '2.0', id, error: { code: INVALID_PARAMS, message: `Invalid params: ${problem}` } }, note: `a message whose params ${problem}` };
+  }
   const id = value !== null && typeof value === 'object' && !Array.isArray(value) ? usableId((value as { id?: unknown }).id) : null;
   const what = Array.isArray(value)
     ? 'a batch (an array); send one message per line'

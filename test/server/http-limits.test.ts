@@ -28,6 +28,19 @@ function post(url: string, body: unknown, headers: Record<string, string> = {}):
   });
 }
 
+function postText(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: u.hostname, port: u.port, path: u.pathname, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', host: u.host, ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
 const init = (name = 'limits-test'): unknown => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1' } } });
 
 describe('HTTP server limits', function () {
@@ -71,6 +84,54 @@ describe('HTTP server limits', function () {
       await client.subscribeResource({ uri: 'schemabrain://chinook/main/one_more' });
     } finally {
       await client.close();
+    }
+  });
+
+  it('refuses a request whose id is in flight in its session, and answers the first one', async () => {
+    const session = (await post(srv.url, init())).session!;
+    const h = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    await post(srv.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, h);
+    const slow = { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'run_query', arguments: { sql: 'SELECT count(*) FROM Track a, Track b, Genre c' } } };
+    const first = postText(srv.url, slow, h);
+    await new Promise((r) => setTimeout(r, 150));
+    const second = await postText(srv.url, slow, h);
+    assert.equal(second.status, 409, second.text.slice(0, 300));
+    assert.match(second.text, /-32600/);
+    assert.match(second.text, /already used/);
+    const answered = await first;
+    assert.equal(answered.status, 200);
+    assert.match(answered.text, /"id":7/);
+    // Once answered, the id may be used again.
+    const again = await postText(srv.url, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, h);
+    assert.equal(again.status, 200, again.text.slice(0, 200));
+  });
+
+  it('refuses params that hold too many values before checking them one by one', async () => {
+    const session = (await post(srv.url, init())).session!;
+    const h = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const args: Record<string, unknown> = { sql: 'SELECT 1' };
+    for (let i = 0; i < 20_000; i++) args[`k${i}`] = i;
+    const started = Date.now();
+    const r = await postText(srv.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'run_query', arguments: args } }, h);
+    assert.equal(r.status, 400);
+    assert.match(r.text, /-32602/);
+    assert.ok(Date.now() - started < 2000, `answered in ${Date.now() - started} ms`);
+  });
+
+  it('cuts a client that sends its headers a line at a time within seconds of the header timeout', async () => {
+    const u = new URL(srv.url);
+    const s = net.connect(Number(u.port), u.hostname);
+    s.on('error', () => undefined);
+    const opened = Date.now();
+    const closed = new Promise<number>((r) => s.on('close', () => r(Date.now() - opened)));
+    s.write(`GET /healthz HTTP/1.1\r\nHost: ${u.host}\r\n`);
+    const drip = setInterval(() => s.write('X-a: b\r\n'), 2000);
+    try {
+      const ms = await Promise.race([closed, new Promise<number>((r) => setTimeout(() => r(-1), 25_000))]);
+      assert.ok(ms > 0 && ms < 15_000, `held ${ms < 0 ? 'over 25 s' : `${ms} ms`}`);
+    } finally {
+      clearInterval(drip);
+      s.destroy();
     }
   });
 
