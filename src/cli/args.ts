@@ -39,6 +39,8 @@ export function parseArgs(argv: readonly string[], spec: FlagSpec): ParsedArgs {
     }
     const value = eq > 0 ? a.slice(eq + 1) : argv[++i];
     if (value === undefined || (eq < 0 && value.startsWith('--'))) throw new UsageError(`--${name} needs a value`);
+    // One value per option: with two, which one was meant is a guess (repeatable options are taken out before this).
+    if (flags[name] !== undefined && flags[name] !== value) throw new UsageError(`--${name} is given twice ('${String(flags[name]).slice(0, 60)}' and '${value.slice(0, 60)}'); give it once`);
     flags[name] = value;
   }
   return { flags, positional };

@@ -54,12 +54,19 @@ export interface IndexArgs {
 }
 
 /** Parses the verb's flags; throws UsageError or SourceSpecError. (`--store` is handled before this.) */
+/** A source name given with --name (the editor's connection names follow the same rule). */
+const SOURCE_NAME = /^[A-Za-z0-9_.-]{1,64}$/;
+
 export function parseIndexArgs(argv: readonly string[], env: NodeJS.ProcessEnv): IndexArgs {
   const p = parseArgs(argv, INDEX_FLAGS);
   const source = stringFlag(p, 'source') ?? p.positional[0];
   if (!source) throw new UsageError('--source is required');
   if (p.positional.length > (stringFlag(p, 'source') ? 0 : 1)) throw new UsageError(`unexpected argument '${p.positional[p.positional.length - 1]}'`);
-  const spec = parseSourceSpec(source, { name: stringFlag(p, 'name'), env });
+  const name = stringFlag(p, 'name');
+  // The name is what tools, resources and the editor show: plain, short, and never empty (an empty one fell back to
+  // the default without a word).
+  if (name !== undefined && !SOURCE_NAME.test(name)) throw new UsageError(`--name must be 1-64 letters, digits, dots, dashes or underscores; got '${name.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}'${name.length > 40 ? '…' : ''}`);
+  const spec = parseSourceSpec(source, { name, env });
   const policyFile = stringFlag(p, 'pii-policy');
   return {
     source,
@@ -143,6 +150,7 @@ export function reportOutcome(outcome: IndexOutcome | UnchangedOutcome, catalogP
       removed: outcome.tablesRemoved,
       pii_columns: outcome.piiColumns,
       duration_ms: outcome.durationMs,
+      ...('renamedFrom' in outcome && outcome.renamedFrom !== undefined ? { renamed_from: outcome.renamedFrom } : {}),
     };
     io.stdout.write(`${JSON.stringify(result)}\n`);
     return;
@@ -150,7 +158,8 @@ export function reportOutcome(outcome: IndexOutcome | UnchangedOutcome, catalogP
   io.stdout.write(
     `indexed ${outcome.source.name} (${outcome.source.engine}): ${outcome.tablesTotal} tables, ${outcome.source.columnCount} columns, ` +
       `${outcome.tablesChanged} changed, ${outcome.tablesRemoved} removed${outcome.piiColumns === null ? '' : `, ${outcome.piiColumns} PII columns`} — ${outcome.mode}, generation ${outcome.generation}, ${outcome.durationMs} ms\n` +
-      `catalog: ${catalogPath}\n`,
+      `catalog: ${catalogPath}\n` +
+      ('renamedFrom' in outcome && outcome.renamedFrom !== undefined ? `renamed: this database was indexed as '${outcome.renamedFrom}'; tools now know it as '${outcome.source.name}'\n` : ''),
   );
 }
 

@@ -7,6 +7,18 @@ import { isoMicros } from './time';
 import { writeAll } from '../util/write-all';
 import { makeDirs } from '../util/make-dirs';
 
+/** What a file system error code means, for an operator reading the log. */
+const FS_REASONS: Readonly<Record<string, string>> = {
+  ENOTDIR: 'a part of the path is a file, not a folder',
+  EEXIST: 'a part of the path is a file, not a folder',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  ENOSPC: 'the disk is full',
+  EROFS: 'a read-only file system',
+  EISDIR: 'the path is a folder',
+  ENOENT: 'the folder cannot be created',
+};
+
 /** Seed 002: rotate at 10 MiB to a single `.1`. */
 export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 
@@ -46,7 +58,8 @@ export function createEventBus(opts: EventBusOptions): EventBus {
     if (reported.has(code)) return;
     reported.add(code);
     // The path is operator configuration, not a secret; the event itself is never logged.
-    opts.logger.warn(`events: dropping events written to ${file} (${code}); further ${code} failures are not reported`);
+    const why = FS_REASONS[code] ?? code;
+    opts.logger.warn(`events: dropping events written to ${file} (${why}); further such failures are not reported`);
   };
 
   const closeFd = (): void => {

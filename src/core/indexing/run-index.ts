@@ -82,6 +82,8 @@ export interface IndexOutcome {
   /** PII-tagged columns written by this run; null when the run wrote nothing (structure unchanged). */
   readonly piiColumns: number | null;
   readonly durationMs: number;
+  /** The name the same database was indexed under before this run, when it was another: the source is renamed. */
+  readonly renamedFrom?: string;
 }
 
 
@@ -269,6 +271,9 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
         throw new SourceError('schema_missing', `the source has no schema ${missing.map((m) => `'${m}'`).join(', ')}; nothing was indexed and the catalog is unchanged`, have ? `its schemas: ${have}; fix --schemas (names are case-sensitive)` : 'fix --schemas (names are case-sensitive), or leave it out to index every schema');
       }
       const stored = store.fingerprints(opts.spec.id);
+      // The same database (same locator, same id) under another name: one source, renamed, said in the outcome.
+      const formerName = store.listSources().find((x) => x.info.id === opts.spec.id && x.info.name !== opts.spec.name)?.info.name;
+      if (formerName !== undefined) emit({ type: 'log', message: `source '${formerName}' (${opts.spec.locator}) is renamed '${opts.spec.name}': tools now know it by the new name` });
       emit({ type: 'progress', phase: 'classify', done: 0, total: result.snapshot.tables.length, percent: percent('classify', 0, 1) });
       const { tables, piiColumns } = classifyTables(opts.spec.name, result.snapshot.tables, result.samples, result.codeValues ?? new Map(), opts.policy ?? DEFAULT_POLICY, opts.deps, result.snapshot.composites, result.snapshot.rowTypeRefs);
       const fresh = new Set(tables.map((t) => qualifiedName(t.schema, t.name)));
@@ -310,7 +315,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       // No table changed, but the run was not skipped: the policy or the format differs from the last run's, so
       // every table was classified again and written (incremental, not unchanged).
       const reclassified = !!prior && prior.structureDigest !== digest;
-      const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 && !reclassified ? 'unchanged' : 'incremental';
+      const mode = stored.size === 0 ? 'full' : changed.length === 0 && removed.length === 0 && !reclassified && formerName === undefined ? 'unchanged' : 'incremental';
       const durationMs = Date.now() - started;
       persistSearchIndex(store, opts.policy ?? DEFAULT_POLICY, { sourceId: info.id, tables });
       store.recordRun({
@@ -334,7 +339,7 @@ export async function runIndex(opts: IndexOptions): Promise<IndexOutcome> {
       });
       emit({ type: 'progress', phase: 'save', done: 1, total: 1, percent: 100 });
       job('succeeded', { progress: 100, phase: 'done' });
-      return { source: info, generation, mode, tablesTotal: tables.length, tablesChanged: changed.length, tablesRemoved: removed.length, piiColumns, durationMs };
+      return { source: info, generation, mode, tablesTotal: tables.length, tablesChanged: changed.length, tablesRemoved: removed.length, piiColumns, durationMs, ...(formerName !== undefined ? { renamedFrom: formerName } : {}) };
     } finally {
       store.close();
     }
