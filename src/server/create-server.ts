@@ -24,7 +24,7 @@ import { semanticModelsOf } from './semantic-model';
 import { annotationsFor } from './tool';
 import type { CallTrace, ToolDefinition } from './tool';
 import { allTools } from './tools';
-import { inputJsonSchema, MAX_ARGUMENT_DEPTH, nestedDeeperThan, setToolCallHandler, validateArgs } from './validate';
+import { inputJsonSchema, MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES, moreValuesThan, nestedDeeperThan, setToolCallHandler, validateArgs } from './validate';
 import { Completer } from './completion/complete';
 import { compactInputSchema, ENVELOPE_STATUSES_TEXT, listedEnvelopeSchema } from './listing';
 import { passes } from './logging/client-log';
@@ -242,8 +242,13 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
   async function auditedCall(name: string, rawArgs: unknown, signal: AbortSignal, progress: ProgressReporter | null): Promise<Envelope<unknown>> {
     const started = performance.now();
     const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
-    // What is validated, dispatched and recorded: over-deep input is replaced before anything walks it.
-    const args: unknown = tooDeep ? { arguments: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels (not recorded)` } : rawArgs;
+    const tooMany = !tooDeep && moreValuesThan(rawArgs, MAX_ARGUMENT_VALUES);
+    // What is validated, dispatched and recorded: over-deep or over-large input is replaced before anything walks it.
+    const args: unknown = tooDeep
+      ? { arguments: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels (not recorded)` }
+      : tooMany
+        ? { arguments: `more than ${MAX_ARGUMENT_VALUES} values (not recorded)` }
+        : rawArgs;
     const trace: CallTrace = { piiCategories: [], sql: null, rowCount: null, truncated: false };
     const def = byName.get(name);
     let env: Envelope<unknown>;
@@ -255,6 +260,10 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
       });
     } else if (tooDeep) {
       env = failure('invalid_argument', `arguments of '${name}' are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`, {
+        recovery: { suggested_tool: name, suggested_args: {} },
+      });
+    } else if (tooMany) {
+      env = failure('invalid_argument', `arguments of '${name}' hold more than ${MAX_ARGUMENT_VALUES} values; a tool takes a few names and short lists`, {
         recovery: { suggested_tool: name, suggested_args: {} },
       });
     } else {

@@ -1,6 +1,7 @@
 import { Transform } from 'node:stream';
 import type { TransformCallback } from 'node:stream';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { MAX_ARGUMENT_VALUES, moreValuesThan } from './validate';
 
 /**
  * What the stdio server reads before the MCP SDK does. The SDK's reader drops a line it cannot parse, or one its
@@ -31,27 +32,14 @@ const INVALID_REQUEST = -32600;
 const INVALID_PARAMS = -32602;
 
 /**
- * The most values (object members and array elements, at any depth) a message's params may hold. Tool arguments are
- * a handful of names and short lists; checking a hundred thousand unknown keys one by one held every other client
- * for seconds.
+ * Why a message's params are too large to check, or null. A tool call is left to the server, which answers it with an
+ * `invalid_argument` envelope as the charter asks; any other method is answered here.
  */
-export const MAX_PARAM_VALUES = 5000;
-
-/** Why a message's params are too large to check, or null. Counts without recursion and stops at the bound. */
 export function paramsShapeProblem(message: unknown): string | null {
-  const params = message !== null && typeof message === 'object' ? (message as { params?: unknown }).params : undefined;
-  if (params === null || typeof params !== 'object') return null;
-  const stack: unknown[] = [params];
-  let count = 0;
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (v === null || typeof v !== 'object') continue;
-    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
-    count += children.length;
-    if (count > MAX_PARAM_VALUES) return `hold more than ${MAX_PARAM_VALUES} values; tool arguments are a few names and short lists`;
-    for (const c of children) if (c !== null && typeof c === 'object') stack.push(c);
-  }
-  return null;
+  if (message === null || typeof message !== 'object') return null;
+  const m = message as { method?: unknown; params?: unknown };
+  if (m.method === 'tools/call') return null;
+  return moreValuesThan(m.params, MAX_ARGUMENT_VALUES) ? `hold more than ${MAX_ARGUMENT_VALUES} values; arguments are a few names and short lists` : null;
 }
 
 /** A request id as MCP takes it: a string or an integer. */

@@ -175,3 +175,25 @@ export function nestedDeeperThan(value: unknown, limit: number): boolean {
   }
   return false;
 }
+
+/**
+ * The most values (object members and array elements, at any depth) a request's arguments may hold. Tool arguments
+ * are a handful of names and short lists; checking a hundred thousand unknown keys one by one held every other client
+ * for seconds.
+ */
+export const MAX_ARGUMENT_VALUES = 5000;
+
+/** True when `value` holds more than `limit` values at any depth; counted without recursion, stopping at the bound. */
+export function moreValuesThan(value: unknown, limit: number): boolean {
+  const stack: unknown[] = [value];
+  let count = 0;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v !== 'object') continue;
+    const children = Array.isArray(v) ? v : Object.values(v as Record<string, unknown>);
+    count += children.length;
+    if (count > limit) return true;
+    for (const c of children) if (c !== null && typeof c === 'object') stack.push(c);
+  }
+  return false;
+}

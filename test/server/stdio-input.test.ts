@@ -61,12 +61,13 @@ describe('the stdio server reads its input through a check of its own', function
     assert.equal((await filter([nested], 1024)).replies[0]!.id, null);
   });
 
-  it('answers a message whose params hold too many values with -32602 before the SDK checks them one by one', () => {
+  it('answers a message whose params hold too many values with -32602, and leaves tool calls to their envelope', () => {
     const args: Record<string, number> = {};
     for (let i = 0; i < 6000; i++) args[`k${i}`] = i;
-    const bad = checkLine(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'run_query', arguments: args } }));
+    const bad = checkLine(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'prompts/get', params: { name: 'explain_metric', arguments: args } }));
     assert.equal(bad?.reply.error.code, -32602);
     assert.equal(bad?.reply.id, 5);
+    assert.equal(checkLine(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'run_query', arguments: args } })), null, 'the server answers it with invalid_argument');
     const deep = checkLine(JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'suggest_joins', arguments: { tables: Array.from({ length: 300 }, (_, i) => `t${i}`) } } }));
     assert.equal(deep, null, 'a few hundred values are fine');
   });

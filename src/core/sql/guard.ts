@@ -13,7 +13,18 @@ export interface SqlGuard {
 export async function loadSqlGuard(): Promise<SqlGuard> {
   await pgParser().loadModule();
   return {
-    guard: (sql, dialect) => (dialect === 'postgres' ? guardPostgres(sql) : dialect === 'mysql' ? guardMysql(sql) : guardSqlite(sql)),
+    guard: (sql, dialect) => {
+      try {
+        return dialect === 'postgres' ? guardPostgres(sql) : dialect === 'mysql' ? guardMysql(sql) : guardSqlite(sql);
+      } catch (e) {
+        // A statement whose tree is deeper than the reader can walk (`1+1+…` twenty thousand times): too deep to check,
+        // so refused as input, whichever step ran out of stack.
+        if (e instanceof RangeError || (e instanceof Error && /call stack|stack depth|too much recursion/i.test(e.message))) {
+          return { ok: false, dialect, reason: 'invalid_input', message: "argument 'sql' is nested too deeply to be checked; split it into simpler expressions", detail: 'depth' };
+        }
+        throw e;
+      }
+    },
   };
 }
 

@@ -52,7 +52,7 @@ export function classifyMysqlError(e: unknown): Extract<QueryOutcome, { ok: fals
   else if (code === 'ER_PARSE_ERROR' || code === 'ER_SYNTAX_ERROR') kind = 'syntax_error';
   else if (code && /ACCESS_DENIED|DENIED_ERROR/.test(code)) kind = /ER_ACCESS_DENIED_ERROR/.test(code) ? 'connection' : 'permission_denied';
   else if ((code && /^(ECONN|ETIMEDOUT|ENOTFOUND|EPIPE|PROTOCOL_)/.test(code)) || err.fatal) kind = 'connection';
-  else if (typeof err.sqlState === 'string' && /^(21|22|42)/.test(err.sqlState)) kind = 'query_error';
+  else if ((typeof err.sqlState === 'string' && /^(21|22|42)/.test(err.sqlState)) || code === 'ER_STACK_OVERRUN_NEED_MORE' || code === 'ER_TOO_HIGH_LEVEL_OF_NESTING_FOR_SELECT') kind = 'query_error';
   return { ok: false, kind, message, code };
 }
 

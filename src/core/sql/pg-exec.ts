@@ -87,7 +87,8 @@ export function classifyPostgresError(e: unknown): Extract<QueryOutcome, { ok: f
   else if (code === '42601') kind = 'syntax_error';
   else if (code === '42501') kind = 'permission_denied';
   else if ((code && code.startsWith('08')) || /ECONNREFUSED|ECONNRESET|EPIPE|Connection terminated/i.test(raw)) kind = 'connection';
-  else if (code && /^(21|22|42)/.test(code)) kind = 'query_error';
+  // 54xxx: a limit of the language hit by the statement itself (stack depth, array dimensions, too many columns).
+  else if (code && /^(21|22|42|54)/.test(code)) kind = 'query_error';
   return { ok: false, kind, message, code };
 }
 

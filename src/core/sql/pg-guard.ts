@@ -359,6 +359,7 @@ export function guardPostgres(sql: string): GuardResult {
   try {
     parsed = pgParser().parseSync(sql) as { stmts?: unknown[] };
   } catch (e) {
+    if (e instanceof RangeError) throw e; // out of stack: the guard's caller answers it as input too deep to check
     const msg = pgParser().hasSqlDetails(e) && e.sqlDetails ? e.sqlDetails.message : e instanceof Error ? e.message : 'unparseable';
     return refused('parse_error', `argument 'sql' is not valid PostgreSQL: ${msg}`, msg);
   }

@@ -29,7 +29,7 @@ function classifySqliteError(e: unknown): Extract<QueryOutcome, { ok: false; mes
   else if (/no such function|wrong number of arguments/i.test(raw)) kind = 'unknown_function';
   else if (/syntax error|incomplete input|unrecognized token/i.test(raw)) kind = 'syntax_error';
   else if (/not authorized/i.test(raw)) kind = 'permission_denied';
-  else if (/ambiguous column name|misuse of (aggregate|window)|integer overflow|too many terms|no such collation|sub-select returns|row value misused|parser stack overflow|datatype mismatch|cannot join using column/i.test(raw)) kind = 'query_error';
+  else if (/ambiguous column name|misuse of (aggregate|window)|integer overflow|too many terms|no such collation|sub-select returns|row value misused|parser stack overflow|datatype mismatch|cannot join using column|recursion limit|expression tree is too large|too many columns|malformed JSON|json.*(?:depth|nested)/i.test(raw)) kind = 'query_error';
   else if (/out of memory|string or blob too big/i.test(raw)) {
     return { ok: false, kind: 'too_large', message: `the statement needed more than the ${QUERY_HEAP_LIMIT / 1024 / 1024} MiB of working memory a query may use (${message}); build smaller values, or aggregate`, code: 'SQLITE_NOMEM' };
   }

@@ -234,6 +234,9 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       'SELECT 1\u0000; DROP TABLE staff',
       `SELECT ${'ARRAY['.repeat(3000)}1${']'.repeat(3000)}`,
       Array.from({ length: 5000 }, (_, i) => `SELECT ${i}`).join(' UNION ALL '),
+      `SELECT ${Array(20000).fill('1').join('+')}`, // deeper than the reader's stack
+      `SELECT ${'array['.repeat(200)}1${']'.repeat(200)}`, // the server's limit of array dimensions
+      `SELECT '${'['.repeat(20000)}${']'.repeat(20000)}'::jsonb`, // the server's stack depth limit
     ];
     for (const sql of cases) {
       const { env, text } = await q(sql);
