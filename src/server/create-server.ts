@@ -199,9 +199,12 @@ export function createServer(deps: ServerDeps, tools: readonly ToolDefinition[] 
     if (state.state === 'ready') catalog = state.view;
     else if (def.needsCatalog === false) catalog = new CatalogView(0, [], []);
     else {
-      const why = state.state === 'missing' ? `No catalog at ${state.path} yet.` : `The catalog at ${state.path} cannot be read: ${state.reason}.`;
+      const how =
+        state.state === 'missing'
+          ? `No catalog at ${state.path} yet. Index a database first: run 'schemabrain index --source <postgres or mysql URL | sqlite file> --name <name>' or, in VS Code, 'SchemaBrain: Index Connection'.`
+          : `The catalog at ${state.path} cannot be read: ${state.reason}. Build it again from the sources: run 'schemabrain index --source <each source> --name <its name> --rebuild' (the unreadable file is moved aside), or, in VS Code, 'SchemaBrain: Index Connection'.`;
       return {
-        env: failure('index_not_ready', `${why} Index a database first: run 'schemabrain index --source <postgres or mysql URL | sqlite file> --name <name>' or, in VS Code, 'SchemaBrain: Index Connection'.`, {
+        env: failure('index_not_ready', how, {
           recovery: { suggested_tool: 'get_index_status', suggested_args: {} },
         }),
         generation: null,

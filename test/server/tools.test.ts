@@ -370,6 +370,7 @@ describe('MCP server without a usable catalog', () => {
       const env = (await h.call('list_indexed_schemas')) as unknown as Env;
       assert.equal(env.error!.kind, 'index_not_ready');
       assert.match(env.error!.message, /cannot be read/);
+      assert.match(env.error!.message, /--rebuild/, 'the message names the way to build it again');
       assert.equal(fs.readFileSync(catalog, 'utf8'), 'this is not a database'.repeat(20), 'the damaged file is left as it was');
     } finally {
       await h.close();
