@@ -40,6 +40,8 @@ describe('the SQLite query copy masks every blocked column, wherever it is', fun
       CREATE VIEW emp_named(ident, nick) AS SELECT id, first FROM emp ORDER BY id;
       CREATE TABLE visas (id INTEGER PRIMARY KEY, holder TEXT REFERENCES emp(passport_number), country TEXT);
       INSERT INTO visas VALUES (1, 'X1234567', 'FR'), (2, 'K7654321', 'DE');
+      CREATE TABLE vaultkeys (password INTEGER PRIMARY KEY, owner TEXT);
+      INSERT INTO vaultkeys VALUES (4711, 'ann'), (4712, 'bob');
       CREATE VIEW v_master AS SELECT name, sql FROM sqlite_master;
       CREATE VIEW v_opts AS SELECT * FROM pragma_compile_options;
       CREATE VIEW v_over_master AS SELECT * FROM v_master;
@@ -84,6 +86,14 @@ describe('the SQLite query copy masks every blocked column, wherever it is', fun
       assert.ok(!/CREATE TABLE|passport_number|ENABLE_/.test(r.text), `${sql}: ${r.text.slice(0, 300)}`);
     }
     assert.deepEqual((await run('SELECT count(*) FROM v_plain')).rows, [[2]]);
+  });
+
+  it('says so when a table had to be emptied because its blocked column could not be overwritten (the rowid)', async () => {
+    const r = await run('SELECT count(*) FROM vaultkeys');
+    assert.ok(!/4711|4712/.test(r.text), r.text.slice(0, 300));
+    assert.equal(r.status, 'degraded', r.text.slice(0, 300));
+    assert.ok(r.masked.some((c) => c.endsWith('vaultkeys.password')), r.text.slice(0, 300));
+    assert.equal((await run('SELECT count(*) FROM emp')).status, 'success', 'other tables are not affected');
   });
 
   it('masks a column that references a blocked one through a foreign key', async () => {

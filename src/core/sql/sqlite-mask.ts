@@ -49,13 +49,17 @@ function tryRun(db: Database, sql: string): boolean {
   }
 }
 
-/** Applies the plan to `db` (a private copy). Returns the `table.column` names that were masked. */
-export function applySqliteMask(db: Database, given: SqliteMaskPlan): string[] {
+/**
+ * Applies the plan to `db` (a private copy). Returns the `table.column` names that were masked, and the tables that
+ * were emptied because a blocked column of theirs could not be overwritten (the rowid, a column a generated one is
+ * computed from): a statement that reads one is told it read an empty table.
+ */
+export function applySqliteMask(db: Database, given: SqliteMaskPlan): { masked: string[]; emptied: string[] } {
   dropHostileViews(db);
   // Columns the catalog does not hold (added after the index) were never classified: masked like blocked ones.
   const unknownColumns = given.known ? dropUnknownRelations(db, given.known) : [];
   const plan: SqliteMaskPlan = unknownColumns.length === 0 ? given : { ...given, tables: [...given.tables, ...unknownColumns] };
-  if (plan.tables.length === 0) return [];
+  if (plan.tables.length === 0) return { masked: [], emptied: [] };
   db.run('PRAGMA secure_delete = ON');
   db.run('PRAGMA foreign_keys = OFF');
   db.run('PRAGMA ignore_check_constraints = ON');
@@ -66,6 +70,7 @@ export function applySqliteMask(db: Database, given: SqliteMaskPlan): string[] {
   }
   emptyVirtualTables(db);
   const masked: string[] = [];
+  const emptiedTables: string[] = [];
   const views = new Set((db.exec("SELECT name FROM sqlite_master WHERE type = 'view'")[0]?.values ?? []).map((r) => asciiLower(String(r[0]))));
   for (const t of plan.tables) {
     if (asciiLower(t.schema) === 'main' && views.has(asciiLower(t.table))) {
@@ -92,12 +97,13 @@ export function applySqliteMask(db: Database, given: SqliteMaskPlan): string[] {
       if (!ok) {
         db.run(`DELETE FROM ${table}`);
         emptied = true;
+        emptiedTables.push(t.table);
       }
       masked.push(`${t.table}.${c.name}`);
       if (emptied) break;
     }
   }
-  return masked;
+  return { masked, emptied: emptiedTables };
 }
 
 /**

@@ -28,12 +28,12 @@ async function start(): Promise<void> {
   const init = workerData as WorkerInit;
   const SQL = await initSqlJs(init.wasmPath ? { locateFile: () => init.wasmPath as string } : undefined);
   const db = new SQL.Database(init.bytes);
-  if (init.mask) applySqliteMask(db, init.mask);
+  const { emptied } = init.mask ? applySqliteMask(db, init.mask) : { emptied: [] as string[] };
   parentPort?.on('message', (m: RunMessage) => {
     const outcome = executeReadOnlySqlite(db, m.sql, m.params, m.caps, m.meta);
     parentPort?.postMessage({ id: m.id, outcome });
   });
-  parentPort?.postMessage({ ready: true });
+  parentPort?.postMessage({ ready: true, emptied });
 }
 
 void start().catch((e: unknown) => {

@@ -27,13 +27,15 @@ export interface SqliteWorkerOptions {
   readonly mask?: SqliteMaskPlan;
 }
 
-type Reply = { id: number; outcome: QueryOutcome } | { ready: true } | { fatal: string };
+type Reply = { id: number; outcome: QueryOutcome } | { ready: true; emptied?: string[] } | { fatal: string };
 
 export class SqliteQueryWorker {
   private worker: Worker | null = null;
   private ready: Promise<void> | null = null;
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Tables the mask emptied in this worker's copy (a blocked column it could not overwrite); known once it is ready. */
+  emptied: readonly string[] = [];
 
   constructor(
     private readonly guard: SqlGuard,
@@ -65,6 +67,7 @@ export class SqliteQueryWorker {
       const onMessage = (m: Reply): void => {
         if ('ready' in m) {
           w.off('message', onMessage);
+          this.emptied = m.emptied ?? [];
           resolve();
         } else if ('fatal' in m) {
           w.off('message', onMessage);

@@ -148,6 +148,14 @@ function sqliteMaskPlan(ctx: ToolContext, source: SourceInfo): SqliteMaskPlan {
   return { tables, known };
 }
 
+/** The blocked columns of the emptied tables a statement names (as sqliteMaskedColumns reads names). */
+function sqliteEmptiedRead(plan: SqliteMaskPlan, emptied: readonly string[], sql: string): string[] {
+  if (emptied.length === 0) return [];
+  const gone = new Set(emptied.map((t) => t.toLowerCase()));
+  const words = new Set([...(sql.toLowerCase().match(/[a-z_][a-z0-9_$]*/g) ?? []), ...(sql.match(/"(?:[^"]|"")+"|\[[^\]]+\]|`[^`]+`/g) ?? []).map((w) => w.slice(1, -1).toLowerCase())]);
+  return plan.tables.filter((t) => gone.has(t.table.toLowerCase()) && words.has(t.table.toLowerCase())).flatMap((t) => t.columns.map((c) => `${t.schema}.${t.table}.${c}`));
+}
+
 /** Blocked columns of the SQLite relations a statement names (any identifier token equal to a table name). */
 function sqliteMaskedColumns(plan: SqliteMaskPlan, sql: string): string[] {
   const bare: string[] = sql.toLowerCase().match(/[a-z_][a-z0-9_$]*/g) ?? [];
@@ -285,12 +293,17 @@ export const runQuery = defineTool({
       const t = ctx.catalog.lookup(source.name, schema, name)?.table;
       return t ? { columns: t.columns.map((c) => c.name), kind: t.kind, definition: t.viewDefinition } : undefined;
     };
+    const sqliteWorker = conn.engine === 'sqlite' ? conn.worker(guard, sqlitePlan ?? sqliteMaskPlan(ctx, source)) : null;
     const outcome: QueryOutcome =
       conn.engine === 'postgres'
         ? await runReadOnlyPostgres(conn.pool, guard, sql, [], caps, { noIndexScans: avoidIndexOrder, expectedColumns: indexed })
         : conn.engine === 'mysql'
           ? await runReadOnlyMysql(conn.target, guard, sql, [], caps, execSql, (name) => indexed(source.database, name))
-          : await conn.worker(guard, sqlitePlan ?? sqliteMaskPlan(ctx, source)).run(sql, [], caps);
+          : await sqliteWorker!.run(sql, [], caps);
+    // SQLite: a table the mask emptied (its blocked column could not be overwritten) reads as empty; a statement that
+    // names one is told so, with the table's blocked columns as masked.
+    const emptiedRead = sqliteWorker && sqlitePlan ? sqliteEmptiedRead(sqlitePlan, sqliteWorker.emptied, sql) : [];
+    for (const c of emptiedRead) if (!masked.includes(c)) masked.push(c);
     if (!outcome.ok) {
       if (outcome.kind !== 'refused' && outcome.kind === 'connection' && /password|authentication/i.test(outcome.message)) {
         await ctx.deps.connections.drop(source.name);
