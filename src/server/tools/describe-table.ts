@@ -6,6 +6,7 @@ import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
 import { columnVisibility, displayColumns, hiddenNames, isRedacted, lastSegment, redactDefinition, referencedColumns, resolutionFailure, responseFormatArg, sourceArg, tableNameArg } from './common';
 import type { ColumnVisibility } from './common';
+import { identifiers } from '../../core/pii/lineage';
 
 const input = z.strictObject({
   qualified_name: tableNameArg,
@@ -108,7 +109,12 @@ function describe(ctx: ToolContext, entry: ReturnType<ToolContext['catalog']['ta
     data.unique_constraints = t.uniqueConstraints.map((u) => ({ name: objectName(u.name), columns: displayColumns(vis, u.columns) }));
     data.check_constraints = t.checkConstraints.map((c) => ({ name: objectName(c.name), expression: shown(c.expression) }));
     data.indexes = t.indexes.map((i) => ({ name: objectName(i.name), columns: displayColumns(vis, i.columns).map(shown), unique: i.isUnique, ...(i.method ? { method: i.method } : {}), ...(i.predicate ? { where: shown(i.predicate) } : {}) }));
-    if (t.partitions.length) data.partitions = t.partitions;
+    if (t.partitions.length) {
+      // Partitions of a table partitioned by a blocked column are often named for its values (`patients_hiv`).
+      const byBlocked = t.partitionKey !== undefined && [...identifiers(t.partitionKey)].some((w) => hidden.has(w));
+      if (byBlocked) data.partition_count = t.partitions.length;
+      else data.partitions = t.partitions;
+    }
     if (t.viewDefinition) data.view_definition = shown(t.viewDefinition);
   } else {
     if (t.partitions.length) data.partition_count = t.partitions.length;

@@ -331,6 +331,9 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       }
       assert.ok(orders.size > 1, `${sql}: the same order every time, ${[...orders][0]}`);
     }
+    const described = JSON.stringify(await h!.call('describe_table', { qualified_name: 'public.vault', response_format: 'detailed' }));
+    assert.ok(!/vault_a|vault_b/.test(described), `partition names of a table partitioned by a blocked column: ${described.slice(0, 300)}`);
+    assert.match(described, /"partition_count":2/);
     const plain = await q('SELECT array_agg(id ORDER BY id) FROM vault');
     assert.equal(JSON.stringify(plain.env.data?.rows), JSON.stringify([[Array.from({ length: 24 }, (_, i) => i + 1)]]));
   });
