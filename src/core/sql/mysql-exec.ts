@@ -149,7 +149,27 @@ const MAX_VIEWS_FOLLOWED = 200;
  * checked with the guard: null when all pass, else the refusal. Runs on the statement's own connection, inside its
  * transaction, so it sees the definitions the statement will run.
  */
-async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly string[], database: string, expected?: MysqlExpected): Promise<GuardRefused | null> {
+/**
+ * A name on the built-in allow-list that the server does not have as a built-in (MariaDB has no `regexp_like`,
+ * `bin_to_uuid`, `json_table`…) is looked up as a stored function of the current database when it is called without
+ * a database before it: any function the statement or the views it reads call that the database holds as a stored
+ * function is refused, whatever the allow-list says. Names are what the guard read; `called` gathers them.
+ */
+async function storedFunctionShadow(conn: Connection, called: ReadonlySet<string>): Promise<GuardRefused | null> {
+  if (called.size === 0) return null;
+  const rows = (await call(conn, "SELECT ROUTINE_NAME AS name FROM information_schema.ROUTINES WHERE ROUTINE_SCHEMA = DATABASE() AND ROUTINE_TYPE = 'FUNCTION' AND LOWER(ROUTINE_NAME) IN (?)", [[...called]])) as Array<{ name: string }>;
+  const hit = rows[0]?.name;
+  if (hit === undefined) return null;
+  return {
+    ok: false,
+    dialect: 'mysql',
+    reason: 'forbidden_function',
+    message: `argument 'sql' calls ${hit}(), which this database holds as a stored function (the server runs it, not a built-in of that name); only built-in functions are allowed`,
+    detail: hit,
+  };
+}
+
+async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly string[], database: string, expected?: MysqlExpected, called?: Set<string>): Promise<GuardRefused | null> {
   const seen = new Set<string>();
   let pending = [...tables];
   while (pending.length > 0) {
@@ -188,6 +208,7 @@ async function checkViews(conn: Connection, guard: SqlGuard, tables: readonly st
         );
       }
       pending.push(...g.tables);
+      for (const f of g.functions) called?.add(f.toLowerCase());
     }
   }
   return null;
@@ -207,7 +228,7 @@ export async function executeReadOnlyMysql(
   params: readonly unknown[],
   caps: Partial<QueryCaps>,
   meta: ExecuteMeta,
-  views?: { readonly guard: SqlGuard; readonly tables: readonly string[]; readonly expected?: MysqlExpected },
+  views?: { readonly guard: SqlGuard; readonly tables: readonly string[]; readonly functions?: readonly string[]; readonly expected?: MysqlExpected },
 ): Promise<QueryOutcome> {
   const timeoutMs = intMs(caps.timeoutMs ?? DEFAULT_CAPS.timeoutMs, 'timeoutMs');
   const maxRows = caps.maxRows ?? DEFAULT_CAPS.maxRows;
@@ -251,8 +272,11 @@ export async function executeReadOnlyMysql(
     await call(conn, `SET NAMES utf8mb4, SESSION sql_mode = ?, SESSION ${limit}, SESSION sql_select_limit = ${Math.floor(maxRows) + 1}`, [pinnedSqlMode(String(facts?.m ?? ''))]);
     await call(conn, 'START TRANSACTION READ ONLY');
     if (views) {
-      const refusal = await checkViews(conn, views.guard, views.tables, String(facts?.db ?? target.options.database ?? ''), views.expected);
+      const called = new Set((views.functions ?? []).map((f) => f.toLowerCase()));
+      const refusal = await checkViews(conn, views.guard, views.tables, String(facts?.db ?? target.options.database ?? ''), views.expected, called);
       if (refusal) return { ok: false, kind: 'refused', guard: refusal };
+      const shadow = await storedFunctionShadow(conn, called);
+      if (shadow) return { ok: false, kind: 'refused', guard: shadow };
     }
 
     let fields: FieldPacket[] = [];
@@ -328,5 +352,5 @@ export async function runReadOnlyMysql(target: MysqlExecTarget, guard: SqlGuard,
   if (execSql !== undefined && execSql.replace(MASK_INDEX_HINT, '') !== sql) {
     return { ok: false, kind: 'refused', guard: { ok: false, dialect: 'mysql', reason: 'invalid_input', message: 'the masked statement could not be run safely', detail: null } };
   }
-  return executeReadOnlyMysql(target, execSql ?? sql, params, caps, { statementKind: g.statementKind, fingerprint: g.fingerprint }, { guard, tables: g.tables, ...(expected ? { expected } : {}) });
+  return executeReadOnlyMysql(target, execSql ?? sql, params, caps, { statementKind: g.statementKind, fingerprint: g.fingerprint }, { guard, tables: g.tables, functions: g.functions, ...(expected ? { expected } : {}) });
 }
