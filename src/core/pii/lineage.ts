@@ -404,6 +404,43 @@ export function withForeignKeyLineage<T extends Relation>(relations: readonly T[
 }
 
 /**
+ * A materialized view holds the rows its definition gave at its last refresh, and a view it reads (at any depth) may
+ * have been defined otherwise then: `CREATE MATERIALIZED VIEW m AS SELECT * FROM v` filled while `v` read a password,
+ * `v` redefined since without a refresh. Its rows cannot be traced to today's definitions, so a materialized view that
+ * reads a view takes, on every column, the tags of every tagged column of every relation it reaches through its views
+ * (fail closed). One that reads tables only is traced as any view is (withViewLineage).
+ */
+export function withMaterializedViewLineage<T extends Relation>(relations: readonly T[]): T[] {
+  const byName = new Map<string, T[]>();
+  for (const r of relations) for (const key of [r.name.toLowerCase(), `${r.schema}.${r.name}`.toLowerCase()]) byName.set(key, [...(byName.get(key) ?? []), r]);
+  const named = (r: T): T[] => {
+    const out = new Set<T>();
+    for (const w of identifiers(r.viewDefinition ?? '')) for (const x of byName.get(w) ?? []) if (x !== r) out.add(x);
+    return [...out];
+  };
+  return relations.map((m) => {
+    if (m.kind !== 'materialized_view' || !m.viewDefinition) return m;
+    const direct = named(m);
+    if (!direct.some((x) => x.kind === 'view')) return m;
+    const reached = new Set<T>();
+    const stack = [...direct];
+    while (stack.length > 0 && reached.size < 10_000) {
+      const x = stack.pop()!;
+      if (reached.has(x)) continue;
+      reached.add(x);
+      if (x.kind === 'view' || x.kind === 'materialized_view') stack.push(...named(x));
+    }
+    const tagged = [...reached].flatMap((x) => x.columns.filter((c) => c.pii !== null));
+    if (tagged.length === 0) return m;
+    const columns = m.columns.map((c) => {
+      const merged = withSignal(propagate([c.pii, ...tagged.map((t) => t.pii!)]), `refreshed_through:${[...reached].filter((x) => x.kind === 'view').map((x) => x.name).sort().join(',')}`);
+      return sameLineage(c.pii, merged, 'refreshed_through:') ? c : { ...c, pii: merged };
+    });
+    return columns.some((c, k) => c !== m.columns[k]) ? { ...m, columns } : m;
+  });
+}
+
+/**
  * Every lineage pass over one source's relations, as the indexer runs them: generated columns within each table, then
  * foreign keys, views and row types feeding each other to a fixed point. The team server runs it again after applying a published
  * column override at serve time, so what is derived from an overridden column follows it without a re-index (there
@@ -415,7 +452,7 @@ export function withLineage<T extends Relation>(relations: readonly T[], refs: r
     return columns === t.columns ? t : { ...t, columns };
   });
   for (let round = 0; round < 8; round++) {
-    const next = withRowTypeLineage(withViewLineage(withForeignKeyLineage(lineage)), refs).map((t) => {
+    const next = withMaterializedViewLineage(withRowTypeLineage(withViewLineage(withForeignKeyLineage(lineage)), refs)).map((t) => {
       const columns = withGeneratedLineage(t.columns); // a generated column over one that took tags in this round
       return columns === t.columns ? t : { ...t, columns };
     });

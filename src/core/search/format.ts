@@ -63,6 +63,7 @@
  * `u.*::text` or a `t.*` item counts as reading every column (pii/lineage.ts); a source indexed before is re-classified.
  * v47: what is derived from a column the operator blocks by name (`column_overrides: … block: true`) is blocked with it,
  * not only tagged with its categories; a source indexed before is re-classified. v48: a column that references a
- * tagged column through a foreign key takes its tags (pii/lineage.ts); a source indexed before is re-classified.
+ * tagged column through a foreign key takes its tags, and a materialized view that reads a view takes the
+ * tags of every relation reached through it (pii/lineage.ts); a source indexed before is re-classified.
  */
 export const INDEX_FORMAT = 48;

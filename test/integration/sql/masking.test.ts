@@ -95,6 +95,10 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       INSERT INTO payroll SELECT g, '4' || lpad(((g * 7919) % 997)::text, 15, '0') FROM generate_series(1, 40) g;
       CREATE INDEX payroll_card ON payroll (card_number);
       CLUSTER payroll USING payroll_card;
+      CREATE VIEW v_pub2 AS SELECT id, password AS label FROM staff;
+      CREATE MATERIALIZED VIEW mv_stale AS SELECT * FROM v_pub2;
+      CREATE OR REPLACE VIEW v_pub2 AS SELECT id, 'safe'::text AS label FROM staff;
+      CREATE MATERIALIZED VIEW mv_ids AS SELECT id, manager_id FROM staff;
       CREATE TABLE shadowed (id int, label text);
       INSERT INTO shadowed VALUES (1, 'innocuous');
       ANALYZE;
@@ -336,6 +340,15 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
     assert.match(described, /"partition_count":2/);
     const plain = await q('SELECT array_agg(id ORDER BY id) FROM vault');
     assert.equal(JSON.stringify(plain.env.data?.rows), JSON.stringify([[Array.from({ length: 24 }, (_, i) => i + 1)]]));
+  });
+
+  it('never answers the rows a materialized view kept from an earlier definition of a view it reads', async () => {
+    const { env, text } = await q('SELECT * FROM mv_stale');
+    noCanary(text, 'mv_stale');
+    assert.ok(['degraded', 'refused'].includes(env.status), text.slice(0, 300));
+    const plain = await q('SELECT count(*) FROM mv_ids WHERE manager_id = 1');
+    assert.equal(plain.env.status, 'success', 'a materialized view over tables only is read as it is');
+    assert.deepEqual(plain.env.data?.rows, [['2']]);
   });
 
   it('refuses a table whose columns changed since the index (renamed, added) as schema drift', async () => {
