@@ -38,6 +38,7 @@ describe('the SQLite query copy masks every blocked column, wherever it is', fun
       CREATE VIEW creds AS SELECT id, lower(first) || 'hunter2secret' AS password FROM emp;
       CREATE VIEW emp_summary AS SELECT id, first || ' has ' || diagnosis AS health_note FROM emp;
       CREATE VIEW emp_named(ident, nick) AS SELECT id, first FROM emp ORDER BY id;
+      CREATE VIEW emp_pass(ident, pn) AS SELECT id, passport_number FROM emp;
       CREATE TABLE visas (id INTEGER PRIMARY KEY, holder TEXT REFERENCES emp(passport_number), country TEXT);
       INSERT INTO visas VALUES (1, 'X1234567', 'FR'), (2, 'K7654321', 'DE');
       CREATE TABLE vaultkeys (password INTEGER PRIMARY KEY, owner TEXT);
@@ -75,6 +76,13 @@ describe('the SQLite query copy masks every blocked column, wherever it is', fun
     }
     const counted = await run('SELECT count(*), count(password) FROM creds');
     assert.deepEqual(counted.rows, [[2, 2]], 'NULL stays NULL, anything else reads empty: counts stay right');
+    const listed = await run('SELECT * FROM emp_pass');
+    assert.ok(!/X1234567|K7654321/.test(listed.text), listed.text.slice(0, 300));
+    assert.equal(listed.status, 'degraded', `a view renaming a blocked column in its column list: ${listed.text.slice(0, 300)}`);
+    for (const [tool, args] of [['profile_table', { qualified_name: 'main.emp_pass', response_format: 'detailed' }], ['describe_column', { qualified_name: 'main.emp_pass.pn' }]] as const) {
+      const d = JSON.stringify(await h!.call(tool, args));
+      assert.ok(!/X1234567|K7654321/.test(d), `${tool}: ${d.slice(0, 400)}`);
+    }
     const plain = await run('SELECT ident, nick FROM emp_named');
     assert.deepEqual(plain.rows, [[1, 'bob'], [2, 'amy']], 'a view with nothing blocked reads as it is');
   });

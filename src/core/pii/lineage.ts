@@ -151,6 +151,8 @@ export function withViewLineage<T extends Relation>(relations: readonly T[]): T[
   const parsed = new Map(views.map(([r, i]) => [i, tokens(r.viewDefinition!)]));
   for (let round = 0; round <= views.length; round++) {
     // Tagged columns by relation name (bare and schema-qualified), as this round sees them.
+    const relationsByName = new Map<string, T[]>();
+    for (const r of out) for (const key of [r.name.toLowerCase(), `${r.schema}.${r.name}`.toLowerCase()]) relationsByName.set(key, [...(relationsByName.get(key) ?? []), r]);
     const byRelation = new Map<string, ColumnInfo[]>();
     for (const r of out) {
       const tagged = r.columns.filter((c) => c.pii !== null);
@@ -188,12 +190,24 @@ export function withViewLineage<T extends Relation>(relations: readonly T[]): T[
       const all = [...read.values()].flat();
       const items = selectItems(toks);
       const current = out[i]!;
-      const columns = current.columns.map((c) => {
+      // A view with a column list (`CREATE VIEW v(a, b) AS SELECT id, ssn …`, SQLite keeps the SELECT alone) renames
+      // its items by position: when none of its columns is named as an item, the k-th column is the k-th item.
+      const itemList = items ? [...items.values()] : null;
+      const byPosition = itemList !== null && itemList.length === current.columns.length && current.columns.every((c) => !items!.has(c.name.toLowerCase()));
+      // Every column name of the relations the definition names: a view column named like none of them, and named by
+      // no item or alias, is explained by nothing here and may come from anything the definition reads.
+      const namedColumns = new Set<string>();
+      for (const w of words) for (const r of relationsByName.get(w) ?? []) for (const c of r.columns) namedColumns.add(c.name.toLowerCase());
+      const columns = current.columns.map((c, k) => {
         const name = c.name.toLowerCase();
         // A simple SELECT list names what each output column is made of; otherwise a column named by an alias may
         // come from any column the definition reads, and one that is not is a pass-through of the column of its name.
-        const item = items?.get(name);
-        const from = item ? [...item].flatMap((w) => read.get(w) ?? []) : isAliased(toks, name) ? all : (read.get(name) ?? []);
+        const item = byPosition ? itemList![k] : items?.get(name);
+        const from = item
+          ? [...item].flatMap((w) => read.get(w) ?? [])
+          : isAliased(toks, name) || !namedColumns.has(name)
+            ? all
+            : (read.get(name) ?? []);
         if (from.length === 0) return c;
         const merged = withSignal(propagate([c.pii, ...from]), `view_reads:${[...read.keys()].sort().join(',')}`);
         return sameLineage(c.pii, merged, 'view_reads:') ? c : { ...c, pii: merged };
