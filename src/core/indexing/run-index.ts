@@ -149,6 +149,14 @@ function classifyTables(
   rowTypeRefs: readonly RowTypeRef[] = [],
 ): { tables: TableInfo[]; piiColumns: number } {
   const composites = new Map(compositeTypes.map((c) => [`${c.schema}.${c.name}`, c]));
+  // Composite types a column holds through domains, ranges and arrays at any depth (ROW_TYPE_REFS_SQL), by column.
+  const heldComposites = new Map<string, string[]>();
+  for (const r of rowTypeRefs) {
+    const ref = `${r.refSchema}.${r.refTable}`;
+    if (!composites.has(ref)) continue;
+    const key = `${r.schema}.${r.table}.${r.column}`;
+    heldComposites.set(key, [...(heldComposites.get(key) ?? []), ref]);
+  }
   const classifyField = (field: string, type: string, owner: CompositeTypeInfo): PiiTag | null =>
     deps.classifyColumn?.({ schema: owner.schema, table: owner.name, column: field, dataType: type, comment: null, tableComment: null, enumLabels: null }) ?? null;
   const classified = tables.map((t) => {
@@ -167,7 +175,8 @@ function classifyTables(
         }) ?? null;
       // A composite column holds its fields: a `password` field makes the column a credential.
       const fields = compositeTags(c.dataType, composites, classifyField);
-      const own = fields ? propagate([tag, fields]) : tag;
+      const held = (heldComposites.get(`${t.schema}.${t.name}.${c.name}`) ?? []).map((ref) => compositeTags(ref, composites, classifyField)).filter((x): x is PiiTag => x !== null);
+      const own = fields || held.length > 0 ? propagate([tag, fields, ...held]) : tag;
       return { ...c, pii: applyOverrides(own, findOverride(policy, sourceName, t.schema, t.name, c.name)) };
     });
     return { ...t, columns };

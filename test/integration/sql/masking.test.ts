@@ -99,6 +99,16 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE MATERIALIZED VIEW mv_stale AS SELECT * FROM v_pub2;
       CREATE OR REPLACE VIEW v_pub2 AS SELECT id, 'safe'::text AS label FROM staff;
       CREATE MATERIALIZED VIEW mv_ids AS SELECT id, manager_id FROM staff;
+      CREATE TYPE cred2 AS (login text, password text);
+      CREATE DOMAIN credd AS cred2;
+      CREATE TABLE wrap_dom (id int, v credd);
+      INSERT INTO wrap_dom VALUES (1, ROW('alice', '${PASSWORD}'));
+      CREATE TYPE credr AS RANGE (subtype = cred2);
+      CREATE TABLE wrap_rng (id int, v credr);
+      INSERT INTO wrap_rng VALUES (1, credr(ROW('alice', '${PASSWORD}')::cred2, ROW('zz', 'zz')::cred2));
+      CREATE DOMAIN credarr AS cred2[];
+      CREATE TABLE wrap_arr (id int, v credarr);
+      INSERT INTO wrap_arr VALUES (1, ARRAY[ROW('alice', '${PASSWORD}')::cred2]);
       CREATE TABLE shadowed (id int, label text);
       INSERT INTO shadowed VALUES (1, 'innocuous');
       ANALYZE;
@@ -296,6 +306,14 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
     }
     const described = (await h!.client.callTool({ name: 'describe_table', arguments: { qualified_name: 'public.holder' } })).structuredContent as { data: { redacted_columns?: number } };
     assert.equal(described.data.redacted_columns, 2);
+  });
+
+  it('treats a column holding a composite through a domain, a range or a domain over an array as holding its fields', async () => {
+    for (const sql of ['SELECT * FROM wrap_dom', 'SELECT (v).password FROM wrap_dom', 'SELECT * FROM wrap_rng', 'SELECT * FROM wrap_arr']) {
+      const { env, text } = await q(sql);
+      noCanary(text, sql);
+      assert.ok(['degraded', 'refused', 'error'].includes(env.status), `${sql}: ${text.slice(0, 300)}`);
+    }
   });
 
   it("treats a column of a table's row type, and a view of whole rows, as holding the table's columns", async () => {

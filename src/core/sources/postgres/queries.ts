@@ -241,8 +241,9 @@ export const TYPES_INSIDE = `CROSS JOIN LATERAL (
 
 /**
  * The relations whose rows a column's type holds, at any depth: through domains, arrays, ranges and the fields of
- * composite and row types (a column of `users`, of a domain over `users[]`, of a type `(u users)`). Only columns of
- * types that are not built in are followed.
+ * composite and row types (a column of `users`, of a domain over `users[]`, of a type `(u users)`), and the composite
+ * types it holds the same way (a domain over `cred`, a range of `cred`): the classifier reads their fields. Only
+ * columns of types that are not built in are followed.
  */
 export const ROW_TYPE_REFS_SQL = `
 WITH RECURSIVE col AS (
@@ -260,7 +261,7 @@ WITH RECURSIVE col AS (
 SELECT DISTINCT n.nspname::text AS schema, c.relname::text AS name, col.col AS column, rn.nspname::text AS ref_schema, rc.relname::text AS ref_name
 FROM col
 JOIN pg_catalog.pg_type t ON t.oid = col.typ AND t.typrelid <> 0
-JOIN pg_catalog.pg_class rc ON rc.oid = t.typrelid AND rc.relkind IN ('r', 'v', 'm', 'p', 'f')
+JOIN pg_catalog.pg_class rc ON rc.oid = t.typrelid AND rc.relkind IN ('r', 'v', 'm', 'p', 'f', 'c')
 JOIN pg_catalog.pg_namespace rn ON rn.oid = rc.relnamespace
 JOIN pg_catalog.pg_class c ON c.oid = col.rel
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace`;
