@@ -103,6 +103,8 @@ export interface TableInfo {
   readonly partitions: readonly string[];
   /** PostgreSQL: a partitioned table's key (`LIST (region)`, `RANGE (lower(name))`): a read meets its rows by partition. */
   readonly partitionKey?: string;
+  /** PostgreSQL: tables that inherit from this one (not partitions), qualified; a read of this table reads their rows. */
+  readonly inheritedBy?: readonly string[];
   readonly viewDefinition: string | null;
   /** Structural fingerprint (sha256 hex) used for incremental re-indexing. */
   readonly fingerprint: string;

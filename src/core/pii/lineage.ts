@@ -92,6 +92,7 @@ type Relation = {
   readonly viewDefinition: string | null;
   readonly columns: readonly ColumnInfo[];
   readonly foreignKeys?: readonly { readonly columns: readonly string[]; readonly targetSchema: string; readonly targetTable: string; readonly targetColumns: readonly string[] }[];
+  readonly inheritedBy?: readonly string[];
 };
 
 const TOKEN = /"((?:[^"]|"")+)"|`((?:[^`]|``)+)`|\[([^\]]+)\]|'(?:[^']|'')*'|([A-Za-z_\u0080-\uffff][\w$\u0080-\uffff]*)|(\d+(?:\.\d+)?)|(\S)/g;
@@ -418,6 +419,26 @@ export function withForeignKeyLineage<T extends Relation>(relations: readonly T[
 }
 
 /**
+ * A read of a table reads the rows of the tables that inherit from it (PostgreSQL `INHERITS`): each of its columns
+ * takes the tags of the column of the same name in every such table, at any depth (to a fixed point with the rest).
+ */
+export function withInheritanceLineage<T extends Relation>(relations: readonly T[]): T[] {
+  if (!relations.some((r) => r.inheritedBy?.length)) return [...relations];
+  const byName = new Map(relations.map((r) => [`${r.schema}.${r.name}`.toLowerCase(), r]));
+  return relations.map((parent) => {
+    if (!parent.inheritedBy?.length) return parent;
+    const kids = parent.inheritedBy.map((q) => byName.get(q.toLowerCase())).filter((k): k is T => k !== undefined);
+    const columns = parent.columns.map((c) => {
+      const from = kids.flatMap((k) => k.columns.filter((x) => x.name === c.name && x.pii !== null).map((x) => x.pii!));
+      if (from.length === 0) return c;
+      const merged = withSignal(propagate([c.pii, ...from]), `inherited_by:${kids.map((k) => k.name).sort().join(',')}`);
+      return sameLineage(c.pii, merged, 'inherited_by:') ? c : { ...c, pii: merged };
+    });
+    return columns.some((c, k) => c !== parent.columns[k]) ? { ...parent, columns } : parent;
+  });
+}
+
+/**
  * A materialized view holds the rows its definition gave at its last refresh, and a view it reads (at any depth) may
  * have been defined otherwise then: `CREATE MATERIALIZED VIEW m AS SELECT * FROM v` filled while `v` read a password,
  * `v` redefined since without a refresh. Its rows cannot be traced to today's definitions, so a materialized view that
@@ -466,7 +487,7 @@ export function withLineage<T extends Relation>(relations: readonly T[], refs: r
     return columns === t.columns ? t : { ...t, columns };
   });
   for (let round = 0; round < 8; round++) {
-    const next = withMaterializedViewLineage(withRowTypeLineage(withViewLineage(withForeignKeyLineage(lineage)), refs)).map((t) => {
+    const next = withMaterializedViewLineage(withRowTypeLineage(withViewLineage(withInheritanceLineage(withForeignKeyLineage(lineage))), refs)).map((t) => {
       const columns = withGeneratedLineage(t.columns); // a generated column over one that took tags in this round
       return columns === t.columns ? t : { ...t, columns };
     });

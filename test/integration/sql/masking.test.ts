@@ -109,6 +109,11 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE DOMAIN credarr AS cred2[];
       CREATE TABLE wrap_arr (id int, v credarr);
       INSERT INTO wrap_arr VALUES (1, ARRAY[ROW('alice', '${PASSWORD}')::cred2]);
+      CREATE TABLE notes (id int, body text);
+      INSERT INTO notes SELECT g, 'ordinary note ' || g FROM generate_series(1, 50) g;
+      CREATE TABLE staff_logins () INHERITS (notes);
+      COMMENT ON COLUMN staff_logins.body IS 'user password (plaintext)';
+      INSERT INTO staff_logins VALUES (999, '${PASSWORD}');
       CREATE TABLE shadowed (id int, label text);
       INSERT INTO shadowed VALUES (1, 'innocuous');
       ANALYZE;
@@ -306,6 +311,16 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
     }
     const described = (await h!.client.callTool({ name: 'describe_table', arguments: { qualified_name: 'public.holder' } })).structuredContent as { data: { redacted_columns?: number } };
     assert.equal(described.data.redacted_columns, 2);
+  });
+
+  it('reads a table as holding what the tables that inherit from it hold', async () => {
+    for (const sql of ['SELECT * FROM notes WHERE id = 999', 'SELECT body FROM notes', 'SELECT * FROM staff_logins']) {
+      const { env, text } = await q(sql);
+      noCanary(text, sql);
+      assert.ok(['degraded', 'refused'].includes(env.status), `${sql}: ${text.slice(0, 300)}`);
+    }
+    const only = await q('SELECT count(*) FROM ONLY notes');
+    assert.equal(only.env.status, 'success', only.text.slice(0, 300));
   });
 
   it('treats a column holding a composite through a domain, a range or a domain over an array as holding its fields', async () => {

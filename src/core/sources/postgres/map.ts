@@ -71,6 +71,12 @@ export function mapCatalog(rows: CatalogRows, keepSchemas: ReadonlySet<string> |
   const kept = keptRelations(rows.relations, keepSchemas);
   const rootOf = (oid: number): number => byOid.get(oid)?.root_oid ?? oid;
 
+  // Inheritance children (not partitions): a read of the parent reads their rows too.
+  const inheritors = new Map<number, string[]>();
+  for (const r of rows.relations) {
+    if (!kept.has(r.oid)) continue;
+    for (const parent of r.inherits_from ?? []) inheritors.set(parent, [...(inheritors.get(parent) ?? []), qualifiedName(r.schema, r.name)]);
+  }
   const children = new Map<number, RelationRow[]>();
   for (const r of rows.relations) {
     if (!r.is_partition || r.root_oid === null || !kept.has(r.root_oid)) continue;
@@ -199,6 +205,7 @@ export function mapCatalog(rows: CatalogRows, keepSchemas: ReadonlySet<string> |
       partitions: parts.map((p) => qualifiedName(p.schema, p.name)),
       viewDefinition: rel.view_definition,
       ...(rel.partition_key ? { partitionKey: rel.partition_key } : {}),
+      ...(inheritors.has(rel.oid) ? { inheritedBy: [...inheritors.get(rel.oid)!].sort(cmp) } : {}),
     };
     tables.push({ ...base, fingerprint: tableFingerprint(base) });
   }

@@ -58,6 +58,8 @@ export interface RelationRow {
   readonly view_definition: string | null;
   /** A partitioned table's key as pg_get_partkeydef writes it (`LIST (diagnosis)`), else null. */
   readonly partition_key: string | null;
+  /** Table inheritance (not partitioning): the oids of the relations this one inherits from. */
+  readonly inherits_from: number[] | null;
 }
 
 /**
@@ -73,7 +75,8 @@ SELECT c.oid::int4 AS oid, n.nspname AS schema, c.relname AS name, c.relkind::te
        c.reltuples::float8 AS reltuples,
        obj_description(c.oid, 'pg_class') AS comment,
        CASE WHEN c.relkind IN ('v', 'm') THEN pg_get_viewdef(c.oid, true) END AS view_definition,
-       CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) END AS partition_key
+       CASE WHEN c.relkind = 'p' THEN pg_get_partkeydef(c.oid) END AS partition_key,
+       CASE WHEN NOT c.relispartition THEN ARRAY(SELECT i.inhparent::int4 FROM pg_catalog.pg_inherits i WHERE i.inhrelid = c.oid) END AS inherits_from
 FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 WHERE c.relkind IN ('r', 'v', 'm', 'p', 'f')
