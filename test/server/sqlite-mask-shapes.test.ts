@@ -148,3 +148,51 @@ describe('a column override applies on the next index run, in whatever ASCII cas
     }
   });
 });
+
+describe('get_metric: a join key paired with a blocked column', function () {
+  this.timeout(120_000);
+  it('refuses to group or filter by the column a join pairs with a blocked key (a table of words joined on the password)', async () => {
+    const dir = tempDir('sb-metric-keys-');
+    const file = path.join(dir, 'keys.sqlite');
+    const SQL = await initSqlJs();
+    const db = new SQL.Database();
+    db.run(`CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, password TEXT);
+      INSERT INTO users VALUES (1, 'ann', 'hunter2secret'), (2, 'bob', 'other-pass-7');
+      CREATE TABLE wordlist (rank INTEGER PRIMARY KEY, word TEXT);
+      INSERT INTO wordlist VALUES (1, 'password1'), (3, 'hunter2secret');`);
+    fs.writeFileSync(file, db.export());
+    db.close();
+    const catalogPath = path.join(dir, 'catalog.sqlite');
+    await runIndex({ spec: parseSourceSpec(file, { name: 'keys' }), sourceInput: file, catalogPath, deps: { createIntrospector, classifyColumn } });
+    const ws = path.join(dir, 'ws', '.schemabrain');
+    fs.mkdirSync(ws, { recursive: true });
+    fs.writeFileSync(
+      path.join(ws, 'defs.yaml'),
+      `version: 1
+entities:
+  - { name: users, table: main.users, identity: id }
+  - { name: wordlist, table: main.wordlist, identity: rank }
+joins:
+  - { name: users_wordlist_pw, from: users, to: wordlist, on: [{ from: password, to: word }], cardinality: many_to_one }
+metrics:
+  - { name: users_count, entity: users, measure: { agg: count } }
+`,
+    );
+    const h = await startHarness({ catalogPath, deps: { workspaceDir: path.join(dir, 'ws') } });
+    try {
+      for (const args of [
+        { name: 'users_count', group_by: ['users.id', 'wordlist.word'], via: ['users_wordlist_pw'] },
+        { name: 'users_count', via: ['users_wordlist_pw'], filters: [{ column: 'wordlist.word', op: 'eq', value: 'hunter2secret' }] },
+      ]) {
+        const r = await h.call('get_metric', args);
+        const text = JSON.stringify(r);
+        assert.ok(!text.includes('hunter2secret') || (r as { status: string }).status === 'refused', text.slice(0, 300));
+        assert.equal((r as { error?: { kind: string } | null }).error?.kind, 'pii_blocked', text.slice(0, 400));
+      }
+      const plain = await h.call('get_metric', { name: 'users_count', group_by: ['users.id'] });
+      assert.notEqual((plain as { error?: { kind: string } | null }).error?.kind, 'pii_blocked', JSON.stringify(plain).slice(0, 300));
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { sqlFingerprint } from '../../core/audit';
 import { capAt, degraded, empty, failure, PII_CATEGORIES, partial, success } from '../../core/envelope';
 import type { Envelope, PiiCategory, Recovery } from '../../core/envelope';
-import type { SourceInfo } from '../../core/catalog/model';
+import type { PiiTag, SourceInfo } from '../../core/catalog/model';
+import { propagate } from '../../core/pii/propagate';
 import { checkAllowlist, runReadOnlyPostgres, runReadOnlySqlite, toToolError } from '../../core/sql';
 import type { QueryOutcome } from '../../core/sql';
 import { runReadOnlyMysql } from '../../core/sql/mysql-exec';
@@ -74,11 +75,29 @@ function asCategories(cats: readonly string[]): PiiCategory[] {
 function piiGate(ctx: ToolContext, sm: LoadedSemanticModel, source: SourceInfo, plan: CompiledMetric, agg: string): PiiRefusal[] {
   const catalog = sm.catalogFor(source.name);
   const out: PiiRefusal[] = [];
-  for (const c of plan.columnsRead) {
-    const e = sm.fullModel.entities.get(c.entity);
+  const tagOf = (entity: string, column: string): PiiTag | null => {
+    const e = sm.fullModel.entities.get(entity);
     const table = e ? catalog.table(e.table, e.source) : undefined;
-    const col = table ? catalog.column(table, c.column) : undefined;
-    const tag = col?.pii ?? null;
+    return (table ? catalog.column(table, column) : undefined)?.pii ?? null;
+  };
+  // A join's key holds on both sides the same values for the rows it matches: the column paired with a tagged key
+  // holds what that key holds (a table of words joined on `users.password` lists the passwords it matches).
+  const paired = new Map<string, PiiTag[]>();
+  for (const name of new Set([...plan.requiredJoins, ...plan.fanOutJoins])) {
+    const j = sm.fullModel.joins.get(name);
+    if (!j) continue;
+    for (const k of j.on) {
+      for (const [mine, other] of [[`${j.from}.${k.from}`, `${j.to}.${k.to}`], [`${j.to}.${k.to}`, `${j.from}.${k.from}`]] as const) {
+        const [oe, oc] = [other.slice(0, other.indexOf('.')), other.slice(other.indexOf('.') + 1)];
+        const t = tagOf(oe, oc);
+        if (t) paired.set(mine.toLowerCase(), [...(paired.get(mine.toLowerCase()) ?? []), t]);
+      }
+    }
+  }
+  for (const c of plan.columnsRead) {
+    const own = tagOf(c.entity, c.column);
+    const viaKeys = paired.get(`${c.entity}.${c.column}`.toLowerCase()) ?? [];
+    const tag = viaKeys.length > 0 ? propagate([own, ...viaKeys]) : own;
     if (!tag || tag.categories.length === 0) continue;
     const blocked = ctx.deps.pii.blockedCategories(tag);
     const roles = new Set(c.roles);
