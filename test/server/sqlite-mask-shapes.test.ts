@@ -159,7 +159,9 @@ describe('get_metric: a join key paired with a blocked column', function () {
     db.run(`CREATE TABLE users (id INTEGER PRIMARY KEY, name TEXT, password TEXT);
       INSERT INTO users VALUES (1, 'ann', 'hunter2secret'), (2, 'bob', 'other-pass-7');
       CREATE TABLE wordlist (rank INTEGER PRIMARY KEY, word TEXT);
-      INSERT INTO wordlist VALUES (1, 'password1'), (3, 'hunter2secret');`);
+      INSERT INTO wordlist VALUES (1, 'password1'), (3, 'hunter2secret');
+      CREATE VIEW v_where AS SELECT id FROM users WHERE password = 'hunter2secret';
+      CREATE VIEW v_top AS SELECT id FROM users ORDER BY password LIMIT 1;`);
     fs.writeFileSync(file, db.export());
     db.close();
     const catalogPath = path.join(dir, 'catalog.sqlite');
@@ -172,10 +174,12 @@ describe('get_metric: a join key paired with a blocked column', function () {
 entities:
   - { name: users, table: main.users, identity: id }
   - { name: wordlist, table: main.wordlist, identity: rank }
+  - { name: matched, table: main.v_where, identity: id }
 joins:
   - { name: users_wordlist_pw, from: users, to: wordlist, on: [{ from: password, to: word }], cardinality: many_to_one }
 metrics:
   - { name: users_count, entity: users, measure: { agg: count } }
+  - { name: matched_max, entity: matched, measure: { agg: max, column: id } }
 `,
     );
     const h = await startHarness({ catalogPath, deps: { workspaceDir: path.join(dir, 'ws') } });
@@ -188,6 +192,12 @@ metrics:
         const text = JSON.stringify(r);
         assert.ok(!text.includes('hunter2secret') || (r as { status: string }).status === 'refused', text.slice(0, 300));
         assert.equal((r as { error?: { kind: string } | null }).error?.kind, 'pii_blocked', text.slice(0, 400));
+      }
+      // Views whose rows are picked by a blocked value: profile_table and get_metric refuse them (run_query reads them on
+      // the masked copy, where the blocked value is gone).
+      for (const [tool, args] of [['profile_table', { qualified_name: 'main.v_where', response_format: 'detailed' }], ['profile_table', { qualified_name: 'main.v_top' }], ['get_metric', { name: 'matched_max' }]] as const) {
+        const r = (await h.call(tool, args)) as { status: string; error?: { kind: string } | null };
+        assert.equal(r.error?.kind, 'pii_blocked', `${tool} ${JSON.stringify(args)}: ${JSON.stringify(r).slice(0, 300)}`);
       }
       const plain = await h.call('get_metric', { name: 'users_count', group_by: ['users.id'] });
       assert.notEqual((plain as { error?: { kind: string } | null }).error?.kind, 'pii_blocked', JSON.stringify(plain).slice(0, 300));

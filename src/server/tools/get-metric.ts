@@ -14,6 +14,7 @@ import type { LoadedSemanticModel } from '../semantic-model';
 import { defineTool, tokenEstimate } from '../tool';
 import type { ToolContext } from '../tool';
 import { failureKind } from '../connections';
+import { viewReadsBlocked } from './run-query';
 
 const ref = z.string().min(1).max(300);
 const scalar = z.union([z.string().max(1000), z.number(), z.boolean()]);
@@ -186,6 +187,18 @@ export const getMetric = defineTool({
     ctx.trace.sql = plan.sql;
     ctx.trace.piiCategories.push(...asCategories(plan.piiCategories));
 
+    // An entity bound to a view whose rows may be derived from a blocked value is refused as run_query refuses it.
+    for (const name of new Set([metric.entity, ...plan.columnsRead.map((c) => c.entity)])) {
+      const e = sm.fullModel.entities.get(name);
+      const entry = e ? ctx.catalog.lookup(source.name, e.table.schema, e.table.name) : undefined;
+      const why = entry ? viewReadsBlocked(ctx, source, entry) : null;
+      if (why) {
+        return failure('pii_blocked', `Refused before running: entity '${name}' is bound to a view whose rows may be derived from blocked values (${why}).`, {
+          piiCategories: ['credential'],
+          recovery: { suggested_tool: 'describe_entity', suggested_args: { name } },
+        });
+      }
+    }
     const refusals = piiGate(ctx, sm, source, plan, metric.measure.agg);
     if (refusals.length) {
       const cats = [...new Set(refusals.flatMap((r) => r.categories))];

@@ -22,6 +22,7 @@ import { runReadOnlyMysql } from '../../core/sql/mysql-exec';
 import { ansiQuotesToBackticks } from '../../core/sql/mysql-guard';
 import { defineTool, tokenEstimate } from '../tool';
 import { columnVisibility, lastSegment, resolutionFailure, responseFormatArg, sourceArg, tableNameArg } from './common';
+import { viewReadsBlocked } from './run-query';
 
 const input = z.strictObject({
   qualified_name: tableNameArg,
@@ -68,6 +69,16 @@ export const profileTable = defineTool({
     if (violation) {
       return failure('allowlist_violation', `Table '${entry.qualifiedName}' is outside the schemas this source exposes. ${violation.message}`, {
         recovery: { suggested_tool: 'list_indexed_schemas', suggested_args: {}, widening_hint: violation.wideningHint },
+      });
+    }
+
+    // A view whose rows may be derived from a blocked value (run_query refuses it the same way).
+    const viewRefusal = viewReadsBlocked(ctx, source, entry);
+    if (viewRefusal) {
+      const cats = [...new Set(entry.table.columns.flatMap((c) => ctx.deps.pii.blockedCategories(c.pii)))];
+      return failure('pii_blocked', `Cannot profile '${entry.qualifiedName}': ${viewRefusal}.`, {
+        piiCategories: cats.length > 0 ? cats : ['credential'],
+        recovery: { suggested_tool: 'describe_table', suggested_args: { qualified_name: entry.qualifiedName, source: source.name } },
       });
     }
 

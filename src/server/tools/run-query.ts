@@ -60,6 +60,20 @@ function blockedColumnNames(ctx: ToolContext, source: SourceInfo): Set<string> {
 }
 
 /**
+ * Why a view (or materialized view) may not be read at all, or null: its definition reads a blocked column that it
+ * does not pass through as a blocked column of its own (renamed, computed, or used only to filter, order, group or
+ * join its rows), so what it answers may be derived from the value. Every tool that reads a relation's rows asks
+ * (run_query, profile_table, get_metric).
+ */
+export function viewReadsBlocked(ctx: ToolContext, source: SourceInfo, entry: TableEntry): string | null {
+  if ((entry.table.kind !== 'view' && entry.table.kind !== 'materialized_view') || !entry.table.viewDefinition) return null;
+  const exposed = new Set(entry.table.columns.filter((c) => ctx.deps.pii.blockedCategories(c.pii).length > 0).map((c) => c.name.toLowerCase()));
+  const blocked = blockedColumnNames(ctx, source);
+  const reads = [...identifiers(entry.table.viewDefinition)].filter((t) => blocked.has(t) && !exposed.has(t));
+  return reads.length > 0 ? `the view ${entry.qualifiedName} reads PII-blocked column(s) (${reads.join(', ')}) of its base tables; query the base tables instead, where those columns are masked` : null;
+}
+
+/**
  * What a relation reference in agent SQL reads, for `maskPostgres`: tables and views with blocked columns are
  * masked; a view whose definition reads a blocked column under another name is refused (its output could be
  * derived from the value); relations the catalog does not know are refused (fail closed).
@@ -76,17 +90,8 @@ function postgresRelation(ctx: ToolContext, source: SourceInfo, schema: string |
     if (ordered) return { kind: 'refused', message: ordered };
   }
   const columns = entry.table.columns.map((c) => ({ name: c.name, type: c.dataType, masked: ctx.deps.pii.blockedCategories(c.pii).length > 0 }));
-  if ((entry.table.kind === 'view' || entry.table.kind === 'materialized_view') && entry.table.viewDefinition) {
-    const exposed = new Set(columns.filter((c) => c.masked).map((c) => c.name.toLowerCase()));
-    const blocked = blockedColumnNames(ctx, source);
-    const reads = [...identifiers(entry.table.viewDefinition)].filter((t) => blocked.has(t) && !exposed.has(t));
-    if (reads.length > 0) {
-      return {
-        kind: 'refused',
-        message: `the view ${entry.qualifiedName} reads PII-blocked column(s) (${reads.join(', ')}) of its base tables; query the base tables instead, where those columns are masked`,
-      };
-    }
-  }
+  const viewRefusal = viewReadsBlocked(ctx, source, entry);
+  if (viewRefusal) return { kind: 'refused', message: viewRefusal };
   if (!columns.some((c) => c.masked)) return { kind: 'plain' };
   const over = indexesOverBlocked(ctx, entry.table);
   const ignoreIndexes = over.map((i) => i.name);
