@@ -138,6 +138,16 @@ function compositeTags(dataType: string, composites: ReadonlyMap<string, Composi
   return { ...merged, signals: [...merged.signals, `composite_fields:${type.name}(${names.join(',')})`] };
 }
 
+/** The override of the first partition (`schema.name`) that names this column, or null. */
+function partitionOverride(policy: PiiPolicy, sourceName: string, partitions: readonly string[], column: string): ReturnType<typeof findOverride> {
+  for (const p of partitions) {
+    const dot = p.indexOf('.');
+    const o = findOverride(policy, sourceName, p.slice(0, dot), p.slice(dot + 1), column);
+    if (o) return o;
+  }
+  return null;
+}
+
 function classifyTables(
   sourceName: string,
   tables: readonly TableInfo[],
@@ -177,7 +187,9 @@ function classifyTables(
       const fields = compositeTags(c.dataType, composites, classifyField);
       const held = (heldComposites.get(`${t.schema}.${t.name}.${c.name}`) ?? []).map((ref) => compositeTags(ref, composites, classifyField)).filter((x): x is PiiTag => x !== null);
       const own = fields || held.length > 0 ? propagate([tag, fields, ...held]) : tag;
-      return { ...c, pii: applyOverrides(own, findOverride(policy, sourceName, t.schema, t.name, c.name)) };
+      // An override may name the column on the table or on any partition folded into it.
+      const override = findOverride(policy, sourceName, t.schema, t.name, c.name) ?? partitionOverride(policy, sourceName, t.partitions, c.name);
+      return { ...c, pii: applyOverrides(own, override) };
     });
     return { ...t, columns };
   });

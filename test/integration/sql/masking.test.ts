@@ -114,6 +114,11 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       CREATE TABLE staff_logins () INHERITS (notes);
       COMMENT ON COLUMN staff_logins.body IS 'user password (plaintext)';
       INSERT INTO staff_logins VALUES (999, '${PASSWORD}');
+      CREATE TABLE events (id int, body text) PARTITION BY LIST (id);
+      CREATE TABLE events_pub PARTITION OF events FOR VALUES IN (1);
+      CREATE TABLE events_sec PARTITION OF events FOR VALUES IN (2);
+      COMMENT ON COLUMN events_sec.body IS 'user password (plaintext)';
+      INSERT INTO events VALUES (1, 'hello'), (2, '${PASSWORD}');
       CREATE TABLE shadowed (id int, label text);
       INSERT INTO shadowed VALUES (1, 'innocuous');
       ANALYZE;
@@ -319,6 +324,9 @@ describe('run_query masks blocked columns at the source (PostgreSQL)', function 
       noCanary(text, sql);
       assert.ok(['degraded', 'refused'].includes(env.status), `${sql}: ${text.slice(0, 300)}`);
     }
+    const parted = await q('SELECT * FROM events');
+    noCanary(parted.text, 'events');
+    assert.equal(parted.env.status, 'degraded', `a partition's column comment classifies its parent's column: ${parted.text.slice(0, 300)}`);
     const only = await q('SELECT count(*) FROM ONLY notes');
     assert.equal(only.env.status, 'success', only.text.slice(0, 300));
   });

@@ -14,6 +14,8 @@ import { mapCatalog, type CatalogRows } from './map';
 import {
   COLUMNS_SQL,
   CONSTRAINTS_SQL,
+  PARTITION_COLUMN_COMMENTS_SQL,
+  type PartitionCommentRow,
   COMPOSITES_SQL,
   ROW_TYPE_REFS_SQL,
   ENUMS_SQL,
@@ -233,7 +235,8 @@ export class PostgresIntrospector implements Introspector {
       const stats = statsBeside ?? (await readStats());
       progress({ phase: 'stats', done: 1, total: 1 });
 
-      const rows: CatalogRows = { schemas, relations, columns, constraints, indexes, enums, stats };
+      const partitionComments = relations.some((r) => r.is_partition) ? await q<PartitionCommentRow>(PARTITION_COLUMN_COMMENTS_SQL) : [];
+      const rows: CatalogRows = { schemas, relations, columns, constraints, indexes, enums, stats, partitionComments };
       const mapped = mapCatalog(rows, keepSchemas);
 
       const sampleRows = Math.max(0, Math.floor(opts.sampleRows ?? DEFAULT_SAMPLE_ROWS));

@@ -12,7 +12,7 @@ import {
   type TableInfo,
 } from '../../catalog/model';
 import { tableFingerprint } from '../fingerprint';
-import type { ColumnRow, ConstraintRow, EnumRow, IndexRow, RelationRow, SchemaRow, StatsRow } from './queries';
+import type { ColumnRow, ConstraintRow, EnumRow, IndexRow, PartitionCommentRow, RelationRow, SchemaRow, StatsRow } from './queries';
 
 /** Raw catalog rows → domain model, in one place. Partitions are folded into their root here. */
 
@@ -41,6 +41,8 @@ export interface CatalogRows {
   readonly indexes: readonly IndexRow[];
   readonly enums: readonly EnumRow[];
   readonly stats: readonly StatsRow[];
+  /** Comments on partitions' columns (PARTITION_COLUMN_COMMENTS_SQL), added to their root's column comment. */
+  readonly partitionComments?: readonly PartitionCommentRow[];
 }
 
 export interface MappedCatalog {
@@ -71,6 +73,11 @@ export function mapCatalog(rows: CatalogRows, keepSchemas: ReadonlySet<string> |
   const kept = keptRelations(rows.relations, keepSchemas);
   const rootOf = (oid: number): number => byOid.get(oid)?.root_oid ?? oid;
 
+  const partitionComments = new Map<string, string[]>();
+  for (const p of rows.partitionComments ?? []) {
+    const key = `${p.root}\u0000${p.column}`;
+    partitionComments.set(key, [...(partitionComments.get(key) ?? []), p.comment]);
+  }
   // Inheritance children (not partitions): a read of the parent reads their rows too.
   const inheritors = new Map<number, string[]>();
   for (const r of rows.relations) {
@@ -143,7 +150,7 @@ export function mapCatalog(rows: CatalogRows, keepSchemas: ReadonlySet<string> |
         defaultExpr: c.default_expr,
         isGenerated: c.generated !== '',
         isIdentity: c.identity !== '',
-        comment: c.comment,
+        comment: withPartitionComments(c.comment, partitionComments.get(`${rel.oid}\u0000${c.name}`)),
         enumLabels: en ? [...en.labels] : null,
         stats: s ? mapStats(s, rowEstimate) : null,
         pii: null,
@@ -266,4 +273,11 @@ function group<T>(xs: readonly T[], key: (x: T) => number): Map<number, T[]> {
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A folded parent's column comment with the distinct comments of its partitions' column of the same name. */
+function withPartitionComments(own: string | null, parts: readonly string[] | undefined): string | null {
+  const extra = [...new Set(parts ?? [])].filter((p) => p && p !== own);
+  if (extra.length === 0) return own;
+  return [own, ...extra].filter((x): x is string => !!x).join(' / ');
 }

@@ -315,3 +315,20 @@ WHERE (s.schemaname, s.tablename) IN (SELECT * FROM unnest($1::text[], $2::text[
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
+
+/**
+ * Comments on the columns of partitions, by the root they are folded into: a partition's column may be documented
+ * (`user password (plaintext)`) where its parent's is not, and the classifier reads comments.
+ */
+export const PARTITION_COLUMN_COMMENTS_SQL = `
+SELECT pg_partition_root(c.oid)::oid::int4 AS root, a.attname::text AS column, d.description AS comment
+FROM pg_catalog.pg_class c
+JOIN pg_catalog.pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+JOIN pg_catalog.pg_description d ON d.objoid = c.oid AND d.classoid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.objsubid = a.attnum
+WHERE c.relispartition`;
+
+export interface PartitionCommentRow {
+  readonly root: number;
+  readonly column: string;
+  readonly comment: string;
+}
