@@ -296,7 +296,7 @@ export const runQuery = defineTool({
     // What the catalog holds of a relation, for the checks that refuse one changed since the index (schema_drift).
     const indexed = (schema: string, name: string): ExpectedRelation | undefined => {
       const t = ctx.catalog.lookup(source.name, schema, name)?.table;
-      return t ? { columns: t.columns.map((c) => c.name), kind: t.kind, definition: t.viewDefinition } : undefined;
+      return t ? { columns: t.columns.map((c) => c.name), kind: t.kind, definition: t.viewDefinition, ...(source.engine === 'postgres' ? { children: [...t.partitions, ...(t.inheritedBy ?? [])] } : {}) } : undefined;
     };
     const sqliteWorker = conn.engine === 'sqlite' ? conn.worker(guard, sqlitePlan ?? sqliteMaskPlan(ctx, source)) : null;
     const outcome: QueryOutcome =
