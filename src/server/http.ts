@@ -74,12 +74,12 @@ export function isLoopback(host: string): boolean {
 }
 
 function jsonError(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
+  rpcError(res, status, null, -32000, message, headers);
 }
 
 /** A JSON-RPC error answer for a request refused before the transport saw it. */
-function rpcError(res: http.ServerResponse, status: number, id: string | number | null, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
+function rpcError(res: http.ServerResponse, status: number, id: string | number | null, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
 
 /** The id of the first message that has a usable one. */

@@ -17,6 +17,7 @@
  * Overrides are applied after classification (`applyOverrides`), so re-indexing never wipes them.
  */
 import { createHash } from 'node:crypto';
+import { asciiLower } from '../util/ascii';
 import { CATASTROPHIC_PII, PII_CATEGORIES, type PiiCategory } from '../envelope/kinds';
 import type { PiiTag } from '../catalog/model';
 import { PolicyError } from './policy-error';
@@ -160,16 +161,15 @@ export function findOverride(policy: PiiPolicy, source: string, schema: string, 
   const exact = policy.columnOverrides.get(overrideKey(schema, table, column, source)) ?? policy.columnOverrides.get(overrideKey(schema, table, column));
   if (exact || policy.columnOverrides.size === 0) return exact ?? null;
   const folded = foldedOverrides(policy);
-  return folded.get(asciiFold(overrideKey(schema, table, column, source))) ?? folded.get(asciiFold(overrideKey(schema, table, column))) ?? null;
+  return folded.get(asciiLower(overrideKey(schema, table, column, source))) ?? folded.get(asciiLower(overrideKey(schema, table, column))) ?? null;
 }
 
-const asciiFold = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 const FOLDED = new WeakMap<PiiPolicy, Map<string, ColumnOverride>>();
 function foldedOverrides(policy: PiiPolicy): Map<string, ColumnOverride> {
   let m = FOLDED.get(policy);
   if (!m) {
     m = new Map();
-    for (const [k, o] of policy.columnOverrides) if (!m.has(asciiFold(k))) m.set(asciiFold(k), o);
+    for (const [k, o] of policy.columnOverrides) if (!m.has(asciiLower(k))) m.set(asciiLower(k), o);
     FOLDED.set(policy, m);
   }
   return m;

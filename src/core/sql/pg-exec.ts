@@ -158,6 +158,11 @@ export interface ExpectedRelation {
 
 const RELKIND: Record<string, string> = { r: 'table', v: 'view', m: 'materialized_view', p: 'partitioned_table', f: 'foreign_table' };
 
+/** The relations the rewrite rule of a view in `reach` (a recursive CTE of relation oids) reads: one step deeper. */
+const VIEW_READS = `JOIN pg_catalog.pg_rewrite rw ON rw.ev_class = reach.oid
+  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = rw.oid
+   AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refobjid <> reach.oid`;
+
 /**
  * The live columns, in order, kind and view definition of the relations a statement names and of every relation
  * their views read, at any depth, for the drift check: a view redefined under another one that did not change (its
@@ -172,9 +177,7 @@ WITH RECURSIVE reach(oid) AS (
   UNION
   SELECT d.refobjid
   FROM reach
-  JOIN pg_catalog.pg_rewrite rw ON rw.ev_class = reach.oid
-  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = rw.oid
-   AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refobjid <> reach.oid
+  ${VIEW_READS}
 )
 SELECT n.nspname::text AS schema, c.relname::text AS name, c.relkind::text AS kind,
        CASE WHEN c.relkind IN ('v', 'm') THEN pg_catalog.pg_get_viewdef(c.oid, true) END AS def,
@@ -226,9 +229,7 @@ WITH RECURSIVE named AS (
   UNION
   SELECT d.refobjid, reach.via_schema, reach.via, reach.via_kind
   FROM reach
-  JOIN pg_catalog.pg_rewrite rw ON rw.ev_class = reach.oid
-  JOIN pg_catalog.pg_depend d ON d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass AND d.objid = rw.oid
-   AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass AND d.refobjid <> reach.oid
+  ${VIEW_READS}
 ), inherited(oid, via_schema, via, via_kind) AS (
   -- the partitions and inheritance children of every relation reached: a query of the parent reads their rows
   SELECT oid, via_schema, via, via_kind FROM reach

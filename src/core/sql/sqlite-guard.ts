@@ -3,6 +3,9 @@ import { fingerprintTokens, normalizeTokens, type SqlToken } from './tokens';
 import type { GuardAccepted, GuardReason, GuardRefused, GuardResult, Projection, StatementKind } from './types';
 import { MAX_SQL_LENGTH } from './pg-guard';
 import { hasNul, inputShapeProblem } from './input-limits';
+import { tokenizeSqlite } from './sqlite-tokens';
+
+export { sqliteViewBody, tokenizeSqlite } from './sqlite-tokens';
 
 /**
  * Layer 1 for SQLite: a tokenizer that follows SQLite's own (https://www.sqlite.org/lang_comment.html,
@@ -11,109 +14,11 @@ import { hasNul, inputShapeProblem } from './input-limits';
  * exactly one statement, whose leading keyword is SELECT, VALUES or WITH (whose CTEs are followed by SELECT or
  * VALUES), optionally under EXPLAIN [QUERY PLAN]; no denied function. SQLite has no writable CTEs and no DML inside
  * a SELECT, so the statement's leading keyword decides. Layer 2 (`PRAGMA query_only`, SQLite's own statement
- * splitter) runs at execution time in `sqlite-exec.ts`.
+ * splitter) runs at execution time in `sqlite-exec.ts`. The tokenizer is in `sqlite-tokens.ts`.
  */
-
-const KEYWORDS = new Set(
-  (
-    'abort action add after all alter always analyze and as asc attach autoincrement before begin between by cascade case cast check ' +
-    'collate column commit conflict constraint create cross current current_date current_time current_timestamp database default ' +
-    'deferrable deferred delete desc detach distinct do drop each else end escape except exclude exclusive exists explain fail filter ' +
-    'first following for foreign from full generated glob group groups having if ignore immediate in index indexed initially inner ' +
-    'insert instead intersect into is isnull join key last left like limit match materialized natural no not nothing notnull null ' +
-    'nulls of offset on or order others outer over partition plan pragma preceding primary query raise range recursive references ' +
-    'regexp reindex release rename replace restrict returning right rollback row rows savepoint select set table temp temporary then ' +
-    'ties to transaction trigger unbounded union unique update using vacuum values view virtual when where window with without'
-  ).split(' '),
-);
 
 const SELECT_LIST_STOP = new Set(['from', 'where', 'group', 'having', 'window', 'order', 'limit', 'union', 'intersect', 'except']);
 const FROM_STOP = new Set(['where', 'group', 'having', 'window', 'order', 'limit', 'union', 'intersect', 'except', 'on', 'using', 'natural', 'left', 'right', 'full', 'inner', 'cross', 'outer', 'join', 'returning']);
-
-class TokenizeError extends Error {}
-
-/** Tokenises SQLite SQL. Throws TokenizeError on an unterminated string or quoted identifier. */
-export function tokenizeSqlite(sql: string): SqlToken[] {
-  const out: SqlToken[] = [];
-  const n = sql.length;
-  let i = 0;
-  const push = (start: number, end: number, kind: SqlToken['kind']): void => {
-    out.push({ start, end, text: sql.slice(start, end), kind });
-  };
-  const isIdStart = (c: string): boolean => /[A-Za-z_]/.test(c) || c.charCodeAt(0) >= 0x80;
-  const isIdPart = (c: string): boolean => /[A-Za-z0-9_$]/.test(c) || c.charCodeAt(0) >= 0x80;
-  while (i < n) {
-    const c = sql[i];
-    const d = sql[i + 1] ?? '';
-    if (/\s/.test(c)) {
-      i++;
-    } else if (c === '-' && d === '-') {
-      const j = sql.indexOf('\n', i);
-      const end = j < 0 ? n : j;
-      push(i, end, 'comment');
-      i = end;
-    } else if (c === '/' && d === '*') {
-      const j = sql.indexOf('*/', i + 2);
-      const end = j < 0 ? n : j + 2;
-      push(i, end, 'comment');
-      i = end;
-    } else if (c === "'" || ((c === 'x' || c === 'X') && d === "'")) {
-      let j = c === "'" ? i + 1 : i + 2;
-      for (;;) {
-        if (j >= n) throw new TokenizeError('unterminated string literal');
-        if (sql[j] === "'") {
-          if (sql[j + 1] === "'") j += 2;
-          else break;
-        } else j++;
-      }
-      push(i, j + 1, 'constant');
-      i = j + 1;
-    } else if (c === '"' || c === '`') {
-      let j = i + 1;
-      for (;;) {
-        if (j >= n) throw new TokenizeError('unterminated quoted identifier');
-        if (sql[j] === c) {
-          if (sql[j + 1] === c) j += 2;
-          else break;
-        } else j++;
-      }
-      push(i, j + 1, 'identifier');
-      i = j + 1;
-    } else if (c === '[') {
-      const j = sql.indexOf(']', i + 1);
-      if (j < 0) throw new TokenizeError('unterminated [identifier]');
-      push(i, j + 1, 'identifier');
-      i = j + 1;
-    } else if (/[0-9]/.test(c) || (c === '.' && /[0-9]/.test(d))) {
-      const m = /^(0[xX][0-9A-Fa-f_]+|[0-9_]*\.?[0-9_]*([eE][+-]?[0-9_]+)?)/.exec(sql.slice(i));
-      const len = m && m[0].length > 0 ? m[0].length : 1;
-      push(i, i + len, 'constant');
-      i += len;
-    } else if (c === '?') {
-      let j = i + 1;
-      while (j < n && /[0-9]/.test(sql[j])) j++;
-      push(i, j, 'parameter');
-      i = j;
-    } else if ((c === ':' || c === '@' || c === '$') && isIdPart(d)) {
-      let j = i + 1;
-      while (j < n && (isIdPart(sql[j]) || (sql[j] === ':' && sql[j + 1] === ':'))) j += sql[j] === ':' ? 2 : 1;
-      push(i, j, 'parameter');
-      i = j;
-    } else if (isIdStart(c)) {
-      let j = i + 1;
-      while (j < n && isIdPart(sql[j])) j++;
-      push(i, j, KEYWORDS.has(sql.slice(i, j).toLowerCase()) ? 'keyword' : 'identifier');
-      i = j;
-    } else {
-      const three = sql.slice(i, i + 3);
-      const two = sql.slice(i, i + 2);
-      const len = three === '->>' ? 3 : ['||', '<<', '>>', '<=', '>=', '==', '!=', '<>', '->'].includes(two) ? 2 : 1;
-      push(i, i + len, /[(),;.]/.test(c) && len === 1 ? 'punct' : 'operator');
-      i += len;
-    }
-  }
-  return out;
-}
 
 function refused(reason: GuardReason, message: string, detail: string | null): GuardRefused {
   return { ok: false, dialect: 'sqlite', reason, message, detail };

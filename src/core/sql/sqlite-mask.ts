@@ -1,5 +1,6 @@
 import type { Database } from 'sql.js';
-import { guardSqlite, tokenizeSqlite } from './sqlite-guard';
+import { asciiLower } from '../util/ascii';
+import { guardSqlite, sqliteViewBody } from './sqlite-guard';
 import { sqliteFunctionRefusal } from './sqlite-exec';
 
 /**
@@ -31,10 +32,6 @@ export interface SqliteMaskPlan {
   readonly known?: readonly { readonly schema: string; readonly table: string; readonly columns?: readonly string[] }[];
 }
 
-/** SQLite compares names without case for ASCII letters only (`Ä` and `ä` name two tables). */
-function asciiLower(s: string): string {
-  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
-}
 
 function q(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
@@ -127,27 +124,12 @@ function maskView(db: Database, name: string, blocked: readonly string[]): strin
   const hit = new Set(blocked.map(asciiLower));
   const maskedHere = columns.filter((c) => hit.has(asciiLower(c)));
   if (maskedHere.length === 0) return [];
-  const body = viewBody(sql);
+  const body = sqliteViewBody(sql);
   if (body === null || !tryRun(db, `DROP VIEW main.${q(name)}`)) return drop();
   const items = columns.map((c) => (hit.has(asciiLower(c)) ? `CASE WHEN ${q(c)} IS NULL THEN NULL ELSE '' END AS ${q(c)}` : q(c)));
   const again = `CREATE VIEW main.${q(name)} AS WITH "sb_view"(${columns.map(q).join(', ')}) AS (${body}\n) SELECT ${items.join(', ')} FROM "sb_view"`;
   if (!tryRun(db, again)) return drop();
   return maskedHere.map((c) => `${name}.${c}`);
-}
-
-/** The SELECT of a `CREATE VIEW … AS SELECT …` text (after the first AS outside parentheses), or null. */
-function viewBody(sql: string): string | null {
-  try {
-    let depth = 0;
-    for (const t of tokenizeSqlite(sql)) {
-      if (t.text === '(') depth++;
-      else if (t.text === ')') depth--;
-      else if (depth === 0 && t.kind === 'keyword' && asciiLower(t.text) === 'as') return sql.slice(t.end);
-    }
-  } catch {
-    return null;
-  }
-  return null;
 }
 
 /**
@@ -159,7 +141,7 @@ function viewBody(sql: string): string | null {
 function dropHostileViews(db: Database): void {
   const views = db.exec("SELECT name, sql FROM sqlite_master WHERE type = 'view'")[0]?.values ?? [];
   for (const [name, sql] of views) {
-    const body = typeof sql === 'string' ? viewBody(sql) : null;
+    const body = typeof sql === 'string' ? sqliteViewBody(sql) : null;
     const g = body === null ? null : guardSqlite(body);
     const system = g?.ok ? g.tables.some((t) => /^(?:["`[]?(?:main|temp)["`\]]?\.)?["`[]?(?:sqlite_|pragma_|dbstat\b)/i.test(t) || /^["`[]?temp["`\]]?\./i.test(t)) : false;
     const hostile = !g || !g.ok || system || sqliteFunctionRefusal(g, body!) !== null;

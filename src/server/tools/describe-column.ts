@@ -68,12 +68,14 @@ export const describeColumn = defineTool({
       data.pii_categories = v.blocked;
     } else {
       if (c.comment) data.comment = c.comment;
-      const hidden = hiddenNames(ctx, entry, vis);
-      if (c.defaultExpr !== null) data.default = redactDefinition(c.defaultExpr, hidden);
+      // Read from the whole source, so only when a default or a tag's signals are shown.
+      let hidden: Map<string, string> | undefined;
+      const hiddenHere = (): Map<string, string> => (hidden ??= hiddenNames(ctx, entry, vis));
+      if (c.defaultExpr !== null) data.default = redactDefinition(c.defaultExpr, hiddenHere());
       if (c.isGenerated) data.generated = true;
       if (c.isIdentity) data.identity = true;
       if (c.enumLabels) data.enum_values = c.enumLabels;
-      if (c.pii) data.pii = { categories: c.pii.categories, sensitivity: c.pii.sensitivity, signals: shownSignals(c.pii.signals, hidden), origin: c.pii.origin };
+      if (c.pii) data.pii = { categories: c.pii.categories, sensitivity: c.pii.sensitivity, signals: shownSignals(c.pii.signals, hiddenHere()), origin: c.pii.origin };
       if (c.stats) {
         data.stats = {
           null_fraction: c.stats.nullFraction,

@@ -77,8 +77,10 @@ function describe(ctx: ToolContext, entry: ReturnType<ToolContext['catalog']['ta
   }
   // Definitions name columns too: a blocked one is shown by its placeholder there as well, and the literals of a
   // definition that names one are hidden (redactDefinition).
-  const hidden = hiddenNames(ctx, entry, vis);
-  const shown = (text: string): string => redactDefinition(text, hidden);
+  // Read from the whole source, so only when a definition is shown (the detailed format).
+  let hidden: Map<string, string> | undefined;
+  const hiddenHere = (): Map<string, string> => (hidden ??= hiddenNames(ctx, entry, vis));
+  const shown = (text: string): string => redactDefinition(text, hiddenHere());
   const redactedCount = t.columns.filter((c) => isRedacted(vis, c)).length;
   const data: Record<string, unknown> = {
     qualified_name: entry.qualifiedName,
@@ -111,7 +113,7 @@ function describe(ctx: ToolContext, entry: ReturnType<ToolContext['catalog']['ta
     data.indexes = t.indexes.map((i) => ({ name: objectName(i.name), columns: displayColumns(vis, i.columns).map(shown), unique: i.isUnique, ...(i.method ? { method: i.method } : {}), ...(i.predicate ? { where: shown(i.predicate) } : {}) }));
     if (t.partitions.length) {
       // Partitions of a table partitioned by a blocked column are often named for its values (`patients_hiv`).
-      const byBlocked = t.partitionKey !== undefined && [...identifiers(t.partitionKey)].some((w) => hidden.has(w));
+      const byBlocked = t.partitionKey !== undefined && [...identifiers(t.partitionKey)].some((w) => hiddenHere().has(w));
       if (byBlocked) data.partition_count = t.partitions.length;
       else data.partitions = t.partitions;
     }

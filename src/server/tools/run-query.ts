@@ -153,19 +153,24 @@ function sqliteMaskPlan(ctx: ToolContext, source: SourceInfo): SqliteMaskPlan {
   return { tables, known };
 }
 
+/** The names a statement writes, bare or quoted, lower case: a relation or column it may read. */
+function statementNames(sql: string): Set<string> {
+  const bare: string[] = sql.toLowerCase().match(/[a-z_][a-z0-9_$]*/g) ?? [];
+  const quoted: string[] = (sql.match(/"(?:[^"]|"")+"|\[[^\]]+\]|`[^`]+`/g) ?? []).map((w) => w.slice(1, -1).toLowerCase());
+  return new Set([...bare, ...quoted]);
+}
+
 /** The blocked columns of the emptied tables a statement names (as sqliteMaskedColumns reads names). */
 function sqliteEmptiedRead(plan: SqliteMaskPlan, emptied: readonly string[], sql: string): string[] {
   if (emptied.length === 0) return [];
   const gone = new Set(emptied.map((t) => t.toLowerCase()));
-  const words = new Set([...(sql.toLowerCase().match(/[a-z_][a-z0-9_$]*/g) ?? []), ...(sql.match(/"(?:[^"]|"")+"|\[[^\]]+\]|`[^`]+`/g) ?? []).map((w) => w.slice(1, -1).toLowerCase())]);
+  const words = statementNames(sql);
   return plan.tables.filter((t) => gone.has(t.table.toLowerCase()) && words.has(t.table.toLowerCase())).flatMap((t) => t.columns.map((c) => `${t.schema}.${t.table}.${c}`));
 }
 
 /** Blocked columns of the SQLite relations a statement names (any identifier token equal to a table name). */
 function sqliteMaskedColumns(plan: SqliteMaskPlan, sql: string): string[] {
-  const bare: string[] = sql.toLowerCase().match(/[a-z_][a-z0-9_$]*/g) ?? [];
-  const quoted: string[] = (sql.match(/"(?:[^"]|"")+"|\[[^\]]+\]|`[^`]+`/g) ?? []).map((w) => w.slice(1, -1).toLowerCase());
-  const words = new Set([...bare, ...quoted]);
+  const words = statementNames(sql);
   const star = /(?:select|distinct|all|,|\.)\s*\*/i.test(sql);
   const out: string[] = [];
   for (const t of plan.tables) {

@@ -19,6 +19,7 @@ import type { IntrospectOptions, IntrospectProgress, IntrospectResult, Introspec
 import type { SqliteSourceSpec } from '../locator';
 import { checkInListLabels, parseCreateIndex, parseCreateTable, type ParsedConstraint } from './ddl';
 import { exactRow } from '../../sql/caps';
+import { sqliteViewBody } from '../../sql/sqlite-tokens';
 
 export interface SqliteIntrospectorOptions {
   /** Loads sql.js; injected so bundles can point at their own wasm. Default: `initSqlJs()`. */
@@ -344,7 +345,7 @@ export class SqliteIntrospector implements Introspector {
       foreignKeys,
       indexes,
       partitions: [],
-      viewDefinition: isView && t.sql ? viewBody(t.sql) : null,
+      viewDefinition: isView && t.sql ? (sqliteViewBody(t.sql) ?? t.sql.trim()) : null,
     };
     return { table: { ...base, fingerprint: tableFingerprint(base) }, sample, labels };
   }
@@ -446,10 +447,6 @@ function statRows(db: Database, table: string): number | null {
   }
 }
 
-function viewBody(sql: string): string {
-  const m = /\bAS\b([\s\S]*)$/i.exec(sql);
-  return (m?.[1] ?? sql).trim().replace(/;\s*$/, '');
-}
 
 function all<T>(db: Database, sql: string, params: SqlValue[] = []): T[] {
   const stmt = db.prepare(sql);
