@@ -104,6 +104,16 @@ const ATTACKS: readonly string[] = [
   `SELECT 1 /* ; */ ; DROP TABLE Artist`,
   `SELECT \`a\`\`; DROP TABLE Artist\` FROM Artist`,
   `SELECT N'x', _utf8mb4'x' ; DROP TABLE Artist`,
+  // a space the server takes for part of a name (only ASCII spaces are spaces to MySQL/MariaDB), after `--` or alone
+  `SELECT 1--\u00a0 , SLEEP(2)\n FROM (SELECT 1 AS \`\u00a0\`) d`,
+  `SELECT 1--\u3000 , LOAD_FILE('/etc/passwd')\n FROM (SELECT 1 AS \`\u3000\`) d`,
+  `SELECT 1--\u200b , SLEEP(2)`,
+  `SELECT\u00a0SLEEP(2)`,
+  `SELECT 1 --\u2003; DROP TABLE Artist`,
+  // a function with a database before it is a stored one, whatever its name
+  `SELECT ${CHINOOK_DB}.upper('a')`,
+  'SELECT `mysql` . `abs` (1)',
+  `SELECT mysql/**/.coalesce(1)`,
   // functions outside the allow-list
   `SELECT UUID()`,
   `SELECT CONNECTION_ID()`,
